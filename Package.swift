@@ -1,0 +1,119 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "portvakt",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "Personnummer", targets: ["Personnummer"]),
+        .library(name: "PortvaktServer", targets: ["PortvaktServer"]),
+        .executable(name: "portvakt-server", targets: ["portvakt-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    ],
+    targets: [
+        // The national identity number: parse, validate, classify, mask. No dependencies.
+        .target(name: "Personnummer"),
+
+        // Domain: key material, personnummer protection, signing keys, audit vocabulary, log redaction.
+        .target(
+            name: "PortvaktCore",
+            dependencies: [
+                "Personnummer",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // One SQL store for SQLite and PostgreSQL, with versioned migrations.
+        .target(
+            name: "PortvaktStorage",
+            dependencies: [
+                "PortvaktCore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The HTTP server: configuration, routes, middleware, start-up.
+        .target(
+            name: "PortvaktServer",
+            dependencies: [
+                "PortvaktCore",
+                "PortvaktStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "portvakt-server",
+            dependencies: [
+                "PortvaktServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Prints throughput figures for BENCHMARKS.md; run in release mode.
+        .executableTarget(
+            name: "portvakt-benchmarks",
+            dependencies: ["Personnummer", "PortvaktCore"],
+            path: "Benchmarks/portvakt-benchmarks"
+        ),
+
+        // Throwaway databases and log capture, shared by the test targets.
+        .target(
+            name: "PortvaktTestSupport",
+            dependencies: [
+                "PortvaktStorage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Tests/PortvaktTestSupport"
+        ),
+        .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer"]),
+        .testTarget(
+            name: "PortvaktCoreTests",
+            dependencies: [
+                "PortvaktCore", "Personnummer", "PortvaktTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PortvaktStorageTests",
+            dependencies: [
+                "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "PortvaktServerTests",
+            dependencies: [
+                "PortvaktServer", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

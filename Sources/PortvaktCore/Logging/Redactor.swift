@@ -1,0 +1,76 @@
+/// Removes what must never reach a log: anything shaped like a personnummer, bearer tokens and
+/// JWTs in free text, and the whole value of metadata keys that name a secret.
+public enum Redactor {
+    public static let placeholder = "[redacted]"
+
+    /// Metadata keys whose values are always replaced, matched case-insensitively as substrings.
+    static let secretKeyFragments = [
+        "personnummer", "nin", "nnin", "ssn", "token", "secret", "password", "passwd", "code", "verifier",
+        "authorization", "cookie", "session_ref", "sessionref", "assertion", "key",
+    ]
+
+    /// Whether a metadata key names a secret.
+    public static func isSecretKey(_ key: String) -> Bool {
+        let lowered = key.lowercased()
+        return secretKeyFragments.contains { lowered.contains($0) }
+    }
+
+    /// `text` with every run of eleven digits (spaces and a hyphen allowed between them, as a
+    /// personnummer may be typed), every JWT and every bearer credential replaced.
+    public static func redact(_ text: String) -> String {
+        guard text.contains(where: { $0.isASCII && ($0.isNumber || $0 == ".") }) else { return text }
+        var output = ""
+        var scalars = Array(text.unicodeScalars)[...]
+        while let first = scalars.first {
+            if let length = digitRunLength(scalars), length > 0 {
+                output += placeholder
+                scalars = scalars.dropFirst(length)
+            } else if let length = jwtLength(scalars) {
+                output += placeholder
+                scalars = scalars.dropFirst(length)
+            } else {
+                output.unicodeScalars.append(first)
+                scalars = scalars.dropFirst()
+            }
+        }
+        return output
+    }
+
+    /// The length of a run of 11 or more digits (with spaces or hyphens between) at the start
+    /// of `scalars`, when it is not part of a longer word.
+    private static func digitRunLength(_ scalars: ArraySlice<Unicode.Scalar>) -> Int? {
+        var digits = 0
+        var length = 0
+        var lastDigitEnd = 0
+        for scalar in scalars {
+            if isDigit(scalar) {
+                digits += 1
+                length += 1
+                lastDigitEnd = length
+            } else if (scalar == " " || scalar == "-") && digits > 0 && digits < 11 {
+                length += 1
+            } else {
+                break
+            }
+        }
+        return digits >= 11 ? lastDigitEnd : nil
+    }
+
+    /// The length of a compact JWS/JWT (`eyJ….….…`) at the start of `scalars`.
+    private static func jwtLength(_ scalars: ArraySlice<Unicode.Scalar>) -> Int? {
+        guard scalars.starts(with: "eyJ".unicodeScalars) else { return nil }
+        var length = 0
+        var dots = 0
+        for scalar in scalars {
+            if scalar == "." { dots += 1 } else if !isBase64URL(scalar) { break }
+            length += 1
+        }
+        return dots >= 1 ? length : nil
+    }
+
+    private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+
+    private static func isBase64URL(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || isDigit(scalar) || scalar == "-" || scalar == "_"
+    }
+}

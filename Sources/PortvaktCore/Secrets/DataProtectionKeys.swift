@@ -1,0 +1,41 @@
+import Crypto
+import Foundation
+
+/// The secret keys for data at rest, as read from configuration or the development key file.
+public struct DataProtectionKeys: Sendable {
+    public let vault: PersonnummerVault
+
+    public var cipher: FieldCipher { vault.cipher }
+
+    /// Reads `id=base64,id=base64` encryption keys (the first one seals) and a base64 index key.
+    /// - Throws: ``ConfigurationError`` naming `encryptionSetting` or `indexSetting`, never a key.
+    public init(encryptionKeys: String, indexKey: String, encryptionSetting: String, indexSetting: String) throws(ConfigurationError) {
+        var keys: [FieldCipher.Key] = []
+        for entry in encryptionKeys.split(separator: ",") {
+            let parts = entry.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let bytes = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)) else {
+                throw ConfigurationError("\(encryptionSetting) must be a list of id=base64 keys separated by commas")
+            }
+            do {
+                keys.append(try FieldCipher.Key(id: parts[0].trimmingCharacters(in: .whitespaces), bytes: bytes))
+            } catch {
+                throw ConfigurationError("\(encryptionSetting): \(error.description)")
+            }
+        }
+        guard let index = Data(base64Encoded: indexKey.trimmingCharacters(in: .whitespaces)) else {
+            throw ConfigurationError("\(indexSetting) must be base64")
+        }
+        do {
+            vault = try PersonnummerVault(cipher: FieldCipher(keys: keys), indexKey: index)
+        } catch {
+            throw ConfigurationError("\(error.description) (\(encryptionSetting), \(indexSetting))")
+        }
+    }
+
+    /// Fresh random keys in the same text form, for a development key file.
+    public static func generateText() -> (encryptionKeys: String, indexKey: String) {
+        func random() -> String { SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() } }
+        let id = "dev-\(Int(Date().timeIntervalSince1970))"
+        return ("\(id)=\(random())", random())
+    }
+}

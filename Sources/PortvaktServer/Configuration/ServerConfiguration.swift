@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktStorage
+
+/// Everything portvakt-server reads from its environment, parsed and checked once at start-up.
+/// The table of settings is in README.md.
+public struct ServerConfiguration: Sendable {
+    public enum Environment: String, Sendable {
+        case development, production
+    }
+
+    public enum Database: Sendable {
+        case sqlite(path: String)
+        case postgres(PostgresURL)
+    }
+
+    public var environment: Environment
+    public var host: String
+    public var port: Int
+    public var dataDirectory: String
+    public var database: Database
+    /// The address users and apps reach the server at; the issuer of its tokens.
+    public var publicURL: String
+    public var sandboxEnabled: Bool
+    public var logLevel: Logger.Level
+    /// How long to keep retrying an unreachable database at start-up before giving up.
+    public var databaseWait: Duration
+    /// `id=base64,…` encryption keys and the base64 blind-index key; nil in development means
+    /// "use the generated development keys".
+    public var encryptionKeys: String?
+    public var indexKey: String?
+
+    static let names: Set<String> = [
+        "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
+        "PORTVAKT_SANDBOX", "PORTVAKT_LOG_LEVEL", "PORTVAKT_DATABASE_WAIT_SECONDS", "PORTVAKT_ENCRYPTION_KEYS",
+        "PORTVAKT_INDEX_KEY",
+    ]
+
+    /// Reads the settings from `environment` (and the file `PORTVAKT_CONFIG_FILE` names).
+    /// - Throws: ``ConfigurationError`` with one line naming the setting that is wrong.
+    public static func load(from environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> ServerConfiguration {
+        let settings = try SettingsSource(environment: environment, knownNames: names)
+
+        let mode = try settings.parse("PORTVAKT_ENV", default: Environment.development, expected: "development or production") { Environment(rawValue: $0.lowercased()) }
+        let host = settings["PORTVAKT_HOST"] ?? "127.0.0.1"
+        let port = try settings.parse("PORTVAKT_PORT", default: 8080, expected: "a port number from 0 to 65535") { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } }
+        let dataDirectory = settings["PORTVAKT_DATA_DIR"] ?? "./.portvakt"
+        let database: Database
+        if let url = settings["DATABASE_URL"] {
+            do {
+                database = .postgres(try PostgresURL(url))
+            } catch {
+                throw ConfigurationError("DATABASE_URL \(error.description)")
+            }
+        } else {
+            database = .sqlite(path: (dataDirectory as NSString).appendingPathComponent("portvakt.sqlite"))
+        }
+        let publicURL = try settings.parse("PORTVAKT_PUBLIC_URL", default: "http://\(host):\(port)", expected: "an http(s) URL with a host") { text in
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return nil }
+            return text.hasSuffix("/") ? String(text.dropLast()) : text
+        }
+        let sandbox = try settings.parse("PORTVAKT_SANDBOX", default: mode == .development, expected: "on or off", parseFlag)
+        let logLevel = try settings.parse("PORTVAKT_LOG_LEVEL", default: Logger.Level.info, expected: "trace, debug, info, notice, warning, error or critical") { Logger.Level(rawValue: $0.lowercased()) }
+        let wait = try settings.parse("PORTVAKT_DATABASE_WAIT_SECONDS", default: 30, expected: "a whole number of seconds") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
+
+        let configuration = ServerConfiguration(
+            environment: mode, host: host, port: port, dataDirectory: dataDirectory, database: database,
+            publicURL: publicURL, sandboxEnabled: sandbox, logLevel: logLevel, databaseWait: .seconds(wait),
+            encryptionKeys: settings["PORTVAKT_ENCRYPTION_KEYS"], indexKey: settings["PORTVAKT_INDEX_KEY"]
+        )
+        try configuration.checkProductionRules()
+        return configuration
+    }
+
+    /// Production runs only with real keys, and never with the simulated identity providers.
+    private func checkProductionRules() throws(ConfigurationError) {
+        guard environment == .production else { return }
+        if sandboxEnabled {
+            throw ConfigurationError("PORTVAKT_SANDBOX must be off when PORTVAKT_ENV is production")
+        }
+        if encryptionKeys == nil || indexKey == nil {
+            throw ConfigurationError("PORTVAKT_ENCRYPTION_KEYS and PORTVAKT_INDEX_KEY are required when PORTVAKT_ENV is production")
+        }
+    }
+
+    private static func parseFlag(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": true
+        case "0", "false", "no", "off": false
+        default: nil
+        }
+    }
+}
+
+extension SettingsSource {
+    /// The parsed value of `name`, `defaultValue` when unset, or an error naming the setting.
+    func parse<T>(_ name: String, default defaultValue: T, expected: String, _ parse: (String) -> T?) throws(ConfigurationError) -> T {
+        guard let text = self[name] else { return defaultValue }
+        guard let value = parse(text) else { throw ConfigurationError("\(name) must be \(expected)") }
+        return value
+    }
+}

@@ -1,0 +1,30 @@
+import Hummingbird
+import Logging
+
+/// Logs each request's method, path, status and duration. The query string, headers and body
+/// are never logged: they carry codes, tokens and personnummer.
+struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            log(request, status: response.status.code, since: start, context: context)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            log(request, status: status, since: start, context: context)
+            throw error
+        }
+    }
+
+    private func log(_ request: Request, status: Int, since start: ContinuousClock.Instant, context: Context) {
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        context.logger.info("request", metadata: [
+            "method": "\(request.method.rawValue)",
+            "path": "\(request.uri.path)",
+            "status": "\(status)",
+            "ms": "\((milliseconds * 10).rounded() / 10)",
+        ])
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+import PortvaktStorage
+
+/// Liveness and readiness for load balancers and orchestrators.
+struct HealthRoutes {
+    let driver: any DatabaseDriver
+
+    func register(on router: Router<some RequestContext>) {
+        // Live: the process answers HTTP. Never touches the database.
+        router.get("/health/live") { _, _ in
+            HealthStatus(status: "live")
+        }
+        // Ready: the database answers within two seconds.
+        router.get("/health/ready") { _, context in
+            do {
+                try await withTimeout(.seconds(2)) { try await driver.ping() }
+                return EditedResponse(status: .ok, response: HealthStatus(status: "ready"))
+            } catch {
+                context.logger.warning("readiness check failed", metadata: ["error": "\(String(describing: type(of: error)))"])
+                return EditedResponse(status: .serviceUnavailable, response: HealthStatus(status: "unavailable"))
+            }
+        }
+    }
+}
+
+struct HealthStatus: ResponseCodable {
+    let status: String
+}

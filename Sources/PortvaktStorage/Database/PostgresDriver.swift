@@ -1,0 +1,72 @@
+import Logging
+import PostgresKit
+import PostgresNIO
+import ServiceLifecycle
+import SQLKit
+
+/// A PostgreSQL connection pool (PostgresNIO's `PostgresClient`); several server instances may
+/// share the database.
+public final class PostgresDriver: DatabaseDriver {
+    public let kind = DatabaseKind.postgres
+    private let client: PostgresClient
+    private let logger: Logger
+
+    /// An arbitrary constant that names Portvakt's migration lock among advisory locks.
+    static let migrationLockID: Int64 = 0x506F_7274_7661_6B74 // "Portvakt"
+
+    public init(url: PostgresURL, logger: Logger) {
+        self.client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)
+        self.logger = logger
+    }
+
+    public func withSession<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let logger = self.logger
+        return try await Self.translatingErrors {
+            try await client.withConnection { connection in
+                try await body(connection.sql(logger: logger))
+            }
+        }
+    }
+
+    public func withTransaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let logger = self.logger
+        return try await Self.translatingErrors {
+            try await client.withTransaction(logger: logger) { connection in
+                try await body(connection.sql(logger: logger))
+            }
+        }
+    }
+
+    /// A transaction-scoped advisory lock: a second instance waits here until the first commits.
+    public func lockForMigration(_ database: any SQLDatabase) async throws {
+        try await database.raw("SELECT pg_advisory_xact_lock(\(bind: Self.migrationLockID))").run()
+    }
+
+    /// Runs the pool until shutdown.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.client.run() }
+    }
+
+    private static func translatingErrors<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch let error as PSQLError {
+            throw translate(error) ?? error
+        } catch let error as PostgresTransactionError {
+            // Unwrap so callers see the same errors inside and outside transactions.
+            let underlying = error.closureError ?? error.commitError ?? error.beginError ?? error
+            throw (underlying as? PSQLError).flatMap(translate) ?? underlying
+        }
+    }
+
+    /// SQLSTATE class 23: integrity constraint violations.
+    static func translate(_ error: PSQLError) -> StoreError? {
+        let constraint = error.serverInfo?[.constraintName]
+        switch error.serverInfo?[.sqlState] {
+        case "23505": return .duplicate(constraint)
+        case "23503": return .missingReference(constraint)
+        case "23502", "23514": return .constraint(constraint)
+        default: return nil
+        }
+    }
+}

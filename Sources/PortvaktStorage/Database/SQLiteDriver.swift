@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import SQLiteKit
+import SQLKit
+
+/// One SQLite file, reached through one connection that runs one transaction at a time.
+///
+/// SQLite serialises writers anyway; a single connection behind a lock keeps transactions from
+/// interleaving and needs no pool. Use PostgreSQL to run several server instances.
+public final class SQLiteDriver: DatabaseDriver {
+    public let kind = DatabaseKind.sqlite
+    private let connection: SQLiteConnection
+    private let database: any SQLDatabase
+    private let lock = AsyncLock()
+
+    /// Opens (creating if needed) the database at `path`, with foreign keys enforced and WAL on.
+    public init(path: String, logger: Logger) async throws {
+        connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        database = connection.sql()
+        for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA busy_timeout = 5000"] {
+            try await database.raw(SQLQueryString(pragma)).run()
+        }
+    }
+
+    public func withSession<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let database = self.database
+        return try await lock.withLock {
+            try await Self.translatingErrors { try await body(database) }
+        }
+    }
+
+    public func withTransaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        let database = self.database
+        return try await lock.withLock {
+            try await database.raw("BEGIN IMMEDIATE").run()
+            do {
+                let result = try await Self.translatingErrors { try await body(database) }
+                try await database.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await database.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// `BEGIN IMMEDIATE` already holds SQLite's write lock for the whole migration.
+    public func lockForMigration(_ database: any SQLDatabase) async throws {}
+
+    /// Waits for shutdown, then closes the file.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await close()
+    }
+
+    public func close() async throws {
+        try await lock.withLock { try await self.connection.close() }
+    }
+
+    private static func translatingErrors<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch let error as SQLiteError {
+            throw translate(error) ?? error
+        }
+    }
+
+    static func translate(_ error: SQLiteError) -> StoreError? {
+        // SQLite names the columns, e.g. "UNIQUE constraint failed: identities.provider, identities.subject".
+        let detail = error.message.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+        switch error.reason {
+        case .constraintUniqueFailed, .constraintPrimaryKeyFailed: return .duplicate(detail)
+        case .constraintForeignKeyFailed: return .missingReference(detail)
+        case .constraint, .constraintCheckFailed, .constraintNotNullFailed:
+            return error.message.hasPrefix("UNIQUE") ? .duplicate(detail) : .constraint(detail)
+        default: return nil
+        }
+    }
+}

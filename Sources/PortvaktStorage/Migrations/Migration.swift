@@ -1,0 +1,13 @@
+import SQLKit
+
+/// One step of the schema, applied once, in order, inside a transaction.
+public struct Migration: Sendable {
+    public let version: Int
+    public let name: String
+    let apply: @Sendable (any SQLDatabase) async throws -> Void
+
+    /// Every migration this build knows, oldest first. Never edit one that has shipped: add another.
+    public static let all: [Migration] = [
+        Migration(version: 1, name: "initial schema", apply: InitialSchema.apply),
+    ]
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SQLKit
+
+/// A person on an organisation's member list, as the organisation registered them. Login links
+/// users to these records; a login that matches none is refused.
+public struct MemberRecord: Sendable, Hashable, Codable {
+    public let id: String
+    public let organisationId: String
+    /// The id in the organisation's own member system, if any.
+    public let externalRef: String?
+    public let fullName: String
+    public let email: String?
+    public let phone: String?
+    let personnummerSealed: Data?
+    let personnummerKeyId: String?
+    let personnummerIndex: String?
+    /// The stored personnummer, sealed for this row's id, when it has one.
+    public var personnummer: ProtectedPersonnummer? {
+        ProtectedPersonnummer(sealed: personnummerSealed, keyID: personnummerKeyId, index: personnummerIndex)
+    }
+    public let createdAt: Int64
+    public let updatedAt: Int64
+}
+
+/// What an organisation knows about a new member.
+public struct NewMemberRecord: Sendable {
+    public var externalRef: String?
+    public var fullName: String
+    public var email: String?
+    public var phone: String?
+
+    public init(externalRef: String? = nil, fullName: String, email: String? = nil, phone: String? = nil) {
+        self.externalRef = externalRef
+        self.fullName = fullName
+        self.email = email
+        self.phone = phone
+    }
+}
+
+extension PortvaktStore {
+    /// Adds a member record. `personnummer` is sealed for this record's id by `seal`.
+    /// - Throws: ``StoreError/duplicate(_:)`` when the organisation already has this personnummer
+    ///   or external reference.
+    public func createMemberRecord(
+        organisationID: String,
+        _ member: NewMemberRecord,
+        personnummer seal: ((_ recordID: String) throws -> ProtectedPersonnummer)? = nil,
+        now: Date = Date()
+    ) async throws -> MemberRecord {
+        let id = newID()
+        let protected = try seal?(id)
+        let record = MemberRecord(
+            id: id, organisationId: organisationID, externalRef: member.externalRef, fullName: member.fullName,
+            email: member.email, phone: member.phone,
+            personnummerSealed: protected.map { $0.sealed.combined }, personnummerKeyId: protected?.sealed.keyID,
+            personnummerIndex: protected?.index,
+            createdAt: now.millisecondsSince1970, updatedAt: now.millisecondsSince1970
+        )
+        try await write { db in try await db.insert(into: "member_records").row(record).run() }
+        return record
+    }
+
+    public func memberRecord(id: String) async throws -> MemberRecord? {
+        try await read { db in
+            try await db.select().column("*").from("member_records").where("id", .equal, id).first(as: MemberRecord.self)
+        }
+    }
+
+    /// Member records with this personnummer blind index, across organisations.
+    public func memberRecords(personnummerIndex index: String) async throws -> [MemberRecord] {
+        try await read { db in
+            try await db.select().column("*").from("member_records").where("personnummer_index", .equal, index)
+                .orderBy("created_at").all(as: MemberRecord.self)
+        }
+    }
+
+    /// Member records with this phone number (E.164), across organisations.
+    public func memberRecords(phone: String) async throws -> [MemberRecord] {
+        try await read { db in
+            try await db.select().column("*").from("member_records").where("phone", .equal, phone)
+                .orderBy("created_at").all(as: MemberRecord.self)
+        }
+    }
+}

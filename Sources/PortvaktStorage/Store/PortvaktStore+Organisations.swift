@@ -1,0 +1,32 @@
+import Foundation
+import SQLKit
+
+/// A member organisation (NHF, Blindeforbundet, HLF, …).
+public struct Organisation: Sendable, Hashable, Codable {
+    public let id: String
+    /// A short stable name used in URLs and tokens, for example `nhf`.
+    public let slug: String
+    public let name: String
+    public let createdAt: Int64
+}
+
+extension PortvaktStore {
+    /// - Throws: ``StoreError/duplicate(_:)`` when the slug is taken.
+    public func createOrganisation(slug: String, name: String, now: Date = Date()) async throws -> Organisation {
+        let organisation = Organisation(id: newID(), slug: slug, name: name, createdAt: now.millisecondsSince1970)
+        try await write { db in try await db.insert(into: "organisations").row(organisation).run() }
+        return organisation
+    }
+
+    public func organisation(slug: String) async throws -> Organisation? {
+        try await read { db in
+            try await db.select().column("*").from("organisations").where("slug", .equal, slug).first(as: Organisation.self)
+        }
+    }
+
+    public func organisations() async throws -> [Organisation] {
+        try await read { db in
+            try await db.select().column("*").from("organisations").orderBy("slug").all(as: Organisation.self)
+        }
+    }
+}

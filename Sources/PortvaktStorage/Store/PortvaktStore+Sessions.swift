@@ -1,0 +1,89 @@
+import Foundation
+import SQLKit
+
+/// A signed-in session of one user on one client. Times are Unix milliseconds.
+public struct Session: Sendable, Hashable, Codable {
+    public let id: String
+    public let userId: String
+    public let clientId: String
+    public let deviceId: String?
+    /// Authentication methods (RFC 8176), space-separated, for example `hwk face`.
+    public let amr: String
+    public let acr: String
+    public let authTime: Int64
+    public let createdAt: Int64
+    public let idleExpiresAt: Int64
+    public let absoluteExpiresAt: Int64
+    public let revokedAt: Int64?
+    public let revokedReason: String?
+
+    /// Whether the session can still be used at `now`.
+    public func isActive(at now: Date) -> Bool {
+        let time = now.millisecondsSince1970
+        return revokedAt == nil && time < idleExpiresAt && time < absoluteExpiresAt
+    }
+}
+
+/// An opaque refresh token, stored only as a hash; each use rotates it to a successor.
+public struct RefreshToken: Sendable, Hashable, Codable {
+    public let id: String
+    public let sessionId: String
+    public let tokenHash: Data
+    public let parentId: String?
+    public let createdAt: Int64
+    public let expiresAt: Int64
+    public let rotatedAt: Int64?
+    public let successorId: String?
+}
+
+extension PortvaktStore {
+    public func createSession(
+        userID: String, clientID: String, deviceID: String? = nil, amr: [String], acr: String,
+        authTime: Date, idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, now: Date = Date()
+    ) async throws -> Session {
+        let session = Session(
+            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, amr: amr.joined(separator: " "),
+            acr: acr, authTime: authTime.millisecondsSince1970, createdAt: now.millisecondsSince1970,
+            idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
+            absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970,
+            revokedAt: nil, revokedReason: nil
+        )
+        try await write { db in try await db.insert(into: "sessions").row(session).run() }
+        return session
+    }
+
+    public func session(id: String) async throws -> Session? {
+        try await read { db in
+            try await db.select().column("*").from("sessions").where("id", .equal, id).first(as: Session.self)
+        }
+    }
+
+    /// Revokes a session (and with it every refresh token of it); revoking twice keeps the first reason.
+    public func revokeSession(id: String, reason: String, now: Date = Date()) async throws {
+        try await write { db in
+            try await db.update("sessions")
+                .set("revoked_at", to: now.millisecondsSince1970).set("revoked_reason", to: reason)
+                .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null)
+                .run()
+        }
+    }
+
+    /// Stores a new refresh token's hash.
+    /// - Throws: ``StoreError/duplicate(_:)`` when the hash exists already.
+    public func insertRefreshToken(
+        sessionID: String, tokenHash: Data, parentID: String? = nil, expiresAt: Date, now: Date = Date()
+    ) async throws -> RefreshToken {
+        let token = RefreshToken(
+            id: newID(), sessionId: sessionID, tokenHash: tokenHash, parentId: parentID,
+            createdAt: now.millisecondsSince1970, expiresAt: expiresAt.millisecondsSince1970, rotatedAt: nil, successorId: nil
+        )
+        try await write { db in try await db.insert(into: "refresh_tokens").row(token).run() }
+        return token
+    }
+
+    public func refreshToken(hash: Data) async throws -> RefreshToken? {
+        try await read { db in
+            try await db.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash).first(as: RefreshToken.self)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// A person who can log in to Portvakt.
+public struct User: Sendable, Hashable, Codable {
+    public let id: String
+    public let displayName: String
+    public let email: String?
+    /// Bcrypt hash for the email/password fallback; nil when the user has no password.
+    public let passwordHash: String?
+    let personnummerSealed: Data?
+    let personnummerKeyId: String?
+    let personnummerIndex: String?
+    /// The stored personnummer, sealed for this row's id, when it has one.
+    public var personnummer: ProtectedPersonnummer? {
+        ProtectedPersonnummer(sealed: personnummerSealed, keyID: personnummerKeyId, index: personnummerIndex)
+    }
+    public let createdAt: Int64
+    public let disabledAt: Int64?
+}
+
+/// Which identity provider vouched for a login.
+public enum IdentityProvider: String, Sendable, Hashable, Codable, CaseIterable {
+    case bankid, vipps, password
+}
+
+/// A user's account at an identity provider: unique per (provider, subject).
+public struct Identity: Sendable, Hashable, Codable {
+    public let id: String
+    public let userId: String
+    public let provider: IdentityProvider
+    public let subject: String
+    public let createdAt: Int64
+    public let lastLoginAt: Int64?
+}
+
+/// A user's role in an organisation, linked to the member record it came from.
+public struct Membership: Sendable, Hashable, Codable {
+    public let userId: String
+    public let organisationId: String
+    public let role: Role
+    public let memberRecordId: String?
+    public let createdAt: Int64
+}
+
+extension PortvaktStore {
+    /// - Throws: ``StoreError/duplicate(_:)`` when the email or personnummer belongs to another user.
+    public func createUser(
+        displayName: String,
+        email: String? = nil,
+        passwordHash: String? = nil,
+        personnummer seal: ((_ userID: String) throws -> ProtectedPersonnummer)? = nil,
+        now: Date = Date()
+    ) async throws -> User {
+        let id = newID()
+        let protected = try seal?(id)
+        let user = User(
+            id: id, displayName: displayName, email: email?.lowercased(), passwordHash: passwordHash,
+            personnummerSealed: protected.map { $0.sealed.combined }, personnummerKeyId: protected?.sealed.keyID,
+            personnummerIndex: protected?.index, createdAt: now.millisecondsSince1970, disabledAt: nil
+        )
+        try await write { db in try await db.insert(into: "users").row(user).run() }
+        return user
+    }
+
+    public func user(id: String) async throws -> User? {
+        try await read { db in
+            try await db.select().column("*").from("users").where("id", .equal, id).first(as: User.self)
+        }
+    }
+
+    public func user(personnummerIndex index: String) async throws -> User? {
+        try await read { db in
+            try await db.select().column("*").from("users").where("personnummer_index", .equal, index).first(as: User.self)
+        }
+    }
+
+    public func user(email: String) async throws -> User? {
+        try await read { db in
+            try await db.select().column("*").from("users").where("email", .equal, email.lowercased()).first(as: User.self)
+        }
+    }
+
+    /// Links a provider account to a user.
+    /// - Throws: ``StoreError/duplicate(_:)`` when the (provider, subject) pair is linked already.
+    public func linkIdentity(userID: String, provider: IdentityProvider, subject: String, now: Date = Date()) async throws -> Identity {
+        let identity = Identity(
+            id: newID(), userId: userID, provider: provider, subject: subject,
+            createdAt: now.millisecondsSince1970, lastLoginAt: nil
+        )
+        try await write { db in try await db.insert(into: "identities").row(identity).run() }
+        return identity
+    }
+
+    /// The user linked to a provider account.
+    public func user(provider: IdentityProvider, subject: String) async throws -> User? {
+        try await read { db in
+            try await db.select().columns(SQLColumn(SQLLiteral.all, table: SQLIdentifier("users")))
+                .from("users")
+                .join("identities", on: SQLColumn("user_id", table: "identities"), .equal, SQLColumn("id", table: "users"))
+                .where(SQLColumn("provider", table: "identities"), .equal, SQLBind(provider.rawValue))
+                .where(SQLColumn("subject", table: "identities"), .equal, SQLBind(subject))
+                .first(as: User.self)
+        }
+    }
+
+    /// - Throws: ``StoreError/duplicate(_:)`` when the user has this role there already.
+    public func addMembership(
+        userID: String, organisationID: String, role: Role, memberRecordID: String?, now: Date = Date()
+    ) async throws -> Membership {
+        let membership = Membership(
+            userId: userID, organisationId: organisationID, role: role, memberRecordId: memberRecordID,
+            createdAt: now.millisecondsSince1970
+        )
+        try await write { db in try await db.insert(into: "memberships").row(membership).run() }
+        return membership
+    }
+
+    public func memberships(userID: String) async throws -> [Membership] {
+        try await read { db in
+            try await db.select().column("*").from("memberships").where("user_id", .equal, userID)
+                .orderBy("organisation_id").orderBy("role").all(as: Membership.self)
+        }
+    }
+}

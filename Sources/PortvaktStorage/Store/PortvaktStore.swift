@@ -1,0 +1,62 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// Portvakt's records, on whichever database the driver reaches. Every query is written once
+/// with SQLKit and runs unchanged on SQLite and PostgreSQL.
+///
+/// Concurrency: a value type holding a `Sendable` driver; safe to share between tasks. Each
+/// method is one statement or one transaction.
+public struct PortvaktStore: Sendable {
+    public let driver: any DatabaseDriver
+
+    public init(driver: any DatabaseDriver) {
+        self.driver = driver
+    }
+
+    func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await driver.withSession(body)
+    }
+
+    func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await driver.withTransaction(body)
+    }
+}
+
+extension Date {
+    /// Unix time in whole milliseconds, as the schema stores times.
+    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    public init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+extension Optional where Wrapped == Date {
+    var milliseconds: Int64? { map(\.millisecondsSince1970) }
+}
+
+extension Optional where Wrapped == Int64 {
+    var date: Date? { map(Date.init(millisecondsSince1970:)) }
+}
+
+/// A new random id in the schema's text form.
+func newID() -> String { UUID().uuidString.lowercased() }
+
+/// Decoding rows whose Codable properties are the camelCase forms of the columns.
+extension SQLQueryFetcher {
+    func first<D: Decodable>(as type: D.Type) async throws -> D? {
+        try await first(decoding: type, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func all<D: Decodable>(as type: D.Type) async throws -> [D] {
+        try await all(decoding: type, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+}
+
+extension SQLInsertBuilder {
+    /// Inserts an Encodable row, its camelCase properties as snake_case columns, nil as NULL.
+    func row(_ row: some Encodable) throws -> Self {
+        try model(row, keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil)
+    }
+}

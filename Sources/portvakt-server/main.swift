@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktServer
+
+@main
+struct PortvaktServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "portvakt-server",
+        abstract: "Portvakt: BankID, Vipps and biometric login for the peer-mentor app.",
+        discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see README.md.",
+        subcommands: [Serve.self, Migrate.self, RotateSigningKey.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Migrate the database and serve HTTP until SIGTERM or SIGINT.")
+
+    func run() async throws {
+        try await withStartup { configuration, logger in
+            let app = try await PortvaktApplication.build(configuration: configuration, logger: logger)
+            try await app.runService()
+        }
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations and exit.")
+
+    func run() async throws {
+        try await withStartup { configuration, logger in
+            let applied = try await PortvaktApplication.migrate(configuration: configuration, logger: logger)
+            print(applied.isEmpty ? "Database is up to date." : "Applied migrations: \(applied.map(String.init).joined(separator: ", ")).")
+        }
+    }
+}
+
+struct RotateSigningKey: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate-signing-key",
+        abstract: "Make a new token signing key current; older keys keep verifying for a day."
+    )
+
+    func run() async throws {
+        try await withStartup { configuration, logger in
+            let kid = try await PortvaktApplication.rotateSigningKey(configuration: configuration, logger: logger)
+            print("New signing key: \(kid)")
+        }
+    }
+}
+
+/// Reads the configuration and sets up redacting logs; a bad setting or a failed start ends the
+/// process with one line on standard error and exit code 1 (78 for configuration errors).
+func withStartup(_ body: (ServerConfiguration, Logger) async throws -> Void) async throws {
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ServerConfiguration.load()
+    } catch {
+        FileHandle.standardError.write(Data("portvakt-server: configuration error: \(error.description)\n".utf8))
+        throw ExitCode(78)
+    }
+    LoggingSystem.bootstrap { label in
+        var handler = RedactingLogHandler(wrapping: StreamLogHandler.standardError(label: label))
+        handler.logLevel = configuration.logLevel
+        return handler
+    }
+    let logger = Logger(label: "portvakt")
+    do {
+        try await body(configuration, logger)
+    } catch let error as ConfigurationError {
+        FileHandle.standardError.write(Data("portvakt-server: configuration error: \(error.description)\n".utf8))
+        throw ExitCode(78)
+    } catch {
+        FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(String(describing: error)))\n".utf8))
+        throw ExitCode.failure
+    }
+}

@@ -1,0 +1,50 @@
+import Logging
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktCore
+
+@Suite("Log redaction")
+struct RedactorTests {
+    @Test("Personnummer-shaped digit runs are removed however they are typed", arguments: [
+        "user 15058600048 logged in", "user 150586 00048", "user 150586-00048", "/members/15058600048?x=1",
+        "nin=15058600048&y", "1505860004812345",
+    ])
+    func digitRuns(text: String) {
+        let redacted = Redactor.redact(text)
+        #expect(!redacted.contains("00048"))
+        #expect(redacted.contains(Redactor.placeholder))
+    }
+
+    @Test("Short numbers, dates and ports survive")
+    func harmlessNumbers() {
+        let text = "listening on 127.0.0.1:8080 at 2026-11-21 with 3 retries, order 1234567890"
+        #expect(Redactor.redact(text) == text)
+    }
+
+    @Test("JWTs are removed")
+    func jwts() {
+        let text = "token eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl end"
+        #expect(Redactor.redact(text) == "token [redacted] end")
+    }
+
+    @Test("Metadata under secret names is replaced whole", arguments: [
+        "personnummer", "nin", "refresh_token", "codeVerifier", "client_secret", "Authorization", "bankid_session_ref_v1", "password",
+    ])
+    func secretKeys(key: String) {
+        #expect(Redactor.isSecretKey(key))
+    }
+
+    @Test("The log handler redacts messages, event metadata and handler metadata")
+    func handler() {
+        let sink = LogSink()
+        var logger = Logger(label: "test") { _ in RedactingLogHandler(wrapping: sink.handler()) }
+        logger.logLevel = .trace
+        logger[metadataKey: "refresh_token"] = "abc"
+        logger.info("number 15058600048", metadata: ["note": "150586 00048", "code": "xyz", "list": ["15058600048"]])
+        let text = sink.text
+        #expect(!text.contains("00048"))
+        #expect(!text.contains("xyz"))
+        #expect(!text.contains("abc"))
+        #expect(text.contains("number [redacted]"))
+    }
+}

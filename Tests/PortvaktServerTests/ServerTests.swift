@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import PortvaktTestSupport
+import Logging
+import PortvaktServer
+import Testing
+
+@Suite("Server")
+struct ServerTests {
+    @Test("Live and ready answer 200 on a zero-configuration server over real HTTP")
+    func health() async throws {
+        let sink = LogSink()
+        let app = try await PortvaktApplication.build(configuration: TestServer.configuration(), logger: TestServer.logger(into: sink))
+        try await app.test(.live) { client in
+            try await client.execute(uri: "/health/live", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("live"))
+            }
+            try await client.execute(uri: "/health/ready", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("ready"))
+            }
+            try await client.execute(uri: "/", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains(#"<html lang="nb">"#))
+            }
+        }
+        #expect(sink.text.contains("USING DEVELOPMENT KEYS"))
+    }
+
+    @Test("The JWKS lists the signing key, public part only, and survives a restart")
+    func jwks() async throws {
+        let configuration = try TestServer.configuration()
+        var kids: [String] = []
+        for _ in 0..<2 {
+            let app = try await PortvaktApplication.build(configuration: configuration, logger: TestServer.logger(into: LogSink()))
+            kids += try await app.test(.live) { client in
+                try await client.execute(uri: "/.well-known/jwks.json", method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType] == "application/jwk-set+json")
+                    let jwks = try JSONDecoder().decode(JWKSDocument.self, from: Data(buffer: response.body))
+                    #expect(jwks.keys.count == 1)
+                    #expect(jwks.keys.allSatisfy { $0.kty == "EC" && $0.crv == "P-256" && $0.alg == "ES256" && $0.d == nil })
+                    return jwks.keys.map(\.kid)
+                }
+            }
+        }
+        #expect(kids.count == 2 && kids[0] == kids[1])
+    }
+
+    @Test("Unknown paths and hostile input get a 4xx, never a 500", arguments: [
+        "/does-not-exist", "/health/ready/../../etc/passwd", "/%00", "/.well-known/jwks.json?kid=%27%3B%20DROP%20TABLE%20users",
+    ])
+    func hostilePaths(path: String) async throws {
+        let app = try await PortvaktApplication.build(configuration: TestServer.configuration(), logger: TestServer.logger(into: LogSink()))
+        try await app.test(.live) { client in
+            try await client.execute(uri: path, method: .get) { response in
+                #expect(response.status.code < 500)
+            }
+            try await client.execute(uri: "/health/live", method: .post, body: ByteBuffer(string: String(repeating: "x", count: 10_000))) { response in
+                #expect((400..<500).contains(response.status.code))
+            }
+        }
+    }
+}
+
+struct JWKSDocument: Decodable {
+    struct Key: Decodable {
+        let kty: String
+        let kid: String
+        let alg: String?
+        let crv: String?
+        let d: String?
+    }
+    let keys: [Key]
+}

@@ -1,0 +1,61 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+import PortvaktTestSupport
+import Testing
+
+@Suite("Devices, audit trail and signing keys")
+struct DeviceAuditKeyTests {
+    @Test("A device key registers once; unknown biometric kinds are refused; revoked devices drop out", arguments: TestDatabase.kinds)
+    func devices(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let user = try await store.createUser(displayName: "Ada")
+            let device = try await store.registerDevice(
+                userID: user.id, name: "iPhone", platform: "ios", biometricKind: "face", publicKeyJWK: "{}", keyThumbprint: "tp1"
+            )
+            await #expect(throws: StoreError.duplicate(nil)) {
+                try await store.registerDevice(userID: user.id, name: "Again", platform: "ios", biometricKind: "face", publicKeyJWK: "{}", keyThumbprint: "tp1")
+            }
+            await #expect(throws: StoreError.constraint(nil)) {
+                try await store.registerDevice(userID: user.id, name: "X", platform: "ios", biometricKind: "iris", publicKeyJWK: "{}", keyThumbprint: "tp2")
+            }
+            #expect(try await store.activeDevices(userID: user.id).map(\.id) == [device.id])
+            try await store.revokeDevice(id: device.id, userID: user.id)
+            #expect(try await store.activeDevices(userID: user.id).isEmpty)
+        }
+    }
+
+    @Test("Audit events read back in order, with secrets in details redacted", arguments: TestDatabase.kinds)
+    func audit(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            let first = AuditEvent(occurredAt: start, action: "member.personnummer.updated", outcome: "updated",
+                                   subjectType: "member", subjectID: "m1", source: "vipps-login", details: ["note": "from 15058600048"])
+            let second = AuditEvent(occurredAt: start.addingTimeInterval(1), action: "member.personnummer.confirmed", outcome: "confirmed",
+                                    subjectType: "member", subjectID: "m1", source: "bankid-login")
+            try await store.append(second)
+            try await store.append(first)
+            let trail = try await store.auditEvents(subjectType: "member", subjectID: "m1")
+            #expect(trail.map(\.action) == ["member.personnummer.updated", "member.personnummer.confirmed"])
+            #expect(trail.first?.details == ["note": "from [redacted]"])
+            #expect(trail.first?.source == "vipps-login")
+        }
+    }
+
+    @Test("Signing keys persist sealed, survive a reload and rotate", arguments: TestDatabase.kinds)
+    func signingKeys(kind: DatabaseKind) async throws {
+        let cipher = try StorageTestKeys.cipher()
+        try await TestDatabase.withStore(kind) { store in
+            let first = try await SigningKeySet.load(from: store, cipher: cipher)
+            #expect(try await SigningKeySet.load(from: store, cipher: cipher).active.kid == first.active.kid)
+            let rotated = try await SigningKeySet.rotate(store, cipher: cipher)
+            #expect(rotated.active.kid != first.active.kid)
+            #expect(Set(rotated.verificationKeys.map(\.kid)) == [first.active.kid, rotated.active.kid])
+            let stored = try await store.signingKeys()
+            #expect(stored.count == 2)
+            for key in stored {
+                #expect(!String(decoding: key.sealedPrivateKey.combined, as: UTF8.self).contains("PRIVATE KEY"))
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import PortvaktStorage
+import SQLKit
+import PortvaktTestSupport
+import Testing
+
+@Suite("Migrations")
+struct MigrationTests {
+    @Test("Migrating applies every version once; a second run applies nothing", arguments: TestDatabase.kinds)
+    func appliesOnce(kind: DatabaseKind) async throws {
+        try await TestDatabase.withEmptyDatabase(kind) { open in
+            let driver = try await open()
+            try await driver.whileRunning {
+                let migrator = Migrator(driver: driver, logger: TestDatabase.logger)
+                let first = try await migrator.migrate()
+                let second = try await migrator.migrate()
+                let recorded = try await migrator.appliedVersions()
+                #expect(first == Migration.all.map(\.version))
+                #expect(second == [])
+                #expect(recorded == Migration.all.map(\.version))
+            }
+        }
+    }
+
+    @Test("Two instances migrating at once: one applies, the other waits and finds it done", arguments: TestDatabase.kinds)
+    func concurrentInstances(kind: DatabaseKind) async throws {
+        try await TestDatabase.withEmptyDatabase(kind) { open in
+            let first = try await open()
+            let second = try await open()
+            try await first.whileRunning {
+                try await second.whileRunning {
+                    async let a = Migrator(driver: first, logger: TestDatabase.logger).migrate()
+                    async let b = Migrator(driver: second, logger: TestDatabase.logger).migrate()
+                    let results = try await [a, b]
+                    #expect(results.filter(\.isEmpty).count == 1)
+                    #expect(results.flatMap { $0 } == Migration.all.map(\.version))
+                    #expect(try await Migrator(driver: first, logger: TestDatabase.logger).appliedVersions() == Migration.all.map(\.version))
+                }
+            }
+        }
+    }
+
+    @Test("A database migrated by a newer Portvakt is refused, not downgraded", arguments: TestDatabase.kinds)
+    func newerSchemaIsRefused(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            try await store.driver.withSession { db in
+                try await db.raw("INSERT INTO portvakt_migrations (version, name, applied_at) VALUES (999, 'future', 0)").run()
+            }
+            await #expect(throws: StoreError.schemaTooNew("999")) {
+                try await Migrator(driver: store.driver, logger: TestDatabase.logger).migrate()
+            }
+        }
+    }
+}

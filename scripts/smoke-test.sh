@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Starts the real portvakt-server binary with zero configuration (SQLite), and again on
+# PostgreSQL when PORTVAKT_TEST_POSTGRES_URL is set; checks /health/ready and a clean SIGTERM exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=$(swift build --show-bin-path)/portvakt-server
+[ -x "$binary" ] || swift build --product portvakt-server
+
+check() {
+  local name=$1; shift
+  local dir; dir=$(mktemp -d)
+  local port=$((20000 + RANDOM % 20000))
+  (cd "$dir" && env "$@" PORTVAKT_PORT=$port "$binary" serve >"$dir/log" 2>&1) &
+  local pid=$!
+  local status=000
+  for _ in $(seq 1 60); do
+    status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/health/ready" || true)
+    [ "$status" = 200 ] && break
+    sleep 0.5
+  done
+  kill -TERM "$pid"
+  local code=0
+  wait "$pid" || code=$?
+  if [ "$status" != 200 ] || [ "$code" != 0 ] || ! grep -q "Portvakt is running: open http://127.0.0.1:$port/" "$dir/log"; then
+    echo "smoke test ($name) FAILED: ready=$status exit=$code" >&2
+    cat "$dir/log" >&2
+    exit 1
+  fi
+  echo "smoke test ($name): /health/ready 200, clean exit on SIGTERM"
+  rm -rf "$dir"
+}
+
+check sqlite PORTVAKT_LOG_LEVEL=info
+if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+  check postgres DATABASE_URL="$PORTVAKT_TEST_POSTGRES_URL"
+fi
+
+# A malformed setting: one line naming it, non-zero exit.
+if out=$(PORTVAKT_PORT=eighty "$binary" serve 2>&1); then
+  echo "smoke test: a malformed PORTVAKT_PORT was accepted" >&2; exit 1
+fi
+echo "$out" | grep -q "PORTVAKT_PORT" || { echo "smoke test: error does not name PORTVAKT_PORT: $out" >&2; exit 1; }
+echo "smoke test (bad setting): $out"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, then a smoke
+# test of the real server binary on both databases. When CI=true, a missing PostgreSQL fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -z "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+  if started=$(scripts/start-postgres.sh); then
+    eval "$started"
+    trap 'scripts/stop-postgres.sh' EXIT
+  elif [ "${CI:-}" = "true" ]; then
+    echo "test.sh: PostgreSQL is required when CI=true" >&2
+    exit 1
+  else
+    echo "test.sh: WARNING: no PostgreSQL; storage tests run on SQLite only" >&2
+  fi
+fi
+
+swift build --build-tests
+swift test --no-parallel 2>&1 | tee .build/test-output.txt
+grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
+
+scripts/smoke-test.sh
