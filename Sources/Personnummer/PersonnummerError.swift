@@ -34,7 +34,7 @@ public struct PersonnummerError: Error, Hashable, Sendable, CustomStringConverti
     public var description: String {
         switch code {
         case .separators: "personnummer: only spaces and one hyphen after the date are allowed"
-        case .length: "personnummer: must have exactly 11 digits"
+        case .length: "personnummer: must have exactly eleven digits"
         case .characters: "personnummer: may contain only digits"
         case .date: "personnummer: the first six digits are not a real date"
         case .century: "personnummer: the individual number does not fit the birth year"

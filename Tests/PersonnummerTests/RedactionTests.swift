@@ -39,7 +39,7 @@ struct RedactionTests {
         let data = try JSONEncoder().encode([number])
         #expect(try JSONDecoder().decode([Personnummer].self, from: data) == [number])
 
-        let synthetic = Data(#""15958600051""#.utf8)
+        let synthetic = Data(#""15858600003""#.utf8)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Personnummer.self, from: synthetic) }
         let decoder = JSONDecoder()
         decoder.userInfo[.personnummerContext] = Personnummer.Context.test

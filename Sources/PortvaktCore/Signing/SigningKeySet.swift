@@ -45,12 +45,13 @@ public struct SigningKeySet: Sendable {
         return set
     }
 
-    /// A key collection that verifies any current key, looked up by `kid`.
+    /// A key collection that signs with the active key and verifies with any current key, by `kid`.
     public func keyCollection() async -> JWTKeyCollection {
         let collection = JWTKeyCollection()
-        for key in verificationKeys {
+        for key in verificationKeys where key.kid != active.kid {
             await collection.add(ecdsa: key.privateKey.publicKey, kid: JWKIdentifier(string: key.kid))
         }
+        await collection.add(ecdsa: active.privateKey, kid: JWKIdentifier(string: active.kid))
         return collection
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 
@@ -22,7 +23,8 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         context.logger.info("request", metadata: [
             "method": "\(request.method.rawValue)",
-            "path": "\(request.uri.path)",
+            // Decoded, so that the redacting log handler sees digits however they were escaped.
+            "path": "\(request.uri.path.removingPercentEncoding ?? "[undecodable]")",
             "status": "\(status)",
             "ms": "\((milliseconds * 10).rounded() / 10)",
         ])

@@ -54,8 +54,11 @@ public final class SQLiteDriver: DatabaseDriver {
         try await close()
     }
 
+    /// Closes the file once running transactions end. Not cancellable: the shutdown path runs
+    /// in cancelled tasks, and an unclosed connection would lose the WAL checkpoint.
     public func close() async throws {
-        try await lock.withLock { try await self.connection.close() }
+        let connection = self.connection
+        try await lock.withLock { try await connection.close().get() }
     }
 
     private static func translatingErrors<R>(_ body: () async throws -> R) async throws -> R {
