@@ -10,7 +10,7 @@ check() {
   local name=$1; shift
   local dir; dir=$(mktemp -d)
   local port=$((20000 + RANDOM % 20000))
-  (cd "$dir" && env "$@" PORTVAKT_PORT=$port "$binary" serve >"$dir/log" 2>&1) &
+  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port "$binary" serve >"$dir/log" 2>&1) &
   local pid=$!
   local status=000
   for _ in $(seq 1 60); do
@@ -41,3 +41,10 @@ if out=$(PORTVAKT_PORT=eighty "$binary" serve 2>&1); then
 fi
 echo "$out" | grep -q "PORTVAKT_PORT" || { echo "smoke test: error does not name PORTVAKT_PORT: $out" >&2; exit 1; }
 echo "smoke test (bad setting): $out"
+
+# An unreachable database: a clear error and a non-zero exit, not a crash loop.
+if out=$(DATABASE_URL="postgres://portvakt@127.0.0.1:1/portvakt?sslmode=disable" PORTVAKT_DATABASE_WAIT_SECONDS=2 "$binary" migrate 2>&1); then
+  echo "smoke test: migrate succeeded without a database" >&2; exit 1
+fi
+echo "$out" | grep -q "cannot reach the database" || { echo "smoke test: unclear error for an unreachable database: $out" >&2; exit 1; }
+echo "smoke test (unreachable database): $(echo "$out" | tail -1)"

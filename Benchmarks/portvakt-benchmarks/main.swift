@@ -1,1 +1,78 @@
-print("x")
+// Prints throughput figures for BENCHMARKS.md. Run in release mode:
+//   swift run -c release portvakt-benchmarks
+import Foundation
+import Personnummer
+import PortvaktCore
+
+/// Valid numbers across the centuries, built once, so the loop measures validation only.
+func sampleNumbers(count: Int) -> [String] {
+    var numbers: [String] = []
+    var seed: UInt64 = 42
+    func next(_ range: ClosedRange<Int>) -> Int {
+        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+        return range.lowerBound + Int((seed >> 33) % UInt64(range.count))
+    }
+    while numbers.count < count {
+        let year = next(1900...2025), month = next(1...12), day = next(1...28)
+        let individual = year < 2000 ? next(0...499) : next(500...999)
+        var digits = [day / 10, day % 10, month / 10, month % 10, (year % 100) / 10, year % 10,
+                      individual / 100, (individual / 10) % 10, individual % 10]
+        for weights in [[3, 7, 6, 1, 8, 9, 4, 5, 2], [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]] {
+            let k = 11 - zip(digits, weights).map(*).reduce(0, +) % 11
+            digits.append(k == 11 ? 0 : k)
+        }
+        if !digits.contains(10) { numbers.append(digits.map(String.init).joined()) }
+    }
+    return numbers
+}
+
+func measure(_ name: String, operations: Int, _ body: () throws -> Int) rethrows {
+    let clock = ContinuousClock()
+    var checksum = 0
+    let elapsed = try clock.measure { checksum = try body() }
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let perSecond = Double(operations) / seconds
+    print(String(format: "%-44@ %12.0f ops/s  (%d ops in %.3f s, checksum %d)", name as NSString, perSecond, operations, seconds, checksum))
+}
+
+let numbers = sampleNumbers(count: 10_000)
+let today = CalendarDate.today()
+let rounds = 100
+
+measure("Personnummer parse + validate (valid)", operations: numbers.count * rounds) {
+    var valid = 0
+    for _ in 0..<rounds {
+        for text in numbers where (try? Personnummer(text, today: today)) != nil { valid += 1 }
+    }
+    return valid
+}
+
+let typos = numbers.map { String($0.prefix(10)) + String((Int(String($0.last!))! + 1) % 10) }
+measure("Personnummer parse + validate (bad k2)", operations: typos.count * rounds) {
+    var invalid = 0
+    for _ in 0..<rounds {
+        for text in typos where (try? Personnummer(text, today: today)) == nil { invalid += 1 }
+    }
+    return invalid
+}
+
+let keys = DataProtectionKeys.generateText()
+let vault = try DataProtectionKeys(encryptionKeys: keys.encryptionKeys, indexKey: keys.indexKey, encryptionSetting: "-", indexSetting: "-").vault
+let parsed = numbers.prefix(2_000).map { try! Personnummer($0, today: today) }
+
+measure("Blind index (HMAC-SHA256)", operations: parsed.count * 10) {
+    var total = 0
+    for _ in 0..<10 { for number in parsed { total &+= vault.blindIndex(number).utf8.count } }
+    return total
+}
+
+try measure("Seal + open (AES-256-GCM)", operations: parsed.count * 10) {
+    var total = 0
+    for _ in 0..<10 {
+        for number in parsed {
+            let sealed = try vault.seal(number, record: "member:1")
+            total &+= try vault.open(sealed, record: "member:1").digits.count
+        }
+    }
+    return total
+}

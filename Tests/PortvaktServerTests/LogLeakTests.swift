@@ -56,7 +56,7 @@ struct LogLeakTests {
             let store = PortvaktStore(driver: driver)
             try await Migrator(driver: driver, logger: logger).migrate()
             let organisation = try await store.createOrganisation(slug: "nhf", name: "NHF")
-            let seal = { (id: String) in ProtectedPersonnummer(sealed: try vault.seal(number, record: "member:\(id)"), index: vault.blindIndex(number)) }
+            let seal = { (id: String) in try vault.protect(number, record: "member:\(id)") }
             let member = try await store.createMemberRecord(organisationID: organisation.id, NewMemberRecord(fullName: "Ada"), personnummer: seal)
             do {
                 _ = try await store.createMemberRecord(organisationID: organisation.id, NewMemberRecord(fullName: "Copy"), personnummer: seal)

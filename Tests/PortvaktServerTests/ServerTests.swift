@@ -75,3 +75,23 @@ struct JWKSDocument: Decodable {
     }
     let keys: [Key]
 }
+
+@Suite("Unreachable database")
+struct UnreachableDatabaseTests {
+    @Test("An unreachable PostgreSQL gives a clear start-up error naming it, without the password")
+    func unreachable() async throws {
+        let configuration = try TestServer.configuration([
+            "DATABASE_URL": "postgres://portvakt:hunter2@127.0.0.1:1/portvakt?sslmode=disable",
+            "PORTVAKT_DATABASE_WAIT_SECONDS": "1",
+        ])
+        let sink = LogSink()
+        do {
+            _ = try await PortvaktApplication.migrate(configuration: configuration, logger: TestServer.logger(into: sink))
+            Issue.record("migrate succeeded without a database")
+        } catch let error as StartupError {
+            #expect(error.description.contains("cannot reach the database at postgres://127.0.0.1:1/portvakt"))
+            #expect(!error.description.contains("hunter2"))
+        }
+        #expect(!sink.text.contains("hunter2"))
+    }
+}

@@ -44,7 +44,7 @@ struct IdentityConstraintTests {
         let vault = try StorageTestKeys.vault()
         let number = try Personnummer("15058600048")
         try await TestDatabase.withStore(kind) { store in
-            let seal = { (id: String) in ProtectedPersonnummer(sealed: try vault.seal(number, record: "user:\(id)"), index: vault.blindIndex(number)) }
+            let seal = { (id: String) in try vault.protect(number, record: "user:\(id)") }
             let user = try await store.createUser(displayName: "Ada", personnummer: seal)
             await #expect(throws: StoreError.duplicate(nil)) {
                 try await store.createUser(displayName: "Copy", personnummer: seal)

@@ -24,7 +24,7 @@ struct MemberRecordTests {
         try await TestDatabase.withStore(kind) { store in
             let nhf = try await store.createOrganisation(slug: "nhf", name: "NHF")
             let hlf = try await store.createOrganisation(slug: "hlf", name: "HLF")
-            let seal = { (id: String) in ProtectedPersonnummer(sealed: try vault.seal(number, record: "member:\(id)"), index: vault.blindIndex(number)) }
+            let seal = { (id: String) in try vault.protect(number, record: "member:\(id)") }
             let first = try await store.createMemberRecord(organisationID: nhf.id, NewMemberRecord(fullName: "Ada", phone: "+4790000001"), personnummer: seal)
             await #expect(throws: StoreError.duplicate(nil)) {
                 try await store.createMemberRecord(organisationID: nhf.id, NewMemberRecord(fullName: "Ada again"), personnummer: seal)
@@ -57,7 +57,7 @@ struct MemberRecordTests {
         let number = try Personnummer("15058600048")
         try await TestDatabase.withStore(kind) { store in
             let nhf = try await store.createOrganisation(slug: "nhf", name: "NHF")
-            let seal = { (id: String) in ProtectedPersonnummer(sealed: try vault.seal(number, record: "member:\(id)"), index: vault.blindIndex(number)) }
+            let seal = { (id: String) in try vault.protect(number, record: "member:\(id)") }
             let record = try await store.createMemberRecord(organisationID: nhf.id, NewMemberRecord(fullName: "Ada"), personnummer: seal)
             let raw = try await store.driver.withSession { db in
                 try await db.select().column("*").from("member_records").where("id", .equal, record.id).first()

@@ -23,6 +23,11 @@ public struct PersonnummerVault: Sendable {
         try cipher.seal(Data(number.digits.utf8), context: Self.context(record))
     }
 
+    /// Seals and indexes a personnummer for storage in `record`.
+    public func protect(_ number: Personnummer, record: String) throws -> ProtectedPersonnummer {
+        ProtectedPersonnummer(sealed: try seal(number, record: record), index: blindIndex(number))
+    }
+
     /// Opens a sealed personnummer of `record`. The digits were valid when sealed, so they are
     /// re-read in the test context: a synthetic sandbox number opens as well as a real one.
     public func open(_ value: SealedValue, record: String) throws -> Personnummer {

@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktCore
 import SQLKit
 
 /// A person on an organisation's member list, as the organisation registered them. Login links

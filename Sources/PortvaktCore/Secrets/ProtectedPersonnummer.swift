@@ -1,5 +1,4 @@
 import Foundation
-import PortvaktCore
 
 /// A personnummer as the store keeps it: ciphertext to read it back, blind index to find it.
 public struct ProtectedPersonnummer: Sendable, Hashable {
@@ -14,7 +13,7 @@ public struct ProtectedPersonnummer: Sendable, Hashable {
 
 extension ProtectedPersonnummer {
     /// The value of a row's three personnummer columns, when it has one.
-    init?(sealed: Data?, keyID: String?, index: String?) {
+    public init?(sealed: Data?, keyID: String?, index: String?) {
         guard let sealed, let keyID, let index else { return nil }
         self.init(sealed: SealedValue(keyID: keyID, combined: sealed), index: index)
     }

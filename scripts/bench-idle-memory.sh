@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Measures the resident memory of an idle portvakt-server (release build, zero configuration,
+# SQLite), after start-up and after 200 requests to /health/ready.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product portvakt-server >/dev/null
+binary=$(swift build -c release --show-bin-path)/portvakt-server
+dir=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+(cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning exec "$binary" serve 2>"$dir/log") &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
+for _ in $(seq 1 60); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/health/ready" || true)" = 200 ] && break
+  sleep 0.5
+done
+sleep 5
+rss() { awk '/VmRSS/ {print $2}' "/proc/$pid/status"; }
+echo "idle after start:        $(rss) KiB RSS"
+for _ in $(seq 1 200); do curl -s -o /dev/null "http://127.0.0.1:$port/health/ready"; done
+sleep 2
+echo "idle after 200 requests: $(rss) KiB RSS"
