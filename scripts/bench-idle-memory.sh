@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Measures the resident memory of an idle portvakt-server (release build, zero configuration,
 # SQLite), after start-up and after 200 requests to /health/ready.
+# CONFIGURATION=debug measures the debug build instead (no release build needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product portvakt-server >/dev/null
-binary=$(swift build -c release --show-bin-path)/portvakt-server
+configuration=${CONFIGURATION:-release}
+swift build -c "$configuration" --product portvakt-server >/dev/null
+binary=$(swift build -c "$configuration" --show-bin-path)/portvakt-server
+echo "configuration: $configuration"
 dir=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning exec "$binary" serve 2>"$dir/log") &
