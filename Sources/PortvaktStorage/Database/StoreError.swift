@@ -39,6 +39,8 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Errors compare by kind only: engines name constraints differently, so `.duplicate(nil)`
+    /// matches any duplicate.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }
