@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Personnummer", targets: ["Personnummer"]),
         .library(name: "PortvaktServer", targets: ["PortvaktServer"]),
+        .library(name: "PortvaktSandbox", targets: ["PortvaktSandbox"]),
         .executable(name: "portvakt-server", targets: ["portvakt-server"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The national identity number: parse, validate, classify, mask. No dependencies.
@@ -51,12 +53,27 @@ let package = Package(
             ]
         ),
 
+        // Simulated BankID (OIDC and order API) and Vipps Login with test users and fault injection.
+        .target(
+            name: "PortvaktSandbox",
+            dependencies: [
+                "Personnummer",
+                "PortvaktCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+
         // The HTTP server: configuration, routes, middleware, start-up.
         .target(
             name: "PortvaktServer",
             dependencies: [
                 "PortvaktCore",
                 "PortvaktStorage",
+                "PortvaktSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -103,6 +120,16 @@ let package = Package(
                 "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "PortvaktSandboxTests",
+            dependencies: [
+                "PortvaktSandbox", "Personnummer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .testTarget(

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+
+extension Request {
+    /// The query string's fields; a malformed or repeated parameter is a 400.
+    func queryFields() throws -> FormFields {
+        guard let fields = FormFields(uri.query ?? "") else {
+            throw HTTPError(.badRequest, message: "The query string is malformed or repeats a parameter.")
+        }
+        return fields
+    }
+
+    /// The form body's fields (at most 64 KiB); anything else is a 400 or 415.
+    func formFields() async throws -> FormFields {
+        guard headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            throw HTTPError(.unsupportedMediaType, message: "Send application/x-www-form-urlencoded.")
+        }
+        let buffer = try await body.collect(upTo: 64 * 1024)
+        guard let fields = FormFields(String(buffer: buffer)) else {
+            throw HTTPError(.badRequest, message: "The form is malformed or repeats a field.")
+        }
+        return fields
+    }
+
+    /// The base URL the client reached us at, from the Host header; nil when it is not a plain
+    /// host name or address with an optional port.
+    var baseURLFromHost: String? {
+        guard let host = head.authority, !host.isEmpty, host.count <= 255,
+              host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
+        else { return nil }
+        return "http://\(host)"
+    }
+
+    /// The credentials of an `Authorization: Basic` header, form-decoded (RFC 6749 §2.3.1).
+    var basicCredentials: (user: String, password: String)? {
+        guard let header = headers[.authorization], header.lowercased().hasPrefix("basic "),
+              let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+              let text = String(data: data, encoding: .utf8),
+              let colon = text.firstIndex(of: ":")
+        else { return nil }
+        let decode = { (part: Substring) in part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+        guard let user = decode(text[..<colon]), let password = decode(text[text.index(after: colon)...]) else { return nil }
+        return (user, password)
+    }
+
+    /// The token of an `Authorization: Bearer` header.
+    var bearerToken: String? {
+        guard let header = headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
+        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
+    }
+
+    /// Whether the caller prefers JSON to HTML.
+    var wantsJSON: Bool {
+        headers[.accept]?.contains("application/json") == true
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+
+/// `/sandbox/bankid/app`: plays the user's BankID app. Opened by the deep link's autostart token
+/// or by the QR code's text; the form (or a script posting `autostarttoken` or `qr`, `user` and
+/// `action`) approves or cancels. Answers JSON when asked for it.
+struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
+    let sandbox: Sandbox
+    static var path: String { "/bankid/app" }
+
+    func register(on group: RouterGroup<Context>) {
+        group.get(RouterPath(Self.path)) { request, _ in
+            let query = try request.queryFields()
+            let language = Language(uiLocales: query["ui_locales"])
+            let action = try sandbox.baseURL(for: request) + Self.path
+            guard let token = query["autostarttoken"] else {
+                return Responses.html(BankIDAppPage(autoStartToken: nil, redirect: nil, formAction: action, language: language).render())
+            }
+            let now = sandbox.now
+            guard let order = await sandbox.orders.order(autoStartToken: token), !order.isFinished, order.collected(now: now) == order.status else {
+                return page(language.pick("Ingen aktiv ordre", "No active order"),
+                            language.pick("Ordren finnes ikke, er utløpt eller er avsluttet.", "The order does not exist, has expired or has ended."),
+                            language, status: .notFound)
+            }
+            let faults = await sandbox.faults.settings(for: .bankid)
+            _ = await sandbox.orders.update(ref: order.orderRef) { $0.open(now: now, faults: faults) }
+            return Responses.html(BankIDAppPage(autoStartToken: token, redirect: query["redirect"], formAction: action, language: language).render())
+        }
+        group.post(RouterPath(Self.path)) { request, _ in
+            try await decide(request)
+        }
+    }
+
+    private func decide(_ request: Request) async throws -> Response {
+        let form = try await request.formFields()
+        let language = Language(uiLocales: form["ui_locales"])
+        let now = sandbox.now
+        let found: BankIDOrder?
+        if let token = form["autostarttoken"] {
+            found = await sandbox.orders.order(autoStartToken: token)
+        } else if let qr = form["qr"] {
+            found = await sandbox.orders.order(qrCode: qr, now: now)
+        } else {
+            found = nil
+        }
+        guard let order = found else {
+            return try answer(request, nil, language.pick("Fant ikke ordren", "Order not found"),
+                              language.pick("Autostart-koden eller QR-koden er ukjent, eller QR-koden er for gammel.",
+                                            "The autostart token or QR code is unknown, or the QR code is too old."), language, status: .notFound)
+        }
+        let faults = await sandbox.faults.settings(for: .bankid)
+        let updated = await sandbox.orders.update(ref: order.orderRef) { order in
+            if case .pending("outstandingTransaction") = order.status { order.open(now: now, faults: faults) }
+            switch form["action"] {
+            case "approve":
+                if let user = form["user"].flatMap(TestUsers.user(id:)) { order.approve(as: user, now: now, faults: faults) }
+            case "cancel":
+                order.cancelByUser(now: now)
+            default:
+                break
+            }
+        }
+        guard let updated else { throw HTTPError(.notFound) }
+        let status = updated.collected(now: now)
+        let link = form["redirect"].flatMap { Self.isSafeLink($0) ? $0 : nil }.map { (url: $0, text: language.pick("Tilbake til appen", "Back to the app")) }
+        switch status {
+        case .complete:
+            return try answer(request, status, language.pick("Identifisert", "Identified"),
+                              language.pick("Du er identifisert. Gå tilbake til tjenesten.", "You are identified. Return to the service."), language, link: link)
+        case .failed(let hint):
+            return try answer(request, status, language.pick("Ikke fullført", "Not completed"),
+                              language.pick("Ordren ble avsluttet (\(hint)).", "The order ended (\(hint))."), language, link: link)
+        case .pending:
+            guard form["user"].flatMap(TestUsers.user(id:)) != nil || form["action"] != "approve" else {
+                return try answer(request, status, language.pick("Ukjent testperson", "Unknown test person"),
+                                  language.pick("Velg en av testpersonene.", "Choose one of the test people."), language, status: .badRequest)
+            }
+            return try answer(request, status, language.pick("Venter", "Waiting"),
+                              language.pick("Ordren venter på deg.", "The order is waiting for you."), language)
+        }
+    }
+
+    /// The app returns to the relying party's redirect; a script URL must not become a link.
+    static func isSafeLink(_ text: String) -> Bool {
+        guard let scheme = URL(string: text)?.scheme?.lowercased() else { return false }
+        return !["javascript", "data", "vbscript", "file"].contains(scheme)
+    }
+
+    private func answer(
+        _ request: Request, _ status: BankIDOrder.Status?, _ title: String, _ message: String, _ language: Language,
+        status code: HTTPResponse.Status = .ok, link: (url: String, text: String)? = nil
+    ) throws -> Response {
+        if request.wantsJSON {
+            var body = ["message": message]
+            switch status {
+            case .pending(let hint)?: body["status"] = "pending"; body["hintCode"] = hint
+            case .failed(let hint)?: body["status"] = "failed"; body["hintCode"] = hint
+            case .complete?: body["status"] = "complete"
+            case nil: body["status"] = "not_found"
+            }
+            return try Responses.json(body, status: code)
+        }
+        return page(title, message, language, status: code, link: link)
+    }
+
+    private func page(_ title: String, _ message: String, _ language: Language, status: HTTPResponse.Status, link: (url: String, text: String)? = nil) -> Response {
+        Responses.html(MessagePage(title: title, message: message, language: language, isError: status.code >= 400, link: link).render(), status: status)
+    }
+}
