@@ -74,7 +74,9 @@ let package = Package(
                 "PortvaktCore",
                 "PortvaktStorage",
                 "PortvaktSandbox",
+                "Personnummer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

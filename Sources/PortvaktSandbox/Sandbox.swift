@@ -34,8 +34,9 @@ public struct Sandbox: Sendable {
 
     /// Adds every sandbox route under the configured path prefix.
     public func addRoutes<Context: SandboxRequestContext>(to router: Router<Context>) {
+        // On the router, not a group, so that an outage also covers paths and methods with no route.
+        router.add(middleware: FaultMiddleware(pathPrefix: configuration.pathPrefix, board: faults))
         let providers = router.group(RouterPath(configuration.pathPrefix))
-            .add(middleware: FaultMiddleware(pathPrefix: configuration.pathPrefix, board: faults))
         OIDCRoutes(sandbox: self, simulated: vipps).register(on: providers)
         OIDCRoutes(sandbox: self, simulated: bankID).register(on: providers)
         OrderRoutes(sandbox: self).register(on: providers)

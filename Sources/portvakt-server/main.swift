@@ -10,7 +10,7 @@ struct PortvaktServerCommand: AsyncParsableCommand {
         commandName: "portvakt-server",
         abstract: "Portvakt: BankID, Vipps and biometric login for the peer-mentor app.",
         discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see README.md.",
-        subcommands: [Serve.self, Migrate.self, RotateSigningKey.self],
+        subcommands: [Serve.self, Migrate.self, RotateSigningKey.self, SandboxCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -47,6 +47,19 @@ struct RotateSigningKey: AsyncParsableCommand {
         try await withStartup { configuration, logger in
             let kid = try await PortvaktApplication.rotateSigningKey(configuration: configuration, logger: logger)
             print("New signing key: \(kid)")
+        }
+    }
+}
+
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Serve only the simulated BankID and Vipps (no database); refused in production."
+    )
+
+    func run() async throws {
+        try await withStartup { configuration, logger in
+            try await SandboxServer.build(configuration: configuration, logger: logger).runService()
         }
     }
 }

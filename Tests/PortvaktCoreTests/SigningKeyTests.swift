@@ -75,3 +75,14 @@ struct SigningKeyTests {
         #expect(real.active.kid != "attacker")
     }
 }
+
+@Suite("BankID QR code")
+struct BankIDQRCodeTests {
+    @Test("The DESIGN.md test vector: secret d28db9a7-…, t = 0")
+    func testVector() {
+        #expect(BankIDQRCode.authCode(qrStartSecret: "d28db9a7-4cde-429e-a983-359be676944c", seconds: 0)
+            == "dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8")
+        #expect(BankIDQRCode.frame(qrStartToken: "tok", qrStartSecret: "d28db9a7-4cde-429e-a983-359be676944c", seconds: 0)
+            == "bankid.tok.0.dc69358e712458a66a7525beef148ae8526b1c71610eff2c16cdffb4cdac9bf8")
+    }
+}

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PortvaktCore
+import PortvaktSandbox
 import PortvaktStorage
 
 /// Builds the Portvakt server: database, keys, routes. Running it serves until SIGTERM or SIGINT,
@@ -20,11 +21,14 @@ public enum PortvaktApplication {
         let store = PortvaktStore(driver: driver)
         let signingKeys = SigningKeyCache(store: store, cipher: keys.cipher)
 
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: PortvaktRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         HomePage(sandboxEnabled: configuration.sandboxEnabled).register(on: router)
         HealthRoutes(driver: driver).register(on: router)
         KeyRoutes(keys: signingKeys).register(on: router)
+        if configuration.sandboxEnabled {
+            try Sandbox(configuration: configuration.sandboxConfiguration(logger: logger)).addRoutes(to: router)
+        }
 
         var app = Application(
             router: router,
@@ -44,6 +48,9 @@ public enum PortvaktApplication {
             )
             try await Migrator(driver: driver, logger: logger).migrate()
             _ = try await signingKeys.current()
+            if configuration.sandboxEnabled {
+                try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)
+            }
         }
         return app
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PortvaktCore
+import PortvaktSandbox
 import PortvaktStorage
 
 /// Everything portvakt-server reads from its environment, parsed and checked once at start-up.
@@ -22,7 +23,13 @@ public struct ServerConfiguration: Sendable {
     public var database: Database
     /// The address users and apps reach the server at; the issuer of its tokens.
     public var publicURL: String
+    /// Whether PORTVAKT_PUBLIC_URL was set; without it the sandbox names itself by the Host header.
+    public var publicURLIsConfigured: Bool
     public var sandboxEnabled: Bool
+    /// The sandbox admin API's bearer token; nil means "generate one into the data directory".
+    public var sandboxAdminToken: String?
+    /// Sandbox faults switched on at start.
+    public var sandboxFaults: [SandboxProvider: FaultSettings]
     public var logLevel: Logger.Level
     /// How long to keep retrying an unreachable database at start-up before giving up.
     public var databaseWait: Duration
@@ -34,7 +41,7 @@ public struct ServerConfiguration: Sendable {
     static let names: Set<String> = [
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
         "PORTVAKT_SANDBOX", "PORTVAKT_LOG_LEVEL", "PORTVAKT_DATABASE_WAIT_SECONDS", "PORTVAKT_ENCRYPTION_KEYS",
-        "PORTVAKT_INDEX_KEY",
+        "PORTVAKT_INDEX_KEY", "PORTVAKT_SANDBOX_ADMIN_TOKEN", "PORTVAKT_SANDBOX_FAULTS",
     ]
 
     /// Reads the settings from `environment` (and the file `PORTVAKT_CONFIG_FILE` names).
@@ -61,12 +68,19 @@ public struct ServerConfiguration: Sendable {
             return text.hasSuffix("/") ? String(text.dropLast()) : text
         }
         let sandbox = try settings.parse("PORTVAKT_SANDBOX", default: mode == .development, expected: "on or off", parseFlag)
+        let adminToken: String? = try settings.parse("PORTVAKT_SANDBOX_ADMIN_TOKEN", default: nil, expected: "at least 16 characters") { text -> String?? in
+            text.count >= 16 ? .some(text) : .none
+        }
+        let faults = try settings.parse("PORTVAKT_SANDBOX_FAULTS", default: [:], expected: "a list like vipps:outage,bankid:slow (README.md lists the faults)") {
+            SandboxConfiguration.parseFaults($0)
+        }
         let logLevel = try settings.parse("PORTVAKT_LOG_LEVEL", default: Logger.Level.info, expected: "trace, debug, info, notice, warning, error or critical") { Logger.Level(rawValue: $0.lowercased()) }
         let wait = try settings.parse("PORTVAKT_DATABASE_WAIT_SECONDS", default: 30, expected: "a whole number of seconds") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
 
         let configuration = ServerConfiguration(
             environment: mode, host: host, port: port, dataDirectory: dataDirectory, database: database,
-            publicURL: publicURL, sandboxEnabled: sandbox, logLevel: logLevel, databaseWait: .seconds(wait),
+            publicURL: publicURL, publicURLIsConfigured: settings["PORTVAKT_PUBLIC_URL"] != nil,
+            sandboxEnabled: sandbox, sandboxAdminToken: adminToken, sandboxFaults: faults, logLevel: logLevel, databaseWait: .seconds(wait),
             encryptionKeys: settings["PORTVAKT_ENCRYPTION_KEYS"], indexKey: settings["PORTVAKT_INDEX_KEY"]
         )
         try configuration.checkProductionRules()

@@ -9,5 +9,6 @@ public struct Migration: Sendable {
     /// Every migration this build knows, oldest first. Never edit one that has shipped: add another.
     public static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: InitialSchema.apply),
+        Migration(version: 2, name: "member roles", apply: MemberRoles.apply),
     ]
 }

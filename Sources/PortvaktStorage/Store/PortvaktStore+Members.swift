@@ -12,6 +12,8 @@ public struct MemberRecord: Sendable, Hashable, Codable {
     public let fullName: String
     public let email: String?
     public let phone: String?
+    /// The role the organisation gave this member.
+    public let role: Role
     let personnummerSealed: Data?
     let personnummerKeyId: String?
     let personnummerIndex: String?
@@ -21,6 +23,12 @@ public struct MemberRecord: Sendable, Hashable, Codable {
     }
     public let createdAt: Int64
     public let updatedAt: Int64
+
+    /// The encryption context (AAD) a member record's personnummer is sealed with, so a
+    /// ciphertext copied to another row does not open.
+    public static func personnummerContext(recordID: String) -> String {
+        "member:\(recordID)"
+    }
 }
 
 /// What an organisation knows about a new member.
@@ -29,12 +37,14 @@ public struct NewMemberRecord: Sendable {
     public var fullName: String
     public var email: String?
     public var phone: String?
+    public var role: Role
 
-    public init(externalRef: String? = nil, fullName: String, email: String? = nil, phone: String? = nil) {
+    public init(externalRef: String? = nil, fullName: String, email: String? = nil, phone: String? = nil, role: Role = .peerMentor) {
         self.externalRef = externalRef
         self.fullName = fullName
         self.email = email
         self.phone = phone
+        self.role = role
     }
 }
 
@@ -52,7 +62,7 @@ extension PortvaktStore {
         let protected = try seal?(id)
         let record = MemberRecord(
             id: id, organisationId: organisationID, externalRef: member.externalRef, fullName: member.fullName,
-            email: member.email, phone: member.phone,
+            email: member.email, phone: member.phone, role: member.role,
             personnummerSealed: protected.map { $0.sealed.combined }, personnummerKeyId: protected?.sealed.keyID,
             personnummerIndex: protected?.index,
             createdAt: now.millisecondsSince1970, updatedAt: now.millisecondsSince1970
@@ -72,6 +82,14 @@ extension PortvaktStore {
         try await read { db in
             try await db.select().column("*").from("member_records").where("personnummer_index", .equal, index)
                 .orderBy("created_at").all(as: MemberRecord.self)
+        }
+    }
+
+    /// The organisation's member records, by name.
+    public func memberRecords(organisationID: String) async throws -> [MemberRecord] {
+        try await read { db in
+            try await db.select().column("*").from("member_records").where("organisation_id", .equal, organisationID)
+                .orderBy("full_name").all(as: MemberRecord.self)
         }
     }
 

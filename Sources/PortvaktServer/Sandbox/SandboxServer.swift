@@ -1,0 +1,25 @@
+import Foundation
+import Hummingbird
+import Logging
+import PortvaktSandbox
+
+/// The sandbox on its own (`portvakt-server sandbox`): simulated BankID and Vipps with no
+/// database, for a broker running elsewhere.
+public enum SandboxServer {
+    public static func build(configuration: ServerConfiguration, logger: Logger) throws -> some ApplicationProtocol {
+        let sandbox = try Sandbox(configuration: configuration.sandboxConfiguration(logger: logger))
+        let router = Router(context: PortvaktRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.get("/health/live") { _, _ in HTTPResponse.Status.ok }
+        sandbox.addRoutes(to: router)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt sandbox"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                logger.notice("Portvakt sandbox is running: \(configuration.publicURL(listeningOn: port))\(sandbox.configuration.pathPrefix)/")
+            },
+            logger: logger
+        )
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktSandbox
+
+extension ServerConfiguration {
+    static let sandboxAdminTokenFile = "sandbox-admin-token"
+
+    /// The sandbox's settings. Without PORTVAKT_SANDBOX_ADMIN_TOKEN the admin token is generated
+    /// once into the data directory (readable only by its owner), where README.md says to find it.
+    func sandboxConfiguration(logger: Logger) throws -> SandboxConfiguration {
+        guard environment != .production else {
+            throw ConfigurationError("the sandbox never runs when PORTVAKT_ENV is production")
+        }
+        let token: String
+        if let configured = sandboxAdminToken {
+            token = configured
+        } else {
+            let path = (dataDirectory as NSString).appendingPathComponent(Self.sandboxAdminTokenFile)
+            token = try Self.readOrCreateToken(at: path)
+            logger.info("The sandbox admin token is in the data directory", metadata: ["file": "\(path)"])
+        }
+        return SandboxConfiguration(publicURL: publicURLIsConfigured ? publicURL : nil, adminToken: token, faults: sandboxFaults)
+    }
+
+    private static func readOrCreateToken(at path: String) throws -> String {
+        if let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) {
+            let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard token.count >= 16 else { throw ConfigurationError("the sandbox admin token file \(path) is damaged; delete it to generate a new one") }
+            return token
+        }
+        let token = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64URLEncoded()
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError("cannot write the sandbox admin token file \(path); check PORTVAKT_DATA_DIR")
+        }
+        return token
+    }
+}
