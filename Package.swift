@@ -137,7 +137,8 @@ let package = Package(
         .testTarget(
             name: "PortvaktServerTests",
             dependencies: [
-                "PortvaktServer", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
+                "PortvaktServer", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, then a smoke
-# test of the real server binary on both databases. When CI=true, a missing PostgreSQL fails.
+# Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, a smoke test of
+# the real server binary on both databases, and an independent OIDC client (Python Authlib)
+# against its sandbox. When CI=true, a missing PostgreSQL or Authlib fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,3 +22,4 @@ swift test --no-parallel 2>&1 | tee .build/test-output.txt
 grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
 
 scripts/smoke-test.sh
+scripts/interop-test.sh

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs an independent OIDC client (Python Authlib) against the sandbox of the real server binary.
+# Without Authlib it installs it from PyPI (scripts/interop/requirements.txt); when that fails
+# it fails under CI=true and warns otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=$(swift build --show-bin-path)/portvakt-server
+[ -x "$binary" ] || swift build --product portvakt-server
+
+if ! python3 -c "import authlib, requests" 2>/dev/null; then
+  if ! python3 -m pip install --quiet -r scripts/interop/requirements.txt; then
+    if [ "${CI:-}" = "true" ]; then echo "interop-test.sh: Authlib is required when CI=true" >&2; exit 1; fi
+    echo "interop-test.sh: WARNING: no Authlib; the independent client test did not run" >&2
+    exit 0
+  fi
+fi
+
+dir=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+token=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
+(cd "$dir" && exec env PORTVAKT_PORT=$port PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$binary" serve >"$dir/log" 2>&1) &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
+for _ in $(seq 1 60); do
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/health/ready" || true)" = 200 ] && break
+  sleep 0.5
+done
+if ! python3 scripts/interop/authlib_code_flow.py "http://127.0.0.1:$port" "$token"; then
+  cat "$dir/log" >&2
+  exit 1
+fi
