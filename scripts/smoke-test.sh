@@ -48,3 +48,26 @@ if out=$(DATABASE_URL="postgres://portvakt@127.0.0.1:1/portvakt?sslmode=disable"
 fi
 echo "$out" | grep -q "cannot reach the database" || { echo "smoke test: unclear error for an unreachable database: $out" >&2; exit 1; }
 echo "smoke test (unreachable database): $(echo "$out" | tail -1)"
+
+# The sandbox alone: serves the simulated providers without a database; refused in production.
+dir=$(mktemp -d); port=$((20000 + RANDOM % 20000))
+(cd "$dir" && exec env PORTVAKT_PORT=$port "$binary" sandbox >"$dir/log" 2>&1) &
+pid=$!
+status=000
+for _ in $(seq 1 60); do
+  status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/sandbox/bankid/auth/realms/current/.well-known/openid-configuration" || true)
+  [ "$status" = 200 ] && break
+  sleep 0.5
+done
+kill -TERM "$pid"; code=0; wait "$pid" || code=$?
+if [ "$status" != 200 ] || [ "$code" != 0 ] || [ -e "$dir/.portvakt/portvakt.sqlite" ]; then
+  echo "smoke test (sandbox alone) FAILED: discovery=$status exit=$code" >&2; cat "$dir/log" >&2; exit 1
+fi
+echo "smoke test (sandbox alone): BankID discovery 200, no database, clean exit on SIGTERM"
+rm -rf "$dir"
+keys=$(python3 -c "import base64,os; print('k1=' + base64.b64encode(os.urandom(32)).decode(), base64.b64encode(os.urandom(32)).decode())")
+if out=$(PORTVAKT_ENV=production PORTVAKT_SANDBOX=off PORTVAKT_ENCRYPTION_KEYS="${keys% *}" PORTVAKT_INDEX_KEY="${keys#* }" "$binary" sandbox 2>&1); then
+  echo "smoke test: the sandbox started in production" >&2; exit 1
+fi
+echo "$out" | grep -q "never runs when PORTVAKT_ENV is production" || { echo "smoke test: unclear production refusal: $out" >&2; exit 1; }
+echo "smoke test (sandbox in production): refused"
