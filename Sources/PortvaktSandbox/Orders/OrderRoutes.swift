@@ -22,21 +22,25 @@ struct OrderRoutes<Context: SandboxRequestContext>: Sendable {
             let client = try await relyingParty(request)
             let body = try await request.decode(as: OrderReference.self, context: context)
             let now = sandbox.now
-            guard let order = await sandbox.orders.order(ref: body.orderRef, now: now), order.clientID == client else {
-                throw OrderError.invalidParameters("No such order.")
-            }
+            let order = try await order(body.orderRef, of: client, now: now)
             return try Responses.json(CollectResponse(order: order, status: order.collected(now: now)))
         }
         group.post("/bankid/rp/v6.0/cancel") { request, context in
             let client = try await relyingParty(request)
             let body = try await request.decode(as: OrderReference.self, context: context)
             let now = sandbox.now
-            guard let order = await sandbox.orders.order(ref: body.orderRef, now: now), order.clientID == client else {
-                throw OrderError.invalidParameters("No such order.")
-            }
+            let order = try await order(body.orderRef, of: client, now: now)
             _ = await sandbox.orders.update(ref: order.orderRef) { $0.cancelByRelyingParty(now: now) }
             return try Responses.json([String: String]())
         }
+    }
+
+    /// The order, if it exists and the caller started it; another client's order does not exist.
+    private func order(_ ref: String, of client: String, now: Date) async throws -> BankIDOrder {
+        guard let order = await sandbox.orders.order(ref: ref, now: now), order.clientID == client else {
+            throw OrderError.invalidParameters("No such order.")
+        }
+        return order
     }
 
     /// The calling relying party's client id.
