@@ -44,10 +44,6 @@ public struct Sandbox: Sendable {
         AdminRoutes(sandbox: self).register(on: router.group(RouterPath(configuration.pathPrefix + "/admin")))
     }
 
-    func simulated(_ provider: SandboxProvider) -> SimulatedProvider {
-        provider == .vipps ? vipps : bankID
-    }
-
     var now: Date { configuration.now() }
 
     /// The base URL of the sandbox for this request: the configured public URL or the Host used.
