@@ -40,12 +40,7 @@ extension DataProtectionKeys {
         }
         let generated = generateText()
         let file = DevelopmentKeyFile(encryptionKeys: generated.encryptionKeys, indexKey: generated.indexKey)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(
-            atPath: path, contents: try JSONEncoder().encode(file), attributes: [.posixPermissions: 0o600]
-        ) else {
-            throw ConfigurationError("cannot write the development key file \(path); check PORTVAKT_DATA_DIR")
-        }
+        try OwnerOnlyFile.create(try JSONEncoder().encode(file), at: path, what: "development key file")
         return file
     }
 }

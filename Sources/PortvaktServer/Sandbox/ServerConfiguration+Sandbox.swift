@@ -30,10 +30,7 @@ extension ServerConfiguration {
             return token
         }
         let token = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64URLEncoded()
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw ConfigurationError("cannot write the sandbox admin token file \(path); check PORTVAKT_DATA_DIR")
-        }
+        try OwnerOnlyFile.create(Data((token + "\n").utf8), at: path, what: "sandbox admin token file")
         return token
     }
 }
