@@ -4,6 +4,7 @@
 # it fails under CI=true and warns otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/wait-for-200.sh
 binary=$(swift build --show-bin-path)/portvakt-server
 [ -x "$binary" ] || swift build --product portvakt-server
 
@@ -21,10 +22,7 @@ token=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
 (cd "$dir" && exec env PORTVAKT_PORT=$port PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$binary" serve >"$dir/log" 2>&1) &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
-for _ in $(seq 1 60); do
-  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/health/ready" || true)" = 200 ] && break
-  sleep 0.5
-done
+wait_for_200 "http://127.0.0.1:$port/health/ready" >/dev/null
 if ! python3 scripts/interop/authlib_code_flow.py "http://127.0.0.1:$port" "$token"; then
   cat "$dir/log" >&2
   exit 1

@@ -3,6 +3,7 @@
 # PostgreSQL when PORTVAKT_TEST_POSTGRES_URL is set; checks /health/ready and a clean SIGTERM exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/wait-for-200.sh
 binary=$(swift build --show-bin-path)/portvakt-server
 [ -x "$binary" ] || swift build --product portvakt-server
 
@@ -12,12 +13,7 @@ check() {
   local port=$((20000 + RANDOM % 20000))
   (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port "$binary" serve >"$dir/log" 2>&1) &
   local pid=$!
-  local status=000
-  for _ in $(seq 1 60); do
-    status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/health/ready" || true)
-    [ "$status" = 200 ] && break
-    sleep 0.5
-  done
+  local status; status=$(wait_for_200 "http://127.0.0.1:$port/health/ready")
   kill -TERM "$pid"
   local code=0
   wait "$pid" || code=$?
@@ -53,12 +49,7 @@ echo "smoke test (unreachable database): $(echo "$out" | tail -1)"
 dir=$(mktemp -d); port=$((20000 + RANDOM % 20000))
 (cd "$dir" && exec env PORTVAKT_PORT=$port "$binary" sandbox >"$dir/log" 2>&1) &
 pid=$!
-status=000
-for _ in $(seq 1 60); do
-  status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/sandbox/bankid/auth/realms/current/.well-known/openid-configuration" || true)
-  [ "$status" = 200 ] && break
-  sleep 0.5
-done
+status=$(wait_for_200 "http://127.0.0.1:$port/sandbox/bankid/auth/realms/current/.well-known/openid-configuration")
 kill -TERM "$pid"; code=0; wait "$pid" || code=$?
 if [ "$status" != 200 ] || [ "$code" != 0 ] || [ -e "$dir/.portvakt/portvakt.sqlite" ]; then
   echo "smoke test (sandbox alone) FAILED: discovery=$status exit=$code" >&2; cat "$dir/log" >&2; exit 1
