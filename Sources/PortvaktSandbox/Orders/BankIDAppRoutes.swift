@@ -49,11 +49,12 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
                                             "The autostart token or QR code is unknown, or the QR code is too old."), language, status: .notFound)
         }
         let faults = await sandbox.faults.settings(for: .bankid)
+        let user = form["user"].flatMap(TestUsers.user(id:))
         let updated = await sandbox.orders.update(ref: order.orderRef) { order in
             if case .pending("outstandingTransaction") = order.status { order.open(now: now, faults: faults) }
             switch form["action"] {
             case "approve":
-                if let user = form["user"].flatMap(TestUsers.user(id:)) { order.approve(as: user, now: now, faults: faults) }
+                if let user { order.approve(as: user, now: now, faults: faults) }
             case "cancel":
                 order.cancelByUser(now: now)
             default:
@@ -71,7 +72,7 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
             return try answer(request, status, language.pick("Ikke fullført", "Not completed"),
                               language.pick("Ordren ble avsluttet (\(hint)).", "The order ended (\(hint))."), language, link: link)
         case .pending:
-            guard form["user"].flatMap(TestUsers.user(id:)) != nil || form["action"] != "approve" else {
+            guard user != nil || form["action"] != "approve" else {
                 return try answer(request, status, language.pick("Ukjent testperson", "Unknown test person"),
                                   language.pick("Velg en av testpersonene.", "Choose one of the test people."), language, status: .badRequest)
             }
