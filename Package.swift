@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // The national identity number: parse, validate, classify, mask. No dependencies.
@@ -53,12 +56,22 @@ let package = Package(
             ]
         ),
 
+        // HTTP helpers the broker and the sandbox share: strict form fields, JSON/HTML/OAuth responses.
+        .target(
+            name: "PortvaktHTTP",
+            dependencies: [
+                "PortvaktCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+
         // Simulated BankID (OIDC and order API) and Vipps Login with test users and fault injection.
         .target(
             name: "PortvaktSandbox",
             dependencies: [
                 "Personnummer",
                 "PortvaktCore",
+                "PortvaktHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -74,9 +87,15 @@ let package = Package(
                 "PortvaktCore",
                 "PortvaktStorage",
                 "PortvaktSandbox",
+                "PortvaktHTTP",
                 "Personnummer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -87,6 +106,18 @@ let package = Package(
                 "PortvaktServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+
+        // Load generator: logs in through the sandbox and rotates refresh tokens against a live server.
+        .executableTarget(
+            name: "portvakt-load",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/portvakt-load"
         ),
 
         // Prints throughput figures for BENCHMARKS.md; run in release mode.
@@ -139,6 +170,9 @@ let package = Package(
             dependencies: [
                 "PortvaktServer", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

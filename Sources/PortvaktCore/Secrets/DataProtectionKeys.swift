@@ -4,6 +4,9 @@ import Foundation
 /// The secret keys for data at rest, as read from configuration or the development key file.
 public struct DataProtectionKeys: Sendable {
     public let vault: PersonnummerVault
+    /// Derives each refresh token's successor, so that a repeat inside the grace window gets the
+    /// same successor without the server storing any token in the clear.
+    public let refreshTokenKey: SymmetricKey
 
     public var cipher: FieldCipher { vault.cipher }
 
@@ -25,6 +28,9 @@ public struct DataProtectionKeys: Sendable {
         guard let index = Data(base64Encoded: indexKey.trimmingCharacters(in: .whitespaces)) else {
             throw ConfigurationError("\(indexSetting) must be base64")
         }
+        refreshTokenKey = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: index), info: Data("portvakt refresh-token successor v1".utf8), outputByteCount: 32
+        )
         do {
             vault = try PersonnummerVault(cipher: FieldCipher(keys: keys), indexKey: index)
         } catch {

@@ -1,3 +1,5 @@
+import PortvaktCore
+import PortvaktHTTP
 import Foundation
 import Hummingbird
 import JWTKit
@@ -41,7 +43,7 @@ struct AdminRoutes<Context: SandboxRequestContext>: Sendable {
     }
 
     private func authorize(_ request: Request) throws {
-        guard let token = request.bearerToken, ClientAuthentication.constantTimeEqual(token, sandbox.configuration.adminToken) else {
+        guard let token = request.bearerToken, constantTimeEqual(token, sandbox.configuration.adminToken) else {
             throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="sandbox-admin""#], message: "The sandbox admin token is required.")
         }
     }

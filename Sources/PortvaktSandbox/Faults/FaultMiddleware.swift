@@ -1,3 +1,5 @@
+import PortvaktCore
+import PortvaktHTTP
 import Hummingbird
 
 /// Applies a provider's availability faults to every request under its path (`/sandbox/vipps/…`,

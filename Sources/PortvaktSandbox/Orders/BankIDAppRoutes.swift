@@ -1,3 +1,5 @@
+import PortvaktHTTP
+import PortvaktCore
 import Foundation
 import Hummingbird
 

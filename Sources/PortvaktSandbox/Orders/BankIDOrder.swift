@@ -84,6 +84,6 @@ struct BankIDOrder: Sendable {
         let elapsed = Int(now.timeIntervalSince(startedAt))
         guard seconds <= elapsed + 1, seconds >= elapsed - maxAge else { return false }
         let expected = BankIDQRCode.authCode(qrStartSecret: qrStartSecret, seconds: seconds)
-        return ClientAuthentication.constantTimeEqual(expected, String(parts[3]))
+        return constantTimeEqual(expected, String(parts[3]))
     }
 }

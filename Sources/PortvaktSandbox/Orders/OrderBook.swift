@@ -1,3 +1,4 @@
+import PortvaktCore
 import Foundation
 
 /// The BankID orders in flight, found by order reference, autostart token or QR start token.
@@ -15,7 +16,7 @@ actor OrderBook {
     }
 
     func order(autoStartToken token: String) -> BankIDOrder? {
-        orders.values.first { ClientAuthentication.constantTimeEqual($0.autoStartToken, token) }
+        orders.values.first { constantTimeEqual($0.autoStartToken, token) }
     }
 
     func order(qrCode text: String, now: Date) -> BankIDOrder? {

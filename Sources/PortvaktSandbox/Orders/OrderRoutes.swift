@@ -1,3 +1,5 @@
+import PortvaktCore
+import PortvaktHTTP
 import Foundation
 import Hummingbird
 
@@ -47,7 +49,7 @@ struct OrderRoutes<Context: SandboxRequestContext>: Sendable {
     private func relyingParty(_ request: Request) async throws -> String {
         guard let credentials = request.basicCredentials,
               let client = await sandbox.clients.client(credentials.user, at: .bankid),
-              let secret = client.clientSecret, ClientAuthentication.constantTimeEqual(secret, credentials.password)
+              let secret = client.clientSecret, constantTimeEqual(secret, credentials.password)
         else { throw OrderError.unauthorized }
         return client.clientID
     }

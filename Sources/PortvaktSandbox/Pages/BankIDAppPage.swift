@@ -1,3 +1,4 @@
+import PortvaktCore
 /// The page that plays the user's BankID app: open an order by autostart token (same device) or
 /// by the QR code's text (another device), then approve as a test person or cancel.
 struct BankIDAppPage {

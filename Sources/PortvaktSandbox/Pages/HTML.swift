@@ -1,19 +1,9 @@
+import PortvaktCore
+
 /// Minimal HTML building: escaping and the page frame every sandbox page shares.
 enum HTML {
     static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
+        text.htmlEscaped
     }
 
     /// A complete page with the sandbox banner, in `language`. `body` is trusted HTML.

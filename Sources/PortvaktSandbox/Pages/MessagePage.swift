@@ -1,3 +1,4 @@
+import PortvaktCore
 /// A page that only says something: an error a user cannot be redirected with, or a result.
 struct MessagePage {
     let title: String

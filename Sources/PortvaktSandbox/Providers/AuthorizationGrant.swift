@@ -1,3 +1,5 @@
+import PortvaktCore
+import PortvaktHTTP
 import Foundation
 
 /// What a user approved at a simulated provider: who, for which client and redirect, with which

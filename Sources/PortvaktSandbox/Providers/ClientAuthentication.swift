@@ -1,3 +1,5 @@
+import PortvaktCore
+import PortvaktHTTP
 import Crypto
 import Foundation
 import JWTKit
@@ -31,7 +33,7 @@ struct ClientAuthentication: Sendable {
             throw Failure(description: "Client authentication is required.")
         }
         guard let client = await registry.client(credentials.id, at: provider), client.authMethod == credentials.method,
-              let expected = client.clientSecret, Self.constantTimeEqual(expected, credentials.secret)
+              let expected = client.clientSecret, constantTimeEqual(expected, credentials.secret)
         else { throw Failure(description: "Client authentication failed.") }
         return client
     }
@@ -63,12 +65,6 @@ struct ClientAuthentication: Sendable {
             throw Failure(description: "The client assertion's signature does not verify.")
         }
         return client
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let lhs = Data(SHA256.hash(data: Data(a.utf8)))
-        let rhs = Data(SHA256.hash(data: Data(b.utf8)))
-        return zip(lhs, rhs).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
 

@@ -1,3 +1,5 @@
+import PortvaktCore
+import PortvaktHTTP
 import Foundation
 import Hummingbird
 
@@ -15,7 +17,7 @@ extension OIDCRoutes {
                 basic: request.basicCredentials, form: form, audience: [base + provider.tokenPath, issuer(base: base)], now: now
             )
         } catch {
-            return try Responses.oauthError("invalid_client", error.description, status: .unauthorized)
+            return try Responses.oauthError("invalid_client", error.description, status: .unauthorized, challenge: #"Basic realm="sandbox""#)
         }
         guard form["grant_type"] == "authorization_code" else {
             return try Responses.oauthError("unsupported_grant_type", "Only grant_type=authorization_code is supported.")
@@ -68,7 +70,7 @@ extension OIDCRoutes {
             exp: Int(issuedAt.addingTimeInterval(lifetime).timeIntervalSince1970),
             iat: Int(issuedAt.timeIntervalSince1970),
             authTime: Int(grant.authTime.timeIntervalSince1970),
-            nonce: faults.contains(.wrongNonce) ? ProviderState.randomToken() : grant.nonce,
+            nonce: faults.contains(.wrongNonce) ? randomToken() : grant.nonce,
             azp: client.clientID,
             sid: grant.sessionID
         )

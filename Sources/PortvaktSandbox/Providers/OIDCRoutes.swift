@@ -1,3 +1,5 @@
+import PortvaktCore
+import PortvaktHTTP
 import Foundation
 import Hummingbird
 

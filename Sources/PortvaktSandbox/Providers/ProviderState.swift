@@ -1,3 +1,4 @@
+import PortvaktCore
 import Crypto
 import Foundation
 
@@ -24,7 +25,7 @@ actor ProviderState {
     }
 
     func issueCode(for grant: AuthorizationGrant, expiresAt: Date) -> String {
-        let code = Self.randomToken()
+        let code = randomToken()
         codes[code] = IssuedCode(grant: grant, expiresAt: expiresAt)
         return code
     }
@@ -44,7 +45,7 @@ actor ProviderState {
     }
 
     func issueAccessToken(for grant: AuthorizationGrant, code: String, expiresAt: Date) -> String {
-        let token = Self.randomToken()
+        let token = randomToken()
         accessTokens[token] = AccessGrant(grant: grant, expiresAt: expiresAt)
         if let entry = redeemed[code] { redeemed[code] = (token, entry.until) }
         return token
@@ -68,10 +69,5 @@ actor ProviderState {
         redeemed = redeemed.filter { $0.value.until > now }
         accessTokens = accessTokens.filter { $0.value.expiresAt > now }
         assertionIDs = assertionIDs.filter { $0.value > now }
-    }
-
-    /// 256 random bits, base64url.
-    static func randomToken() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded()
     }
 }

@@ -12,7 +12,7 @@ public enum SandboxProvider: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    var discoveryPath: String {
+    public var discoveryPath: String {
         switch self {
         case .vipps: "/vipps/access-management-1.0/access/.well-known/openid-configuration"
         case .bankid: "/bankid/auth/realms/current/.well-known/openid-configuration"

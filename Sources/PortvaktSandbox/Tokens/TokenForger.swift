@@ -1,3 +1,4 @@
+import PortvaktHTTP
 import Crypto
 import CryptoExtras
 import Foundation

@@ -14,31 +14,57 @@ public enum PortvaktApplication {
     /// - Returns: an application whose `runService()` migrates, loads keys and serves.
     public static func build(
         configuration: ServerConfiguration,
-        logger: Logger
+        logger: Logger,
+        onRunning: @escaping @Sendable (_ publicURL: String) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
         let store = PortvaktStore(driver: driver)
-        let signingKeys = SigningKeyCache(store: store, cipher: keys.cipher)
+        let http = HTTPClientService(timeout: configuration.upstreamTimeout)
+        let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger)) : nil
+        let broker = Broker(
+            store: store, keys: keys, signingKeys: SigningKeyCache(store: store, cipher: keys.cipher),
+            address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(), clients: AppClient.builtIn,
+            lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
+            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(), logger: logger, now: { Date() }
+        )
 
         let router = Router(context: PortvaktRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         HomePage(sandboxEnabled: configuration.sandboxEnabled).register(on: router)
         HealthRoutes(driver: driver).register(on: router)
-        KeyRoutes(keys: signingKeys).register(on: router)
-        if configuration.sandboxEnabled {
-            try Sandbox(configuration: configuration.sandboxConfiguration(logger: logger)).addRoutes(to: router)
-        }
+        KeyRoutes(keys: broker.signingKeys).register(on: router)
+        DiscoveryRoutes(broker: broker).register(on: router)
+        AuthorizeRoutes(broker: broker).register(on: router)
+        CallbackRoutes(broker: broker).register(on: router)
+        PasswordRoutes(broker: broker).register(on: router)
+        TokenRoutes(broker: broker).register(on: router)
+        SessionRoutes(broker: broker).register(on: router)
+        sandbox?.addRoutes(to: router)
 
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt"),
-            services: [driver],
+            services: [driver, http],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
-                logger.notice("Portvakt is running: open \(configuration.publicURL(listeningOn: port))/", metadata: [
+                let publicURL = configuration.publicURL(listeningOn: port)
+                broker.address.set(publicURL)
+                if let sandbox {
+                    let unconfigured = [IdentityProvider.vipps, .bankid].filter { configuration.upstreams[$0] == nil }
+                    do {
+                        try await SandboxUpstreams.connect(
+                            sandbox, providers: unconfigured, publicURL: publicURL, into: broker.upstreams,
+                            http: http.client, timeout: configuration.upstreamTimeout
+                        )
+                    } catch {
+                        logger.error("Could not connect the broker to the sandbox providers", metadata: ["error": "\(error)"])
+                    }
+                }
+                logger.notice("Portvakt is running: open \(publicURL)/", metadata: [
                     "database": "\(configuration.database)", "sandbox": "\(configuration.sandboxEnabled ? "on" : "off")",
                 ])
+                await onRunning(publicURL)
             },
             logger: logger
         )
@@ -47,8 +73,11 @@ public enum PortvaktApplication {
                 driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
             )
             try await Migrator(driver: driver, logger: logger).migrate()
-            _ = try await signingKeys.current()
-            if configuration.sandboxEnabled {
+            _ = try await broker.signingKeys.current()
+            for settings in configuration.upstreams.values {
+                await broker.upstreams.set(UpstreamProvider(settings: settings, http: http.client, timeout: configuration.upstreamTimeout))
+            }
+            if sandbox != nil {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)
             }
         }
@@ -83,6 +112,6 @@ public enum PortvaktApplication {
 extension ServerConfiguration {
     /// The public URL, with the real port when the configured one was 0 (any free port).
     func publicURL(listeningOn port: Int) -> String {
-        self.port == 0 ? "http://\(host):\(port)" : publicURL
+        self.port == 0 && !publicURLIsConfigured ? "http://\(host):\(port)" : publicURL
     }
 }

@@ -12,4 +12,9 @@ public struct PortvaktRequestContext: SandboxRequestContext {
         coreContext = .init(source: source)
         channel = source.channel
     }
+
+    /// The client's IP address as this server sees it (a proxy's, behind one), for throttling.
+    var remoteAddress: String {
+        channel?.remoteAddress?.ipAddress ?? "unknown"
+    }
 }

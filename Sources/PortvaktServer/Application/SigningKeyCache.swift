@@ -1,4 +1,5 @@
 import Foundation
+import JWTKit
 import PortvaktCore
 import PortvaktStorage
 
@@ -8,7 +9,7 @@ actor SigningKeyCache {
     private let store: PortvaktStore
     private let cipher: FieldCipher
     private let maxAge: TimeInterval
-    private var cached: (keys: SigningKeySet, loadedAt: Date)?
+    private var cached: (keys: SigningKeySet, collection: JWTKeyCollection, loadedAt: Date)?
 
     init(store: PortvaktStore, cipher: FieldCipher, maxAge: TimeInterval = 60) {
         self.store = store
@@ -17,11 +18,22 @@ actor SigningKeyCache {
     }
 
     func current(now: Date = Date()) async throws -> SigningKeySet {
+        try await load(now: now).keys
+    }
+
+    /// Signs with the active key; verifies by `kid` with any current key.
+    func collection(now: Date = Date()) async throws -> (collection: JWTKeyCollection, activeKID: String) {
+        let loaded = try await load(now: now)
+        return (loaded.collection, loaded.keys.active.kid)
+    }
+
+    private func load(now: Date) async throws -> (keys: SigningKeySet, collection: JWTKeyCollection, loadedAt: Date) {
         if let cached, now.timeIntervalSince(cached.loadedAt) < maxAge {
-            return cached.keys
+            return cached
         }
         let keys = try await SigningKeySet.load(from: store, cipher: cipher, now: now)
-        cached = (keys, now)
-        return keys
+        let loaded = (keys: keys, collection: await keys.keyCollection(), loadedAt: now)
+        cached = loaded
+        return loaded
     }
 }

@@ -4,6 +4,21 @@ import PortvaktCore
 import PortvaktSandbox
 import PortvaktStorage
 
+/// How long tokens and sessions live.
+public struct SessionLifetimes: Sendable {
+    public var accessToken: TimeInterval
+    /// A session unused this long ends; each refresh moves it on.
+    public var idle: TimeInterval
+    /// A session ends this long after the login whatever happens.
+    public var absolute: TimeInterval
+    /// Two refreshes of one token this close to its rotation get the same successor.
+    public var refreshGrace: TimeInterval
+    /// Authorization codes (RFC 6749 §4.1.2 recommends at most ten minutes; one is plenty).
+    public var authorizationCode: TimeInterval = 60
+    /// How long a login may take from `/oauth/authorize` to the provider's answer.
+    public var loginFlow: TimeInterval = 600
+}
+
 /// Everything portvakt-server reads from its environment, parsed and checked once at start-up.
 /// The table of settings is in README.md.
 public struct ServerConfiguration: Sendable {
@@ -37,11 +52,22 @@ public struct ServerConfiguration: Sendable {
     /// "use the generated development keys".
     public var encryptionKeys: String?
     public var indexKey: String?
+    /// Vipps and BankID as configured; a provider left out is served by the sandbox when it is
+    /// on, and unavailable otherwise.
+    public var upstreams: [IdentityProvider: UpstreamSettings]
+    public var upstreamTimeout: Duration
+    public var lifetimes: SessionLifetimes
+    /// The bcrypt cost of new password hashes.
+    public var bcryptCost: Int
 
     static let names: Set<String> = [
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
         "PORTVAKT_SANDBOX", "PORTVAKT_LOG_LEVEL", "PORTVAKT_DATABASE_WAIT_SECONDS", "PORTVAKT_ENCRYPTION_KEYS",
         "PORTVAKT_INDEX_KEY", "PORTVAKT_SANDBOX_ADMIN_TOKEN", "PORTVAKT_SANDBOX_FAULTS",
+        "PORTVAKT_VIPPS_DISCOVERY_URL", "PORTVAKT_VIPPS_CLIENT_ID", "PORTVAKT_VIPPS_CLIENT_SECRET",
+        "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY_FILE",
+        "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
+        "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_REFRESH_GRACE_SECONDS", "PORTVAKT_BCRYPT_COST",
     ]
 
     /// Reads the settings from `environment` (and the file `PORTVAKT_CONFIG_FILE` names).
@@ -77,11 +103,30 @@ public struct ServerConfiguration: Sendable {
         let logLevel = try settings.parse("PORTVAKT_LOG_LEVEL", default: Logger.Level.info, expected: "trace, debug, info, notice, warning, error or critical") { Logger.Level(rawValue: $0.lowercased()) }
         let wait = try settings.parse("PORTVAKT_DATABASE_WAIT_SECONDS", default: 30, expected: "a whole number of seconds") { Int($0).flatMap { $0 >= 0 ? $0 : nil } }
 
+        let seconds = { (name: String, fallback: Int, range: ClosedRange<Int>) throws(ConfigurationError) -> Int in
+            try settings.parse(name, default: fallback, expected: "a whole number of seconds from \(range.lowerBound) to \(range.upperBound)") {
+                Int($0).flatMap { range.contains($0) ? $0 : nil }
+            }
+        }
+        let lifetimes = SessionLifetimes(
+            accessToken: TimeInterval(try seconds("PORTVAKT_ACCESS_TOKEN_SECONDS", 600, 60...3600)),
+            idle: TimeInterval(try seconds("PORTVAKT_SESSION_IDLE_SECONDS", 14 * 86400, 60...365 * 86400)),
+            absolute: TimeInterval(try seconds("PORTVAKT_SESSION_ABSOLUTE_SECONDS", 90 * 86400, 60...365 * 86400)),
+            refreshGrace: TimeInterval(try seconds("PORTVAKT_REFRESH_GRACE_SECONDS", 10, 0...60))
+        )
+        let upstreamTimeout = try seconds("PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", 5, 1...60)
+        let minimumCost = mode == .production ? 10 : 4
+        let bcryptCost = try settings.parse("PORTVAKT_BCRYPT_COST", default: 12, expected: "a bcrypt cost from \(minimumCost) to 16") {
+            Int($0).flatMap { (minimumCost...16).contains($0) ? $0 : nil }
+        }
+
         let configuration = ServerConfiguration(
             environment: mode, host: host, port: port, dataDirectory: dataDirectory, database: database,
             publicURL: publicURL, publicURLIsConfigured: settings["PORTVAKT_PUBLIC_URL"] != nil,
             sandboxEnabled: sandbox, sandboxAdminToken: adminToken, sandboxFaults: faults, logLevel: logLevel, databaseWait: .seconds(wait),
-            encryptionKeys: settings["PORTVAKT_ENCRYPTION_KEYS"], indexKey: settings["PORTVAKT_INDEX_KEY"]
+            encryptionKeys: settings["PORTVAKT_ENCRYPTION_KEYS"], indexKey: settings["PORTVAKT_INDEX_KEY"],
+            upstreams: try UpstreamSettings.load(from: settings), upstreamTimeout: .seconds(upstreamTimeout),
+            lifetimes: lifetimes, bcryptCost: bcryptCost
         )
         try configuration.checkProductionRules()
         return configuration

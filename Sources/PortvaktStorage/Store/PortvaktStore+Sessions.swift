@@ -60,12 +60,7 @@ extension PortvaktStore {
 
     /// Revokes a session (and with it every refresh token of it); revoking twice keeps the first reason.
     public func revokeSession(id: String, reason: String, now: Date = Date()) async throws {
-        try await write { db in
-            try await db.update("sessions")
-                .set("revoked_at", to: now.millisecondsSince1970).set("revoked_reason", to: reason)
-                .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null)
-                .run()
-        }
+        try await write { db in try await Self.revokeSession(id: id, reason: reason, at: now.millisecondsSince1970, in: db) }
     }
 
     /// Stores a new refresh token's hash.
@@ -83,7 +78,7 @@ extension PortvaktStore {
 
     public func refreshToken(hash: Data) async throws -> RefreshToken? {
         try await read { db in
-            try await db.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash).first(as: RefreshToken.self)
+            try await Self.refreshToken(hash: hash, in: db)
         }
     }
 }

@@ -124,3 +124,41 @@ extension PortvaktStore {
         }
     }
 }
+
+/// A user's roles in one organisation, as tokens carry them.
+public struct OrganisationRoles: Sendable, Hashable {
+    public let organisationID: String
+    public let slug: String
+    public let roles: [Role]
+}
+
+extension PortvaktStore {
+    /// The user's organisations with their roles, in one query.
+    public func organisationRoles(userID: String) async throws -> [OrganisationRoles] {
+        struct Row: Decodable {
+            let organisationId: String
+            let slug: String
+            let role: Role
+        }
+        let rows = try await read { db in
+            try await db.select()
+                .column(SQLColumn("organisation_id", table: "memberships"))
+                .column(SQLColumn("slug", table: "organisations"))
+                .column(SQLColumn("role", table: "memberships"))
+                .from("memberships")
+                .join("organisations", on: SQLColumn("id", table: "organisations"), .equal, SQLColumn("organisation_id", table: "memberships"))
+                .where(SQLColumn("user_id", table: "memberships"), .equal, SQLBind(userID))
+                .orderBy(SQLColumn("slug", table: "organisations")).orderBy(SQLColumn("role", table: "memberships"))
+                .all(as: Row.self)
+        }
+        var result: [OrganisationRoles] = []
+        for row in rows {
+            if let last = result.last, last.organisationID == row.organisationId {
+                result[result.count - 1] = OrganisationRoles(organisationID: last.organisationID, slug: last.slug, roles: last.roles + [row.role])
+            } else {
+                result.append(OrganisationRoles(organisationID: row.organisationId, slug: row.slug, roles: [row.role]))
+            }
+        }
+        return result
+    }
+}

@@ -1,9 +1,9 @@
-/// The two languages every sandbox page speaks. Bokmål unless the client asks for English.
-enum Language: String, Sendable {
+/// The two languages every page and message speaks. Bokmål unless the user asks for English.
+public enum Language: String, Sendable, CaseIterable, Codable {
     case nb, en
 
     /// The first supported tag of an OIDC `ui_locales` value (space-separated, RFC 5646).
-    init(uiLocales: String?) {
+    public init(uiLocales: String?) {
         let tags = (uiLocales ?? "").split(separator: " ").map { $0.lowercased() }
         self = tags.lazy.compactMap { tag -> Language? in
             if tag.hasPrefix("en") { return .en }
@@ -12,9 +12,9 @@ enum Language: String, Sendable {
         }.first ?? .nb
     }
 
-    func pick(_ nb: String, _ en: String) -> String {
+    public func pick(_ nb: String, _ en: String) -> String {
         self == .nb ? nb : en
     }
 
-    var other: Language { self == .nb ? .en : .nb }
+    public var other: Language { self == .nb ? .en : .nb }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
+import PortvaktCore
 
 extension Request {
     /// The query string's fields; a malformed or repeated parameter is a 400.
-    func queryFields() throws -> FormFields {
+    public func queryFields() throws -> FormFields {
         guard let fields = FormFields(uri.query ?? "") else {
             throw HTTPError(.badRequest, message: "The query string is malformed or repeats a parameter.")
         }
@@ -11,7 +12,7 @@ extension Request {
     }
 
     /// The form body's fields (at most 64 KiB); anything else is a 400 or 415.
-    func formFields() async throws -> FormFields {
+    public func formFields() async throws -> FormFields {
         guard headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
             throw HTTPError(.unsupportedMediaType, message: "Send application/x-www-form-urlencoded.")
         }
@@ -24,7 +25,7 @@ extension Request {
 
     /// The base URL the client reached us at, from the Host header; nil when it is not a plain
     /// host name or address with an optional port.
-    var baseURLFromHost: String? {
+    public var baseURLFromHost: String? {
         guard let host = head.authority, !host.isEmpty, host.count <= 255,
               host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ".-:[]".contains($0)) })
         else { return nil }
@@ -32,7 +33,7 @@ extension Request {
     }
 
     /// The credentials of an `Authorization: Basic` header, form-decoded (RFC 6749 §2.3.1).
-    var basicCredentials: (user: String, password: String)? {
+    public var basicCredentials: (user: String, password: String)? {
         guard let header = headers[.authorization], header.lowercased().hasPrefix("basic "),
               let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
               let text = String(data: data, encoding: .utf8),
@@ -44,14 +45,14 @@ extension Request {
     }
 
     /// The token of an `Authorization: Bearer` header.
-    var bearerToken: String? {
+    public var bearerToken: String? {
         guard let header = headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
         let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }
 
     /// Whether the caller prefers JSON to HTML.
-    var wantsJSON: Bool {
+    public var wantsJSON: Bool {
         headers[.accept]?.contains("application/json") == true
     }
 }

@@ -1,20 +1,22 @@
 import Foundation
 import Hummingbird
+import PortvaktCore
 
-enum Responses {
-    static let encoder: JSONEncoder = {
+/// Response builders shared by the broker and the sandbox: JSON, HTML pages, redirects, OAuth errors.
+public enum Responses {
+    public static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) throws -> Response {
+    public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))
     }
 
-    static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
+    public static func html(_ page: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [
@@ -25,21 +27,26 @@ enum Responses {
         )
     }
 
-    static func redirect(to location: String, status: HTTPResponse.Status = .found) -> Response {
+    public static func redirect(to location: String, status: HTTPResponse.Status = .found) -> Response {
         Response(status: status, headers: [.location: location, .cacheControl: "no-store"])
     }
 
-    /// An OAuth 2.0 error body (RFC 6749 §5.2).
-    static func oauthError(_ error: String, _ description: String, status: HTTPResponse.Status = .badRequest) throws -> Response {
+    /// An OAuth 2.0 error body (RFC 6749 §5.2), with Portvakt's `message_id` when the user is
+    /// to see a message, and a `WWW-Authenticate` challenge for 401s.
+    public static func oauthError(
+        _ error: String, _ description: String, messageID: String? = nil, status: HTTPResponse.Status = .badRequest, challenge: String? = nil
+    ) throws -> Response {
         var headers: HTTPFields = [:]
-        if status == .unauthorized { headers[.wwwAuthenticate] = #"Basic realm="sandbox""# }
-        return try json(["error": error, "error_description": description], status: status, headers: headers)
+        if let challenge { headers[.wwwAuthenticate] = challenge }
+        var body = ["error": error, "error_description": description]
+        body["message_id"] = messageID
+        return try json(body, status: status, headers: headers)
     }
 }
 
 extension URLComponents {
     /// `uri` with `fields` appended to its query, each value percent-encoded.
-    static func appending(_ fields: [(String, String)], to uri: String) -> String {
+    public static func appending(_ fields: [(String, String)], to uri: String) -> String {
         let query = fields.map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")
         return uri + (uri.contains("?") ? "&" : "?") + query
     }

@@ -2,11 +2,11 @@ import Foundation
 
 /// `application/x-www-form-urlencoded` fields (a query string or a form body), parsed strictly:
 /// OAuth parameters must not repeat (RFC 6749 §3.1), so a repeated name is refused, not guessed.
-struct FormFields: Sendable {
+public struct FormFields: Sendable {
     private let values: [String: String]
 
     /// - Returns: nil when the text is not valid form encoding or a name repeats.
-    init?(_ text: String) {
+    public init?(_ text: String) {
         var values: [String: String] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -18,7 +18,7 @@ struct FormFields: Sendable {
     }
 
     /// The value, with an empty value treated as absent (RFC 6749 §3.1).
-    subscript(name: String) -> String? {
+    public subscript(name: String) -> String? {
         guard let value = values[name], !value.isEmpty else { return nil }
         return value
     }
@@ -29,7 +29,7 @@ struct FormFields: Sendable {
     }
 
     /// Encodes one value for a query string or form body (RFC 3986 unreserved characters kept).
-    static func encode(_ value: String) -> String {
+    public static func encode(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 

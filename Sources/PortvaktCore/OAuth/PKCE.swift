@@ -1,25 +1,36 @@
 import Crypto
 import Foundation
-import PortvaktCore
 
 /// Proof Key for Code Exchange, S256 only (RFC 7636).
-enum PKCE {
+public enum PKCE {
     private static let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// §4.1: 43–128 unreserved characters.
-    static func isWellFormed(verifier: String) -> Bool {
+    public static func isWellFormed(verifier: String) -> Bool {
         (43...128).contains(verifier.count) && verifier.allSatisfy(alphabet.contains)
     }
 
     /// §4.2: a base64url SHA-256, 43 characters.
-    static func isWellFormed(challenge: String) -> Bool {
+    public static func isWellFormed(challenge: String) -> Bool {
         challenge.count == 43 && challenge.allSatisfy(alphabet.contains)
     }
 
     /// §4.6: BASE64URL(SHA256(ASCII(verifier))) == challenge, compared in constant time.
-    static func verify(verifier: String, challenge: String) -> Bool {
+    public static func verify(verifier: String, challenge: String) -> Bool {
         guard isWellFormed(verifier: verifier) else { return false }
         let computed = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()
-        return ClientAuthentication.constantTimeEqual(computed, challenge)
+        return constantTimeEqual(computed, challenge)
+    }
+}
+
+extension PKCE {
+    /// A fresh verifier: 32 random bytes, base64url (43 characters, §7.1).
+    public static func makeVerifier() -> String {
+        randomToken()
+    }
+
+    /// The S256 challenge of a verifier.
+    public static func challenge(for verifier: String) -> String {
+        Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()
     }
 }

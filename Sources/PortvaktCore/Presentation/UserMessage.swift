@@ -1,0 +1,65 @@
+/// The messages Portvakt shows users or hands to the app, each with a stable id the app can
+/// switch on and the text in Bokmål and English. README.md ("What the app is told") lists them
+/// with the `error` code they travel with.
+public enum UserMessage: String, Sendable, CaseIterable, Codable {
+    case bankIDCancelled = "bankid_cancelled"
+    case vippsCancelled = "vipps_cancelled"
+    case bankIDUnavailable = "bankid_unavailable"
+    case vippsUnavailable = "vipps_unavailable"
+    case loginFailed = "login_failed"
+    case notRegistered = "not_registered"
+    case sessionExpired = "session_expired"
+    case wrongEmailOrPassword = "wrong_email_or_password"
+    case tooManyAttempts = "too_many_attempts"
+    case invalidLoginRequest = "invalid_login_request"
+
+    /// The stable id sent as `message_id`.
+    public var id: String { rawValue }
+
+    /// Whether trying the same thing again can help (the app shows a retry button).
+    public var isRetryable: Bool {
+        switch self {
+        case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts: true
+        default: false
+        }
+    }
+
+    /// A cancellation is the user's own choice: the app returns to the login screen quietly,
+    /// without an error dialog.
+    public var isQuiet: Bool { self == .bankIDCancelled || self == .vippsCancelled }
+
+    public func text(_ language: Language) -> String {
+        switch self {
+        case .bankIDCancelled:
+            language.pick("BankID-innloggingen ble avbrutt", "BankID login was cancelled")
+        case .vippsCancelled:
+            language.pick("Vipps-innloggingen ble avbrutt", "Vipps login was cancelled")
+        case .bankIDUnavailable:
+            language.pick(
+                "BankID er midlertidig utilgjengelig. Prøv Vipps i stedet eller prøv igjen senere",
+                "BankID is temporarily unavailable. Try Vipps instead or retry later")
+        case .vippsUnavailable:
+            language.pick(
+                "Vipps er midlertidig utilgjengelig. Prøv BankID i stedet eller prøv igjen senere",
+                "Vipps is temporarily unavailable. Try BankID instead or retry later")
+        case .loginFailed:
+            language.pick("Innloggingen mislyktes – prøv igjen", "Login failed — please try again")
+        case .notRegistered:
+            language.pick(
+                "Organisasjonen din har ikke registrert deg ennå. Kontakt koordinatoren din.",
+                "Your organisation has not registered you yet. Contact your coordinator.")
+        case .sessionExpired:
+            language.pick("Økten din er utløpt – logg inn på nytt", "Your session has expired — please log in again")
+        case .wrongEmailOrPassword:
+            language.pick("Feil e-postadresse eller passord", "Wrong email address or password")
+        case .tooManyAttempts:
+            language.pick(
+                "For mange forsøk. Vent litt og prøv igjen, eller logg inn med BankID eller Vipps.",
+                "Too many attempts. Wait a little and try again, or log in with BankID or Vipps.")
+        case .invalidLoginRequest:
+            language.pick(
+                "Innloggingen kunne ikke startes. Gå tilbake til appen og prøv igjen.",
+                "The login could not be started. Go back to the app and try again.")
+        }
+    }
+}

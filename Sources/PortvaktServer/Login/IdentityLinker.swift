@@ -1,0 +1,62 @@
+import Foundation
+import Personnummer
+import PortvaktCore
+import PortvaktStorage
+
+/// Finds the user behind a BankID or Vipps login, as DESIGN.md orders it: the linked provider
+/// account, then a user with the same personnummer, then member records with the same
+/// personnummer or verified phone number. Nobody is created without a member record.
+struct IdentityLinker: Sendable {
+    let store: PortvaktStore
+    let vault: PersonnummerVault
+
+    struct Login: Sendable {
+        let provider: IdentityProvider
+        let subject: String
+        let personnummer: Personnummer?
+        /// E.164, verified by the provider (Vipps).
+        let phone: String?
+        let name: String?
+    }
+
+    /// The user, or nil when no member record matches (the organisation has not registered them).
+    func user(for login: Login, now: Date) async throws -> User? {
+        // A concurrent first login of the same person makes the insert fail on a unique index;
+        // the second pass then finds the winner's user.
+        for attempt in 0..<2 {
+            if let user = try await store.user(provider: login.provider, subject: login.subject) {
+                try await store.recordLogin(provider: login.provider, subject: login.subject, now: now)
+                return user
+            }
+            let index = login.personnummer.map(vault.blindIndex)
+            do {
+                if let index, let user = try await store.user(personnummerIndex: index) {
+                    _ = try await store.linkIdentity(userID: user.id, provider: login.provider, subject: login.subject, now: now)
+                    return user
+                }
+                var records: [MemberRecord] = []
+                if let index { records = try await store.memberRecords(personnummerIndex: index) }
+                if let phone = login.phone {
+                    records += try await store.memberRecords(phone: phone).filter { candidate in !records.contains { $0.id == candidate.id } }
+                }
+                guard let first = records.first else { return nil }
+                return try await store.createMemberUser(
+                    displayName: first.fullName, email: first.email,
+                    personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: "user:\(id)") } },
+                    provider: login.provider, subject: login.subject, memberRecords: records, now: now
+                )
+            } catch let error as StoreError where error.isDuplicate && attempt == 0 {
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// Vipps gives `4791234567`; member records hold E.164 (`+4791234567`).
+    static func e164(_ phone: String?) -> String? {
+        guard let phone, !phone.isEmpty else { return nil }
+        let digits = phone.filter(\.isNumber)
+        guard (8...15).contains(digits.count) else { return nil }
+        return "+" + digits
+    }
+}

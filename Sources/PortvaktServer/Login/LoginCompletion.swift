@@ -1,0 +1,64 @@
+import Foundation
+import PortvaktCore
+import PortvaktHTTP
+import PortvaktStorage
+
+/// The end of every login: a session, a single-use code for the app, the redirect carrying it
+/// (with `iss`, RFC 9207), and the audit event. Failures redirect with the message contract.
+struct LoginCompletion: Sendable {
+    let broker: Broker
+
+    struct Method: Sendable {
+        let provider: IdentityProvider
+        let amr: [String]
+        let acr: String
+        /// `bankid-login`, `vipps-login` or `password-login`.
+        var source: String { "\(provider.rawValue)-login" }
+    }
+
+    /// Issues the code and returns where to send the browser.
+    func succeed(_ login: PendingLogin, user: User, method: Method) async throws -> String {
+        let now = broker.now()
+        let session = try await broker.store.createSession(
+            userID: user.id, clientID: login.request.clientID, amr: method.amr, acr: method.acr, authTime: now,
+            idleLifetime: broker.lifetimes.idle, absoluteLifetime: broker.lifetimes.absolute, now: now
+        )
+        let code = randomToken()
+        try await broker.store.insertAuthorizationCode(AuthorizationCode(
+            codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: login.request.clientID,
+            redirectURI: login.request.redirectURI, codeChallenge: login.request.codeChallenge, scope: login.request.scope,
+            nonce: login.request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode)
+        ))
+        try await broker.store.append(AuditEvent(
+            occurredAt: now, action: "login.succeeded", outcome: "success", actorUserID: UUID(uuidString: user.id),
+            subjectType: "session", subjectID: session.id, source: method.source, details: ["client": login.request.clientID]
+        ))
+        broker.logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
+        return appRedirect(login.request, [("code", code)])
+    }
+
+    /// Sends the app an error with its message id, and records the failure.
+    func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
+        let now = broker.now()
+        try await broker.store.append(AuditEvent(
+            occurredAt: now, action: "login.failed", outcome: message == .bankIDCancelled || message == .vippsCancelled ? "cancelled" : "failure",
+            source: "\(login.method.rawValue)-login", details: ["reason": reason, "message_id": message.id]
+        ))
+        broker.logger.notice("Login failed", metadata: ["method": "\(login.method.rawValue)", "reason": "\(reason)"])
+        return appRedirect(login.request, [
+            ("error", error), ("error_description", message.text(.en)), ("message_id", message.id),
+        ])
+    }
+
+    /// The app's redirect URI with `fields`, its `state` and our `iss`.
+    func appRedirect(_ request: AppAuthorizationRequest, _ fields: [(String, String)]) -> String {
+        Self.redirect(to: request.redirectURI, fields, state: request.state, issuer: broker.issuer)
+    }
+
+    static func redirect(to uri: String, _ fields: [(String, String)], state: String?, issuer: String) -> String {
+        var all = fields
+        if let state { all.append(("state", state)) }
+        all.append(("iss", issuer))
+        return URLComponents.appending(all, to: uri)
+    }
+}

@@ -1,0 +1,32 @@
+import HummingbirdBcrypt
+import NIOPosix
+
+/// Bcrypt hashing and checking, off the cooperative thread pool (a cost-12 hash takes a quarter
+/// of a second). Unknown accounts are checked against a dummy hash, so that the answer takes as
+/// long whether or not the email exists.
+struct PasswordChecker: Sendable {
+    let cost: Int
+    private let dummyHash: String
+
+    init(cost: Int) {
+        self.cost = cost
+        dummyHash = Bcrypt.hash("portvakt-no-such-account", cost: UInt8(cost))
+    }
+
+    func hash(_ password: String) async throws -> String {
+        let cost = UInt8(self.cost)
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    /// Whether `password` matches `hash`; a nil hash never matches but costs the same time.
+    func verify(_ password: String, hash: String?) async throws -> Bool {
+        let target = hash ?? dummyHash
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: target) }
+        return matches && hash != nil
+    }
+
+    /// At least 10 characters (NIST SP 800-63B asks for 8 or more and no composition rules).
+    static func isAcceptable(_ password: String) -> Bool {
+        (10...128).contains(password.count)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// A checked `/oauth/authorize` request from the app (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core
+/// §3.1.2.1), kept sealed in the login flow until the code is issued.
+struct AppAuthorizationRequest: Codable, Sendable, Hashable {
+    static let supportedScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
+
+    var clientID: String
+    var redirectURI: String
+    var state: String?
+    var nonce: String?
+    var codeChallenge: String
+    var scope: String
+    var language: Language
+    /// `idp_hint`: which method the app's button chose; nil shows the method page.
+    var method: IdentityProvider?
+
+    /// Where a problem found before the redirect URI is trusted is shown: on a page, never by
+    /// redirecting (RFC 6749 §4.1.2.1).
+    struct PageError: Error {
+        let description: String
+    }
+
+    /// A problem reported to the app by redirecting to its checked redirect URI.
+    struct RedirectError: Error {
+        let redirectURI: String
+        let state: String?
+        let error: String
+        let description: String
+        let language: Language
+    }
+
+    /// Parses and checks the query. Throws ``PageError`` or ``RedirectError``.
+    static func parse(_ fields: FormFields, clients: [AppClient]) throws -> AppAuthorizationRequest {
+        guard let clientID = fields["client_id"], let client = clients.first(where: { $0.id == clientID }) else {
+            throw PageError(description: "unknown client_id")
+        }
+        guard let redirectURI = fields["redirect_uri"], client.allowsRedirect(redirectURI) else {
+            throw PageError(description: "redirect_uri is not registered for this client")
+        }
+        let language = Language(uiLocales: fields["ui_locales"])
+        let state = fields["state"]
+        func refuse(_ error: String, _ description: String) -> RedirectError {
+            RedirectError(redirectURI: redirectURI, state: state, error: error, description: description, language: language)
+        }
+        guard fields["response_type"] == "code" else { throw refuse("unsupported_response_type", "response_type must be code") }
+        guard fields["code_challenge_method"] == "S256" else {
+            throw refuse("invalid_request", "PKCE with code_challenge_method=S256 is required (plain is not accepted)")
+        }
+        guard let challenge = fields["code_challenge"], PKCE.isWellFormed(challenge: challenge) else {
+            throw refuse("invalid_request", "code_challenge must be a base64url SHA-256 (43 characters)")
+        }
+        guard let state, (8...512).contains(state.count) else { throw refuse("invalid_request", "state must be 8 to 512 characters") }
+        if let nonce = fields["nonce"], nonce.count > 512 { throw refuse("invalid_request", "nonce is too long") }
+        let scopes = (fields["scope"] ?? "openid").split(separator: " ").map(String.init)
+        guard !scopes.isEmpty, scopes.allSatisfy(supportedScopes.contains) else {
+            throw refuse("invalid_scope", "supported scopes: \(supportedScopes.sorted().joined(separator: " "))")
+        }
+        var method: IdentityProvider?
+        if let hint = fields["idp_hint"] {
+            guard let chosen = IdentityProvider(rawValue: hint) else { throw refuse("invalid_request", "idp_hint must be bankid, vipps or password") }
+            method = chosen
+        }
+        return AppAuthorizationRequest(
+            clientID: clientID, redirectURI: redirectURI, state: state, nonce: fields["nonce"], codeChallenge: challenge,
+            scope: scopes.joined(separator: " "), language: language, method: method
+        )
+    }
+
+    /// The same request with another method, as a link on the method and password pages.
+    func authorizeURL(method: IdentityProvider?, language: Language? = nil) -> String {
+        var fields = [
+            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
+            ("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope),
+            ("ui_locales", (language ?? self.language).rawValue),
+        ]
+        if let state { fields.append(("state", state)) }
+        if let nonce { fields.append(("nonce", nonce)) }
+        if let method { fields.append(("idp_hint", method.rawValue)) }
+        return URLComponents.appending(fields, to: "/oauth/authorize")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A public client of Portvakt (RFC 6749 §2.1): the app or the CLI. No secret; PKCE proves
+/// that the redeemer of a code started the login.
+struct AppClient: Sendable, Hashable {
+    let id: String
+    /// Compared character for character.
+    let redirectURIs: [String]
+    /// Loopback paths for a native app on a desktop (RFC 8252 §7.3): `http://127.0.0.1` or
+    /// `http://[::1]` with any port and exactly this path.
+    let loopbackPaths: [String]
+    let postLogoutRedirectURIs: [String]
+
+    func allowsRedirect(_ uri: String) -> Bool {
+        if redirectURIs.contains(uri) { return true }
+        guard !loopbackPaths.isEmpty, let components = URLComponents(string: uri),
+              components.scheme == "http", components.user == nil, components.password == nil,
+              components.query == nil, components.fragment == nil,
+              let host = components.host, host == "127.0.0.1" || host == "[::1]" || host == "::1",
+              let port = components.port, (1...65535).contains(port)
+        else { return false }
+        // Rebuilt from its parts, so encoded tricks or odd spellings cannot pass as the same URI.
+        let rebuilt = "http://\(host == "::1" ? "[::1]" : host):\(port)\(components.percentEncodedPath)"
+        return rebuilt == uri && loopbackPaths.contains(components.percentEncodedPath)
+    }
+
+    /// The app and the CLI, which every Portvakt server serves.
+    static let builtIn: [AppClient] = [
+        AppClient(
+            id: "no.portvakt.app", redirectURIs: ["no.portvakt.app:/oauth/callback"], loopbackPaths: [],
+            postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"]
+        ),
+        AppClient(id: "portvakt-cli", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: []),
+    ]
+}

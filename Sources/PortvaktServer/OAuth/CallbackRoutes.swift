@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import Personnummer
+import PortvaktCore
+import PortvaktHTTP
+import PortvaktStorage
+
+/// `GET /oauth/callback/{bankid,vipps}`: the provider sends the browser back here with a code
+/// or an error. The broker exchanges the code, verifies the ID token, finds the member, and
+/// sends the browser on to the app with Portvakt's own code, or with an error the app can show.
+struct CallbackRoutes {
+    let broker: Broker
+
+    func register(on router: Router<some RequestContext>) {
+        for provider in [IdentityProvider.bankid, .vipps] {
+            router.get("/oauth/callback/\(provider.rawValue)") { request, _ in
+                try await callback(request, provider: provider)
+            }
+        }
+    }
+
+    private func callback(_ request: Request, provider: IdentityProvider) async throws -> Response {
+        let language = Language.nb
+        guard let fields = FormFields(request.uri.query ?? ""), let state = fields["state"] else {
+            return BrokerPage.problem(.invalidLoginRequest, reason: "state is missing", language: language)
+        }
+        // Taken whatever happens next, so a state is good for one answer only.
+        guard let login = try await broker.pendingLogin(handle: state, take: true) else {
+            return BrokerPage.problem(.invalidLoginRequest, reason: "this login is unknown, finished or expired", language: language)
+        }
+        guard login.method == provider, let verifier = login.upstreamVerifier, let nonce = login.upstreamNonce else {
+            broker.logger.warning("A provider's answer arrived at another provider's callback", metadata: ["callback": "\(provider.rawValue)"])
+            return BrokerPage.problem(.invalidLoginRequest, reason: "the answer came back to the wrong provider's address", language: login.request.language)
+        }
+        let completion = LoginCompletion(broker: broker)
+        let upstream = await broker.upstreams.provider(provider)
+
+        if let error = fields["error"] {
+            let location = error == "access_denied"
+                ? try await completion.fail(login, error: "access_denied", message: provider.cancelledMessage, reason: "user cancelled")
+                : try await completion.fail(login, error: "server_error", message: .loginFailed, reason: "provider error \(error.prefix(40))")
+            return Responses.redirect(to: location, status: .seeOther)
+        }
+        guard let code = fields["code"], let upstream else {
+            return Responses.redirect(to: try await completion.fail(login, error: "server_error", message: .loginFailed, reason: "no code"), status: .seeOther)
+        }
+
+        do {
+            let now = broker.now()
+            let (tokens, idToken) = try await upstream.exchange(
+                code: code, codeVerifier: verifier, redirectURI: broker.callbackURI(provider), nonce: nonce, now: now
+            )
+            // RFC 9207: when the provider names itself, it must be the provider this flow went to.
+            if let iss = fields["iss"], iss != idToken.iss {
+                throw UpstreamError.rejected("iss in the authorization response is another issuer")
+            }
+            let linkerLogin = try await identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
+            let linker = IdentityLinker(store: broker.store, vault: broker.keys.vault)
+            guard let user = try await linker.user(for: linkerLogin, now: now) else {
+                let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
+                return Responses.redirect(to: location, status: .seeOther)
+            }
+            let method = LoginCompletion.Method(
+                provider: provider, amr: idToken.amr ?? [provider.rawValue], acr: idToken.acr ?? "urn:portvakt:\(provider.rawValue)"
+            )
+            return Responses.redirect(to: try await completion.succeed(login, user: user, method: method), status: .seeOther)
+        } catch let error as UpstreamError {
+            let location: String
+            switch error {
+            case .unavailable(let reason):
+                await upstream.forgetMetadata()
+                location = try await completion.fail(login, error: "temporarily_unavailable", message: provider.unavailableMessage, reason: reason)
+            case .rejected(let reason):
+                location = try await completion.fail(login, error: "server_error", message: .loginFailed, reason: reason)
+            }
+            return Responses.redirect(to: location, status: .seeOther)
+        }
+    }
+
+    /// Who the provider says logged in: BankID's `nnin_altsub` from the ID token, Vipps's `nin`
+    /// and phone number from userinfo. A personnummer that fails validation is ignored here.
+    private func identity(
+        provider: IdentityProvider, upstream: UpstreamProvider, tokens: UpstreamTokens, idToken: UpstreamIDToken, now: Date
+    ) async throws(UpstreamError) -> IdentityLinker.Login {
+        var number = idToken.nninAltsub
+        var phone: String?
+        var name = idToken.name
+        if provider == .vipps {
+            let info = try await upstream.userinfo(accessToken: tokens.accessToken, subject: idToken.sub, now: now)
+            number = info.nin
+            phone = IdentityLinker.e164(info.phoneNumber)
+            name = info.name ?? name
+        }
+        let personnummer = number.flatMap { try? Personnummer($0, context: broker.personnummerContext) }
+        return IdentityLinker.Login(provider: provider, subject: idToken.sub, personnummer: personnummer, phone: phone, name: name)
+    }
+}

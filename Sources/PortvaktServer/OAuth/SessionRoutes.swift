@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import JWTKit
+import PortvaktCore
+import PortvaktHTTP
+
+/// `GET /oauth/userinfo` (OIDC Core §5.3) and `/oauth/end-session` (OIDC RP-Initiated Logout).
+struct SessionRoutes {
+    let broker: Broker
+
+    func register(on router: Router<some RequestContext>) {
+        router.get("/oauth/userinfo") { request, _ in
+            do {
+                return try await userinfo(request)
+            } catch let failure as OAuthFailure {
+                return try failure.response()
+            }
+        }
+        router.get("/oauth/end-session") { request, _ in
+            try await endSession(request.uri.query)
+        }
+        router.post("/oauth/end-session") { request, _ in
+            let buffer = try await request.body.collect(upTo: 64 * 1024)
+            return try await endSession(String(buffer: buffer))
+        }
+    }
+
+    private func userinfo(_ request: Request) async throws -> Response {
+        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(bearer: request.bearerToken)
+        guard let user = try await broker.store.user(id: session.userId) else { throw OAuthFailure.sessionExpired }
+        return try Responses.json(Userinfo(sub: user.id, name: user.displayName, email: user.email, org: claims.org))
+    }
+
+    /// Ends the session named by `id_token_hint` (an ID token we issued, expired or not), then
+    /// returns to a registered `post_logout_redirect_uri` or shows a page.
+    private func endSession(_ query: String?) async throws -> Response {
+        guard let fields = FormFields(query ?? "") else {
+            return BrokerPage.problem(.invalidLoginRequest, reason: "the request is malformed", language: .nb)
+        }
+        let language = Language(uiLocales: fields["ui_locales"])
+        var client: AppClient?
+        if let hint = fields["id_token_hint"] {
+            guard let claims = await verifiedIDToken(hint) else {
+                return BrokerPage.problem(.invalidLoginRequest, reason: "id_token_hint is not a token from this server", language: language)
+            }
+            client = broker.client(claims.aud)
+            if let session = try await broker.store.session(id: claims.sid), session.revokedAt == nil {
+                try await SessionService(broker: broker).end(session, reason: "logout", now: broker.now())
+            }
+        }
+        if let uri = fields["post_logout_redirect_uri"] {
+            guard let client, client.postLogoutRedirectURIs.contains(uri) else {
+                return BrokerPage.problem(.invalidLoginRequest, reason: "post_logout_redirect_uri is not registered", language: language)
+            }
+            var query: [(String, String)] = []
+            if let state = fields["state"] { query.append(("state", state)) }
+            return Responses.redirect(to: query.isEmpty ? uri : URLComponents.appending(query, to: uri), status: .seeOther)
+        }
+        let body = "<h1>\(language.pick("Du er logget ut", "You are logged out"))</h1><p>\(language.pick("Du kan lukke dette vinduet.", "You can close this window."))</p>"
+        return BrokerPage.response(BrokerPage.render(title: language.pick("Logget ut", "Logged out"), language: language, switchLanguageURL: nil, body: body))
+    }
+
+    private func verifiedIDToken(_ token: String) async -> IDTokenClaims? {
+        guard let header = JOSEHeader(compactJWS: token), header.alg == "ES256", header.keyReferences.isEmpty, let kid = header.kid,
+              let keys = try? await broker.signingKeys.current(), keys.verificationKeys.contains(where: { $0.kid == kid }),
+              let collection = try? await broker.signingKeys.collection().collection,
+              let claims = try? await collection.verify(token, as: IDTokenClaims.self), claims.iss == broker.issuer
+        else { return nil }
+        return claims
+    }
+
+    private struct Userinfo: Encodable {
+        let sub: String
+        let name: String
+        let email: String?
+        let org: [OrganisationClaim]
+    }
+}

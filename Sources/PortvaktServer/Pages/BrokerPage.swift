@@ -1,0 +1,107 @@
+import Hummingbird
+import PortvaktCore
+
+/// The frame of the broker's own pages (method choice, password, errors): one column, large
+/// text, visible focus, 44 px targets, `lang` set, and a link to the same page in the other language.
+enum BrokerPage {
+    static func render(title: String, language: Language, switchLanguageURL: String?, body: String) -> String {
+        let switcher = switchLanguageURL.map {
+            #"<p><a href="\#($0.htmlEscaped)" lang="\#(language.other.rawValue)">\#(language.pick("English", "Norsk (bokmål)"))</a></p>"#
+        } ?? ""
+        return """
+        <!doctype html>
+        <html lang="\(language.rawValue)">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title.htmlEscaped) – Portvakt</title>
+        <style>
+        body { font-family: system-ui, sans-serif; font-size: 1.125rem; line-height: 1.5; max-width: 32rem; margin: 0 auto; padding: 1rem 1rem 2rem; color: #1a1a1a; background: #fff; }
+        h1 { font-size: 1.6rem; }
+        .method { display: block; text-align: center; font-size: 1.125rem; padding: .75rem 1rem; margin: .75rem 0; border: 2px solid #1a1a1a; border-radius: .25rem; min-height: 44px; box-sizing: border-box; text-decoration: none; color: #1a1a1a; background: #fff; }
+        .method.primary, button { background: #0b4f9c; color: #fff; border-color: #0b4f9c; }
+        label { display: block; font-weight: 600; margin-top: 1rem; }
+        input { font-size: 1.125rem; width: 100%; padding: .6rem; border: 2px solid #595959; border-radius: .25rem; box-sizing: border-box; min-height: 44px; }
+        button { font-size: 1.125rem; padding: .7rem 1.4rem; margin-top: 1.25rem; border: 2px solid #0b4f9c; border-radius: .25rem; min-height: 44px; cursor: pointer; }
+        a { color: #0b4f9c; }
+        :focus-visible { outline: 3px solid #b3261e; outline-offset: 2px; }
+        .error { border-left: 6px solid #b3261e; padding: .25rem .75rem; background: #fdf1f0; }
+        </style>
+        </head>
+        <body>
+        <main>
+        \(body)
+        \(switcher)
+        </main>
+        </body>
+        </html>
+        """
+    }
+
+    static func response(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                // No form-action: the password form's answer redirects to the app's own scheme.
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+                .init("Referrer-Policy")!: "no-referrer",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: html))
+        )
+    }
+
+    /// A dead end the app cannot be told about (unknown client or redirect): the message and
+    /// nothing technical beyond the one-line reason.
+    static func problem(_ message: UserMessage, reason: String, language: Language, status: HTTPResponse.Status = .badRequest) -> Response {
+        let body = """
+        <h1>\(language.pick("Innloggingen kan ikke fortsette", "The login cannot continue").htmlEscaped)</h1>
+        <p class="error" role="alert">\(message.text(language).htmlEscaped)</p>
+        <p><small>\(reason.htmlEscaped)</small></p>
+        """
+        return response(render(title: message.text(language), language: language, switchLanguageURL: nil, body: body), status: status)
+    }
+}
+
+/// Where the app's user chooses BankID, Vipps or email and password.
+enum MethodPage {
+    static func render(_ request: AppAuthorizationRequest) -> String {
+        let language = request.language
+        let body = """
+        <h1>\(language.pick("Logg inn", "Log in"))</h1>
+        <p>\(language.pick("Velg hvordan du vil logge inn.", "Choose how to log in."))</p>
+        <nav aria-label="\(language.pick("Innloggingsmåter", "Login methods"))">
+        <a class="method primary" href="\(request.authorizeURL(method: .bankid).htmlEscaped)">\(language.pick("Logg inn med BankID", "Log in with BankID"))</a>
+        <a class="method primary" href="\(request.authorizeURL(method: .vipps).htmlEscaped)">\(language.pick("Logg inn med Vipps", "Log in with Vipps"))</a>
+        <a class="method" href="\(request.authorizeURL(method: .password).htmlEscaped)">\(language.pick("Logg inn med e-post og passord", "Log in with email and password"))</a>
+        </nav>
+        """
+        return BrokerPage.render(
+            title: language.pick("Logg inn", "Log in"), language: language,
+            switchLanguageURL: request.authorizeURL(method: nil, language: language.other), body: body
+        )
+    }
+}
+
+/// The email and password form, the fallback that is always reachable.
+enum PasswordPage {
+    static func render(_ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil) -> String {
+        let language = request.language
+        let alert = message.map { #"<p class="error" role="alert" id="login-error">\#($0.text(language).htmlEscaped)</p>"# } ?? ""
+        let describedBy = message == nil ? "" : #" aria-describedby="login-error""#
+        let body = """
+        <h1>\(language.pick("Logg inn med e-post og passord", "Log in with email and password"))</h1>
+        \(alert)
+        <form method="post" action="/oauth/password">
+        <input type="hidden" name="flow" value="\(handle.htmlEscaped)">
+        <label for="email">\(language.pick("E-postadresse", "Email address"))</label>
+        <input id="email" name="email" type="email" autocomplete="username" required value="\(email.htmlEscaped)"\(describedBy)>
+        <label for="password">\(language.pick("Passord", "Password"))</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required\(describedBy)>
+        <button type="submit">\(language.pick("Logg inn", "Log in"))</button>
+        </form>
+        <p><a href="\(request.authorizeURL(method: nil).htmlEscaped)">\(language.pick("Velg BankID eller Vipps i stedet", "Choose BankID or Vipps instead"))</a></p>
+        """
+        return BrokerPage.render(title: language.pick("Logg inn", "Log in"), language: language, switchLanguageURL: nil, body: body)
+    }
+}

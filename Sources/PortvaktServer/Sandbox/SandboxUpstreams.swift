@@ -1,0 +1,36 @@
+import AsyncHTTPClient
+import Foundation
+import JWTKit
+import PortvaktCore
+import PortvaktSandbox
+import PortvaktStorage
+
+/// In development, providers without configuration are the in-process sandbox: the broker
+/// registers itself there as a confidential client (a client secret for Vipps, `private_key_jwt`
+/// for BankID, both generated at start) and then talks to it over HTTP like to the real ones.
+enum SandboxUpstreams {
+    static func connect(
+        _ sandbox: Sandbox, providers: [IdentityProvider], publicURL: String, into directory: UpstreamDirectory,
+        http: HTTPClient, timeout: Duration
+    ) async throws {
+        for provider in providers {
+            let simulated: SandboxProvider = provider == .vipps ? .vipps : .bankid
+            let clientID = "portvakt-broker"
+            let callback = "\(publicURL)/oauth/callback/\(provider.rawValue)"
+            let authentication: UpstreamSettings.ClientAuthentication
+            if provider == .bankid {
+                let key = SigningKey.generate(now: Date())
+                let jwks = String(decoding: try JSONEncoder().encode(JWKS(keys: [key.publicJWK])), as: UTF8.self)
+                await sandbox.register(SandboxClient(provider: simulated, clientID: clientID, jwks: jwks, authMethod: .privateKeyJWT, redirectURIs: [callback]))
+                authentication = .privateKey(key)
+            } else {
+                let secret = randomToken()
+                await sandbox.register(SandboxClient(provider: simulated, clientID: clientID, clientSecret: secret, redirectURIs: [callback]))
+                authentication = .secret(secret)
+            }
+            let discovery = publicURL + sandbox.configuration.pathPrefix + simulated.discoveryPath
+            let settings = UpstreamSettings(provider: provider, discoveryURL: discovery, clientID: clientID, authentication: authentication)
+            await directory.set(UpstreamProvider(settings: settings, http: http, timeout: timeout))
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import Crypto
+import Foundation
+import PortvaktCore
+
+/// Refresh tokens and authorization codes are 256 random bits; the store keeps only their
+/// SHA-256. A token's successor is an HMAC of the token under a server key: the same token
+/// always rotates to the same successor, and only the server can compute it.
+struct RefreshTokenSecret: Sendable {
+    let key: SymmetricKey
+
+    func successor(of token: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(("successor:" + token).utf8), using: key)).base64URLEncoded()
+    }
+
+    static func hash(_ token: String) -> Data {
+        Data(SHA256.hash(data: Data(token.utf8)))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// Sessions from the token endpoint's side: redeeming codes, rotating refresh tokens, ending
+/// sessions. Every failure is an ``OAuthFailure`` the app can act on.
+struct SessionService: Sendable {
+    let broker: Broker
+    var store: PortvaktStore { broker.store }
+
+    /// `authorization_code` (RFC 6749 §4.1.3) with PKCE S256 (RFC 7636 §4.6). The code is gone
+    /// after the first attempt; a failed attempt also ends the session the code was for.
+    func redeem(code: String, clientID: String, redirectURI: String?, verifier: String?) async throws -> TokenResponse {
+        let now = broker.now()
+        guard let redeemed = try await store.redeemAuthorizationCode(hash: RefreshTokenSecret.hash(code), now: now) else {
+            throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
+        }
+        var problem: String?
+        if redeemed.clientId != clientID {
+            problem = "The code was issued to another client."
+        } else if redirectURI != redeemed.redirectUri {
+            problem = "redirect_uri does not match the authorization request."
+        } else if let verifier, !PKCE.verify(verifier: verifier, challenge: redeemed.codeChallenge) {
+            problem = "code_verifier does not match the code_challenge."
+        } else if verifier == nil {
+            problem = "code_verifier is required."
+        }
+        if let problem {
+            try await store.revokeSession(id: redeemed.sessionId, reason: "code_redemption_failed", now: now)
+            try await audit(.failure, action: "login.code_redemption", sessionID: redeemed.sessionId, now: now, details: ["reason": problem])
+            throw OAuthFailure.invalidGrant(problem, message: .loginFailed)
+        }
+        guard let session = try await store.session(id: redeemed.sessionId), session.isActive(at: now) else {
+            throw OAuthFailure.sessionExpired
+        }
+        let refreshToken = randomToken()
+        _ = try await store.insertRefreshToken(
+            sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
+            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now
+        )
+        return try await TokenIssuer(broker: broker).tokens(
+            for: session, refreshToken: refreshToken, scope: redeemed.scope, nonce: redeemed.nonce, withIDToken: true
+        )
+    }
+
+    /// `refresh_token` (RFC 6749 §6) with rotation: a repeat inside the grace window gets the same
+    /// successor; anything older revokes the session.
+    func refresh(token: String, clientID: String) async throws -> TokenResponse {
+        let now = broker.now()
+        let successor = broker.refreshSecret.successor(of: token)
+        let rotation = try await store.rotateRefreshToken(
+            hash: RefreshTokenSecret.hash(token), successorHash: RefreshTokenSecret.hash(successor), clientID: clientID,
+            graceWindow: broker.lifetimes.refreshGrace, idleLifetime: broker.lifetimes.idle, now: now
+        )
+        switch rotation {
+        case .rotated(let session), .repeated(let session):
+            return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: successor, scope: "openid", nonce: nil, withIDToken: false)
+        case .reused(let session):
+            broker.logger.warning("A rotated refresh token was used again; the session is revoked", metadata: ["user": "\(session.userId)"])
+            try await audit(.revoked, action: "session.refresh_token_reused", sessionID: session.id, userID: session.userId, now: now)
+            throw OAuthFailure.sessionExpired
+        case .expired, .unknown:
+            throw OAuthFailure.sessionExpired
+        }
+    }
+
+    /// Ends the session a refresh token or access token belongs to (RFC 7009: unknown tokens are
+    /// not an error).
+    func revoke(token: String, clientID: String, reason: String) async throws {
+        let now = broker.now()
+        var session = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token))
+        if session == nil, let claims = try? await AccessTokenVerifier(broker: broker).claims(of: token, allowExpired: true) {
+            session = try await store.session(id: claims.sid)
+        }
+        guard let session, session.clientId == clientID, session.revokedAt == nil else { return }
+        try await end(session, reason: reason, now: now)
+    }
+
+    func end(_ session: Session, reason: String, now: Date) async throws {
+        try await store.revokeSession(id: session.id, reason: reason, now: now)
+        try await audit(.success, action: "session.ended", sessionID: session.id, userID: session.userId, now: now, details: ["reason": reason])
+    }
+
+    enum Outcome: String {
+        case success, failure, revoked
+    }
+
+    func audit(_ outcome: Outcome, action: String, sessionID: String, userID: String? = nil, now: Date, details: [String: String] = [:]) async throws {
+        try await store.append(AuditEvent(
+            occurredAt: now, action: action, outcome: outcome.rawValue, actorUserID: userID.flatMap(UUID.init(uuidString:)),
+            subjectType: "session", subjectID: sessionID, details: details
+        ))
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import JWTKit
+
+/// Portvakt's access token (RFC 9068 shape): who, which session, how they logged in, and their
+/// organisations and roles. Signed ES256; about ten minutes.
+struct AccessTokenClaims: JWTPayload {
+    let iss: String
+    let sub: String
+    let aud: String
+    let clientID: String
+    let exp: Int
+    let iat: Int
+    let jti: String
+    let sid: String
+    let scope: String
+    let amr: [String]
+    let acr: String
+    let authTime: Int
+    let org: [OrganisationClaim]
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, jti, sid, scope, amr, acr, org
+        case clientID = "client_id"
+        case authTime = "auth_time"
+    }
+
+    /// Time and audience are checked by ``AccessTokenVerifier`` with its clock.
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+struct OrganisationClaim: Codable, Sendable, Hashable {
+    let id: String
+    let slug: String
+    let roles: [String]
+}
+
+/// The OIDC ID token for the app (OIDC Core §2).
+struct IDTokenClaims: JWTPayload {
+    let iss: String
+    let sub: String
+    let aud: String
+    let exp: Int
+    let iat: Int
+    let authTime: Int
+    let nonce: String?
+    let sid: String
+    let amr: [String]
+    let acr: String
+    let name: String
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, nonce, sid, amr, acr, name
+        case authTime = "auth_time"
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

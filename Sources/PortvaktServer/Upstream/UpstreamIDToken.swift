@@ -1,0 +1,53 @@
+import Foundation
+import JWTKit
+
+/// An upstream ID token's claims. jwt-kit checks only the signature; ``UpstreamProvider``
+/// checks these claims against the issuer, the client, the clock and the nonce.
+struct UpstreamIDToken: JWTPayload {
+    let iss: String
+    let sub: String
+    let aud: AudienceClaim
+    let exp: Double
+    let iat: Double
+    let nonce: String?
+    let azp: String?
+    let acr: String?
+    let amr: [String]?
+    let name: String?
+    /// BankID: the personnummer, with the `nnin_altsub` scope.
+    let nninAltsub: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, nonce, azp, acr, amr, name
+        case nninAltsub = "nnin_altsub"
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// The first segment of a compact JWS, read before any key is chosen.
+struct JOSEHeader: Sendable {
+    let alg: String?
+    let kid: String?
+    /// Header members that point at keys or demand extensions; never trusted (RFC 8725 §3.10).
+    let keyReferences: Set<String>
+
+    init?(compactJWS token: String) {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[0])),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        alg = object["alg"] as? String
+        kid = object["kid"] as? String
+        keyReferences = Set(object.keys).intersection(["jwk", "jku", "x5u", "x5c", "crit"])
+    }
+}
+
+extension Data {
+    /// Decodes base64url without padding (RFC 7515 §2).
+    init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        self.init(base64Encoded: base64)
+    }
+}

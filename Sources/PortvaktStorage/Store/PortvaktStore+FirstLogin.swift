@@ -1,0 +1,81 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+extension PortvaktStore {
+    /// A member's first login: creates the user, links the provider account and gives the user
+    /// the roles of the member records, all in one transaction.
+    ///
+    /// - Throws: ``StoreError/duplicate(_:)`` when a concurrent first login of the same person won
+    ///   (same provider account or same personnummer); the caller then finds that user instead.
+    public func createMemberUser(
+        displayName: String,
+        email: String?,
+        personnummer seal: ((_ userID: String) throws -> ProtectedPersonnummer)?,
+        provider: IdentityProvider,
+        subject: String,
+        memberRecords: [MemberRecord],
+        now: Date = Date()
+    ) async throws -> User {
+        let id = newID()
+        let protected = try seal?(id)
+        let time = now.millisecondsSince1970
+        let user = User(
+            id: id, displayName: displayName, email: email?.lowercased(), passwordHash: nil,
+            personnummerSealed: protected.map { $0.sealed.combined }, personnummerKeyId: protected?.sealed.keyID,
+            personnummerIndex: protected?.index, createdAt: time, disabledAt: nil
+        )
+        let identity = Identity(id: newID(), userId: id, provider: provider, subject: subject, createdAt: time, lastLoginAt: time)
+        var seen = Set<String>()
+        let memberships = memberRecords.compactMap { record -> Membership? in
+            guard seen.insert(record.organisationId + "/" + record.role.rawValue).inserted else { return nil }
+            return Membership(userId: id, organisationId: record.organisationId, role: record.role, memberRecordId: record.id, createdAt: time)
+        }
+        try await write { db in
+            try await db.insert(into: "users").row(user).run()
+            try await db.insert(into: "identities").row(identity).run()
+            for membership in memberships {
+                try await db.insert(into: "memberships").row(membership).run()
+            }
+        }
+        return user
+    }
+
+    /// Users invited by email (the admin command): the user with this email, created with the
+    /// roles of the member records that carry the email when there is none yet; then the password.
+    public func setPassword(email: String, passwordHash: String, memberRecords: [MemberRecord], now: Date = Date()) async throws -> User {
+        let email = email.lowercased()
+        if let existing = try await user(email: email) {
+            try await write { db in
+                try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, existing.id).run()
+            }
+            return try await user(id: existing.id) ?? existing
+        }
+        guard let first = memberRecords.first else { throw StoreError.notFound("member_records") }
+        let user = try await createMemberUser(
+            displayName: first.fullName, email: email, personnummer: nil, provider: .password, subject: email,
+            memberRecords: memberRecords, now: now
+        )
+        try await write { db in
+            try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, user.id).run()
+        }
+        return try await self.user(id: user.id) ?? user
+    }
+
+    /// Member records with this email address, across organisations.
+    public func memberRecords(email: String) async throws -> [MemberRecord] {
+        try await read { db in
+            try await db.select().column("*").from("member_records")
+                .where(SQLFunction("lower", args: SQLColumn("email")), .equal, SQLBind(email.lowercased()))
+                .orderBy("created_at").all(as: MemberRecord.self)
+        }
+    }
+
+    /// Notes the time of a login on the provider account.
+    public func recordLogin(provider: IdentityProvider, subject: String, now: Date = Date()) async throws {
+        try await write { db in
+            try await db.update("identities").set("last_login_at", to: now.millisecondsSince1970)
+                .where("provider", .equal, provider.rawValue).where("subject", .equal, subject).run()
+        }
+    }
+}

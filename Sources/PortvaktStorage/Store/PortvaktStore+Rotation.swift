@@ -1,0 +1,90 @@
+import Foundation
+import SQLKit
+
+/// What presenting a refresh token led to.
+public enum RefreshRotation: Sendable, Equatable {
+    /// The token was current: it is now rotated, and the successor the caller derived is stored.
+    case rotated(Session)
+    /// The token was rotated moments ago (inside the grace window) into the successor the caller
+    /// derived, which is still unused: the caller hands out that same successor again.
+    case repeated(Session)
+    /// The token had been rotated before the grace window, or its successor was used already:
+    /// someone holds a copy. The whole session is now revoked.
+    case reused(Session)
+    /// The session ended (idle, absolute lifetime, logout or earlier revocation).
+    case expired(Session)
+    /// No such token, or it belongs to another client.
+    case unknown
+}
+
+extension PortvaktStore {
+    /// Rotates a refresh token in one transaction.
+    ///
+    /// - Parameters:
+    ///   - hash: the presented token's hash.
+    ///   - successorHash: the hash of the successor the caller derived from the presented token;
+    ///     deterministic, so a repeat inside the grace window yields the same successor.
+    ///   - graceWindow: measured from this token's own rotation time.
+    ///   - idleLifetime: the session's idle expiry moves to now + this (never past the absolute one).
+    public func rotateRefreshToken(
+        hash: Data, successorHash: Data, clientID: String, graceWindow: TimeInterval, idleLifetime: TimeInterval, now: Date = Date()
+    ) async throws -> RefreshRotation {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            guard let token = try await Self.refreshToken(hash: hash, in: db),
+                  let session = try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self),
+                  session.clientId == clientID
+            else { return .unknown }
+            guard session.isActive(at: now), token.expiresAt > time else { return .expired(session) }
+
+            if token.rotatedAt == nil {
+                let successorID = newID()
+                // The condition makes the loser of a concurrent rotation (PostgreSQL, READ COMMITTED) update nothing.
+                let won = try await db.update("refresh_tokens")
+                    .set("rotated_at", to: time).set("successor_id", to: successorID)
+                    .where("id", .equal, token.id).where("rotated_at", .is, SQLLiteral.null)
+                    .returning("id").first() != nil
+                if won {
+                    let successor = RefreshToken(
+                        id: successorID, sessionId: session.id, tokenHash: successorHash, parentId: token.id,
+                        createdAt: time, expiresAt: session.absoluteExpiresAt, rotatedAt: nil, successorId: nil
+                    )
+                    try await db.insert(into: "refresh_tokens").row(successor).run()
+                    let idleExpiry = min(now.addingTimeInterval(idleLifetime).millisecondsSince1970, session.absoluteExpiresAt)
+                    try await db.update("sessions").set("idle_expires_at", to: idleExpiry).where("id", .equal, session.id).run()
+                    return .rotated(session)
+                }
+            }
+
+            // Rotated already (or just now by a concurrent request): the same successor inside the window, else reuse.
+            guard let rotated = try await Self.refreshToken(hash: hash, in: db), let rotatedAt = rotated.rotatedAt else {
+                return .unknown
+            }
+            let successor = try await Self.refreshToken(hash: successorHash, in: db)
+            if time - rotatedAt <= Int64(graceWindow * 1000), let successor, successor.id == rotated.successorId, successor.rotatedAt == nil {
+                return .repeated(session)
+            }
+            try await Self.revokeSession(id: session.id, reason: "refresh_token_reuse", at: time, in: db)
+            return .reused(session)
+        }
+    }
+
+    static func refreshToken(hash: Data, in db: any SQLDatabase) async throws -> RefreshToken? {
+        try await db.select().column("*").from("refresh_tokens").where("token_hash", .equal, hash).first(as: RefreshToken.self)
+    }
+
+    static func revokeSession(id: String, reason: String, at time: Int64, in db: any SQLDatabase) async throws {
+        try await db.update("sessions")
+            .set("revoked_at", to: time).set("revoked_reason", to: reason)
+            .where("id", .equal, id).where("revoked_at", .is, SQLLiteral.null)
+            .run()
+    }
+
+    /// The session a refresh token belongs to, whatever its state.
+    public func session(refreshTokenHash hash: Data) async throws -> Session? {
+        try await read { db in
+            guard let token = try await Self.refreshToken(hash: hash, in: db) else { return nil }
+            return try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self)
+        }
+    }
+}
