@@ -71,3 +71,23 @@ extension String {
     }
 }
 
+
+extension TestDatabase {
+    /// For tests that run the whole server: nil for SQLite (the server keeps its file in its data
+    /// directory), or the `DATABASE_URL` of a new, empty PostgreSQL database, dropped afterwards.
+    public static func withServerDatabase(_ kind: DatabaseKind, _ body: @escaping @Sendable (_ databaseURL: String?) async throws -> Void) async throws {
+        guard kind == .postgres, let postgresURL else { return try await body(nil) }
+        let admin = PostgresDriver(url: try PostgresURL(postgresURL), logger: logger)
+        let name = "portvakt_e2e_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        try await admin.whileRunning {
+            try await admin.withSession { db in try await db.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
+            do {
+                try await body(postgresURL.replacingDatabase(with: name))
+            } catch {
+                try? await admin.withSession { db in try await db.raw("DROP DATABASE \(unsafeRaw: name) WITH (FORCE)").run() }
+                throw error
+            }
+            try await admin.withSession { db in try await db.raw("DROP DATABASE \(unsafeRaw: name) WITH (FORCE)").run() }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import PortvaktCore
+import PortvaktServer
+import PortvaktStorage
+import PortvaktTestSupport
+import ServiceLifecycle
+import Testing
+
+/// A real portvakt-server (broker and in-process sandbox) on a loopback port, on SQLite or
+/// PostgreSQL, and a browser-like HTTP client that does not follow redirects, so each hop of a
+/// login can be checked.
+struct LiveBroker: Sendable {
+    static let adminToken = "test-sandbox-admin-token-0123456789"
+
+    let baseURL: String
+    let http: HTTPClient
+    let logs: LogSink
+    let configuration: ServerConfiguration
+
+    /// Starts a server with `settings` on a new database of `kind`, runs `body`, stops it.
+    static func run(
+        _ kind: DatabaseKind, settings: [String: String] = [:], _ body: @escaping @Sendable (LiveBroker) async throws -> Void
+    ) async throws {
+        try await TestDatabase.withServerDatabase(kind) { databaseURL in
+            var environment = [
+                "PORTVAKT_PORT": "0", "PORTVAKT_BCRYPT_COST": "4", "PORTVAKT_SANDBOX_ADMIN_TOKEN": adminToken, "PORTVAKT_LOG_LEVEL": "trace",
+            ]
+            environment["DATABASE_URL"] = databaseURL
+            let configuration = try TestServer.configuration(environment.merging(settings) { $1 })
+            let logs = LogSink()
+            let logger = TestServer.logger(into: logs)
+            let (started, continuation) = AsyncStream<String>.makeStream()
+            let app = try await PortvaktApplication.build(configuration: configuration, logger: logger) { url in
+                continuation.yield(url)
+            }
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+                group.addTask { try await services.run() }
+                var iterator = started.makeAsyncIterator()
+                guard let url = await iterator.next() else { throw CancellationError() }
+                let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration)
+                do {
+                    try await body(broker)
+                } catch {
+                    await services.triggerGracefulShutdown()
+                    try? await http.shutdown()
+                    throw error
+                }
+                await services.triggerGracefulShutdown()
+                try await http.shutdown()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    // MARK: - HTTP
+
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+
+        var location: String? { headers["location"] }
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]) ?? [:] }
+        func string(_ key: String) -> String? { json[key] as? String }
+    }
+
+    func send(_ url: String, method: HTTPMethod = .GET, form: [(String, String)]? = nil, headers: [(String, String)] = []) async throws -> Reply {
+        var request = HTTPClientRequest(url: url.hasPrefix("http") ? url : baseURL + url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: form.map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")))
+        }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
+        var fields: [String: String] = [:]
+        for header in response.headers { fields[header.name.lowercased()] = header.value }
+        return Reply(status: Int(response.status.code), headers: fields, body: String(buffer: body))
+    }
+
+    func token(_ form: [(String, String)]) async throws -> Reply {
+        try await send("/oauth/token", method: .POST, form: form)
+    }
+
+    func setFaults(_ faults: [String], for provider: String) async throws {
+        var request = HTTPClientRequest(url: baseURL + "/sandbox/admin/faults/\(provider)")
+        request.method = .PUT
+        request.headers.add(name: "Authorization", value: "Bearer \(Self.adminToken)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["faults": faults, "slow_seconds": 8])))
+        let response = try await http.execute(request, timeout: .seconds(10))
+        #expect(response.status == .ok || response.status == .noContent)
+    }
+
+    /// The store behind the server, opened separately, for checking what was written.
+    func withStore<R: Sendable>(_ body: @escaping @Sendable (PortvaktStore) async throws -> R) async throws -> R {
+        let driver: any DatabaseDriver
+        switch configuration.database {
+        case .sqlite(let path): driver = try await SQLiteDriver(path: path, logger: TestDatabase.logger)
+        case .postgres(let url): driver = PostgresDriver(url: url, logger: TestDatabase.logger)
+        }
+        return try await driver.whileRunning { try await body(PortvaktStore(driver: driver)) }
+    }
+}
+
+/// What the app receives at its redirect URI.
+struct AppCallback: Sendable {
+    let fields: [String: String]
+    var code: String? { fields["code"] }
+    var error: String? { fields["error"] }
+    var messageID: String? { fields["message_id"] }
+
+    init(location: String?) {
+        var fields: [String: String] = [:]
+        if let location, let query = location.split(separator: "?", maxSplits: 1).dropFirst().first {
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                fields[parts[0]] = parts.count > 1 ? parts[1] : ""
+            }
+        }
+        self.fields = fields
+    }
+}
+
+/// The app's side of one login: PKCE verifier, state and nonce.
+struct AppLogin: Sendable {
+    var clientID = "no.portvakt.app"
+    var redirectURI = "no.portvakt.app:/oauth/callback"
+    let verifier = PKCE.makeVerifier()
+    let state = randomToken(bytes: 12)
+    let nonce = randomToken(bytes: 12)
+
+    func authorizeURL(method: String?, extra: [(String, String)] = []) -> String {
+        var fields = [
+            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"), ("scope", "openid"),
+            ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"), ("state", state), ("nonce", nonce),
+        ]
+        if let method { fields.append(("idp_hint", method)) }
+        return "/oauth/authorize?" + (fields + extra).map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")
+    }
+
+    func redeem(_ code: String, at broker: LiveBroker, verifier: String? = nil, clientID: String? = nil) async throws -> LiveBroker.Reply {
+        try await broker.token([
+            ("grant_type", "authorization_code"), ("client_id", clientID ?? self.clientID), ("code", code),
+            ("redirect_uri", redirectURI), ("code_verifier", verifier ?? self.verifier),
+        ])
+    }
+}
+
+extension LiveBroker {
+    /// The browser's trip: Portvakt → provider (the sandbox user approves or cancels) → Portvakt's
+    /// callback → the app. Returns the provider's callback URL too, for replay tests.
+    func providerLogin(_ login: AppLogin, provider: String, user: String, action: String = "approve") async throws -> (app: AppCallback, callbackURL: String?) {
+        let start = try await send(login.authorizeURL(method: provider))
+        #expect(start.status == 303)
+        guard let providerURL = start.location else { return (AppCallback(location: nil), nil) }
+        guard providerURL.contains("/sandbox/") else { return (AppCallback(location: providerURL), nil) }
+        let atProvider = try await send(providerURL + "&sandbox_user=\(user)&sandbox_action=\(action)")
+        guard let callbackURL = atProvider.location else { return (AppCallback(location: nil), nil) }
+        let back = try await send(callbackURL)
+        #expect(back.status == 303, "callback answered \(back.status): \(back.body.prefix(200))")
+        return (AppCallback(location: back.location), callbackURL)
+    }
+
+    /// A complete login and code redemption; returns the token response.
+    func tokens(provider: String, user: String) async throws -> [String: Any] {
+        let login = AppLogin()
+        let (app, _) = try await providerLogin(login, provider: provider, user: user)
+        let code = try #require(app.code)
+        let reply = try await login.redeem(code, at: self)
+        #expect(reply.status == 200, "\(reply.body)")
+        return reply.json
+    }
+
+    func refresh(_ token: String, clientID: String = "no.portvakt.app") async throws -> Reply {
+        try await self.token([("grant_type", "refresh_token"), ("client_id", clientID), ("refresh_token", token)])
+    }
+
+    /// The claims of a JWT, unverified (the tests verify signatures separately).
+    static func claims(_ jwt: String) -> [String: Any] {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3 else { return [:] }
+        var base64 = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return (Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) ?? [:]
+    }
+}
