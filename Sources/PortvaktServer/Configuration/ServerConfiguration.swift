@@ -110,8 +110,8 @@ public struct ServerConfiguration: Sendable {
         }
         let lifetimes = SessionLifetimes(
             accessToken: TimeInterval(try seconds("PORTVAKT_ACCESS_TOKEN_SECONDS", 600, 60...3600)),
-            idle: TimeInterval(try seconds("PORTVAKT_SESSION_IDLE_SECONDS", 14 * 86400, 60...365 * 86400)),
-            absolute: TimeInterval(try seconds("PORTVAKT_SESSION_ABSOLUTE_SECONDS", 90 * 86400, 60...365 * 86400)),
+            idle: TimeInterval(try seconds("PORTVAKT_SESSION_IDLE_SECONDS", 14 * 86400, 1...365 * 86400)),
+            absolute: TimeInterval(try seconds("PORTVAKT_SESSION_ABSOLUTE_SECONDS", 90 * 86400, 1...365 * 86400)),
             refreshGrace: TimeInterval(try seconds("PORTVAKT_REFRESH_GRACE_SECONDS", 10, 0...60))
         )
         let upstreamTimeout = try seconds("PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", 5, 1...60)
