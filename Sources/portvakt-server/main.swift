@@ -10,7 +10,7 @@ struct PortvaktServerCommand: AsyncParsableCommand {
         commandName: "portvakt-server",
         abstract: "Portvakt: BankID, Vipps and biometric login for the peer-mentor app.",
         discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see README.md.",
-        subcommands: [Serve.self, Migrate.self, RotateSigningKey.self, SandboxCommand.self],
+        subcommands: [Serve.self, Migrate.self, RotateSigningKey.self, SetPassword.self, SandboxCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -47,6 +47,28 @@ struct RotateSigningKey: AsyncParsableCommand {
         try await withStartup { configuration, logger in
             let kid = try await PortvaktApplication.rotateSigningKey(configuration: configuration, logger: logger)
             print("New signing key: \(kid)")
+        }
+    }
+}
+
+struct SetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-password",
+        abstract: "Invite a member to email/password login, or change their password.",
+        discussion: "Reads the password from standard input (one line). A member without an account gets one with the roles of the member records that carry the email."
+    )
+
+    @Option(help: "The member's email address, as on their member record.")
+    var email: String
+
+    func run() async throws {
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            FileHandle.standardError.write(Data("portvakt-server: give the password on standard input\n".utf8))
+            throw ExitCode(64)
+        }
+        try await withStartup { configuration, logger in
+            let id = try await PortvaktApplication.setPassword(configuration: configuration, logger: logger, email: email, password: line)
+            print("Password set for user \(id).")
         }
     }
 }

@@ -95,6 +95,31 @@ public enum PortvaktApplication {
         }
     }
 
+    /// Sets a member's password (the email/password fallback). A member without an account gets
+    /// one, with the roles of every member record carrying this email: that is the invitation.
+    /// - Returns: the user's id.
+    public static func setPassword(configuration: ServerConfiguration, logger: Logger, email: String, password: String) async throws -> String {
+        guard PasswordChecker.isAcceptable(password) else {
+            throw ConfigurationError("the password must be 10 to 128 characters")
+        }
+        let hash = try await PasswordChecker(cost: configuration.bcryptCost).hash(password)
+        let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
+        return try await driver.whileRunning {
+            try await DatabaseConnection.waitUntilReachable(
+                driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
+            )
+            try await Migrator(driver: driver, logger: logger).migrate()
+            let store = PortvaktStore(driver: driver)
+            let records = try await store.memberRecords(email: email)
+            guard try await store.user(email: email) != nil || !records.isEmpty else {
+                throw ConfigurationError("no member record has the email \(email); the organisation must register the member first")
+            }
+            let user = try await store.setPassword(email: email, passwordHash: hash, memberRecords: records)
+            try await store.append(AuditEvent(occurredAt: Date(), action: "user.password_set", outcome: "success", subjectType: "user", subjectID: user.id))
+            return user.id
+        }
+    }
+
     /// Makes a new signing key current; the old ones keep verifying for a day.
     public static func rotateSigningKey(configuration: ServerConfiguration, logger: Logger) async throws -> String {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)

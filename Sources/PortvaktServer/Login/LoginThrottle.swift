@@ -1,12 +1,12 @@
 import Foundation
 
-/// Failed password attempts per account and per client address, with growing waits: after the
-/// free attempts each failure doubles the wait, up to 15 minutes. A success clears the account.
+/// Failed password attempts per account and per client address, with growing waits: the last
+/// free failure blocks for 5 s, each further one doubles the wait, up to 15 minutes. A success clears the account.
 /// In memory, per server instance.
 actor LoginThrottle {
     struct Policy: Sendable {
         var freeFailures: Int
-        var firstWait: TimeInterval = 1
+        var firstWait: TimeInterval = 5
         var longestWait: TimeInterval = 15 * 60
         /// A key with no failure for this long starts over.
         var forgetAfter: TimeInterval = 3600
@@ -41,8 +41,8 @@ actor LoginThrottle {
             record.failures += 1
             record.lastFailure = now
             let over = record.failures - policy.freeFailures
-            if over > 0 {
-                let wait = min(policy.firstWait * pow(2, Double(min(over - 1, 20))), policy.longestWait)
+            if over >= 0 {
+                let wait = min(policy.firstWait * pow(2, Double(min(over, 20))), policy.longestWait)
                 record.blockedUntil = now.addingTimeInterval(wait)
             }
             records[key] = record
