@@ -5,7 +5,8 @@ import PortvaktStorage
 
 /// Finds the user behind a BankID or Vipps login, as DESIGN.md orders it: the linked provider
 /// account, then a user with the same personnummer, then member records with the same
-/// personnummer or verified phone number. Nobody is created without a member record.
+/// personnummer or verified phone number (joining the user who already holds such a record).
+/// Nobody is created without a member record.
 struct IdentityLinker: Sendable {
     let store: PortvaktStore
     let vault: PersonnummerVault
@@ -40,6 +41,10 @@ struct IdentityLinker: Sendable {
                     records += try await store.memberRecords(phone: phone).filter { candidate in !records.contains { $0.id == candidate.id } }
                 }
                 guard let first = records.first else { return nil }
+                if let holder = try await store.user(holdingAnyOf: records) {
+                    _ = try await store.linkIdentity(userID: holder.id, provider: login.provider, subject: login.subject, now: now)
+                    return holder
+                }
                 return try await store.createMemberUser(
                     displayName: first.fullName, email: first.email,
                     personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: "user:\(id)") } },

@@ -23,7 +23,7 @@ public final class PostgresDriver: DatabaseDriver {
         let logger = self.logger
         return try await Self.translatingErrors {
             try await client.withConnection { connection in
-                try await body(connection.sql(logger: logger))
+                try await body(connection.sql(queryLogLevel: nil, logger: logger))
             }
         }
     }
@@ -32,7 +32,7 @@ public final class PostgresDriver: DatabaseDriver {
         let logger = self.logger
         return try await Self.translatingErrors {
             try await client.withTransaction(logger: logger) { connection in
-                try await body(connection.sql(logger: logger))
+                try await body(connection.sql(queryLogLevel: nil, logger: logger))
             }
         }
     }

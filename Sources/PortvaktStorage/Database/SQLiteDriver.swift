@@ -17,7 +17,8 @@ public final class SQLiteDriver: DatabaseDriver {
     /// Opens (creating if needed) the database at `path`, with foreign keys enforced and WAL on.
     public init(path: String, logger: Logger) async throws {
         connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        database = connection.sql()
+        // No query log: binds would carry nonces, emails and other values that stay out of logs.
+        database = connection.sql(queryLogLevel: nil)
         for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA busy_timeout = 5000"] {
             try await database.raw(SQLQueryString(pragma)).run()
         }

@@ -79,3 +79,18 @@ extension PortvaktStore {
         }
     }
 }
+
+extension PortvaktStore {
+    /// The user already holding one of these member records, if any.
+    public func user(holdingAnyOf records: [MemberRecord]) async throws -> User? {
+        guard !records.isEmpty else { return nil }
+        return try await read { db in
+            try await db.select().columns(SQLColumn(SQLLiteral.all, table: SQLIdentifier("users")))
+                .from("users")
+                .join("memberships", on: SQLColumn("user_id", table: "memberships"), .equal, SQLColumn("id", table: "users"))
+                .where(SQLColumn("member_record_id", table: "memberships"), .in, SQLBind.group(records.map(\.id)))
+                .orderBy(SQLColumn("created_at", table: "users"))
+                .first(as: User.self)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Personnummer
+import PortvaktCore
+import PortvaktStorage
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktServer
+
+/// DESIGN.md "Identity linking": provider account, then personnummer, then member record by
+/// personnummer or phone, else refuse; the database settles races.
+@Suite("Identity linking")
+struct IdentityLinkingTests {
+    static func vault() throws -> PersonnummerVault {
+        try PersonnummerVault(cipher: FieldCipher(keys: [.init(id: "k1", bytes: Data(repeating: 7, count: 32))]), indexKey: Data(repeating: 9, count: 32))
+    }
+
+    static func member(_ store: PortvaktStore, vault: PersonnummerVault, number: Personnummer?, phone: String?) async throws -> MemberRecord {
+        let organisation = try await store.createOrganisation(slug: "org-\(UUID().uuidString.prefix(8))", name: "Org")
+        return try await store.createMemberRecord(
+            organisationID: organisation.id, NewMemberRecord(fullName: "Test Person", phone: phone, role: .coordinator),
+            personnummer: number.map { n in { id in try vault.protect(n, record: MemberRecord.personnummerContext(recordID: id)) } }
+        )
+    }
+
+    @Test("Concurrent first logins of one person create exactly one user", arguments: TestDatabase.kinds)
+    func concurrentFirstLogins(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let vault = try Self.vault()
+            let number = try Personnummer("12438510085", context: .test)
+            _ = try await Self.member(store, vault: vault, number: number, phone: nil)
+            let linker = IdentityLinker(store: store, vault: vault)
+            let login = IdentityLinker.Login(provider: .bankid, subject: "same-person", personnummer: number, phone: nil, name: nil)
+            let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<8 { group.addTask { try await linker.user(for: login, now: Date())?.id } }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(Set(ids).count == 1)
+            #expect(ids.allSatisfy { $0 != nil })
+            let users = try await store.driver.withSession { db in try await db.select().column("id").from("users").all().count }
+            #expect(users == 1)
+        }
+    }
+
+    @Test("The order: provider account, then the same personnummer (a second provider), then member records by phone", arguments: TestDatabase.kinds)
+    func order(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let vault = try Self.vault()
+            let number = try Personnummer("12438510085", context: .test)
+            let record = try await Self.member(store, vault: vault, number: number, phone: "+4790000099")
+            let linker = IdentityLinker(store: store, vault: vault)
+            let viaBankID = try await linker.user(for: .init(provider: .bankid, subject: "b-1", personnummer: number, phone: nil, name: nil), now: Date())
+            let viaVipps = try await linker.user(for: .init(provider: .vipps, subject: "v-1", personnummer: number, phone: nil, name: nil), now: Date())
+            #expect(viaBankID?.id != nil && viaBankID?.id == viaVipps?.id, "the same personnummer reaches the same user")
+            let memberships = try await store.memberships(userID: try #require(viaBankID?.id))
+            #expect(memberships.map(\.memberRecordId) == [record.id])
+
+            let byPhone = try await linker.user(for: .init(provider: .vipps, subject: "v-2", personnummer: nil, phone: "+4790000099", name: nil), now: Date())
+            #expect(byPhone?.id == viaBankID?.id, "a phone match on a record someone already holds joins that user, no second account")
+            let stranger = try await linker.user(for: .init(provider: .vipps, subject: "v-3", personnummer: nil, phone: "+4790000098", name: nil), now: Date())
+            #expect(stranger == nil)
+            #expect(IdentityLinker.e164("4790000099") == "+4790000099")
+        }
+    }
+}
+
+@Suite("Login throttle")
+struct LoginThrottleTests {
+    @Test("Five free failures per account, then waits that double up to 15 minutes; success clears the account")
+    func growingWaits() async {
+        let throttle = LoginThrottle()
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        let account = LoginThrottle.Key.account("a@example.no")
+        for _ in 0..<4 { await throttle.recordFailure([account], now: start) }
+        #expect(await throttle.blockedUntil([account], now: start) == nil)
+        await throttle.recordFailure([account], now: start)
+        #expect(await throttle.blockedUntil([account], now: start) == start.addingTimeInterval(5))
+        await throttle.recordFailure([account], now: start.addingTimeInterval(6))
+        #expect(await throttle.blockedUntil([account], now: start.addingTimeInterval(6)) == start.addingTimeInterval(16))
+        for step in 0..<20 { await throttle.recordFailure([account], now: start.addingTimeInterval(20 + Double(step))) }
+        let blocked = await throttle.blockedUntil([account], now: start.addingTimeInterval(40))
+        #expect(blocked == start.addingTimeInterval(39 + 900))
+        await throttle.recordSuccess(account)
+        #expect(await throttle.blockedUntil([account], now: start.addingTimeInterval(40)) == nil)
+    }
+}
