@@ -45,7 +45,7 @@ struct LogLeakTests {
         #expect(sink.text.contains("path=/members/[redacted]"))
     }
 
-    @Test("Storing, finding and colliding on a personnummer logs no digits, SQL query logs included", arguments: TestDatabase.kinds)
+    @Test("Storing, finding and colliding on a personnummer logs no digits, database driver traces included", arguments: TestDatabase.kinds)
     func storage(kind: DatabaseKind) async throws {
         let sink = LogSink()
         let logger = TestServer.logger(into: sink)
@@ -69,6 +69,6 @@ struct LogLeakTests {
             logger.debug("debugging \(String(reflecting: opened)) raw \(opened.digits)")
         }
         Self.assertClean(sink.text)
-        #expect(sink.text.contains("INSERT INTO"), "SQL query logging was on")
+        #expect(!sink.text.contains("Executing query"), "SQLKit's query log (with binds) is off")
     }
 }
