@@ -1,1 +1,156 @@
-// Written below.
+// Load generator for BENCHMARKS.md: logs in through the sandbox over HTTP like the app's browser
+// would, then rotates refresh tokens from many concurrent sessions against a live server, and
+// prints throughput and HDR-histogram latencies.
+import ArgumentParser
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Histogram
+import NIOCore
+import NIOHTTP1
+
+@main
+struct PortvaktLoad: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "portvakt-load",
+        abstract: "Measure whole sandbox logins and refresh-token rotations against a running portvakt-server."
+    )
+
+    @Option(help: "The server's base URL.") var url = "http://127.0.0.1:8080"
+    @Option(help: "Concurrent sessions refreshing at once.") var concurrency = 16
+    @Option(help: "Seconds of refreshing.") var duration = 10
+    @Option(help: "Whole logins to time (at least one per concurrent session is made anyway).") var logins = 50
+    @Option(help: "Sandbox provider: vipps or bankid.") var provider = "vipps"
+    @Option(help: "Sandbox test user.") var user = "kari"
+
+    func run() async throws {
+        var poolConfiguration = HTTPClient.Configuration.ConnectionPool()
+        poolConfiguration.concurrentHTTP1ConnectionsPerHostSoftLimit = max(concurrency, 8)
+        let http = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(30)), connectionPool: poolConfiguration)
+        )
+        let client = LoadClient(http: http, baseURL: url)
+        do {
+            try await measure(client)
+        } catch {
+            try? await http.shutdown()
+            throw error
+        }
+        try await http.shutdown()
+    }
+
+    private func measure(_ client: LoadClient) async throws {
+        var loginLatency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var tokens: [String] = []
+        for _ in 0..<max(logins, concurrency) {
+            let started = ContinuousClock.now
+            tokens.append(try await client.login(provider: provider, user: user))
+            loginLatency.record(microseconds(since: started))
+        }
+        print(report("whole \(provider) sandbox login (authorize → provider → callback → token), sequential", loginLatency, count: tokens.count, seconds: nil))
+
+        let deadline = ContinuousClock.now + .seconds(duration)
+        let started = ContinuousClock.now
+        let histograms = try await withThrowingTaskGroup(of: Histogram<UInt64>.self) { group in
+            for worker in 0..<concurrency {
+                let first = tokens[worker]
+                group.addTask {
+                    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+                    var token = first
+                    while ContinuousClock.now < deadline {
+                        let sent = ContinuousClock.now
+                        token = try await client.refresh(token)
+                        histogram.record(microseconds(since: sent))
+                    }
+                    return histogram
+                }
+            }
+            var all: [Histogram<UInt64>] = []
+            for try await histogram in group { all.append(histogram) }
+            return all
+        }
+        let elapsed = ContinuousClock.now - started
+        var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        for histogram in histograms { total.add(histogram) }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(report("refresh-token rotations, concurrency \(concurrency)", total, count: Int(total.totalCount), seconds: seconds))
+    }
+
+    private func report(_ title: String, _ histogram: Histogram<UInt64>, count: Int, seconds: Double?) -> String {
+        let ms = { (value: UInt64) in String(format: "%.2f ms", Double(value) / 1000) }
+        let rate = seconds.map { String(format: "  %.0f/s over %.1f s", Double(count) / $0, $0) } ?? ""
+        return "\(title): \(count) done\(rate)  p50 \(ms(histogram.valueAtPercentile(50)))  p99 \(ms(histogram.valueAtPercentile(99)))  max \(ms(histogram.max))"
+    }
+}
+
+private func microseconds(since start: ContinuousClock.Instant) -> UInt64 {
+    let elapsed = ContinuousClock.now - start
+    return UInt64(elapsed.components.seconds) * 1_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
+}
+
+/// The app's and its browser's side of the protocol, nothing more.
+struct LoadClient: Sendable {
+    let http: HTTPClient
+    let baseURL: String
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func login(provider: String, user: String) async throws -> String {
+        let verifier = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64URL
+        let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URL
+        let state = Data((0..<12).map { _ in UInt8.random(in: .min ... .max) }).base64URL
+        let redirect = "no.portvakt.app:/oauth/callback"
+        let authorize = "\(baseURL)/oauth/authorize?client_id=no.portvakt.app&redirect_uri=\(encode(redirect))&response_type=code"
+            + "&scope=openid&code_challenge=\(challenge)&code_challenge_method=S256&state=\(state)&idp_hint=\(provider)"
+        let atProvider = try await location(of: authorize) + "&sandbox_user=\(user)&sandbox_action=approve"
+        let callback = try await location(of: atProvider)
+        let app = try await location(of: callback)
+        guard let code = URLComponents(string: app)?.queryItems?.first(where: { $0.name == "code" })?.value else {
+            throw Failure(description: "no code in the app redirect: \(app.prefix(200))")
+        }
+        let tokens = try await post("/oauth/token", [
+            ("grant_type", "authorization_code"), ("client_id", "no.portvakt.app"), ("code", code),
+            ("redirect_uri", redirect), ("code_verifier", verifier),
+        ])
+        guard let refresh = tokens["refresh_token"] as? String else { throw Failure(description: "no refresh token: \(tokens)") }
+        return refresh
+    }
+
+    func refresh(_ token: String) async throws -> String {
+        let tokens = try await post("/oauth/token", [("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", token)])
+        guard let refresh = tokens["refresh_token"] as? String else { throw Failure(description: "refresh failed: \(tokens)") }
+        return refresh
+    }
+
+    private func location(of url: String) async throws -> String {
+        let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1024 * 1024)
+        guard let location = response.headers.first(name: "location") else {
+            throw Failure(description: "\(url.prefix(80)) answered \(response.status.code) without a redirect")
+        }
+        return location.hasPrefix("/") ? baseURL + location : location
+    }
+
+    private func post(_ path: String, _ fields: [(String, String)]) async throws -> [String: Any] {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: fields.map { "\($0.0)=\(encode($0.1))" }.joined(separator: "&")))
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1024 * 1024)
+        return (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]) ?? [:]
+    }
+
+    private func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+    }
+}
+
+extension Data {
+    var base64URL: String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
