@@ -45,7 +45,7 @@ public enum PortvaktApplication {
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt"),
-            services: [driver, http],
+            services: [driver, http, ExpiryPurgeService(store: store, logger: logger)],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let publicURL = configuration.publicURL(listeningOn: port)

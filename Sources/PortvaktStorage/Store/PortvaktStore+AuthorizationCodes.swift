@@ -47,3 +47,14 @@ extension PortvaktStore {
         return code
     }
 }
+
+extension PortvaktStore {
+    /// Deletes codes nobody redeemed before they expired; returns how many.
+    @discardableResult
+    public func purgeExpiredAuthorizationCodes(now: Date = Date()) async throws -> Int {
+        try await write { db in
+            try await db.delete(from: "authorization_codes").where("expires_at", .lessThanOrEqual, now.millisecondsSince1970)
+                .returning("session_id").all().count
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Logging
+import PortvaktStorage
+import ServiceLifecycle
+
+/// Deletes abandoned logins and unredeemed codes after they expire (each is useless by then,
+/// and a login flow holds a sealed PKCE verifier and nonce). Every few minutes, until shutdown.
+struct ExpiryPurgeService: Service {
+    let store: PortvaktStore
+    let logger: Logger
+    var interval: Duration = .seconds(300)
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: interval)
+                await purge()
+            }
+        }
+    }
+
+    private func purge() async {
+        do {
+            let flows = try await store.purgeExpiredLoginFlows()
+            let codes = try await store.purgeExpiredAuthorizationCodes()
+            if flows + codes > 0 { logger.debug("Purged expired logins", metadata: ["flows": "\(flows)", "codes": "\(codes)"]) }
+        } catch {
+            logger.warning("Could not purge expired logins", metadata: ["error": "\(error)"])
+        }
+    }
+}

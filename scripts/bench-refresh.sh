@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Refresh-token rotations per second and latency, and the latency of a whole sandbox login,
+# against a live portvakt-server on loopback: on SQLite and on a throwaway PostgreSQL, at
+# concurrency 16 and 64, with the load generator running beside the server on the same machine.
+# CONFIGURATION=debug measures the debug build; DURATION=seconds per run (default 15).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/wait-for-200.sh
+configuration=${CONFIGURATION:-release}
+duration=${DURATION:-15}
+swift build -c "$configuration" --product portvakt-server >/dev/null
+swift build -c "$configuration" --product portvakt-load >/dev/null
+bin=$(swift build -c "$configuration" --show-bin-path)
+echo "configuration: $configuration, $(nproc) cores, $duration s per run"
+
+run_against() {  # $1: label, $2: DATABASE_URL or empty
+  local dir port pid
+  dir=$(mktemp -d)
+  port=$((20000 + RANDOM % 20000))
+  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning DATABASE_URL=$2 exec "$bin/portvakt-server" serve 2>"$dir/log") &
+  pid=$!
+  [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; kill $pid; return 1; }
+  for concurrency in 16 64; do
+    echo "== $1, concurrency $concurrency"
+    "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100
+  done
+  kill $pid; wait $pid 2>/dev/null || true
+  rm -rf "$dir"
+}
+
+run_against sqlite ""
+if started=$(scripts/start-postgres.sh); then
+  eval "$started"
+  trap 'scripts/stop-postgres.sh' EXIT
+  run_against postgresql "$PORTVAKT_TEST_POSTGRES_URL"
+else
+  echo "no PostgreSQL: skipped" >&2
+fi
