@@ -121,7 +121,7 @@ def broker():
     claims.validate(leeway=5)
     access = jwt.decode(token["access_token"], jwks)
     assert access.header["alg"] == "ES256" and access["sid"] == claims["sid"], access.header
-    refreshed = session.refresh_token(metadata["token_endpoint"], refresh_token=token["refresh_token"], client_id="portvakt-cli")
+    refreshed = session.refresh_token(metadata["token_endpoint"], refresh_token=token["refresh_token"])
     assert refreshed["refresh_token"] != token["refresh_token"], "the refresh token rotates"
     revoked = requests.post(metadata["revocation_endpoint"], data={"client_id": "portvakt-cli", "token": refreshed["refresh_token"]}, timeout=10)
     assert revoked.status_code == 200
