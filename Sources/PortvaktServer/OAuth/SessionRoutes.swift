@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import JWTKit
 import PortvaktCore
 import PortvaktHTTP
 
@@ -61,10 +60,7 @@ struct SessionRoutes {
     }
 
     private func verifiedIDToken(_ token: String) async -> IDTokenClaims? {
-        guard let header = JOSEHeader(compactJWS: token), header.alg == "ES256", header.keyReferences.isEmpty, let kid = header.kid,
-              let keys = try? await broker.signingKeys.current(), keys.verificationKeys.contains(where: { $0.kid == kid }),
-              let collection = try? await broker.signingKeys.collection().collection,
-              let claims = try? await collection.verify(token, as: IDTokenClaims.self), claims.iss == broker.issuer
+        guard let claims = await AccessTokenVerifier(broker: broker).signedByUs(token, as: IDTokenClaims.self), claims.iss == broker.issuer
         else { return nil }
         return claims
     }

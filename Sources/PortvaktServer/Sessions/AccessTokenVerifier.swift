@@ -10,15 +10,20 @@ struct AccessTokenVerifier: Sendable {
 
     func claims(of token: String, allowExpired: Bool = false) async throws(OAuthFailure) -> AccessTokenClaims {
         let invalid = OAuthFailure(error: "invalid_token", description: "The access token is invalid or expired.", message: .sessionExpired, status: .unauthorized)
+        guard let claims = await signedByUs(token, as: AccessTokenClaims.self), claims.iss == broker.issuer, broker.client(claims.aud) != nil,
+              allowExpired || claims.exp > Int(broker.now().timeIntervalSince1970)
+        else { throw invalid }
+        return claims
+    }
+
+    /// The payload of a token signed ES256 by one of Portvakt's current keys, unchecked otherwise.
+    func signedByUs<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async -> Payload? {
         let now = broker.now()
         guard let header = JOSEHeader(compactJWS: token), header.alg == "ES256", header.keyReferences.isEmpty, let kid = header.kid,
               let keys = try? await broker.signingKeys.current(now: now), keys.verificationKeys.contains(where: { $0.kid == kid }),
-              let collection = try? await broker.signingKeys.collection(now: now).collection,
-              let claims = try? await collection.verify(token, as: AccessTokenClaims.self),
-              claims.iss == broker.issuer, broker.client(claims.aud) != nil,
-              allowExpired || claims.exp > Int(now.timeIntervalSince1970)
-        else { throw invalid }
-        return claims
+              let collection = try? await broker.signingKeys.collection(now: now).collection
+        else { return nil }
+        return try? await collection.verify(token, as: Payload.self)
     }
 
     /// The claims, when the token is valid and its session is still active.
