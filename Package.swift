@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "PortvaktSandboxTests",
             dependencies: [
-                "PortvaktSandbox", "Personnummer",
+                "PortvaktSandbox", "PortvaktCore", "Personnummer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

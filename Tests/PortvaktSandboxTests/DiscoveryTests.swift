@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PortvaktCore
 import HummingbirdTesting
 import Testing
 @testable import PortvaktSandbox
@@ -57,10 +58,3 @@ struct DiscoveryTests {
     }
 }
 
-extension Data {
-    init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PortvaktCore
 import HummingbirdTesting
 import JWTKit
 import Testing

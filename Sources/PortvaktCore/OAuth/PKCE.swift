@@ -18,8 +18,7 @@ public enum PKCE {
     /// §4.6: BASE64URL(SHA256(ASCII(verifier))) == challenge, compared in constant time.
     public static func verify(verifier: String, challenge: String) -> Bool {
         guard isWellFormed(verifier: verifier) else { return false }
-        let computed = Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncoded()
-        return constantTimeEqual(computed, challenge)
+        return constantTimeEqual(Self.challenge(for: verifier), challenge)
     }
 }
 

@@ -102,7 +102,7 @@ public enum PortvaktApplication {
         guard PasswordChecker.isAcceptable(password) else {
             throw ConfigurationError("the password must be 10 to 128 characters")
         }
-        let hash = try await PasswordChecker(cost: configuration.bcryptCost).hash(password)
+        let hash = try await PasswordChecker.hash(password, cost: configuration.bcryptCost)
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
         return try await driver.whileRunning {
             try await DatabaseConnection.waitUntilReachable(

@@ -21,10 +21,10 @@ actor SigningKeyCache {
         try await load(now: now).keys
     }
 
-    /// Signs with the active key; verifies by `kid` with any current key.
-    func collection(now: Date = Date()) async throws -> (collection: JWTKeyCollection, activeKID: String) {
+    /// The key set and a collection that signs with its active key and verifies by `kid` with any of them.
+    func collection(now: Date = Date()) async throws -> (collection: JWTKeyCollection, keys: SigningKeySet) {
         let loaded = try await load(now: now)
-        return (loaded.collection, loaded.keys.active.kid)
+        return (loaded.collection, loaded.keys)
     }
 
     private func load(now: Date) async throws -> (keys: SigningKeySet, collection: JWTKeyCollection, loadedAt: Date) {

@@ -41,7 +41,7 @@ struct LoginCompletion: Sendable {
     func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
         let now = broker.now()
         try await broker.store.append(AuditEvent(
-            occurredAt: now, action: "login.failed", outcome: message == .bankIDCancelled || message == .vippsCancelled ? "cancelled" : "failure",
+            occurredAt: now, action: "login.failed", outcome: message.isQuiet ? "cancelled" : "failure",
             source: "\(login.method.rawValue)-login", details: ["reason": reason, "message_id": message.id]
         ))
         broker.logger.notice("Login failed", metadata: ["method": "\(login.method.rawValue)", "reason": "\(reason)"])

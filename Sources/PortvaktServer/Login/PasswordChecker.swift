@@ -5,17 +5,16 @@ import NIOPosix
 /// of a second). Unknown accounts are checked against a dummy hash, so that the answer takes as
 /// long whether or not the email exists.
 struct PasswordChecker: Sendable {
-    let cost: Int
     private let dummyHash: String
 
+    /// Hashes the dummy at `cost`, the cost of new hashes, so unknown accounts take as long.
     init(cost: Int) {
-        self.cost = cost
         dummyHash = Bcrypt.hash("portvakt-no-such-account", cost: UInt8(cost))
     }
 
-    func hash(_ password: String) async throws -> String {
-        let cost = UInt8(self.cost)
-        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    /// A new bcrypt hash; static, so the admin command does not pay for the dummy hash.
+    static func hash(_ password: String, cost: Int) async throws -> String {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: UInt8(cost)) }
     }
 
     /// Whether `password` matches `hash`; a nil hash never matches but costs the same time.

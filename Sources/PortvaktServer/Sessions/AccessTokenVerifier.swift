@@ -20,8 +20,8 @@ struct AccessTokenVerifier: Sendable {
     func signedByUs<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async -> Payload? {
         let now = broker.now()
         guard let header = JOSEHeader(compactJWS: token), header.alg == "ES256", header.keyReferences.isEmpty, let kid = header.kid,
-              let keys = try? await broker.signingKeys.current(now: now), keys.verificationKeys.contains(where: { $0.kid == kid }),
-              let collection = try? await broker.signingKeys.collection(now: now).collection
+              let (collection, keys) = try? await broker.signingKeys.collection(now: now),
+              keys.verificationKeys.contains(where: { $0.kid == kid })
         else { return nil }
         return try? await collection.verify(token, as: Payload.self)
     }

@@ -28,7 +28,8 @@ struct TokenIssuer: Sendable {
 
     func tokens(for session: Session, refreshToken: String, scope: String, nonce: String?, withIDToken: Bool) async throws -> TokenResponse {
         let now = broker.now()
-        let (keys, kid) = try await broker.signingKeys.collection(now: now)
+        let (keys, set) = try await broker.signingKeys.collection(now: now)
+        let kid = set.active.kid
         let organisations = try await broker.store.organisationRoles(userID: session.userId)
         let issuedAt = Int(now.timeIntervalSince1970)
         let lifetime = Int(broker.lifetimes.accessToken)

@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import PortvaktCore
 
 /// An upstream ID token's claims. jwt-kit checks only the signature; ``UpstreamProvider``
 /// checks these claims against the issuer, the client, the clock and the nonce.
@@ -43,11 +44,3 @@ struct JOSEHeader: Sendable {
     }
 }
 
-extension Data {
-    /// Decodes base64url without padding (RFC 7515 §2).
-    init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
-}

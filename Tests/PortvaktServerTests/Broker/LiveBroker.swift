@@ -188,8 +188,6 @@ extension LiveBroker {
     static func claims(_ jwt: String) -> [String: Any] {
         let parts = jwt.split(separator: ".")
         guard parts.count == 3 else { return [:] }
-        var base64 = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return (Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) ?? [:]
+        return (Data(base64URLEncoded: String(parts[1])).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) ?? [:]
     }
 }
