@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "Personnummer", targets: ["Personnummer"]),
+        .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "PortvaktServer", targets: ["PortvaktServer"]),
         .library(name: "PortvaktSandbox", targets: ["PortvaktSandbox"]),
         .executable(name: "portvakt-server", targets: ["portvakt-server"]),
@@ -30,6 +31,9 @@ let package = Package(
     targets: [
         // The national identity number: parse, validate, classify, mask. No dependencies.
         .target(name: "Personnummer"),
+
+        // QR Code symbols (ISO/IEC 18004) for the animated BankID codes. No dependencies.
+        .target(name: "QRCode"),
 
         // Domain: key material, personnummer protection, signing keys, audit vocabulary, log redaction.
         .target(
@@ -140,6 +144,7 @@ let package = Package(
             path: "Tests/PortvaktTestSupport"
         ),
         .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer"]),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PortvaktCore"]),
         .testTarget(
             name: "PortvaktCoreTests",
             dependencies: [
