@@ -93,6 +93,7 @@ let package = Package(
                 "PortvaktSandbox",
                 "PortvaktHTTP",
                 "Personnummer",
+                "QRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

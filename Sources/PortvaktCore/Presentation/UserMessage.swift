@@ -12,6 +12,15 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case wrongEmailOrPassword = "wrong_email_or_password"
     case tooManyAttempts = "too_many_attempts"
     case invalidLoginRequest = "invalid_login_request"
+    // The BankID order flow (BankIDHint maps the provider's hint codes to these).
+    case bankIDStartApp = "bankid_start_app"
+    case bankIDSearching = "bankid_searching"
+    case bankIDSignInApp = "bankid_sign_in_app"
+    case bankIDWaiting = "bankid_waiting"
+    case bankIDExpired = "bankid_expired"
+    case bankIDCertificateError = "bankid_certificate_error"
+    case bankIDStartFailed = "bankid_start_failed"
+    case bankIDOrderNotFound = "bankid_order_not_found"
 
     /// The stable id sent as `message_id`.
     public var id: String { rawValue }
@@ -19,7 +28,7 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     /// Whether trying the same thing again can help (the app shows a retry button).
     public var isRetryable: Bool {
         switch self {
-        case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts: true
+        case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts, .bankIDExpired, .bankIDStartFailed, .bankIDOrderNotFound: true
         default: false
         }
     }
@@ -60,6 +69,30 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
             language.pick(
                 "Innloggingen kunne ikke startes. Gå tilbake til appen og prøv igjen.",
                 "The login could not be started. Go back to the app and try again.")
+        case .bankIDStartApp:
+            language.pick("Start BankID-appen, eller skann QR-koden med den.", "Start your BankID app, or scan the QR code with it.")
+        case .bankIDSearching:
+            language.pick("Søker etter BankID, det kan ta litt tid …", "Searching for BankID, it may take a little while…")
+        case .bankIDSignInApp:
+            language.pick(
+                "Skriv inn sikkerhetskoden din i BankID-appen og velg Identifiser.",
+                "Enter your security code in the BankID app and select Identify.")
+        case .bankIDWaiting:
+            language.pick("Venter på BankID …", "Waiting for BankID…")
+        case .bankIDExpired:
+            language.pick(
+                "BankID-innloggingen tok for lang tid og ble avbrutt. Prøv igjen.",
+                "The BankID login took too long and was stopped. Please try again.")
+        case .bankIDCertificateError:
+            language.pick(
+                "BankID-en du prøver å bruke er sperret eller for gammel. Bruk en annen BankID, eller bestill en ny hos banken din.",
+                "The BankID you are trying to use is blocked or too old. Use another BankID, or get a new one from your bank.")
+        case .bankIDStartFailed:
+            language.pick(
+                "BankID-appen startet ikke. Sjekk at den er installert, og prøv igjen – eller bruk Vipps.",
+                "The BankID app did not start. Check that it is installed and try again, or use Vipps.")
+        case .bankIDOrderNotFound:
+            language.pick("Denne BankID-innloggingen finnes ikke lenger. Start på nytt.", "This BankID login no longer exists. Please start again.")
         }
     }
 }

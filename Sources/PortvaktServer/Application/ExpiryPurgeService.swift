@@ -3,7 +3,7 @@ import Logging
 import PortvaktStorage
 import ServiceLifecycle
 
-/// Deletes abandoned logins and unredeemed codes after they expire (each is useless by then,
+/// Deletes abandoned logins, unredeemed codes and ended BankID orders after they expire (each is useless by then,
 /// and a login flow holds a sealed PKCE verifier and nonce). Every few minutes, until shutdown.
 struct ExpiryPurgeService: Service {
     let store: PortvaktStore
@@ -23,7 +23,10 @@ struct ExpiryPurgeService: Service {
         do {
             let flows = try await store.purgeExpiredLoginFlows()
             let codes = try await store.purgeExpiredAuthorizationCodes()
-            if flows + codes > 0 { logger.debug("Purged expired logins", metadata: ["flows": "\(flows)", "codes": "\(codes)"]) }
+            let orders = try await store.purgeExpiredBankIDOrders()
+            if flows + codes + orders > 0 {
+                logger.debug("Purged expired logins", metadata: ["flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)"])
+            }
         } catch {
             logger.warning("Could not purge expired logins", metadata: ["error": "\(error)"])
         }

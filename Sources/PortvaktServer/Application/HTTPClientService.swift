@@ -8,7 +8,7 @@ struct HTTPClientService: Service {
     let client: HTTPClient
 
     init(timeout: Duration) {
-        let seconds = TimeAmount.seconds(timeout.components.seconds)
+        let seconds = TimeAmount(timeout)
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: seconds, read: seconds))
         configuration.httpVersion = .http1Only
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -17,5 +17,12 @@ struct HTTPClientService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         try await client.shutdown()
+    }
+}
+
+extension TimeAmount {
+    /// A Swift `Duration` as NIO's time amount, to the nanosecond.
+    init(_ duration: Duration) {
+        self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }

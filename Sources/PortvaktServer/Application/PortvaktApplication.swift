@@ -40,6 +40,8 @@ public enum PortvaktApplication {
         PasswordRoutes(broker: broker).register(on: router)
         TokenRoutes(broker: broker).register(on: router)
         SessionRoutes(broker: broker).register(on: router)
+        BankIDOrderRoutes(broker: broker).register(on: router)
+        OtherDeviceRoutes(broker: broker).register(on: router)
         sandbox?.addRoutes(to: router)
 
         var app = Application(
@@ -57,6 +59,12 @@ public enum PortvaktApplication {
                             sandbox, providers: unconfigured, publicURL: publicURL, into: broker.upstreams,
                             http: http.client, timeout: configuration.upstreamTimeout
                         )
+                        if configuration.bankIDOrderAPI == nil {
+                            await SandboxUpstreams.connectOrders(
+                                sandbox, publicURL: publicURL, into: broker.upstreams, http: http.client,
+                                timeout: configuration.upstreamTimeout, startTimeout: configuration.bankIDOrderStartTimeout
+                            )
+                        }
                     } catch {
                         logger.error("Could not connect the broker to the sandbox providers", metadata: ["error": "\(error)"])
                     }
@@ -76,6 +84,9 @@ public enum PortvaktApplication {
             _ = try await broker.signingKeys.current()
             for settings in configuration.upstreams.values {
                 await broker.upstreams.set(UpstreamProvider(settings: settings, http: http.client, timeout: configuration.upstreamTimeout))
+            }
+            if let orders = configuration.bankIDOrderAPI {
+                await broker.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: http.client, timeout: configuration.upstreamTimeout))
             }
             if sandbox != nil {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)

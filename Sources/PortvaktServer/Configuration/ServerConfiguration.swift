@@ -17,6 +17,8 @@ public struct SessionLifetimes: Sendable {
     public var authorizationCode: TimeInterval = 60
     /// How long a login may take from `/oauth/authorize` to the provider's answer.
     public var loginFlow: TimeInterval = 600
+    /// A BankID order the user has not finished by then has failed, whatever the app does.
+    public var bankIDOrder: TimeInterval = 180
 }
 
 /// Everything portvakt-server reads from its environment, parsed and checked once at start-up.
@@ -56,11 +58,15 @@ public struct ServerConfiguration: Sendable {
     /// on, and unavailable otherwise.
     public var upstreams: [IdentityProvider: UpstreamSettings]
     public var upstreamTimeout: Duration
+    /// The BankID order API; without it, the sandbox's when the sandbox is on.
+    public var bankIDOrderAPI: BankIDOrderSettings?
+    /// How long an order start may wait for the provider.
+    public var bankIDOrderStartTimeout: Duration
     public var lifetimes: SessionLifetimes
     /// The bcrypt cost of new password hashes.
     public var bcryptCost: Int
 
-    static let names: Set<String> = [
+    static let names: Set<String> = Set([
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
         "PORTVAKT_SANDBOX", "PORTVAKT_LOG_LEVEL", "PORTVAKT_DATABASE_WAIT_SECONDS", "PORTVAKT_ENCRYPTION_KEYS",
         "PORTVAKT_INDEX_KEY", "PORTVAKT_SANDBOX_ADMIN_TOKEN", "PORTVAKT_SANDBOX_FAULTS",
@@ -68,7 +74,8 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY_FILE",
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_REFRESH_GRACE_SECONDS", "PORTVAKT_BCRYPT_COST",
-    ]
+        "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS",
+    ]).union(BankIDOrderSettings.names)
 
     /// Reads the settings from `environment` (and the file `PORTVAKT_CONFIG_FILE` names).
     /// - Throws: ``ConfigurationError`` with one line naming the setting that is wrong.
@@ -115,6 +122,9 @@ public struct ServerConfiguration: Sendable {
             refreshGrace: TimeInterval(try seconds("PORTVAKT_REFRESH_GRACE_SECONDS", 10, 0...60))
         )
         let upstreamTimeout = try seconds("PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", 5, 1...60)
+        let startTimeout = try settings.parse("PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", default: 1500, expected: "milliseconds from 100 to 10000") {
+            Int($0).flatMap { (100...10_000).contains($0) ? $0 : nil }
+        }
         let minimumCost = mode == .production ? 10 : 4
         let bcryptCost = try settings.parse("PORTVAKT_BCRYPT_COST", default: 12, expected: "a bcrypt cost from \(minimumCost) to 16") {
             Int($0).flatMap { (minimumCost...16).contains($0) ? $0 : nil }
@@ -126,7 +136,8 @@ public struct ServerConfiguration: Sendable {
             sandboxEnabled: sandbox, sandboxAdminToken: adminToken, sandboxFaults: faults, logLevel: logLevel, databaseWait: .seconds(wait),
             encryptionKeys: settings["PORTVAKT_ENCRYPTION_KEYS"], indexKey: settings["PORTVAKT_INDEX_KEY"],
             upstreams: try UpstreamSettings.load(from: settings), upstreamTimeout: .seconds(upstreamTimeout),
-            lifetimes: lifetimes, bcryptCost: bcryptCost
+            bankIDOrderAPI: try BankIDOrderSettings.load(from: settings, startTimeout: .milliseconds(startTimeout)),
+            bankIDOrderStartTimeout: .milliseconds(startTimeout), lifetimes: lifetimes, bcryptCost: bcryptCost
         )
         try configuration.checkProductionRules()
         return configuration

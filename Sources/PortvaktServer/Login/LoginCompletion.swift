@@ -18,36 +18,47 @@ struct LoginCompletion: Sendable {
 
     /// Issues the code and returns where to send the browser.
     func succeed(_ login: PendingLogin, user: User, method: Method) async throws -> String {
+        let code = try await issueCode(for: login.request, user: user, method: method)
+        return appRedirect(login.request, [("code", code)])
+    }
+
+    /// Starts the user's session and stores a single-use code for it, bound to the app's
+    /// request (client, redirect URI, PKCE challenge). `code` is random unless the caller must be
+    /// able to give the same code again (the BankID order flow derives it).
+    func issueCode(for request: AppAuthorizationRequest, user: User, method: Method, code: String = randomToken()) async throws -> String {
         let now = broker.now()
         let session = try await broker.store.createSession(
-            userID: user.id, clientID: login.request.clientID, amr: method.amr, acr: method.acr, authTime: now,
+            userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: now,
             idleLifetime: broker.lifetimes.idle, absoluteLifetime: broker.lifetimes.absolute, now: now
         )
-        let code = randomToken()
         try await broker.store.insertAuthorizationCode(AuthorizationCode(
-            codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: login.request.clientID,
-            redirectURI: login.request.redirectURI, codeChallenge: login.request.codeChallenge, scope: login.request.scope,
-            nonce: login.request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode)
+            codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: request.clientID,
+            redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope,
+            nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode)
         ))
         try await broker.store.append(AuditEvent(
             occurredAt: now, action: "login.succeeded", outcome: "success", actorUserID: UUID(uuidString: user.id),
-            subjectType: "session", subjectID: session.id, source: method.source, details: ["client": login.request.clientID]
+            subjectType: "session", subjectID: session.id, source: method.source, details: ["client": request.clientID]
         ))
         broker.logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
-        return appRedirect(login.request, [("code", code)])
+        return code
     }
 
     /// Sends the app an error with its message id, and records the failure.
     func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
-        let now = broker.now()
-        try await broker.store.append(AuditEvent(
-            occurredAt: now, action: "login.failed", outcome: message.isQuiet ? "cancelled" : "failure",
-            source: "\(login.method.rawValue)-login", details: ["reason": reason, "message_id": message.id]
-        ))
-        broker.logger.notice("Login failed", metadata: ["method": "\(login.method.rawValue)", "reason": "\(reason)"])
+        try await recordFailure(method: login.method, message: message, reason: reason)
         return appRedirect(login.request, [
             ("error", error), ("error_description", message.text(.en)), ("message_id", message.id),
         ])
+    }
+
+    /// The audit event and log line of a failed login.
+    func recordFailure(method: IdentityProvider, message: UserMessage, reason: String) async throws {
+        try await broker.store.append(AuditEvent(
+            occurredAt: broker.now(), action: "login.failed", outcome: message.isQuiet ? "cancelled" : "failure",
+            source: "\(method.rawValue)-login", details: ["reason": reason, "message_id": message.id]
+        ))
+        broker.logger.notice("Login failed", metadata: ["method": "\(method.rawValue)", "reason": "\(reason)"])
     }
 
     /// The app's redirect URI with `fields`, its `state` and our `iss`.

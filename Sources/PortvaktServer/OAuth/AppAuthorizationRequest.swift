@@ -69,8 +69,37 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         )
     }
 
-    /// The same request with another method, as a link on the method and password pages.
-    func authorizeURL(method: IdentityProvider?, language: Language? = nil) -> String {
+    /// An order start from the app (`POST /bankid/orders`): the same checks as
+    /// `/oauth/authorize` for what the code is bound to, without `state` (the app holds the
+    /// order's session id instead). Throws ``OAuthFailure``.
+    static func forOrder(_ body: BankIDOrderStartRequest, clients: [AppClient]) throws(OAuthFailure) -> (AppAuthorizationRequest, AppClient) {
+        guard let clientID = body.clientID, let client = clients.first(where: { $0.id == clientID }) else {
+            throw OAuthFailure(error: "invalid_client", description: "client_id is missing or unknown.", status: .unauthorized)
+        }
+        guard let redirectURI = body.redirectURI, client.allowsRedirect(redirectURI) else {
+            throw OAuthFailure.invalidRequest("redirect_uri is not registered for this client.")
+        }
+        guard body.codeChallengeMethod == "S256" else {
+            throw OAuthFailure.invalidRequest("PKCE with code_challenge_method=S256 is required (plain is not accepted).")
+        }
+        guard let challenge = body.codeChallenge, PKCE.isWellFormed(challenge: challenge) else {
+            throw OAuthFailure.invalidRequest("code_challenge must be a base64url SHA-256 (43 characters).")
+        }
+        if let nonce = body.nonce, nonce.count > 512 { throw OAuthFailure.invalidRequest("nonce is too long.") }
+        let scopes = (body.scope ?? "openid").split(separator: " ").map(String.init)
+        guard !scopes.isEmpty, scopes.allSatisfy(supportedScopes.contains) else {
+            throw OAuthFailure(error: "invalid_scope", description: "Supported scopes: \(supportedScopes.sorted().joined(separator: " ")).")
+        }
+        let request = AppAuthorizationRequest(
+            clientID: clientID, redirectURI: redirectURI, state: nil, nonce: body.nonce, codeChallenge: challenge,
+            scope: scopes.joined(separator: " "), language: Language(uiLocales: body.uiLocales), method: .bankid
+        )
+        return (request, client)
+    }
+
+    /// The same request with another method, as a link on the method and password pages;
+    /// `path` sends it to another page of the broker (BankID on another device).
+    func authorizeURL(method: IdentityProvider?, language: Language? = nil, path: String = "/oauth/authorize") -> String {
         var fields = [
             ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
             ("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope),
@@ -79,6 +108,6 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         if let state { fields.append(("state", state)) }
         if let nonce { fields.append(("nonce", nonce)) }
         if let method { fields.append(("idp_hint", method.rawValue)) }
-        return URLComponents.appending(fields, to: "/oauth/authorize")
+        return URLComponents.appending(fields, to: path)
     }
 }

@@ -10,6 +10,9 @@ struct AppClient: Sendable, Hashable {
     /// `http://[::1]` with any port and exactly this path.
     let loopbackPaths: [String]
     let postLogoutRedirectURIs: [String]
+    /// Where the BankID app may send the user back after an order started on this device: the
+    /// app's own scheme or a claimed https link, compared exactly.
+    var bankIDReturnURLs: [String] = []
 
     func allowsRedirect(_ uri: String) -> Bool {
         if redirectURIs.contains(uri) { return true }
@@ -24,11 +27,19 @@ struct AppClient: Sendable, Hashable {
         return rebuilt == uri && loopbackPaths.contains(components.percentEncodedPath)
     }
 
+    /// Whether the BankID app may return to `url`: on the allow-list, and never plain `http://`,
+    /// which any program on the device could answer.
+    func allowsBankIDReturn(_ url: String) -> Bool {
+        guard let scheme = URLComponents(string: url)?.scheme?.lowercased(), scheme != "http" else { return false }
+        return bankIDReturnURLs.contains(url)
+    }
+
     /// The app and the CLI, which every Portvakt server serves.
     static let builtIn: [AppClient] = [
         AppClient(
             id: "no.portvakt.app", redirectURIs: ["no.portvakt.app:/oauth/callback"], loopbackPaths: [],
-            postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"]
+            postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"],
+            bankIDReturnURLs: ["no.portvakt.app:/bankid/return", "https://app.portvakt.no/bankid/return"]
         ),
         AppClient(id: "portvakt-cli", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: []),
     ]

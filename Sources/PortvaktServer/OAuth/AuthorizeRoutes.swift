@@ -15,23 +15,39 @@ struct AuthorizeRoutes {
         }
     }
 
-    private func authorize(_ httpRequest: Request) async throws -> Response {
-        let request: AppAuthorizationRequest
+    /// The app's request, or the answer that refuses it: a page when the client or redirect URI
+    /// cannot be trusted, otherwise a redirect to the app with the error.
+    enum Checked {
+        case request(AppAuthorizationRequest)
+        case refused(Response)
+    }
+
+    static func check(_ httpRequest: Request, broker: Broker) -> Checked {
         do {
             guard let fields = FormFields(httpRequest.uri.query ?? "") else {
                 throw AppAuthorizationRequest.PageError(description: "the query string is malformed or repeats a parameter")
             }
-            request = try AppAuthorizationRequest.parse(fields, clients: broker.clients)
+            return .request(try AppAuthorizationRequest.parse(fields, clients: broker.clients))
         } catch let error as AppAuthorizationRequest.PageError {
             let language = Language(uiLocales: FormFields(httpRequest.uri.query ?? "")?["ui_locales"])
-            return BrokerPage.problem(.invalidLoginRequest, reason: error.description, language: language)
+            return .refused(BrokerPage.problem(.invalidLoginRequest, reason: error.description, language: language))
         } catch let error as AppAuthorizationRequest.RedirectError {
             let location = LoginCompletion.redirect(
                 to: error.redirectURI,
                 [("error", error.error), ("error_description", error.description), ("message_id", UserMessage.invalidLoginRequest.id)],
                 state: error.state, issuer: broker.issuer
             )
-            return Responses.redirect(to: location, status: .seeOther)
+            return .refused(Responses.redirect(to: location, status: .seeOther))
+        } catch {
+            return .refused(BrokerPage.problem(.invalidLoginRequest, reason: "the request could not be read", language: .nb))
+        }
+    }
+
+    private func authorize(_ httpRequest: Request) async throws -> Response {
+        let request: AppAuthorizationRequest
+        switch Self.check(httpRequest, broker: broker) {
+        case .request(let checked): request = checked
+        case .refused(let response): return response
         }
 
         switch request.method {

@@ -67,7 +67,7 @@ struct CallbackRoutes {
         } catch let error as UpstreamError {
             let location: String
             switch error {
-            case .unavailable(let reason):
+            case .unavailable(let reason), .timedOut(let reason):
                 await upstream.forgetMetadata()
                 location = try await completion.fail(login, error: "temporarily_unavailable", message: provider.unavailableMessage, reason: reason)
             case .rejected(let reason):

@@ -38,13 +38,15 @@ enum BrokerPage {
         """
     }
 
-    static func response(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
+    /// - Parameter script: allow the page's own script (`script-src 'self'`) and its requests to this server.
+    static func response(_ html: String, status: HTTPResponse.Status = .ok, script: Bool = false) -> Response {
+        let scripting = script ? " script-src 'self'; connect-src 'self';" : ""
+        return Response(
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 // No form-action: the password form's answer redirects to the app's own scheme.
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline';\(scripting) frame-ancestors 'none'; base-uri 'none'",
                 .init("Referrer-Policy")!: "no-referrer",
             ],
             body: .init(byteBuffer: ByteBuffer(string: html))
@@ -72,6 +74,7 @@ enum MethodPage {
         <p>\(language.pick("Velg hvordan du vil logge inn.", "Choose how to log in."))</p>
         <nav aria-label="\(language.pick("Innloggingsmåter", "Login methods"))">
         <a class="method primary" href="\(request.authorizeURL(method: .bankid).htmlEscaped)">\(language.pick("Logg inn med BankID", "Log in with BankID"))</a>
+        <a class="method" href="\(request.authorizeURL(method: nil, path: OtherDeviceRoutes.path).htmlEscaped)">\(language.pick("BankID på en annen enhet (QR-kode)", "BankID on another device (QR code)"))</a>
         <a class="method primary" href="\(request.authorizeURL(method: .vipps).htmlEscaped)">\(language.pick("Logg inn med Vipps", "Log in with Vipps"))</a>
         <a class="method" href="\(request.authorizeURL(method: .password).htmlEscaped)">\(language.pick("Logg inn med e-post og passord", "Log in with email and password"))</a>
         </nav>

@@ -33,4 +33,17 @@ enum SandboxUpstreams {
             await directory.set(UpstreamProvider(settings: settings, http: http, timeout: timeout))
         }
     }
+
+    /// The sandbox's BankID order API, with a generated secret for a client of its own.
+    static func connectOrders(
+        _ sandbox: Sandbox, publicURL: String, into directory: UpstreamDirectory, http: HTTPClient, timeout: Duration, startTimeout: Duration
+    ) async {
+        let clientID = "portvakt-broker-orders"
+        let secret = randomToken()
+        await sandbox.register(SandboxClient(provider: .bankid, clientID: clientID, clientSecret: secret, redirectURIs: []))
+        let settings = BankIDOrderSettings(
+            baseURL: publicURL + sandbox.configuration.pathPrefix + "/bankid/rp/v6.0", clientID: clientID, clientSecret: secret, startTimeout: startTimeout
+        )
+        await directory.setBankIDOrders(BankIDOrderAPI(settings: settings, http: http, timeout: timeout))
+    }
 }

@@ -12,6 +12,12 @@ struct RefreshTokenSecret: Sendable {
         Data(HMAC<SHA256>.authenticationCode(for: Data(("successor:" + token).utf8), using: key)).base64URLEncoded()
     }
 
+    /// The authorization code of a completed BankID order, derived from the order's session id
+    /// so that a repeated collect (its first answer lost on a bad connection) gets the same code.
+    func orderCode(forSession sessionID: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(("bankid-order-code:" + sessionID).utf8), using: key)).base64URLEncoded()
+    }
+
     static func hash(_ token: String) -> Data {
         Data(SHA256.hash(data: Data(token.utf8)))
     }

@@ -1,8 +1,9 @@
 import PortvaktStorage
 
-/// The identity providers the broker can send users to right now.
+/// The identity providers the broker can send users to right now, and the BankID order API.
 actor UpstreamDirectory {
     private var providers: [IdentityProvider: UpstreamProvider] = [:]
+    private(set) var bankIDOrders: (any BankIDOrderService)?
 
     func set(_ provider: UpstreamProvider) {
         providers[provider.settings.provider] = provider
@@ -10,5 +11,9 @@ actor UpstreamDirectory {
 
     func provider(_ kind: IdentityProvider) -> UpstreamProvider? {
         providers[kind]
+    }
+
+    func setBankIDOrders(_ service: any BankIDOrderService) {
+        bankIDOrders = service
     }
 }

@@ -19,7 +19,7 @@ actor UpstreamProvider {
     init(settings: UpstreamSettings, http: HTTPClient, timeout: Duration) {
         self.settings = settings
         self.http = http
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000)
+        self.timeout = TimeAmount(timeout)
     }
 
     var provider: IdentityProvider { settings.provider }

@@ -10,5 +10,6 @@ public struct Migration: Sendable {
     public static let all: [Migration] = [
         Migration(version: 1, name: "initial schema", apply: InitialSchema.apply),
         Migration(version: 2, name: "member roles", apply: MemberRoles.apply),
+        Migration(version: 3, name: "bankid orders", apply: BankIDOrders.apply),
     ]
 }

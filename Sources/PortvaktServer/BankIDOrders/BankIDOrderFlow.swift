@@ -1,0 +1,156 @@
+import Foundation
+import Personnummer
+import PortvaktCore
+import PortvaktStorage
+
+/// The BankID order flow on the server: start an order at the provider, report its progress,
+/// draw its QR frames, cancel it, and turn a completed order into a Portvakt login. Orders end
+/// after three minutes whatever the client does; the session id the app holds is the only
+/// handle, and only its hash is stored.
+struct BankIDOrderFlow: Sendable {
+    let broker: Broker
+
+    /// Portvakt's own hint codes for failures BankID does not know about.
+    static let notRegistered = "notRegistered"
+    static let invalidPersonnummer = "invalidPersonnummer"
+
+    struct Started: Sendable {
+        let sessionID: String
+        let autoStartToken: String
+        let launchURL: String
+        let expiresAt: Date
+    }
+
+    /// An order found by its session id, with its payload opened.
+    struct Order: Sendable {
+        let sessionID: String
+        let record: BankIDOrderRecord
+        let payload: BankIDOrderPayload
+    }
+
+    /// Starts an order for `request`; `returnURL` has been checked against the client's allow-list.
+    /// - Throws: ``UpstreamError`` when the provider is unavailable, refuses, or is too slow.
+    func start(_ request: AppAuthorizationRequest, returnURL: String?, endUserIP: String) async throws -> Started {
+        guard let service = await broker.upstreams.bankIDOrders else { throw UpstreamError.unavailable("no BankID order API is configured") }
+        let started = try await service.start(endUserIP: endUserIP)
+        let now = broker.now()
+        let sessionID = randomToken()
+        let payload = try JSONEncoder().encode(BankIDOrderPayload(order: started, request: request, returnURL: returnURL))
+        let record = try await broker.store.insertBankIDOrder(
+            sessionHash: RefreshTokenSecret.hash(sessionID), clientID: request.clientID,
+            startedAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.bankIDOrder)
+        ) { id in try broker.keys.cipher.seal(payload, context: "bankid-order:\(id)") }
+        broker.logger.info("BankID order started", metadata: ["order": "\(record.id)", "client": "\(request.clientID)"])
+        return Started(
+            sessionID: sessionID, autoStartToken: started.autoStartToken,
+            launchURL: BankIDLaunchLink.url(autoStartToken: started.autoStartToken, redirect: returnURL), expiresAt: record.expiresDate
+        )
+    }
+
+    /// The order behind a session id, or nil for an unknown (or long purged) one.
+    func order(sessionID: String) async throws -> Order? {
+        guard let record = try await broker.store.bankIDOrder(sessionHash: RefreshTokenSecret.hash(sessionID)) else { return nil }
+        let data = try broker.keys.cipher.open(record.payload, context: "bankid-order:\(record.id)")
+        return Order(sessionID: sessionID, record: record, payload: try JSONDecoder().decode(BankIDOrderPayload.self, from: data))
+    }
+
+    /// Asks the provider where the order stands (unless it has ended or expired) and, when the
+    /// user has identified, logs them in. Repeated calls after the end give the same answer.
+    func collect(_ order: Order) async throws -> BankIDOrderOutcome {
+        if let ended = try await endIfExpired(order) { return ended }
+        guard order.record.status == .pending else { return outcome(of: order.record, sessionID: order.sessionID) }
+        guard let service = await broker.upstreams.bankIDOrders else { throw UpstreamError.unavailable("no BankID order API is configured") }
+        switch try await service.collect(orderRef: order.payload.order.orderRef) {
+        case .pending(let hint):
+            return .pending(hintCode: hint, message: BankIDHint.pendingMessage(hint), expiresAt: order.record.expiresDate)
+        case .failed(let hint):
+            return try await fail(order, hintCode: hint, reason: "BankID ended the order (\(hint ?? "no hint"))")
+        case .complete(let personalNumber, let name):
+            return try await complete(order, personalNumber: personalNumber, name: name)
+        }
+    }
+
+    /// The animated QR code's text now (`t` = whole seconds since the start), or nil once the
+    /// order has ended.
+    func qrData(_ order: Order) async throws -> (text: String, seconds: Int)? {
+        if try await endIfExpired(order) != nil { return nil }
+        guard order.record.status == .pending else { return nil }
+        let seconds = max(0, Int(broker.now().timeIntervalSince(order.record.startedDate)))
+        let started = order.payload.order
+        return (BankIDQRCode.frame(qrStartToken: started.qrStartToken, qrStartSecret: started.qrStartSecret, seconds: seconds), seconds)
+    }
+
+    /// Cancels a pending order here and at the provider. Cancelling an ended order changes
+    /// nothing and reports how it ended.
+    func cancel(_ order: Order) async throws -> BankIDOrderOutcome {
+        if let ended = try await endIfExpired(order) { return ended }
+        guard order.record.status == .pending else { return outcome(of: order.record, sessionID: order.sessionID) }
+        let outcome = try await fail(order, hintCode: "cancelled", reason: "the user cancelled the order")
+        await cancelAtProvider(order)
+        return outcome
+    }
+
+    // MARK: - Ending an order
+
+    private func endIfExpired(_ order: Order) async throws -> BankIDOrderOutcome? {
+        guard order.record.status == .pending, broker.now() >= order.record.expiresDate else { return nil }
+        let outcome = try await fail(order, hintCode: "expiredTransaction", reason: "the order expired")
+        await cancelAtProvider(order)
+        return outcome
+    }
+
+    /// Ends the order as failed, unless another request ended it first: then that result stands.
+    private func fail(_ order: Order, hintCode: String?, reason: String) async throws -> BankIDOrderOutcome {
+        let store = broker.store
+        guard try await store.finishBankIDOrder(id: order.record.id, status: .failed, hintCode: hintCode, now: broker.now()) != nil else {
+            return try await currentOutcome(order)
+        }
+        let outcome = BankIDOrderOutcome.failure(hintCode)
+        if case .failed(_, let message, _) = outcome {
+            try await LoginCompletion(broker: broker).recordFailure(method: .bankid, message: message, reason: reason)
+        }
+        return outcome
+    }
+
+    private func complete(_ order: Order, personalNumber: String, name: String?) async throws -> BankIDOrderOutcome {
+        guard let number = try? Personnummer(personalNumber, context: broker.personnummerContext) else {
+            return try await fail(order, hintCode: Self.invalidPersonnummer, reason: "BankID gave a personnummer that does not validate")
+        }
+        let vault = broker.keys.vault
+        let login = IdentityLinker.Login(provider: .bankid, subject: "nnin:" + vault.blindIndex(number), personnummer: number, phone: nil, name: name)
+        guard let user = try await IdentityLinker(store: broker.store, vault: vault).user(for: login, now: broker.now()) else {
+            return try await fail(order, hintCode: Self.notRegistered, reason: "no member record")
+        }
+        guard try await broker.store.finishBankIDOrder(id: order.record.id, status: .complete, hintCode: nil, userID: user.id, now: broker.now()) != nil else {
+            return try await currentOutcome(order)
+        }
+        let code = broker.refreshSecret.orderCode(forSession: order.sessionID)
+        let method = LoginCompletion.Method(provider: .bankid, amr: ["BID"], acr: "urn:bankid:bid;LOA=4")
+        _ = try await LoginCompletion(broker: broker).issueCode(for: order.payload.request, user: user, method: method, code: code)
+        return .complete(code: code)
+    }
+
+    private func currentOutcome(_ order: Order) async throws -> BankIDOrderOutcome {
+        guard let record = try await broker.store.bankIDOrder(sessionHash: order.record.sessionHash) else {
+            return .failed(hintCode: nil, message: .bankIDOrderNotFound, error: "invalid_request")
+        }
+        return outcome(of: record, sessionID: order.sessionID)
+    }
+
+    private func outcome(of record: BankIDOrderRecord, sessionID: String) -> BankIDOrderOutcome {
+        switch record.status {
+        case .complete: .complete(code: broker.refreshSecret.orderCode(forSession: sessionID))
+        case .failed: .failure(record.hintCode)
+        case .pending: .pending(hintCode: nil, message: .bankIDWaiting, expiresAt: record.expiresDate)
+        }
+    }
+
+    /// Best effort: the provider ends an abandoned order by itself too.
+    private func cancelAtProvider(_ order: Order) async {
+        do {
+            try await broker.upstreams.bankIDOrders?.cancel(orderRef: order.payload.order.orderRef)
+        } catch {
+            broker.logger.debug("Could not cancel the BankID order at the provider", metadata: ["order": "\(order.record.id)", "error": "\(error)"])
+        }
+    }
+}

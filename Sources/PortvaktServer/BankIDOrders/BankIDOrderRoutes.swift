@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktHTTP
+import QRCode
+
+/// The order flow for the app: `POST /bankid/orders` starts an order, then `collect`, `qr` and
+/// `cancel` under it take the session id in a JSON body. Errors are RFC 6749-style JSON with a
+/// `message_id`.
+struct BankIDOrderRoutes {
+    let broker: Broker
+    var flow: BankIDOrderFlow { BankIDOrderFlow(broker: broker) }
+    static let pollInterval = 2
+
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.post("/bankid/orders") { request, context in
+            try await answer { try await start(request, endUserIP: context.remoteAddress) }
+        }
+        router.post("/bankid/orders/collect") { request, _ in
+            try await answer {
+                let order = try await order(request)
+                return try Responses.json(BankIDOrderStatus(try await flow.collect(order), language: order.payload.request.language, now: broker.now()))
+            }
+        }
+        router.post("/bankid/orders/qr") { request, _ in
+            try await answer { try await qr(request) }
+        }
+        router.post("/bankid/orders/cancel") { request, _ in
+            try await answer {
+                let order = try await order(request)
+                return try Responses.json(BankIDOrderStatus(try await flow.cancel(order), language: order.payload.request.language, now: broker.now()))
+            }
+        }
+    }
+
+    private func start(_ request: Request, endUserIP: String) async throws -> Response {
+        let body = try await Self.decode(BankIDOrderStartRequest.self, from: request)
+        let (appRequest, client) = try AppAuthorizationRequest.forOrder(body, clients: broker.clients)
+        if let returnURL = body.returnURL, !client.allowsBankIDReturn(returnURL) {
+            throw OAuthFailure.invalidRequest("return_url is not on this client's allow-list (plain http is never allowed).")
+        }
+        let started = try await flow.start(appRequest, returnURL: body.returnURL, endUserIP: endUserIP)
+        let now = broker.now()
+        return try Responses.json(BankIDOrderStarted(
+            sessionId: started.sessionID, autoStartToken: started.autoStartToken, launchURL: started.launchURL,
+            qrCodeUri: broker.issuer + "/bankid/orders/qr", expiresAt: started.expiresAt.formatted(.iso8601),
+            expiresIn: Int(started.expiresAt.timeIntervalSince(now).rounded()), pollInterval: Self.pollInterval
+        ), status: .created)
+    }
+
+    private func qr(_ request: Request) async throws -> Response {
+        let handle = try await Self.decode(BankIDOrderHandle.self, from: request)
+        guard let order = try await flow.order(sessionID: handle.sessionId) else { throw Self.unknownOrder }
+        let format = handle.format ?? "data"
+        guard ["data", "svg", "text"].contains(format) else { throw OAuthFailure.invalidRequest("format must be data, svg or text.") }
+        guard let frame = try await flow.qrData(order) else {
+            throw OAuthFailure(error: "invalid_request", description: "The order has ended; collect its result.", status: .gone)
+        }
+        let code = format == "data" ? nil : try QRCode(text: frame.text)
+        let label = order.payload.request.language.pick(
+            "QR-kode for BankID. Skann den med BankID-appen på mobilen din.", "QR code for BankID. Scan it with the BankID app on your phone."
+        )
+        return try Responses.json(BankIDQRFrame(
+            qrData: frame.text, seconds: frame.seconds,
+            svg: format == "svg" ? code?.svg(label: label) : nil, text: format == "text" ? code?.halfBlocks() : nil
+        ))
+    }
+
+    private func order(_ request: Request) async throws -> BankIDOrderFlow.Order {
+        let handle = try await Self.decode(BankIDOrderHandle.self, from: request)
+        guard let order = try await flow.order(sessionID: handle.sessionId) else { throw Self.unknownOrder }
+        return order
+    }
+
+    static let unknownOrder = OAuthFailure(
+        error: "invalid_request", description: "No order has this session id (it may have ended long ago).",
+        message: .bankIDOrderNotFound, status: .notFound
+    )
+
+    /// A JSON body of at most 16 KiB; anything else is a 400 (or 415) that says what to send.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw OAuthFailure(error: "invalid_request", description: "Send a JSON body (Content-Type: application/json).", status: .unsupportedMediaType)
+        }
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: 16 * 1024)
+        } catch {
+            throw OAuthFailure(error: "invalid_request", description: "The body is larger than 16 KiB.", status: .contentTooLarge)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch {
+            throw OAuthFailure.invalidRequest("The body is not the JSON object this endpoint expects.")
+        }
+    }
+
+    /// Maps provider trouble to the message contract: unavailable → 503, too slow → 504, both
+    /// `temporarily_unavailable` + `bankid_unavailable`; a refusal → 502 `login_failed`.
+    private func answer(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let failure as OAuthFailure {
+            return try failure.response()
+        } catch let error as UpstreamError {
+            broker.logger.notice("BankID order API failed", metadata: ["error": "\(error)"])
+            let failure: OAuthFailure
+            switch error {
+            case .unavailable:
+                failure = OAuthFailure(error: "temporarily_unavailable", description: "BankID is unavailable.", message: .bankIDUnavailable, status: .serviceUnavailable)
+            case .timedOut:
+                failure = OAuthFailure(error: "temporarily_unavailable", description: "BankID did not answer in time.", message: .bankIDUnavailable, status: .gatewayTimeout)
+            case .rejected:
+                failure = OAuthFailure(error: "server_error", description: "BankID refused the request.", message: .loginFailed, status: .badGateway)
+            }
+            return try failure.response()
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktHTTP
+import QRCode
+
+/// BankID on another device for a desktop browser, reached from the method page with the
+/// app's authorization request: the page starts an order and shows its QR code; when the order
+/// ends, the browser goes to the app's redirect URI with the code (or the error), `state` and `iss`,
+/// as after any other login.
+struct OtherDeviceRoutes {
+    let broker: Broker
+    static let path = "/oauth/bankid/other-device"
+    var flow: BankIDOrderFlow { BankIDOrderFlow(broker: broker) }
+
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.get(RouterPath(Self.path)) { request, context in
+            try await page(request, endUserIP: context.remoteAddress)
+        }
+        router.get(RouterPath(Self.path + ".js")) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                body: .init(byteBuffer: ByteBuffer(string: OtherDeviceScript.source))
+            )
+        }
+        router.post(RouterPath(Self.path + "/collect")) { request, _ in
+            let (order, wantsJSON) = try await order(request)
+            guard let order else { return try notFound(wantsJSON: wantsJSON) }
+            let outcome = try await flow.collect(order)
+            return try await answer(outcome, for: order, wantsJSON: wantsJSON)
+        }
+        router.post(RouterPath(Self.path + "/cancel")) { request, _ in
+            let (order, wantsJSON) = try await order(request)
+            guard let order else { return try notFound(wantsJSON: wantsJSON) }
+            return try await answer(try await flow.cancel(order), for: order, wantsJSON: wantsJSON)
+        }
+    }
+
+    private func page(_ httpRequest: Request, endUserIP: String) async throws -> Response {
+        let request: AppAuthorizationRequest
+        switch AuthorizeRoutes.check(httpRequest, broker: broker) {
+        case .request(let checked): request = checked
+        case .refused(let response): return response
+        }
+        let started: BankIDOrderFlow.Started
+        do {
+            started = try await flow.start(request, returnURL: nil, endUserIP: endUserIP)
+        } catch let error as UpstreamError {
+            let location = try await LoginCompletion(broker: broker).fail(
+                PendingLogin(request: request, method: .bankid), error: "temporarily_unavailable", message: .bankIDUnavailable, reason: error.description
+            )
+            return Responses.redirect(to: location, status: .seeOther)
+        }
+        guard let order = try await flow.order(sessionID: started.sessionID) else { throw HTTPError(.internalServerError) }
+        return try await render(order, message: .bankIDStartApp)
+    }
+
+    private func render(_ order: BankIDOrderFlow.Order, message: UserMessage) async throws -> Response {
+        let language = order.payload.request.language
+        let svg = try await flow.qrData(order).map { frame in
+            try QRCode(text: frame.text).svg(label: language.pick(
+                "QR-kode for BankID. Skann den med BankID-appen på mobilen din.", "QR code for BankID. Scan it with the BankID app on your phone."
+            ))
+        } ?? ""
+        let html = OtherDevicePage.render(
+            sessionID: order.sessionID, qrSVG: svg, message: message, expiresAt: order.record.expiresDate, now: broker.now(), language: language
+        )
+        return BrokerPage.response(html, script: true)
+    }
+
+    /// The order named by a JSON `sessionId` (the script) or a form field `session` (no script).
+    private func order(_ request: Request) async throws -> (BankIDOrderFlow.Order?, wantsJSON: Bool) {
+        if request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true {
+            let handle = try await BankIDOrderRoutes.decode(BankIDOrderHandle.self, from: request)
+            return (try await flow.order(sessionID: handle.sessionId), true)
+        }
+        let form = try await request.formFields()
+        guard let session = form["session"] else { return (nil, false) }
+        return (try await flow.order(sessionID: session), false)
+    }
+
+    private func answer(_ outcome: BankIDOrderOutcome, for order: BankIDOrderFlow.Order, wantsJSON: Bool) async throws -> Response {
+        let request = order.payload.request
+        let language = request.language
+        let redirect: String?
+        let message: UserMessage?
+        switch outcome {
+        case .pending(_, let pending, _):
+            redirect = nil
+            message = pending
+        case .failed(_, let failure, let error):
+            message = failure
+            redirect = LoginCompletion.redirect(
+                to: request.redirectURI, [("error", error), ("error_description", failure.text(.en)), ("message_id", failure.id)],
+                state: request.state, issuer: broker.issuer
+            )
+        case .complete(let code):
+            message = nil
+            redirect = LoginCompletion.redirect(to: request.redirectURI, [("code", code)], state: request.state, issuer: broker.issuer)
+        }
+        if wantsJSON {
+            return try Responses.json(PageStatus(message: message?.text(language), redirect: redirect))
+        }
+        if let redirect { return Responses.redirect(to: redirect, status: .seeOther) }
+        return try await render(order, message: message ?? .bankIDWaiting)
+    }
+
+    private func notFound(wantsJSON: Bool) throws -> Response {
+        if wantsJSON { return try BankIDOrderRoutes.unknownOrder.response() }
+        return BrokerPage.problem(.bankIDOrderNotFound, reason: "unknown order", language: .nb, status: .notFound)
+    }
+
+    private struct PageStatus: Encodable {
+        let message: String?
+        let redirect: String?
+    }
+}
