@@ -11,10 +11,12 @@ public enum PortvaktApplication {
     /// - Parameters:
     ///   - configuration: parsed settings.
     ///   - logger: the logger every part logs to; wrap its handler in ``RedactingLogHandler``.
+    ///   - clock: the broker's time (token lifetimes, order expiry); the system clock unless a test moves it.
     /// - Returns: an application whose `runService()` migrates, loads keys and serves.
     public static func build(
         configuration: ServerConfiguration,
         logger: Logger,
+        clock: @escaping @Sendable () -> Date = { Date() },
         onRunning: @escaping @Sendable (_ publicURL: String) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
@@ -26,7 +28,7 @@ public enum PortvaktApplication {
             store: store, keys: keys, signingKeys: SigningKeyCache(store: store, cipher: keys.cipher),
             address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(), clients: AppClient.builtIn,
             lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
-            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(), logger: logger, now: { Date() }
+            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(), logger: logger, now: clock
         )
 
         let router = Router(context: PortvaktRequestContext.self)

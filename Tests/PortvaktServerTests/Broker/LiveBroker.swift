@@ -9,6 +9,7 @@ import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
 import ServiceLifecycle
+import Synchronization
 import Testing
 
 /// A real portvakt-server (broker and in-process sandbox) on a loopback port, on SQLite or
@@ -21,6 +22,8 @@ struct LiveBroker: Sendable {
     let http: HTTPClient
     let logs: LogSink
     let configuration: ServerConfiguration
+    /// The broker's clock: the system's, plus however far a test has moved it.
+    let clock: TestClock
 
     /// Starts a server with `settings` on a new database of `kind`, runs `body`, stops it.
     static func run(
@@ -35,7 +38,8 @@ struct LiveBroker: Sendable {
             let logs = LogSink()
             let logger = TestServer.logger(into: logs)
             let (started, continuation) = AsyncStream<String>.makeStream()
-            let app = try await PortvaktApplication.build(configuration: configuration, logger: logger) { url in
+            let clock = TestClock()
+            let app = try await PortvaktApplication.build(configuration: configuration, logger: logger, clock: { clock.now }) { url in
                 continuation.yield(url)
             }
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -44,7 +48,7 @@ struct LiveBroker: Sendable {
                 group.addTask { try await services.run() }
                 var iterator = started.makeAsyncIterator()
                 guard let url = await iterator.next() else { throw CancellationError() }
-                let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration)
+                let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock)
                 do {
                     try await body(broker)
                 } catch {
@@ -71,7 +75,10 @@ struct LiveBroker: Sendable {
         func string(_ key: String) -> String? { json[key] as? String }
     }
 
-    func send(_ url: String, method: HTTPMethod = .GET, form: [(String, String)]? = nil, headers: [(String, String)] = []) async throws -> Reply {
+    func send(
+        _ url: String, method: HTTPMethod = .GET, form: [(String, String)]? = nil, raw: (contentType: String, body: Data)? = nil,
+        headers: [(String, String)] = []
+    ) async throws -> Reply {
         var request = HTTPClientRequest(url: url.hasPrefix("http") ? url : baseURL + url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
@@ -79,11 +86,19 @@ struct LiveBroker: Sendable {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: form.map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")))
         }
+        if let raw {
+            request.headers.add(name: "Content-Type", value: raw.contentType)
+            request.body = .bytes(ByteBuffer(data: raw.body))
+        }
         let response = try await http.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         var fields: [String: String] = [:]
         for header in response.headers { fields[header.name.lowercased()] = header.value }
         return Reply(status: Int(response.status.code), headers: fields, body: String(buffer: body))
+    }
+
+    func postJSON(_ path: String, _ body: [String: Any], contentType: String = "application/json") async throws -> Reply {
+        try await send(path, method: .POST, raw: (contentType, try JSONSerialization.data(withJSONObject: body)), headers: [("Accept", "application/json")])
     }
 
     func token(_ form: [(String, String)]) async throws -> Reply {
@@ -108,6 +123,17 @@ struct LiveBroker: Sendable {
         case .postgres(let url): driver = PostgresDriver(url: url, logger: TestDatabase.logger)
         }
         return try await driver.whileRunning { try await body(PortvaktStore(driver: driver)) }
+    }
+}
+
+/// A clock a test moves forward; it starts at the system time and runs with it.
+final class TestClock: Sendable {
+    private let offset = Mutex<TimeInterval>(0)
+
+    var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+
+    func advance(by seconds: TimeInterval) {
+        offset.withLock { $0 += seconds }
     }
 }
 
