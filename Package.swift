@@ -130,7 +130,7 @@ let package = Package(
         // Prints throughput figures for BENCHMARKS.md; run in release mode.
         .executableTarget(
             name: "portvakt-benchmarks",
-            dependencies: ["Personnummer", "PortvaktCore"],
+            dependencies: ["Personnummer", "PortvaktCore", "QRCode"],
             path: "Benchmarks/portvakt-benchmarks"
         ),
 

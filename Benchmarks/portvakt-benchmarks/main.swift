@@ -3,6 +3,7 @@
 import Foundation
 import Personnummer
 import PortvaktCore
+import QRCode
 
 /// Valid numbers across the centuries, built once, so the loop measures validation only.
 func sampleNumbers(count: Int) -> [String] {
@@ -32,7 +33,8 @@ func measure(_ name: String, operations: Int, _ body: () throws -> Int) rethrows
     let elapsed = try clock.measure { checksum = try body() }
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let perSecond = Double(operations) / seconds
-    print(String(format: "%-44@ %12.0f ops/s  (%d ops in %.3f s, checksum %d)", name as NSString, perSecond, operations, seconds, checksum))
+    print(String(format: "%-52@ %12.0f ops/s  %9.2f µs/op  (%d ops in %.3f s, checksum %d)",
+                 name as NSString, perSecond, 1e6 / perSecond, operations, seconds, checksum))
 }
 
 let numbers = sampleNumbers(count: 10_000)
@@ -73,6 +75,26 @@ try measure("Seal + open (AES-256-GCM)", operations: parsed.count * 10) {
             let sealed = try vault.seal(number, record: "member:1")
             total &+= try vault.open(sealed, record: "member:1").digits.count
         }
+    }
+    return total
+}
+
+// One frame of the animated BankID QR code as the other-device page gets it: the HMAC payload,
+// the QR encoding (version 7, all eight masks scored) and the SVG.
+let qrStartToken = "67df3917-fa0d-44e5-b327-edcc928297f8"
+let qrStartSecret = "d28db9a7-4cde-429e-a983-359be676944c"
+try measure("BankID QR frame (payload + encode + SVG)", operations: 2_000) {
+    var total = 0
+    for second in 0..<2_000 {
+        let text = BankIDQRCode.frame(qrStartToken: qrStartToken, qrStartSecret: qrStartSecret, seconds: second)
+        total &+= try QRCode(text: text).svg(label: "QR").utf8.count
+    }
+    return total
+}
+try measure("BankID QR frame (payload + encode, no rendering)", operations: 2_000) {
+    var total = 0
+    for second in 0..<2_000 {
+        total &+= try QRCode(text: BankIDQRCode.frame(qrStartToken: qrStartToken, qrStartSecret: qrStartSecret, seconds: second)).mask
     }
     return total
 }

@@ -22,6 +22,7 @@ struct PortvaktLoad: AsyncParsableCommand {
     @Option(help: "Whole logins to time (at least one per concurrent session is made anyway).") var logins = 50
     @Option(help: "Sandbox provider: vipps or bankid.") var provider = "vipps"
     @Option(help: "Sandbox test user.") var user = "kari"
+    @Option(help: "BankID order starts to time (each cancelled after), 0 for none.") var orders = 0
 
     func run() async throws {
         var poolConfiguration = HTTPClient.Configuration.ConnectionPool()
@@ -41,6 +42,16 @@ struct PortvaktLoad: AsyncParsableCommand {
     }
 
     private func measure(_ client: LoadClient) async throws {
+        if orders > 0 {
+            var startLatency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+            for _ in 0..<orders {
+                let started = ContinuousClock.now
+                let session = try await client.startOrder()
+                startLatency.record(microseconds(since: started))
+                try await client.cancelOrder(session)
+            }
+            print(report("BankID order start (app → Portvakt → sandbox order API → Portvakt), sequential", startLatency, count: orders, seconds: nil))
+        }
         var loginLatency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var tokens: [String] = []
         for _ in 0..<max(logins, concurrency) {
@@ -125,6 +136,26 @@ struct LoadClient: Sendable {
         return refresh
     }
 
+    /// `POST /bankid/orders` as the app; returns the order's session id.
+    func startOrder() async throws -> String {
+        let challenge = Data(SHA256.hash(data: Data(UUID().uuidString.utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let answer = try await postJSON("/bankid/orders", [
+            "client_id": "no.portvakt.app", "redirect_uri": "no.portvakt.app:/oauth/callback",
+            "code_challenge": challenge, "code_challenge_method": "S256",
+        ])
+        guard let session = answer["sessionId"] as? String else { throw Failure(description: "order start failed: \(answer)") }
+        return session
+    }
+
+    func cancelOrder(_ session: String) async throws {
+        _ = try await postJSON("/bankid/orders/cancel", ["sessionId": session])
+    }
+
+    private func postJSON(_ path: String, _ body: [String: String]) async throws -> [String: Any] {
+        try await post(path, contentType: "application/json", body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
+    }
+
     private func location(of url: String) async throws -> String {
         let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1024 * 1024)
@@ -135,13 +166,18 @@ struct LoadClient: Sendable {
     }
 
     private func post(_ path: String, _ fields: [(String, String)]) async throws -> [String: Any] {
+        let form = fields.map { "\($0.0)=\(encode($0.1))" }.joined(separator: "&")
+        return try await post(path, contentType: "application/x-www-form-urlencoded", body: ByteBuffer(string: form))
+    }
+
+    private func post(_ path: String, contentType: String, body: ByteBuffer) async throws -> [String: Any] {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        request.body = .bytes(ByteBuffer(string: fields.map { "\($0.0)=\(encode($0.1))" }.joined(separator: "&")))
+        request.headers.add(name: "Content-Type", value: contentType)
+        request.body = .bytes(body)
         let response = try await http.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1024 * 1024)
-        return (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any]) ?? [:]
+        let answer = try await response.body.collect(upTo: 1024 * 1024)
+        return (try? JSONSerialization.jsonObject(with: Data(answer.readableBytesView)) as? [String: Any]) ?? [:]
     }
 
     private func encode(_ text: String) -> String {
