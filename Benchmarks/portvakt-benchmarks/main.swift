@@ -87,7 +87,7 @@ try measure("BankID QR frame (payload + encode + SVG)", operations: 2_000) {
     var total = 0
     for second in 0..<2_000 {
         let text = BankIDQRCode.frame(qrStartToken: qrStartToken, qrStartSecret: qrStartSecret, seconds: second)
-        total &+= try QRCode(text: text).svg(label: "QR").utf8.count
+        total &+= try QRCode(text: text).svg(escapedLabel: "QR").utf8.count
     }
     return total
 }

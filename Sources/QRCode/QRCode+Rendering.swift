@@ -1,7 +1,9 @@
 extension QRCode {
     /// An SVG image with a four-module quiet zone: one path of dark squares on white, exposed to
-    /// assistive technology as an image named `label`.
-    public func svg(moduleSize: Int = 8, label: String) -> String {
+    /// assistive technology as an image named by `escapedLabel`.
+    /// - Parameter escapedLabel: the accessible name, already escaped for an XML attribute
+    ///   (the caller's HTML escaping does).
+    public func svg(moduleSize: Int = 8, escapedLabel: String) -> String {
         let quietZone = 4
         let side = size + 2 * quietZone
         var path = ""
@@ -19,7 +21,7 @@ extension QRCode {
         let pixels = side * moduleSize
         return """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \(side) \(side)" width="\(pixels)" height="\(pixels)" \
-        role="img" aria-label="\(Self.escaped(label))" shape-rendering="crispEdges">\
+        role="img" aria-label="\(escapedLabel)" shape-rendering="crispEdges">\
         <rect width="\(side)" height="\(side)" fill="#fff"/><path fill="#000" d="\(path)"/></svg>
         """
     }
@@ -47,20 +49,5 @@ extension QRCode {
             lines.append(line)
         }
         return lines.joined(separator: "\n")
-    }
-
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

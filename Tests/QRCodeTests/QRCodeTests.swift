@@ -67,7 +67,7 @@ struct QRCodeTests {
     @Test("The SVG draws exactly the dark modules, with a quiet zone and an accessible name")
     func svg() throws {
         let code = try QRCode(text: Self.bankIDFrame)
-        let svg = code.svg(label: "QR-kode for BankID <\"test\">")
+        let svg = code.svg(escapedLabel: "QR-kode for BankID &lt;&quot;test&quot;&gt;")
         #expect(svg.contains(#"role="img""#))
         #expect(svg.contains(#"aria-label="QR-kode for BankID &lt;&quot;test&quot;&gt;""#))
         #expect(svg.contains(#"viewBox="0 0 \#(code.size + 8) \#(code.size + 8)""#))

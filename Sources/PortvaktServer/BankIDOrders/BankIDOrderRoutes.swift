@@ -57,12 +57,9 @@ struct BankIDOrderRoutes {
             throw OAuthFailure(error: "invalid_request", description: "The order has ended; collect its result.", status: .gone)
         }
         let code = format == "data" ? nil : try QRCode(text: frame.text)
-        let label = order.payload.request.language.pick(
-            "QR-kode for BankID. Skann den med BankID-appen på mobilen din.", "QR code for BankID. Scan it with the BankID app on your phone."
-        )
         return try Responses.json(BankIDQRFrame(
             qrData: frame.text, seconds: frame.seconds,
-            svg: format == "svg" ? code?.svg(label: label) : nil, text: format == "text" ? code?.halfBlocks() : nil
+            svg: format == "svg" ? code?.bankIDSVG(language: order.payload.request.language) : nil, text: format == "text" ? code?.halfBlocks() : nil
         ))
     }
 

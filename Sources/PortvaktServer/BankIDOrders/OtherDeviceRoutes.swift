@@ -57,11 +57,7 @@ struct OtherDeviceRoutes {
 
     private func render(_ order: BankIDOrderFlow.Order, message: UserMessage) async throws -> Response {
         let language = order.payload.request.language
-        let svg = try await flow.qrData(order).map { frame in
-            try QRCode(text: frame.text).svg(label: language.pick(
-                "QR-kode for BankID. Skann den med BankID-appen på mobilen din.", "QR code for BankID. Scan it with the BankID app on your phone."
-            ))
-        } ?? ""
+        let svg = try await flow.qrData(order).map { try QRCode(text: $0.text).bankIDSVG(language: language) } ?? ""
         let html = OtherDevicePage.render(
             sessionID: order.sessionID, qrSVG: svg, message: message, expiresAt: order.record.expiresDate, now: broker.now(), language: language
         )
