@@ -1,6 +1,3 @@
-import Foundation
-import PortvaktCore
-
 /// What the server keeps sealed for an order: the provider's references and QR secret, and the
 /// app's request the code will be bound to.
 struct BankIDOrderPayload: Codable, Sendable {
@@ -8,21 +5,4 @@ struct BankIDOrderPayload: Codable, Sendable {
     var request: AppAuthorizationRequest
     /// Where the BankID app returns on this device; nil tells it `redirect=null`.
     var returnURL: String?
-}
-
-/// Where an order stands, as the app is told.
-enum BankIDOrderOutcome: Sendable, Equatable {
-    case pending(hintCode: String?, message: UserMessage, expiresAt: Date)
-    /// `error` is the OAuth error code that travels with the message.
-    case failed(hintCode: String?, message: UserMessage, error: String)
-    /// The user identified; `code` is redeemed at `/oauth/token` with the PKCE verifier.
-    case complete(code: String)
-
-    /// Failures Portvakt decides itself use its own hint codes beside BankID's.
-    static func failure(_ hintCode: String?) -> BankIDOrderOutcome {
-        switch hintCode {
-        case BankIDOrderFlow.notRegistered: .failed(hintCode: hintCode, message: .notRegistered, error: "access_denied")
-        default: .failed(hintCode: hintCode, message: BankIDHint.failureMessage(hintCode), error: BankIDHint.failureError(hintCode))
-        }
-    }
 }
