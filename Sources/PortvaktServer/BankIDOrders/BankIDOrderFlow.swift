@@ -19,6 +19,7 @@ struct BankIDOrderFlow: Sendable {
         let autoStartToken: String
         let launchURL: String
         let expiresAt: Date
+        let order: Order
     }
 
     /// An order found by its session id, with its payload opened.
@@ -31,19 +32,20 @@ struct BankIDOrderFlow: Sendable {
     /// Starts an order for `request`; `returnURL` has been checked against the client's allow-list.
     /// - Throws: ``UpstreamError`` when the provider is unavailable, refuses, or is too slow.
     func start(_ request: AppAuthorizationRequest, returnURL: String?, endUserIP: String) async throws -> Started {
-        guard let service = await broker.upstreams.bankIDOrders else { throw UpstreamError.unavailable("no BankID order API is configured") }
-        let started = try await service.start(endUserIP: endUserIP)
+        let started = try await orderService().start(endUserIP: endUserIP)
         let now = broker.now()
         let sessionID = randomToken()
-        let payload = try JSONEncoder().encode(BankIDOrderPayload(order: started, request: request, returnURL: returnURL))
+        let payload = BankIDOrderPayload(order: started, request: request, returnURL: returnURL)
+        let sealed = try JSONEncoder().encode(payload)
         let record = try await broker.store.insertBankIDOrder(
             sessionHash: RefreshTokenSecret.hash(sessionID), clientID: request.clientID,
             startedAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.bankIDOrder)
-        ) { id in try broker.keys.cipher.seal(payload, context: "bankid-order:\(id)") }
+        ) { id in try broker.keys.cipher.seal(sealed, context: "bankid-order:\(id)") }
         broker.logger.info("BankID order started", metadata: ["order": "\(record.id)", "client": "\(request.clientID)"])
         return Started(
             sessionID: sessionID, autoStartToken: started.autoStartToken,
-            launchURL: BankIDLaunchLink.url(autoStartToken: started.autoStartToken, redirect: returnURL), expiresAt: record.expiresDate
+            launchURL: BankIDLaunchLink.url(autoStartToken: started.autoStartToken, redirect: returnURL), expiresAt: record.expiresDate,
+            order: Order(sessionID: sessionID, record: record, payload: payload)
         )
     }
 
@@ -59,8 +61,7 @@ struct BankIDOrderFlow: Sendable {
     func collect(_ order: Order) async throws -> BankIDOrderOutcome {
         if let ended = try await endIfExpired(order) { return ended }
         guard order.record.status == .pending else { return outcome(of: order.record, sessionID: order.sessionID) }
-        guard let service = await broker.upstreams.bankIDOrders else { throw UpstreamError.unavailable("no BankID order API is configured") }
-        switch try await service.collect(orderRef: order.payload.order.orderRef) {
+        switch try await orderService().collect(orderRef: order.payload.order.orderRef) {
         case .pending(let hint):
             return .pending(hintCode: hint, message: BankIDHint.pendingMessage(hint), expiresAt: order.record.expiresDate)
         case .failed(let hint):
@@ -88,6 +89,11 @@ struct BankIDOrderFlow: Sendable {
         let outcome = try await fail(order, hintCode: "cancelled", reason: "the user cancelled the order")
         await cancelAtProvider(order)
         return outcome
+    }
+
+    private func orderService() async throws(UpstreamError) -> any BankIDOrderService {
+        guard let service = await broker.upstreams.bankIDOrders else { throw .unavailable("no BankID order API is configured") }
+        return service
     }
 
     // MARK: - Ending an order

@@ -51,8 +51,7 @@ struct OtherDeviceRoutes {
             )
             return Responses.redirect(to: location, status: .seeOther)
         }
-        guard let order = try await flow.order(sessionID: started.sessionID) else { throw HTTPError(.internalServerError) }
-        return try await render(order, message: .bankIDStartApp)
+        return try await render(started.order, message: .bankIDStartApp)
     }
 
     private func render(_ order: BankIDOrderFlow.Order, message: UserMessage) async throws -> Response {

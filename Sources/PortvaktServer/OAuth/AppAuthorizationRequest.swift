@@ -46,18 +46,9 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
             RedirectError(redirectURI: redirectURI, state: state, error: error, description: description, language: language)
         }
         guard fields["response_type"] == "code" else { throw refuse("unsupported_response_type", "response_type must be code") }
-        guard fields["code_challenge_method"] == "S256" else {
-            throw refuse("invalid_request", "PKCE with code_challenge_method=S256 is required (plain is not accepted)")
-        }
-        guard let challenge = fields["code_challenge"], PKCE.isWellFormed(challenge: challenge) else {
-            throw refuse("invalid_request", "code_challenge must be a base64url SHA-256 (43 characters)")
-        }
+        let challenge = try checkPKCE(method: fields["code_challenge_method"], challenge: fields["code_challenge"], refuse: refuse)
         guard let state, (8...512).contains(state.count) else { throw refuse("invalid_request", "state must be 8 to 512 characters") }
-        if let nonce = fields["nonce"], nonce.count > 512 { throw refuse("invalid_request", "nonce is too long") }
-        let scopes = (fields["scope"] ?? "openid").split(separator: " ").map(String.init)
-        guard !scopes.isEmpty, scopes.allSatisfy(supportedScopes.contains) else {
-            throw refuse("invalid_scope", "supported scopes: \(supportedScopes.sorted().joined(separator: " "))")
-        }
+        let scope = try checkNonceAndScope(nonce: fields["nonce"], scope: fields["scope"], refuse: refuse)
         var method: IdentityProvider?
         if let hint = fields["idp_hint"] {
             guard let chosen = IdentityProvider(rawValue: hint) else { throw refuse("invalid_request", "idp_hint must be bankid, vipps or password") }
@@ -65,7 +56,7 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         }
         return AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: fields["nonce"], codeChallenge: challenge,
-            scope: scopes.joined(separator: " "), language: language, method: method
+            scope: scope, language: language, method: method
         )
     }
 
@@ -79,22 +70,35 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         guard let redirectURI = body.redirectURI, client.allowsRedirect(redirectURI) else {
             throw OAuthFailure.invalidRequest("redirect_uri is not registered for this client.")
         }
-        guard body.codeChallengeMethod == "S256" else {
-            throw OAuthFailure.invalidRequest("PKCE with code_challenge_method=S256 is required (plain is not accepted).")
-        }
-        guard let challenge = body.codeChallenge, PKCE.isWellFormed(challenge: challenge) else {
-            throw OAuthFailure.invalidRequest("code_challenge must be a base64url SHA-256 (43 characters).")
-        }
-        if let nonce = body.nonce, nonce.count > 512 { throw OAuthFailure.invalidRequest("nonce is too long.") }
-        let scopes = (body.scope ?? "openid").split(separator: " ").map(String.init)
-        guard !scopes.isEmpty, scopes.allSatisfy(supportedScopes.contains) else {
-            throw OAuthFailure(error: "invalid_scope", description: "Supported scopes: \(supportedScopes.sorted().joined(separator: " ")).")
-        }
+        let refuse = { (error: String, description: String) in OAuthFailure(error: error, description: description) }
+        let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, refuse: refuse)
+        let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, refuse: refuse)
         let request = AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: nil, nonce: body.nonce, codeChallenge: challenge,
-            scope: scopes.joined(separator: " "), language: Language(uiLocales: body.uiLocales), method: .bankid
+            scope: scope, language: Language(uiLocales: body.uiLocales), method: .bankid
         )
         return (request, client)
+    }
+
+    /// PKCE with S256 only (RFC 7636 §4.3, RFC 9700 §2.1.1); returns the challenge.
+    private static func checkPKCE<E: Error>(method: String?, challenge: String?, refuse: (String, String) -> E) throws(E) -> String {
+        guard method == "S256" else {
+            throw refuse("invalid_request", "PKCE with code_challenge_method=S256 is required (plain is not accepted)")
+        }
+        guard let challenge, PKCE.isWellFormed(challenge: challenge) else {
+            throw refuse("invalid_request", "code_challenge must be a base64url SHA-256 (43 characters)")
+        }
+        return challenge
+    }
+
+    /// A nonce of at most 512 characters and supported scopes (default `openid`); returns the scope.
+    private static func checkNonceAndScope<E: Error>(nonce: String?, scope: String?, refuse: (String, String) -> E) throws(E) -> String {
+        if let nonce, nonce.count > 512 { throw refuse("invalid_request", "nonce is too long") }
+        let scopes = (scope ?? "openid").split(separator: " ").map(String.init)
+        guard !scopes.isEmpty, scopes.allSatisfy(supportedScopes.contains) else {
+            throw refuse("invalid_scope", "supported scopes: \(supportedScopes.sorted().joined(separator: " "))")
+        }
+        return scopes.joined(separator: " ")
     }
 
     /// The same request with another method, as a link on the method and password pages;
