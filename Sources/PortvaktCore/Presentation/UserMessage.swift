@@ -21,6 +21,14 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case bankIDCertificateError = "bankid_certificate_error"
     case bankIDStartFailed = "bankid_start_failed"
     case bankIDOrderNotFound = "bankid_order_not_found"
+    // Biometric unlock, step-up and the app's API.
+    case reauthenticationRequired = "reauthentication_required"
+    case deviceNotRecognised = "device_not_recognised"
+    case biometricUnlockFailed = "biometric_unlock_failed"
+    case recentLoginRequired = "recent_login_required"
+    case deviceLimitReached = "device_limit_reached"
+    case stepUpRequired = "step_up_required"
+    case notAllowed = "not_allowed"
 
     /// The stable id sent as `message_id`.
     public var id: String { rawValue }
@@ -28,7 +36,7 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     /// Whether trying the same thing again can help (the app shows a retry button).
     public var isRetryable: Bool {
         switch self {
-        case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts, .bankIDExpired, .bankIDStartFailed, .bankIDOrderNotFound: true
+        case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts, .bankIDExpired, .bankIDStartFailed, .bankIDOrderNotFound, .biometricUnlockFailed: true
         default: false
         }
     }
@@ -93,6 +101,32 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
                 "The BankID app did not start. Check that it is installed and try again, or use Vipps.")
         case .bankIDOrderNotFound:
             language.pick("Denne BankID-innloggingen finnes ikke lenger. Start på nytt.", "This BankID login no longer exists. Please start again.")
+        case .reauthenticationRequired:
+            language.pick(
+                "Det er lenge siden du logget inn med BankID eller Vipps. Logg inn med BankID eller Vipps for å fortsette med Face ID eller fingeravtrykk.",
+                "It has been a while since you logged in with BankID or Vipps. Log in with BankID or Vipps to keep using Face ID or fingerprint.")
+        case .deviceNotRecognised:
+            language.pick(
+                "Biometrisk innlogging er ikke lenger slått på for denne enheten. Bruk BankID eller Vipps.",
+                "Biometric login is no longer set up on this device. Use BankID or Vipps.")
+        case .biometricUnlockFailed:
+            language.pick(
+                "Opplåsingen virket ikke. Prøv igjen, eller bruk BankID eller Vipps.",
+                "Unlocking did not work. Try again, or use BankID or Vipps.")
+        case .recentLoginRequired:
+            language.pick(
+                "Logg inn med BankID eller Vipps på nytt før du slår på biometrisk innlogging.",
+                "Log in with BankID or Vipps again before you enable biometric login.")
+        case .deviceLimitReached:
+            language.pick(
+                "Du har biometrisk innlogging på for mange enheter. Fjern en av dem i innstillingene først.",
+                "You have biometric login on too many devices. Remove one of them in settings first.")
+        case .stepUpRequired:
+            language.pick(
+                "Bekreft med Face ID eller fingeravtrykk for å fortsette.",
+                "Confirm with Face ID or fingerprint to continue.")
+        case .notAllowed:
+            language.pick("Du har ikke tilgang til dette.", "You do not have access to this.")
         }
     }
 }

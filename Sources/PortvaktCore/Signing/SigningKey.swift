@@ -28,11 +28,9 @@ public struct SigningKey: Sendable {
         return .ecdsa(.es256, identifier: JWKIdentifier(string: kid), x: point.x, y: point.y, curve: .p256)
     }
 
-    /// RFC 7638 §3: SHA-256 over the required members in lexicographic order, base64url.
     private static func thumbprint(of key: ES256PrivateKey) -> String {
         let point = key.parameters!
-        let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(point.x)","y":"\#(point.y)"}"#
-        return Data(SHA256.hash(data: Data(canonical.utf8))).base64URLEncoded()
+        return JWKThumbprint.p256(x: point.x, y: point.y)
     }
 }
 

@@ -3,7 +3,7 @@ import Logging
 import PortvaktStorage
 import ServiceLifecycle
 
-/// Deletes abandoned logins, unredeemed codes and ended BankID orders after they expire (each is useless by then,
+/// Deletes abandoned logins, unredeemed codes, ended BankID orders and unanswered device challenges after they expire (each is useless by then,
 /// and a login flow holds a sealed PKCE verifier and nonce). Every few minutes, until shutdown.
 struct ExpiryPurgeService: Service {
     let store: PortvaktStore
@@ -24,8 +24,11 @@ struct ExpiryPurgeService: Service {
             let flows = try await store.purgeExpiredLoginFlows()
             let codes = try await store.purgeExpiredAuthorizationCodes()
             let orders = try await store.purgeExpiredBankIDOrders()
-            if flows + codes + orders > 0 {
-                logger.debug("Purged expired logins", metadata: ["flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)"])
+            let challenges = try await store.purgeExpiredDeviceChallenges()
+            if flows + codes + orders + challenges > 0 {
+                logger.debug("Purged expired logins", metadata: [
+                    "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)",
+                ])
             }
         } catch {
             logger.warning("Could not purge expired logins", metadata: ["error": "\(error)"])

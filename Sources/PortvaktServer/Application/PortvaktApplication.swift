@@ -44,6 +44,13 @@ public enum PortvaktApplication {
         SessionRoutes(broker: broker).register(on: router)
         BankIDOrderRoutes(broker: broker).register(on: router)
         OtherDeviceRoutes(broker: broker).register(on: router)
+        DeviceRoutes(broker: broker).register(on: router)
+        StepUpRoutes(broker: broker).register(on: router)
+        MeRoutes(broker: broker).register(on: router)
+        ActivityRoutes(broker: broker).register(on: router)
+        ContactRoutes(broker: broker).register(on: router)
+        ExpenseRoutes(broker: broker).register(on: router)
+        MemberRoutes(broker: broker).register(on: router)
         sandbox?.addRoutes(to: router)
 
         var app = Application(

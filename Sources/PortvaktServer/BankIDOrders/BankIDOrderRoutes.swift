@@ -34,7 +34,7 @@ struct BankIDOrderRoutes {
     }
 
     private func start(_ request: Request, endUserIP: String) async throws -> Response {
-        let body = try await Self.decode(BankIDOrderStartRequest.self, from: request)
+        let body = try await request.decodeJSON(BankIDOrderStartRequest.self)
         let (appRequest, client) = try AppAuthorizationRequest.forOrder(body, clients: broker.clients)
         if let returnURL = body.returnURL, !client.allowsBankIDReturn(returnURL) {
             throw OAuthFailure.invalidRequest("return_url is not on this client's allow-list (plain http is never allowed).")
@@ -49,7 +49,7 @@ struct BankIDOrderRoutes {
     }
 
     private func qr(_ request: Request) async throws -> Response {
-        let handle = try await Self.decode(BankIDOrderHandle.self, from: request)
+        let handle = try await request.decodeJSON(BankIDOrderHandle.self)
         guard let order = try await flow.order(sessionID: handle.sessionId) else { throw Self.unknownOrder }
         let format = handle.format ?? "data"
         guard ["data", "svg", "text"].contains(format) else { throw OAuthFailure.invalidRequest("format must be data, svg or text.") }
@@ -64,7 +64,7 @@ struct BankIDOrderRoutes {
     }
 
     private func order(_ request: Request) async throws -> BankIDOrderFlow.Order {
-        let handle = try await Self.decode(BankIDOrderHandle.self, from: request)
+        let handle = try await request.decodeJSON(BankIDOrderHandle.self)
         guard let order = try await flow.order(sessionID: handle.sessionId) else { throw Self.unknownOrder }
         return order
     }
@@ -73,24 +73,6 @@ struct BankIDOrderRoutes {
         error: "invalid_request", description: "No order has this session id (it may have ended long ago).",
         message: .bankIDOrderNotFound, status: .notFound
     )
-
-    /// A JSON body of at most 16 KiB; anything else is a 400 (or 415) that says what to send.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request) async throws -> T {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            throw OAuthFailure(error: "invalid_request", description: "Send a JSON body (Content-Type: application/json).", status: .unsupportedMediaType)
-        }
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: 16 * 1024)
-        } catch {
-            throw OAuthFailure(error: "invalid_request", description: "The body is larger than 16 KiB.", status: .contentTooLarge)
-        }
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
-        } catch {
-            throw OAuthFailure.invalidRequest("The body is not the JSON object this endpoint expects.")
-        }
-    }
 
     /// Maps provider trouble to the message contract: unavailable → 503, too slow → 504, both
     /// `temporarily_unavailable` + `bankid_unavailable`; a refusal → 502 `login_failed`.

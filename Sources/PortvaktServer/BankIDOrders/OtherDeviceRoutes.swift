@@ -66,7 +66,7 @@ struct OtherDeviceRoutes {
     /// The order named by a JSON `sessionId` (the script) or a form field `session` (no script).
     private func order(_ request: Request) async throws -> (BankIDOrderFlow.Order?, wantsJSON: Bool) {
         if request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true {
-            let handle = try await BankIDOrderRoutes.decode(BankIDOrderHandle.self, from: request)
+            let handle = try await request.decodeJSON(BankIDOrderHandle.self)
             return (try await flow.order(sessionID: handle.sessionId), true)
         }
         let form = try await request.formFields()

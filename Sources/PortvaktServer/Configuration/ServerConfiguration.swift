@@ -19,6 +19,14 @@ public struct SessionLifetimes: Sendable {
     public var loginFlow: TimeInterval = 600
     /// A BankID order the user has not finished by then has failed, whatever the app does.
     public var bankIDOrder: TimeInterval = 180
+    /// A device key unlocks for this long after the user's last BankID or Vipps login.
+    public var deviceTrust: TimeInterval = 90 * 86400
+    /// How long a step-up's elevated token lasts.
+    public var stepUp: TimeInterval = 120
+    /// A device signs a challenge within this.
+    public var deviceChallenge: TimeInterval = 60
+    /// A device key is registered only this soon after a BankID, Vipps or password login.
+    public var deviceRegistration: TimeInterval = 300
 }
 
 /// Everything portvakt-server reads from its environment, parsed and checked once at start-up.
@@ -74,7 +82,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY_FILE",
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_REFRESH_GRACE_SECONDS", "PORTVAKT_BCRYPT_COST",
-        "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS",
+        "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS",
     ]).union(BankIDOrderSettings.names)
 
     /// Reads the settings from `environment` (and the file `PORTVAKT_CONFIG_FILE` names).
@@ -115,12 +123,16 @@ public struct ServerConfiguration: Sendable {
                 Int($0).flatMap { range.contains($0) ? $0 : nil }
             }
         }
-        let lifetimes = SessionLifetimes(
+        var lifetimes = SessionLifetimes(
             accessToken: TimeInterval(try seconds("PORTVAKT_ACCESS_TOKEN_SECONDS", 600, 60...3600)),
             idle: TimeInterval(try seconds("PORTVAKT_SESSION_IDLE_SECONDS", 14 * 86400, 1...365 * 86400)),
             absolute: TimeInterval(try seconds("PORTVAKT_SESSION_ABSOLUTE_SECONDS", 90 * 86400, 1...365 * 86400)),
             refreshGrace: TimeInterval(try seconds("PORTVAKT_REFRESH_GRACE_SECONDS", 10, 0...60))
         )
+        lifetimes.deviceTrust = TimeInterval(86400 * (try settings.parse("PORTVAKT_DEVICE_TRUST_DAYS", default: 90, expected: "a whole number of days from 1 to 365") {
+            Int($0).flatMap { (1...365).contains($0) ? $0 : nil }
+        }))
+        lifetimes.stepUp = TimeInterval(try seconds("PORTVAKT_STEP_UP_SECONDS", 120, 30...600))
         let upstreamTimeout = try seconds("PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", 5, 1...60)
         let startTimeout = try settings.parse("PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", default: 1500, expected: "milliseconds from 100 to 10000") {
             Int($0).flatMap { (100...10_000).contains($0) ? $0 : nil }

@@ -31,6 +31,9 @@ struct LoginCompletion: Sendable {
             userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: now,
             idleLifetime: broker.lifetimes.idle, absoluteLifetime: broker.lifetimes.absolute, now: now
         )
+        if method.provider != .password {
+            try await broker.store.recordEIDLogin(userID: user.id, now: now)
+        }
         try await broker.store.insertAuthorizationCode(AuthorizationCode(
             codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: request.clientID,
             redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope,

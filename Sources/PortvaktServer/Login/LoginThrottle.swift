@@ -1,7 +1,8 @@
 import Foundation
 
-/// Failed password attempts per account and per client address, with growing waits: the last
-/// free failure blocks for 5 s, each further one doubles the wait, up to 15 minutes. A success clears the account.
+/// Failed password attempts per account, failed device assertions per device and per user, and
+/// both per client address, with growing waits: the last free failure blocks for 5 s, each
+/// further one doubles the wait, up to 15 minutes. A success clears the account or device.
 /// In memory, per server instance.
 actor LoginThrottle {
     struct Policy: Sendable {
@@ -15,6 +16,8 @@ actor LoginThrottle {
     enum Key: Hashable, Sendable {
         case account(String)
         case address(String)
+        case device(String)
+        case user(String)
     }
 
     private struct Record {
@@ -25,6 +28,8 @@ actor LoginThrottle {
 
     private let accountPolicy = Policy(freeFailures: 5)
     private let addressPolicy = Policy(freeFailures: 30)
+    private let devicePolicy = Policy(freeFailures: 5)
+    private let userPolicy = Policy(freeFailures: 10)
     private var records: [Key: Record] = [:]
 
     /// Until when the keys are blocked; nil when an attempt may go ahead.
@@ -54,8 +59,12 @@ actor LoginThrottle {
     }
 
     private func policy(for key: Key) -> Policy {
-        if case .account = key { return accountPolicy }
-        return addressPolicy
+        switch key {
+        case .account: accountPolicy
+        case .address: addressPolicy
+        case .device: devicePolicy
+        case .user: userPolicy
+        }
     }
 
     private func forgetOld(now: Date) {

@@ -29,7 +29,7 @@ struct DiscoveryRoutes {
         let endSessionEndpoint: String
         let jwksURI: String
         let responseTypesSupported = ["code"]
-        let grantTypesSupported = ["authorization_code", "refresh_token"]
+        let grantTypesSupported = ["authorization_code", "refresh_token", DeviceUnlock.grantType]
         let codeChallengeMethodsSupported = ["S256"]
         let tokenEndpointAuthMethodsSupported = ["none"]
         let idTokenSigningAlgValuesSupported = ["ES256"]

@@ -3,15 +3,16 @@ import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
 
-/// `POST /oauth/token` (authorization_code with PKCE, refresh_token) and `POST /oauth/revoke`
-/// (RFC 7009). Public clients: `client_id` in the form, no secret. No password grant (RFC 9700 §2.4).
+/// `POST /oauth/token` (authorization_code with PKCE, refresh_token, and the device unlock grant
+/// ``DeviceUnlock/grantType``) and `POST /oauth/revoke` (RFC 7009). Public clients: `client_id`
+/// in the form, no secret. No password grant (RFC 9700 §2.4).
 struct TokenRoutes {
     let broker: Broker
 
-    func register(on router: Router<some RequestContext>) {
-        router.post("/oauth/token") { request, _ in
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.post("/oauth/token") { request, context in
             do {
-                return try Responses.json(try await token(request))
+                return try Responses.json(try await token(request, address: context.remoteAddress))
             } catch let failure as OAuthFailure {
                 return try failure.response()
             }
@@ -28,7 +29,7 @@ struct TokenRoutes {
         }
     }
 
-    private func token(_ request: Request) async throws -> TokenResponse {
+    private func token(_ request: Request, address: String) async throws -> TokenResponse {
         let (fields, client) = try await clientFields(request)
         let sessions = SessionService(broker: broker)
         switch fields["grant_type"] {
@@ -38,10 +39,13 @@ struct TokenRoutes {
         case "refresh_token":
             guard let token = fields["refresh_token"] else { throw OAuthFailure.invalidRequest("refresh_token is required.") }
             return try await sessions.refresh(token: token, clientID: client.id)
+        case DeviceUnlock.grantType:
+            guard let assertion = fields["assertion"] else { throw OAuthFailure.invalidRequest("assertion is required.") }
+            return try await DeviceUnlock(broker: broker).tokens(assertion: assertion, clientID: client.id, address: address)
         case nil:
             throw OAuthFailure.invalidRequest("grant_type is required.")
         default:
-            throw OAuthFailure(error: "unsupported_grant_type", description: "Use authorization_code or refresh_token.")
+            throw OAuthFailure(error: "unsupported_grant_type", description: "Use authorization_code, refresh_token or \(DeviceUnlock.grantType).")
         }
     }
 

@@ -8,6 +8,8 @@ struct OAuthFailure: Error, Sendable {
     let description: String
     var message: UserMessage?
     var status: HTTPResponse.Status = .badRequest
+    /// Further `WWW-Authenticate` parameters of a 401, already quoted.
+    var challengeParameters = ""
 
     static func invalidRequest(_ description: String) -> OAuthFailure {
         OAuthFailure(error: "invalid_request", description: description)
@@ -21,10 +23,26 @@ struct OAuthFailure: Error, Sendable {
         error: "invalid_grant", description: "The session has ended; log in again.", message: .sessionExpired
     )
 
+    /// RFC 9470: the resource wants a fresh biometric step-up for `action`.
+    static func stepUpRequired(_ action: StepUpAction, _ description: String) -> OAuthFailure {
+        OAuthFailure(
+            error: "insufficient_user_authentication", description: description, message: .stepUpRequired, status: .unauthorized,
+            challengeParameters: #", acr_values="\#(TokenIssuer.stepUpACR)", step_up_action="\#(action.rawValue)""#
+        )
+    }
+
+    static let notAllowed = OAuthFailure(
+        error: "access_denied", description: "The caller has no role here that allows this.", message: .notAllowed, status: .forbidden
+    )
+
+    static func notFound(_ what: String) -> OAuthFailure {
+        OAuthFailure(error: "not_found", description: "No \(what) with this id is visible to the caller.", status: .notFound)
+    }
+
     func response() throws -> Response {
         try Responses.oauthError(
             error, description, messageID: message?.id, status: status,
-            challenge: status == .unauthorized ? #"Bearer error="\#(error)""# : nil
+            challenge: status == .unauthorized ? #"Bearer error="\#(error)""# + challengeParameters : nil
         )
     }
 }

@@ -17,11 +17,14 @@ struct AccessTokenClaims: JWTPayload {
     let acr: String
     let authTime: Int
     let org: [OrganisationClaim]
+    /// Set only on an elevated token: the action a biometric step-up allowed (RFC 9470 style).
+    var stepUp: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, jti, sid, scope, amr, acr, org
         case clientID = "client_id"
         case authTime = "auth_time"
+        case stepUp = "step_up"
     }
 
     /// Time and audience are checked by ``AccessTokenVerifier`` with its clock.

@@ -22,25 +22,38 @@ struct TokenResponse: Encodable, Sendable {
     }
 }
 
+/// The elevated token of a step-up (the `step_up` claim names the action).
+struct StepUpResponse: Encodable, Sendable {
+    let accessToken: String
+    let tokenType = "Bearer"
+    let expiresIn: Int
+    let action: String
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case action
+    }
+}
+
 /// Signs access and ID tokens for a session with the active ES256 key.
 struct TokenIssuer: Sendable {
     let broker: Broker
+
+    /// The `acr` of a session from biometric unlock, and of a step-up's elevated token.
+    static let deviceACR = "urn:portvakt:acr:device-biometric"
+    static let stepUpACR = "urn:portvakt:acr:biometric-step-up"
 
     func tokens(for session: Session, refreshToken: String, scope: String, nonce: String?, withIDToken: Bool) async throws -> TokenResponse {
         let now = broker.now()
         let (keys, set) = try await broker.signingKeys.collection(now: now)
         let kid = set.active.kid
-        let organisations = try await broker.store.organisationRoles(userID: session.userId)
-        let issuedAt = Int(now.timeIntervalSince1970)
         let lifetime = Int(broker.lifetimes.accessToken)
         let amr = session.amr.split(separator: " ").map(String.init)
-        let access = AccessTokenClaims(
-            iss: broker.issuer, sub: session.userId, aud: session.clientId, clientID: session.clientId,
-            exp: issuedAt + lifetime, iat: issuedAt, jti: randomToken(bytes: 16), sid: session.id, scope: scope,
-            amr: amr, acr: session.acr, authTime: Int(session.authTime / 1000),
-            org: organisations.map { OrganisationClaim(id: $0.organisationID, slug: $0.slug, roles: $0.roles.map(\.rawValue)) }
-        )
+        let access = try await accessClaims(session, scope: scope, amr: amr, acr: session.acr, authTime: Int(session.authTime / 1000), lifetime: lifetime, now: now)
         let accessToken = try await keys.sign(access, kid: JWKIdentifier(string: kid), header: ["typ": "at+jwt"])
+        let issuedAt = Int(now.timeIntervalSince1970)
         var idToken: String?
         if withIDToken, scope.split(separator: " ").contains("openid") {
             let name = try await broker.store.user(id: session.userId)?.displayName ?? ""
@@ -51,5 +64,32 @@ struct TokenIssuer: Sendable {
             idToken = try await keys.sign(claims, kid: JWKIdentifier(string: kid))
         }
         return TokenResponse(accessToken: accessToken, expiresIn: lifetime, refreshToken: refreshToken, idToken: idToken, scope: scope)
+    }
+
+    /// A short-lived access token of the same session that also allows `action`: the biometric
+    /// check just now is its `auth_time`.
+    func stepUpToken(for session: Session, action: StepUpAction, biometric: BiometricKind) async throws -> StepUpResponse {
+        let now = broker.now()
+        let (keys, set) = try await broker.signingKeys.collection(now: now)
+        let lifetime = Int(broker.lifetimes.stepUp)
+        var claims = try await accessClaims(
+            session, scope: "openid", amr: ["hwk", biometric.amr], acr: Self.stepUpACR, authTime: Int(now.timeIntervalSince1970), lifetime: lifetime, now: now
+        )
+        claims.stepUp = action.rawValue
+        let token = try await keys.sign(claims, kid: JWKIdentifier(string: set.active.kid), header: ["typ": "at+jwt"])
+        return StepUpResponse(accessToken: token, expiresIn: lifetime, action: action.rawValue)
+    }
+
+    private func accessClaims(
+        _ session: Session, scope: String, amr: [String], acr: String, authTime: Int, lifetime: Int, now: Date
+    ) async throws -> AccessTokenClaims {
+        let organisations = try await broker.store.organisationRoles(userID: session.userId)
+        let issuedAt = Int(now.timeIntervalSince1970)
+        return AccessTokenClaims(
+            iss: broker.issuer, sub: session.userId, aud: session.clientId, clientID: session.clientId,
+            exp: issuedAt + lifetime, iat: issuedAt, jti: randomToken(bytes: 16), sid: session.id, scope: scope,
+            amr: amr, acr: acr, authTime: authTime,
+            org: organisations.map { OrganisationClaim(id: $0.organisationID, slug: $0.slug, roles: $0.roles.map(\.rawValue)) }
+        )
     }
 }

@@ -1,7 +1,7 @@
 /// A storage failure a caller can act on. Never carries bound values or row contents.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: String, Sendable {
-        case duplicate, missingReference, constraint, notFound, schemaTooNew
+        case duplicate, missingReference, constraint, notFound, schemaTooNew, limitReached
     }
 
     private let code: Code
@@ -23,11 +23,14 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func notFound(_ table: String) -> Self { Self(.notFound, table) }
     /// The database was migrated by a newer Portvakt than this one.
     public static func schemaTooNew(_ version: String) -> Self { Self(.schemaTooNew, version) }
+    /// A per-user limit (such as registered devices) is reached.
+    public static func limitReached(_ what: String) -> Self { Self(.limitReached, what) }
 
     public var isDuplicate: Bool { code == .duplicate }
     public var isMissingReference: Bool { code == .missingReference }
     public var isConstraint: Bool { code == .constraint }
     public var isNotFound: Bool { code == .notFound }
+    public var isLimitReached: Bool { code == .limitReached }
 
     public var description: String {
         switch code {
@@ -35,6 +38,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingReference: "reference to a missing row refused by \(detail ?? "a foreign key")"
         case .constraint: "value refused by constraint \(detail ?? "")"
         case .notFound: "no such row in \(detail ?? "table")"
+        case .limitReached: "the limit of \(detail ?? "rows") is reached"
         case .schemaTooNew: "the database schema (version \(detail ?? "?")) is newer than this portvakt-server; upgrade it"
         }
     }

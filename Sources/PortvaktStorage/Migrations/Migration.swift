@@ -11,5 +11,6 @@ public struct Migration: Sendable {
         Migration(version: 1, name: "initial schema", apply: InitialSchema.apply),
         Migration(version: 2, name: "member roles", apply: MemberRoles.apply),
         Migration(version: 3, name: "bankid orders", apply: BankIDOrders.apply),
+        Migration(version: 4, name: "devices and app data", apply: DevicesAndAppData.apply),
     ]
 }

@@ -19,19 +19,33 @@ public struct Device: Sendable, Hashable, Codable {
 }
 
 extension PortvaktStore {
+    /// - Parameter limit: how many active devices the user may have, this one included.
     /// - Throws: ``StoreError/duplicate(_:)`` when the key is registered already;
+    ///   ``StoreError/limitReached(_:)`` when the user has `limit` active devices;
     ///   ``StoreError/constraint(_:)`` for an unknown biometric kind.
     public func registerDevice(
         userID: String, name: String, platform: String, biometricKind: String,
-        publicKeyJWK: String, keyThumbprint: String, now: Date = Date()
+        publicKeyJWK: String, keyThumbprint: String, limit: Int = .max, now: Date = Date()
     ) async throws -> Device {
         let device = Device(
             id: newID(), userId: userID, name: name, platform: platform, biometricKind: biometricKind,
             publicKeyJwk: publicKeyJWK, keyThumbprint: keyThumbprint, createdAt: now.millisecondsSince1970,
             lastUsedAt: nil, revokedAt: nil
         )
-        try await write { db in try await db.insert(into: "devices").row(device).run() }
+        try await write { db in
+            let active = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("devices")
+                .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+            guard active < limit else { throw StoreError.limitReached("devices") }
+            try await db.insert(into: "devices").row(device).run()
+        }
         return device
+    }
+
+    public func device(id: String) async throws -> Device? {
+        try await read { db in
+            try await db.select().column("*").from("devices").where("id", .equal, id).first(as: Device.self)
+        }
     }
 
     /// The user's devices that are not revoked, oldest first.
@@ -43,11 +57,79 @@ extension PortvaktStore {
         }
     }
 
-    public func revokeDevice(id: String, userID: String, now: Date = Date()) async throws {
-        try await write { db in
-            try await db.update("devices").set("revoked_at", to: now.millisecondsSince1970)
+    /// Revokes the device and ends every session it unlocked.
+    /// - Returns: false when the user has no such active device.
+    @discardableResult
+    public func revokeDevice(id: String, userID: String, now: Date = Date()) async throws -> Bool {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            let revoked = try await db.update("devices").set("revoked_at", to: time)
                 .where("id", .equal, id).where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
-                .run()
+                .returning("id").first() != nil
+            if revoked {
+                try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "device_revoked")
+                    .where("device_id", .equal, id).where("revoked_at", .is, SQLLiteral.null).run()
+            }
+            return revoked
+        }
+    }
+
+    public func markDeviceUsed(id: String, now: Date = Date()) async throws {
+        try await write { db in
+            try await db.update("devices").set("last_used_at", to: now.millisecondsSince1970).where("id", .equal, id).run()
+        }
+    }
+}
+
+/// A single-use challenge a device signs: bound to the device, a purpose and, for step-up, an action.
+public struct DeviceChallenge: Sendable, Hashable, Codable {
+    public let challengeHash: Data
+    public let deviceId: String
+    /// `unlock` or `step-up`.
+    public let purpose: String
+    public let action: String?
+    public let createdAt: Int64
+    public let expiresAt: Int64
+
+    public init(challengeHash: Data, deviceID: String, purpose: String, action: String?, createdAt: Date, expiresAt: Date) {
+        self.challengeHash = challengeHash
+        deviceId = deviceID
+        self.purpose = purpose
+        self.action = action
+        self.createdAt = createdAt.millisecondsSince1970
+        self.expiresAt = expiresAt.millisecondsSince1970
+    }
+}
+
+extension PortvaktStore {
+    public func insertDeviceChallenge(_ challenge: DeviceChallenge) async throws {
+        try await write { db in try await db.insert(into: "device_challenges").row(challenge).run() }
+    }
+
+    /// Takes a challenge in one `DELETE … RETURNING`, so that it answers at most one assertion.
+    /// Returns nil when it is unknown, used, or expired at `now` (deleted all the same).
+    public func takeDeviceChallenge(hash: Data, now: Date = Date()) async throws -> DeviceChallenge? {
+        let challenge = try await write { db in
+            try await db.delete(from: "device_challenges").where("challenge_hash", .equal, hash)
+                .returning(SQLLiteral.all).first(as: DeviceChallenge.self)
+        }
+        guard let challenge, challenge.expiresAt > now.millisecondsSince1970 else { return nil }
+        return challenge
+    }
+
+    /// Deletes challenges nobody answered in time; returns how many.
+    @discardableResult
+    public func purgeExpiredDeviceChallenges(now: Date = Date()) async throws -> Int {
+        try await write { db in
+            try await db.delete(from: "device_challenges").where("expires_at", .lessThanOrEqual, now.millisecondsSince1970)
+                .returning("device_id").all().count
+        }
+    }
+
+    /// Notes a BankID or Vipps login: device trust is counted from the latest.
+    public func recordEIDLogin(userID: String, now: Date = Date()) async throws {
+        try await write { db in
+            try await db.update("users").set("last_eid_login_at", to: now.millisecondsSince1970).where("id", .equal, userID).run()
         }
     }
 }

@@ -18,6 +18,8 @@ public struct User: Sendable, Hashable, Codable {
     }
     public let createdAt: Int64
     public let disabledAt: Int64?
+    /// The last BankID or Vipps login (device trust is counted from it).
+    public var lastEidLoginAt: Int64?
 }
 
 /// Which identity provider vouched for a login.
@@ -115,6 +117,14 @@ extension PortvaktStore {
         )
         try await write { db in try await db.insert(into: "memberships").row(membership).run() }
         return membership
+    }
+
+    /// Everyone with a role in the organisation.
+    public func memberships(organisationID: String) async throws -> [Membership] {
+        try await read { db in
+            try await db.select().column("*").from("memberships").where("organisation_id", .equal, organisationID)
+                .orderBy("user_id").orderBy("role").all(as: Membership.self)
+        }
     }
 
     public func memberships(userID: String) async throws -> [Membership] {

@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktStorage
+
+/// Who is calling the app's API: a valid access token of an active session, and the user's
+/// organisations and roles as the database holds them now (not as the token remembers them).
+///
+/// Access rules: a peer mentor sees their own rows; a coordinator or administrator sees their
+/// organisation's; nobody sees another organisation's.
+struct APICaller: Sendable {
+    let claims: AccessTokenClaims
+    let session: Session
+    let organisations: [OrganisationRoles]
+
+    var userID: String { session.userId }
+
+    static func authenticate(_ request: Request, broker: Broker) async throws -> APICaller {
+        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(bearer: request.bearerToken)
+        return APICaller(claims: claims, session: session, organisations: try await broker.store.organisationRoles(userID: session.userId))
+    }
+
+    /// Like ``authenticate(_:broker:)``, for a resource behind a biometric step-up for `action`:
+    /// without an elevated token for it, or with one that has expired, the answer is a 401
+    /// `insufficient_user_authentication` (RFC 9470) rather than `invalid_token`, so the app
+    /// asks for Face ID or fingerprint instead of refreshing.
+    static func authenticate(_ request: Request, broker: Broker, stepUp action: StepUpAction) async throws -> APICaller {
+        let verifier = AccessTokenVerifier(broker: broker)
+        if let token = request.bearerToken, let claims = try? await verifier.claims(of: token, allowExpired: true),
+           claims.stepUp == action.rawValue, claims.exp <= Int(broker.now().timeIntervalSince1970) {
+            throw OAuthFailure.stepUpRequired(action, "The step-up for \(action.rawValue) has expired.")
+        }
+        let caller = try await authenticate(request, broker: broker)
+        guard caller.claims.stepUp == action.rawValue else {
+            throw OAuthFailure.stepUpRequired(action, "A biometric step-up for \(action.rawValue) is required.")
+        }
+        return caller
+    }
+
+    /// The caller's roles in the organisation with this slug.
+    /// - Throws: 403 when the caller is not a member there (other organisations' data stays hidden).
+    func organisation(_ slug: String?) throws(OAuthFailure) -> OrganisationRoles {
+        guard let slug else { throw OAuthFailure.invalidRequest("organisation is required.") }
+        guard let organisation = organisations.first(where: { $0.slug == slug }) else { throw OAuthFailure.notAllowed }
+        return organisation
+    }
+
+    /// The rows of `organisation` this caller may see.
+    func scope(in organisation: OrganisationRoles) -> RowScope {
+        organisation.roles.contains(where: { $0 != .peerMentor })
+            ? .organisation(organisation.organisationID)
+            : .own(userID: userID, organisationID: organisation.organisationID)
+    }
+
+    /// The scopes of every organisation of the caller, or only of `slug` when given.
+    func scopes(_ slug: String?) throws(OAuthFailure) -> [(OrganisationRoles, RowScope)] {
+        let chosen = try slug.map { slug throws(OAuthFailure) in [try organisation(slug)] } ?? organisations
+        return chosen.map { ($0, scope(in: $0)) }
+    }
+
+    /// Whether the caller may see a row of `organisationID` that belongs to `owner`.
+    func maySee(organisationID: String, owner: String?) -> Bool {
+        guard let organisation = organisations.first(where: { $0.organisationID == organisationID }) else { return false }
+        return organisation.roles.contains(where: { $0 != .peerMentor }) || owner == userID
+    }
+
+    func require(_ roles: Set<Role>, in organisation: OrganisationRoles) throws(OAuthFailure) {
+        guard organisation.roles.contains(where: roles.contains) else { throw OAuthFailure.notAllowed }
+    }
+}

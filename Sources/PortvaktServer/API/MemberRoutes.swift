@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktHTTP
+import PortvaktStorage
+
+/// Running an organisation:
+///
+/// - `GET /v1/organisations/{slug}/members` (coordinators and administrators): the member list,
+///   with the user id of members who have logged in (to assign contacts) and whether a
+///   personnummer is on file, never the number;
+/// - `DELETE /v1/organisations/{slug}/members/{user_id}/devices` (administrators): revokes every
+///   biometric device of a member (a lost phone) and ends the sessions they unlocked.
+struct MemberRoutes {
+    let broker: Broker
+
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.get("/v1/organisations/:slug/members") { request, context in
+            try await APIResponse.answer {
+                let caller = try await APICaller.authenticate(request, broker: broker)
+                let organisation = try caller.organisation(context.parameters.get("slug"))
+                try caller.require([.coordinator, .orgAdmin], in: organisation)
+                let users = Dictionary(
+                    try await broker.store.memberships(organisationID: organisation.organisationID).compactMap { membership in
+                        membership.memberRecordId.map { ($0, membership.userId) }
+                    }, uniquingKeysWith: { first, _ in first }
+                )
+                let records = try await broker.store.memberRecords(organisationID: organisation.organisationID)
+                return try Responses.json(["members": records.map { MemberInfo($0, userID: users[$0.id]) }])
+            }
+        }
+        router.delete("/v1/organisations/:slug/members/:user/devices") { request, context in
+            try await APIResponse.answer {
+                let caller = try await APICaller.authenticate(request, broker: broker)
+                let organisation = try caller.organisation(context.parameters.get("slug"))
+                try caller.require([.orgAdmin], in: organisation)
+                let userID = context.parameters.get("user") ?? ""
+                let members = try await broker.store.memberships(organisationID: organisation.organisationID)
+                guard members.contains(where: { $0.userId == userID }) else { throw OAuthFailure.notFound("member") }
+                let now = broker.now()
+                var revoked = 0
+                for device in try await broker.store.activeDevices(userID: userID) where try await broker.store.revokeDevice(id: device.id, userID: userID, now: now) {
+                    revoked += 1
+                    try await broker.store.append(AuditEvent(
+                        occurredAt: now, action: "device.revoked", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
+                        organisationID: UUID(uuidString: organisation.organisationID), subjectType: "device", subjectID: device.id,
+                        details: ["by": "org_admin"]
+                    ))
+                }
+                return try Responses.json(["revoked": revoked])
+            }
+        }
+    }
+}
+
+private struct MemberInfo: Encodable {
+    let id: String
+    let userId: String?
+    let fullName: String
+    let role: String
+    let email: String?
+    let phone: String?
+    let personnummerOnFile: Bool
+
+    init(_ record: MemberRecord, userID: String?) {
+        id = record.id
+        userId = userID
+        fullName = record.fullName
+        role = record.role.rawValue
+        email = record.email
+        phone = record.phone
+        personnummerOnFile = record.personnummer != nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, role, email, phone
+        case userId = "user_id"
+        case fullName = "full_name"
+        case personnummerOnFile = "personnummer_on_file"
+    }
+}

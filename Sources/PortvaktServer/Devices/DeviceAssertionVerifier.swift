@@ -1,0 +1,99 @@
+import Foundation
+import JWTKit
+import PortvaktCore
+import PortvaktStorage
+
+/// Checks a device's signed answer to a challenge (DESIGN.md, "Biometric unlock and step-up").
+///
+/// Refused: a header that is not ES256 or that points at keys, an unknown or revoked device, a
+/// signature by any other key, a challenge that is unknown, used or expired, a challenge for
+/// another device, purpose or action, and claims that disagree with it. The challenge is taken
+/// (deleted) as soon as the signature holds, so one challenge answers at most one assertion.
+/// Failures are throttled per device, per user and per client address, and audited.
+struct DeviceAssertionVerifier: Sendable {
+    let broker: Broker
+
+    struct Verified: Sendable {
+        let device: Device
+        let user: User
+        let biometric: BiometricKind
+        let action: StepUpAction?
+    }
+
+    /// Clocks on phones drift; an assertion signed a little "in the future" is still fine.
+    static let clockSkew: TimeInterval = 30
+
+    func verify(_ assertion: String, purpose: DevicePurpose, address: String) async throws(OAuthFailure) -> Verified {
+        let now = broker.now()
+        guard assertion.utf8.count <= 4096, let header = JOSEHeader(compactJWS: assertion) else {
+            throw await refuse("malformed", keys: [.address(address)], now: now)
+        }
+        guard header.alg == "ES256", header.keyReferences.isEmpty, let deviceID = header.kid else {
+            throw await refuse("not_es256", keys: [.address(address)], now: now)
+        }
+        if await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
+            throw Self.throttled
+        }
+        guard let device = try? await broker.store.device(id: deviceID) else {
+            throw await refuse("unknown_device", keys: [.address(address)], now: now, message: .deviceNotRecognised)
+        }
+        if await broker.throttle.blockedUntil([.user(device.userId)], now: now) != nil {
+            throw Self.throttled
+        }
+        let keys: [LoginThrottle.Key] = [.device(device.id), .user(device.userId), .address(address)]
+        guard device.revokedAt == nil else {
+            throw await refuse("device_revoked", device: device, keys: keys, now: now, message: .deviceNotRecognised)
+        }
+        guard let claims = await signedClaims(assertion, by: device) else {
+            throw await refuse("bad_signature", device: device, keys: keys, now: now)
+        }
+        guard let challenge = try? await broker.store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: now) else {
+            throw await refuse("challenge_unknown_used_or_expired", device: device, keys: keys, now: now)
+        }
+        let action = claims.action.flatMap(StepUpAction.init(rawValue:))
+        let problem: String? =
+            if challenge.deviceId != device.id { "challenge_for_another_device" }
+            else if challenge.purpose != purpose.rawValue || claims.purpose != purpose { "wrong_purpose" }
+            else if challenge.action != claims.action || (purpose == .stepUp) != (action != nil) { "wrong_action" }
+            else if claims.iss != device.id || claims.aud != broker.issuer { "wrong_issuer_or_audience" }
+            else if abs(TimeInterval(claims.iat) - now.timeIntervalSince1970) > broker.lifetimes.deviceChallenge + Self.clockSkew { "stale_signature" }
+            else { nil }
+        if let problem {
+            throw await refuse(problem, device: device, keys: keys, now: now)
+        }
+        guard let user = try? await broker.store.user(id: device.userId), user.disabledAt == nil,
+              let biometric = BiometricKind(rawValue: device.biometricKind)
+        else {
+            throw await refuse("user_disabled", device: device, keys: keys, now: now, message: .deviceNotRecognised)
+        }
+        await broker.throttle.recordSuccess(.device(device.id))
+        return Verified(device: device, user: user, biometric: biometric, action: action)
+    }
+
+    /// The claims, when the JWS verifies with the device's registered key and nothing else.
+    private func signedClaims(_ assertion: String, by device: Device) async -> DeviceAssertion? {
+        guard let jwk = try? JSONDecoder().decode([String: String].self, from: Data(device.publicKeyJwk.utf8)),
+              let key = try? DevicePublicKey(jwk: jwk),
+              let publicKey = try? ES256PublicKey(backing: key.verifyingKey)
+        else { return nil }
+        let collection = JWTKeyCollection()
+        await collection.add(ecdsa: publicKey, kid: JWKIdentifier(string: device.id))
+        return try? await collection.verify(assertion, as: DeviceAssertion.self)
+    }
+
+    static let throttled = OAuthFailure(
+        error: "slow_down", description: "Too many failed attempts; wait a little.", message: .tooManyAttempts, status: .tooManyRequests
+    )
+
+    private func refuse(
+        _ reason: String, device: Device? = nil, keys: [LoginThrottle.Key], now: Date, message: UserMessage = .biometricUnlockFailed
+    ) async -> OAuthFailure {
+        await broker.throttle.recordFailure(keys, now: now)
+        try? await broker.store.append(AuditEvent(
+            occurredAt: now, action: "device.assertion_failed", outcome: "failure", actorUserID: device.flatMap { UUID(uuidString: $0.userId) },
+            subjectType: device == nil ? nil : "device", subjectID: device?.id, details: ["reason": reason]
+        ))
+        broker.logger.notice("Device assertion refused", metadata: ["reason": "\(reason)"])
+        return OAuthFailure.invalidGrant("The device assertion was refused (\(reason.replacingOccurrences(of: "_", with: " "))).", message: message)
+    }
+}

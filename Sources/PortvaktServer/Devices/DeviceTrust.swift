@@ -1,0 +1,30 @@
+import Foundation
+import PortvaktStorage
+
+/// How long a device key may stand in for BankID or Vipps (README.md, "Biometric unlock"):
+/// it unlocks until `deviceTrust` after the user's last BankID or Vipps login. After that the
+/// unlock grant answers `reauthentication_required`, and the next BankID or Vipps login renews
+/// the trust for every device of the user. A password login does not renew it.
+struct DeviceTrust: Sendable {
+    let lifetimes: SessionLifetimes
+
+    /// Until when the user's devices unlock; nil when the user never logged in with BankID or Vipps.
+    func trustedUntil(_ user: User) -> Date? {
+        user.lastEidLoginAt.map { Date(millisecondsSince1970: $0).addingTimeInterval(lifetimes.deviceTrust) }
+    }
+
+    func isTrusted(_ user: User, at now: Date) -> Bool {
+        trustedUntil(user).map { $0 > now } ?? false
+    }
+
+    /// A device key may be added only from a session that a person, not a device key, opened
+    /// moments ago; otherwise a stolen unlocked phone could enrol more keys.
+    func mayRegisterDevice(from session: Session, at now: Date) -> Bool {
+        session.deviceId == nil && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= lifetimes.deviceRegistration
+    }
+
+    static let reauthenticationRequired = OAuthFailure(
+        error: "reauthentication_required", description: "The device is no longer trusted; log in with BankID or Vipps.",
+        message: .reauthenticationRequired
+    )
+}

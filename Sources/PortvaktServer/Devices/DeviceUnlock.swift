@@ -1,0 +1,43 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// The unlock grant at `/oauth/token`: a device assertion for a challenge with purpose `unlock`
+/// becomes a new session with `amr` `hwk` and `face` or `fpt` (RFC 8176), ending no later
+/// than the device trust.
+struct DeviceUnlock: Sendable {
+    let broker: Broker
+
+    /// The grant type (RFC 7523 §2.1: a JWT as an authorization grant; the assertion is the device's JWS).
+    static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+
+    func tokens(assertion: String, clientID: String, address: String) async throws -> TokenResponse {
+        let verified = try await DeviceAssertionVerifier(broker: broker).verify(assertion, purpose: .unlock, address: address)
+        let now = broker.now()
+        let trust = DeviceTrust(lifetimes: broker.lifetimes)
+        guard let trustedUntil = trust.trustedUntil(verified.user), trustedUntil > now else {
+            try await audit(verified, outcome: "failure", now: now, details: ["reason": "trust_expired"])
+            throw DeviceTrust.reauthenticationRequired
+        }
+        let session = try await broker.store.createSession(
+            userID: verified.user.id, clientID: clientID, deviceID: verified.device.id, amr: ["hwk", verified.biometric.amr],
+            acr: TokenIssuer.deviceACR, authTime: now, idleLifetime: broker.lifetimes.idle,
+            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(now)), now: now
+        )
+        let refreshToken = randomToken()
+        _ = try await broker.store.insertRefreshToken(
+            sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
+            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now
+        )
+        try await broker.store.markDeviceUsed(id: verified.device.id, now: now)
+        try await audit(verified, outcome: "success", now: now, details: ["client": clientID])
+        return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true)
+    }
+
+    private func audit(_ verified: DeviceAssertionVerifier.Verified, outcome: String, now: Date, details: [String: String]) async throws {
+        try await broker.store.append(AuditEvent(
+            occurredAt: now, action: "device.unlock", outcome: outcome, actorUserID: UUID(uuidString: verified.user.id),
+            subjectType: "device", subjectID: verified.device.id, source: "device-unlock", details: details
+        ))
+    }
+}
