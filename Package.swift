@@ -119,6 +119,7 @@ let package = Package(
         .executableTarget(
             name: "portvakt-load",
             dependencies: [
+                "PortvaktCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Refresh-token rotations per second and latency, the latency of a whole sandbox login and of a
+# Refresh-token rotations and biometric unlocks per second and latency, the latency of a whole sandbox login and of a
 # BankID order start, against a live portvakt-server on loopback: on SQLite and on a throwaway PostgreSQL, at
 # concurrency 16 and 64, with the load generator running beside the server on the same machine.
 # CONFIGURATION=debug measures the debug build; DURATION=seconds per run (default 15).
@@ -22,7 +22,7 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; kill $pid; return 1; }
   for concurrency in 16 64; do
     echo "== $1, concurrency $concurrency"
-    "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200
+    "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500
   done
   kill $pid; wait $pid 2>/dev/null || true
   rm -rf "$dir"

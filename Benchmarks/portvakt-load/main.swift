@@ -8,6 +8,7 @@ import Foundation
 import Histogram
 import NIOCore
 import NIOHTTP1
+import PortvaktCore
 
 @main
 struct PortvaktLoad: AsyncParsableCommand {
@@ -23,6 +24,7 @@ struct PortvaktLoad: AsyncParsableCommand {
     @Option(help: "Sandbox provider: vipps or bankid.") var provider = "vipps"
     @Option(help: "Sandbox test user.") var user = "kari"
     @Option(help: "BankID order starts to time (each cancelled after), 0 for none.") var orders = 0
+    @Option(help: "Biometric unlocks to time one by one, then unlock for --duration seconds at --concurrency; 0 for none.") var unlocks = 0
 
     func run() async throws {
         var poolConfiguration = HTTPClient.Configuration.ConnectionPool()
@@ -51,6 +53,9 @@ struct PortvaktLoad: AsyncParsableCommand {
                 try await client.cancelOrder(session)
             }
             print(report("BankID order start (app → Portvakt → sandbox order API → Portvakt), sequential", startLatency, count: orders, seconds: nil))
+        }
+        if unlocks > 0 {
+            try await measureUnlocks(client)
         }
         var loginLatency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var tokens: [String] = []
@@ -88,6 +93,51 @@ struct PortvaktLoad: AsyncParsableCommand {
         print(report("refresh-token rotations, concurrency \(concurrency)", total, count: Int(total.totalCount), seconds: seconds))
     }
 
+    /// Registers a software P-256 key after a login, then times what the app does after Face ID
+    /// succeeds: fetch a challenge, sign it, redeem the unlock grant for a new session.
+    private func measureUnlocks(_ client: LoadClient) async throws {
+        let login = try await client.loginTokens(provider: provider, user: user)
+        let key = P256.Signing.PrivateKey()
+        let deviceID = try await client.registerDevice(DevicePublicKey(key.publicKey).jwk, accessToken: login.access)
+        var unlock = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var grant = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        for _ in 0..<unlocks {
+            let started = ContinuousClock.now
+            let challenge = try await client.unlockChallenge(deviceID)
+            let signed = ContinuousClock.now
+            try await client.unlock(deviceID: deviceID, challenge: challenge, key: key)
+            grant.record(microseconds(since: signed))
+            unlock.record(microseconds(since: started))
+        }
+        print(report("biometric unlock (challenge + sign + grant → new session), sequential", unlock, count: unlocks, seconds: nil))
+        print(report("  of which the unlock grant (verify, new session, tokens)", grant, count: unlocks, seconds: nil))
+
+        let deadline = ContinuousClock.now + .seconds(duration)
+        let started = ContinuousClock.now
+        let histograms = try await withThrowingTaskGroup(of: Histogram<UInt64>.self) { group in
+            for _ in 0..<concurrency {
+                group.addTask {
+                    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+                    while ContinuousClock.now < deadline {
+                        let sent = ContinuousClock.now
+                        let challenge = try await client.unlockChallenge(deviceID)
+                        try await client.unlock(deviceID: deviceID, challenge: challenge, key: key)
+                        histogram.record(microseconds(since: sent))
+                    }
+                    return histogram
+                }
+            }
+            var all: [Histogram<UInt64>] = []
+            for try await histogram in group { all.append(histogram) }
+            return all
+        }
+        let elapsed = ContinuousClock.now - started
+        var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        for histogram in histograms { total.add(histogram) }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        print(report("biometric unlocks (challenge + grant), concurrency \(concurrency)", total, count: Int(total.totalCount), seconds: seconds))
+    }
+
     private func report(_ title: String, _ histogram: Histogram<UInt64>, count: Int, seconds: Double?) -> String {
         let ms = { (value: UInt64) in String(format: "%.2f ms", Double(value) / 1000) }
         let rate = seconds.map { String(format: "  %.0f/s over %.1f s", Double(count) / $0, $0) } ?? ""
@@ -110,6 +160,10 @@ struct LoadClient: Sendable {
     }
 
     func login(provider: String, user: String) async throws -> String {
+        try await loginTokens(provider: provider, user: user).refresh
+    }
+
+    func loginTokens(provider: String, user: String) async throws -> (access: String, refresh: String) {
         let verifier = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64URL
         let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URL
         let state = Data((0..<12).map { _ in UInt8.random(in: .min ... .max) }).base64URL
@@ -126,8 +180,35 @@ struct LoadClient: Sendable {
             ("grant_type", "authorization_code"), ("client_id", "no.portvakt.app"), ("code", code),
             ("redirect_uri", redirect), ("code_verifier", verifier),
         ])
-        guard let refresh = tokens["refresh_token"] as? String else { throw Failure(description: "no refresh token: \(tokens)") }
-        return refresh
+        guard let access = tokens["access_token"] as? String, let refresh = tokens["refresh_token"] as? String else {
+            throw Failure(description: "no tokens: \(tokens)")
+        }
+        return (access, refresh)
+    }
+
+    /// `POST /v1/devices`; returns the device id.
+    func registerDevice(_ jwk: [String: String], accessToken: String) async throws -> String {
+        let body = try JSONSerialization.data(withJSONObject: [
+            "name": "portvakt-load", "platform": "linux", "biometric_kind": "fingerprint", "public_key": jwk,
+        ] as [String: Any])
+        let answer = try await post("/v1/devices", contentType: "application/json", body: ByteBuffer(bytes: body), bearer: accessToken)
+        guard let id = answer["id"] as? String else { throw Failure(description: "device registration failed: \(answer)") }
+        return id
+    }
+
+    func unlockChallenge(_ deviceID: String) async throws -> String {
+        let answer = try await postJSON("/v1/devices/\(deviceID)/challenges", ["purpose": "unlock"])
+        guard let challenge = answer["challenge"] as? String else { throw Failure(description: "no challenge: \(answer)") }
+        return challenge
+    }
+
+    func unlock(deviceID: String, challenge: String, key: P256.Signing.PrivateKey) async throws {
+        let assertion = try DeviceAssertion(deviceID: deviceID, audience: baseURL, challenge: challenge, purpose: .unlock, issuedAt: Date())
+            .compact(signedBy: key)
+        let tokens = try await post("/oauth/token", [
+            ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", "no.portvakt.app"), ("assertion", assertion),
+        ])
+        guard tokens["refresh_token"] is String else { throw Failure(description: "unlock failed: \(tokens)") }
     }
 
     func refresh(_ token: String) async throws -> String {
@@ -170,10 +251,11 @@ struct LoadClient: Sendable {
         return try await post(path, contentType: "application/x-www-form-urlencoded", body: ByteBuffer(string: form))
     }
 
-    private func post(_ path: String, contentType: String, body: ByteBuffer) async throws -> [String: Any] {
+    private func post(_ path: String, contentType: String, body: ByteBuffer, bearer: String? = nil) async throws -> [String: Any] {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: contentType)
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
         request.body = .bytes(body)
         let response = try await http.execute(request, timeout: .seconds(30))
         let answer = try await response.body.collect(upTo: 1024 * 1024)
