@@ -66,31 +66,9 @@ struct PortvaktLoad: AsyncParsableCommand {
         }
         print(report("whole \(provider) sandbox login (authorize → provider → callback → token), sequential", loginLatency, count: tokens.count, seconds: nil))
 
-        let deadline = ContinuousClock.now + .seconds(duration)
-        let started = ContinuousClock.now
-        let histograms = try await withThrowingTaskGroup(of: Histogram<UInt64>.self) { group in
-            for worker in 0..<concurrency {
-                let first = tokens[worker]
-                group.addTask {
-                    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-                    var token = first
-                    while ContinuousClock.now < deadline {
-                        let sent = ContinuousClock.now
-                        token = try await client.refresh(token)
-                        histogram.record(microseconds(since: sent))
-                    }
-                    return histogram
-                }
-            }
-            var all: [Histogram<UInt64>] = []
-            for try await histogram in group { all.append(histogram) }
-            return all
-        }
-        let elapsed = ContinuousClock.now - started
-        var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-        for histogram in histograms { total.add(histogram) }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(report("refresh-token rotations, concurrency \(concurrency)", total, count: Int(total.totalCount), seconds: seconds))
+        let first = tokens
+        let (rotations, seconds) = try await repeatedly(from: { first[$0] }) { token in try await client.refresh(token) }
+        print(report("refresh-token rotations, concurrency \(concurrency)", rotations, count: Int(rotations.totalCount), seconds: seconds))
     }
 
     /// Registers a software P-256 key after a login, then times what the app does after Face ID
@@ -112,30 +90,39 @@ struct PortvaktLoad: AsyncParsableCommand {
         print(report("biometric unlock (challenge + sign + grant → new session), sequential", unlock, count: unlocks, seconds: nil))
         print(report("  of which the unlock grant (verify, new session, tokens)", grant, count: unlocks, seconds: nil))
 
+        let (unlocked, seconds) = try await repeatedly(from: { _ in () }) { _ in
+            let challenge = try await client.unlockChallenge(deviceID)
+            try await client.unlock(deviceID: deviceID, challenge: challenge, key: key)
+        }
+        print(report("biometric unlocks (challenge + grant), concurrency \(concurrency)", unlocked, count: Int(unlocked.totalCount), seconds: seconds))
+    }
+
+    /// Runs `--concurrency` workers for `--duration` seconds, each repeating `operation` on its
+    /// own state (worker `n` starts from `initial(n)`); returns all latencies and the seconds taken.
+    private func repeatedly<State: Sendable>(
+        from initial: (_ worker: Int) -> State, _ operation: @escaping @Sendable (State) async throws -> State
+    ) async throws -> (Histogram<UInt64>, Double) {
         let deadline = ContinuousClock.now + .seconds(duration)
         let started = ContinuousClock.now
-        let histograms = try await withThrowingTaskGroup(of: Histogram<UInt64>.self) { group in
-            for _ in 0..<concurrency {
+        var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        try await withThrowingTaskGroup(of: Histogram<UInt64>.self) { group in
+            for worker in 0..<concurrency {
+                let start = initial(worker)
                 group.addTask {
+                    var state = start
                     var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
                     while ContinuousClock.now < deadline {
                         let sent = ContinuousClock.now
-                        let challenge = try await client.unlockChallenge(deviceID)
-                        try await client.unlock(deviceID: deviceID, challenge: challenge, key: key)
+                        state = try await operation(state)
                         histogram.record(microseconds(since: sent))
                     }
                     return histogram
                 }
             }
-            var all: [Histogram<UInt64>] = []
-            for try await histogram in group { all.append(histogram) }
-            return all
+            for try await histogram in group { total.add(histogram) }
         }
         let elapsed = ContinuousClock.now - started
-        var total = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-        for histogram in histograms { total.add(histogram) }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print(report("biometric unlocks (challenge + grant), concurrency \(concurrency)", total, count: Int(total.totalCount), seconds: seconds))
+        return (total, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     private func report(_ title: String, _ histogram: Histogram<UInt64>, count: Int, seconds: Double?) -> String {

@@ -52,10 +52,15 @@ struct APICaller: Sendable {
             : .own(userID: userID, organisationID: organisation.organisationID)
     }
 
-    /// The scopes of every organisation of the caller, or only of `slug` when given.
-    func scopes(_ slug: String?) throws(OAuthFailure) -> [(OrganisationRoles, RowScope)] {
+    /// What `fetch` finds in every organisation of the caller (or only in `slug`'s), each within
+    /// the rows the caller may see there.
+    func visibleRows<Row>(in slug: String?, _ fetch: (OrganisationRoles, RowScope) async throws -> [Row]) async throws -> [Row] {
         let chosen = try slug.map { slug throws(OAuthFailure) in [try organisation(slug)] } ?? organisations
-        return chosen.map { ($0, scope(in: $0)) }
+        var rows: [Row] = []
+        for organisation in chosen {
+            rows += try await fetch(organisation, scope(in: organisation))
+        }
+        return rows
     }
 
     /// Whether the caller may see a row of `organisationID` that belongs to `owner`.

@@ -16,9 +16,8 @@ struct ActivityRoutes {
         router.get("/v1/activities") { request, _ in
             try await APIResponse.answer {
                 let caller = try await APICaller.authenticate(request, broker: broker)
-                var listed: [ActivityInfo] = []
-                for (organisation, scope) in try caller.scopes(try request.queryFields()["organisation"]) {
-                    listed += try await broker.store.activities(scope).map { ActivityInfo($0, organisation: organisation.slug) }
+                let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
+                    try await broker.store.activities(scope).map { ActivityInfo($0, organisation: organisation.slug) }
                 }
                 return try Responses.json(["activities": listed])
             }

@@ -15,9 +15,8 @@ struct ContactRoutes {
         router.get("/v1/contacts") { request, _ in
             try await APIResponse.answer {
                 let caller = try await APICaller.authenticate(request, broker: broker)
-                var listed: [ContactInfo] = []
-                for (organisation, scope) in try caller.scopes(try request.queryFields()["organisation"]) {
-                    listed += try await broker.store.contacts(scope).map { ContactInfo($0, organisation: organisation.slug, details: nil) }
+                let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
+                    try await broker.store.contacts(scope).map { ContactInfo($0, organisation: organisation.slug, details: nil) }
                 }
                 return try Responses.json(["contacts": listed])
             }

@@ -17,9 +17,8 @@ struct ExpenseRoutes {
         router.get("/v1/expenses") { request, _ in
             try await APIResponse.answer {
                 let caller = try await APICaller.authenticate(request, broker: broker)
-                var listed: [ExpenseInfo] = []
-                for (organisation, scope) in try caller.scopes(try request.queryFields()["organisation"]) {
-                    listed += try await broker.store.expenseClaims(scope).map { ExpenseInfo($0, organisation: organisation.slug) }
+                let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
+                    try await broker.store.expenseClaims(scope).map { ExpenseInfo($0, organisation: organisation.slug) }
                 }
                 return try Responses.json(["expenses": listed])
             }

@@ -16,28 +16,24 @@ struct DeviceUnlock: Sendable {
         let now = broker.now()
         let trust = DeviceTrust(lifetimes: broker.lifetimes)
         guard let trustedUntil = trust.trustedUntil(verified.user), trustedUntil > now else {
-            try await audit(verified, outcome: "failure", now: now, details: ["reason": "trust_expired"])
+            try await broker.store.append(event(verified, outcome: "failure", now: now, details: ["reason": "trust_expired"]))
             throw DeviceTrust.reauthenticationRequired
         }
-        let session = try await broker.store.createSession(
-            userID: verified.user.id, clientID: clientID, deviceID: verified.device.id, amr: ["hwk", verified.biometric.amr],
-            acr: TokenIssuer.deviceACR, authTime: now, idleLifetime: broker.lifetimes.idle,
-            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(now)), now: now
-        )
         let refreshToken = randomToken()
-        _ = try await broker.store.insertRefreshToken(
-            sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
-            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now
+        let session = try await broker.store.startDeviceSession(
+            userID: verified.user.id, clientID: clientID, deviceID: verified.device.id, amr: ["hwk", verified.biometric.amr],
+            acr: TokenIssuer.deviceACR, idleLifetime: broker.lifetimes.idle,
+            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(now)),
+            refreshTokenHash: RefreshTokenSecret.hash(refreshToken),
+            audit: event(verified, outcome: "success", now: now, details: ["client": clientID]), now: now
         )
-        try await broker.store.markDeviceUsed(id: verified.device.id, now: now)
-        try await audit(verified, outcome: "success", now: now, details: ["client": clientID])
         return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true)
     }
 
-    private func audit(_ verified: DeviceAssertionVerifier.Verified, outcome: String, now: Date, details: [String: String]) async throws {
-        try await broker.store.append(AuditEvent(
+    private func event(_ verified: DeviceAssertionVerifier.Verified, outcome: String, now: Date, details: [String: String]) -> AuditEvent {
+        AuditEvent(
             occurredAt: now, action: "device.unlock", outcome: outcome, actorUserID: UUID(uuidString: verified.user.id),
             subjectType: "device", subjectID: verified.device.id, source: "device-unlock", details: details
-        ))
+        )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktCore
 import SQLKit
 
 /// A signed-in session of one user on one client. Times are Unix milliseconds.
@@ -49,6 +50,31 @@ extension PortvaktStore {
             revokedAt: nil, revokedReason: nil
         )
         try await write { db in try await db.insert(into: "sessions").row(session).run() }
+        return session
+    }
+
+    /// A session opened by a device unlock, with its first refresh token, the device's last use
+    /// and the audit event, in one transaction: one commit on the hot path of every unlock.
+    public func startDeviceSession(
+        userID: String, clientID: String, deviceID: String, amr: [String], acr: String, idleLifetime: TimeInterval,
+        absoluteLifetime: TimeInterval, refreshTokenHash: Data, audit: AuditEvent, now: Date = Date()
+    ) async throws -> Session {
+        let time = now.millisecondsSince1970
+        let session = Session(
+            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, amr: amr.joined(separator: " "), acr: acr,
+            authTime: time, createdAt: time, idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
+            absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970, revokedAt: nil, revokedReason: nil
+        )
+        let token = RefreshToken(
+            id: newID(), sessionId: session.id, tokenHash: refreshTokenHash, parentId: nil, createdAt: time,
+            expiresAt: session.absoluteExpiresAt, rotatedAt: nil, successorId: nil
+        )
+        try await write { db in
+            try await db.insert(into: "sessions").row(session).run()
+            try await db.insert(into: "refresh_tokens").row(token).run()
+            try await db.update("devices").set("last_used_at", to: time).where("id", .equal, deviceID).run()
+            try await Self.append(audit, in: db)
+        }
         return session
     }
 
