@@ -23,7 +23,9 @@ struct DeviceAssertionVerifier: Sendable {
     /// Clocks on phones drift; an assertion signed a little "in the future" is still fine.
     static let clockSkew: TimeInterval = 30
 
-    func verify(_ assertion: String, purpose: DevicePurpose, address: String) async throws(OAuthFailure) -> Verified {
+    /// - Throws: ``OAuthFailure`` for a refused assertion; a storage error as it is (the device
+    ///   must not be told it is unknown because the database is away).
+    func verify(_ assertion: String, purpose: DevicePurpose, address: String) async throws -> Verified {
         let now = broker.now()
         guard assertion.utf8.count <= 4096, let header = JOSEHeader(compactJWS: assertion) else {
             throw await refuse("malformed", keys: [.address(address)], now: now)
@@ -34,7 +36,7 @@ struct DeviceAssertionVerifier: Sendable {
         if await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
             throw Self.throttled
         }
-        guard let device = try? await broker.store.device(id: deviceID) else {
+        guard let device = try await broker.store.device(id: deviceID) else {
             throw await refuse("unknown_device", keys: [.address(address)], now: now, message: .deviceNotRecognised)
         }
         if await broker.throttle.blockedUntil([.user(device.userId)], now: now) != nil {
@@ -47,7 +49,7 @@ struct DeviceAssertionVerifier: Sendable {
         guard let claims = await signedClaims(assertion, by: device) else {
             throw await refuse("bad_signature", device: device, keys: keys, now: now)
         }
-        guard let challenge = try? await broker.store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: now) else {
+        guard let challenge = try await broker.store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: now) else {
             throw await refuse("challenge_unknown_used_or_expired", device: device, keys: keys, now: now)
         }
         let action = claims.action.flatMap(StepUpAction.init(rawValue:))
@@ -61,7 +63,7 @@ struct DeviceAssertionVerifier: Sendable {
         if let problem {
             throw await refuse(problem, device: device, keys: keys, now: now)
         }
-        guard let user = try? await broker.store.user(id: device.userId), user.disabledAt == nil,
+        guard let user = try await broker.store.user(id: device.userId), user.disabledAt == nil,
               let biometric = BiometricKind(rawValue: device.biometricKind)
         else {
             throw await refuse("user_disabled", device: device, keys: keys, now: now, message: .deviceNotRecognised)

@@ -108,12 +108,10 @@ struct DeviceRoutes {
         } else if body.action != nil {
             throw OAuthFailure.invalidRequest("An unlock challenge has no action.")
         }
-        guard let device = try await broker.store.device(id: deviceID), device.revokedAt == nil else {
-            throw OAuthFailure(error: "not_found", description: "No active device has this id.", message: .deviceNotRecognised, status: .notFound)
-        }
+        guard let device = try await broker.store.device(id: deviceID), device.revokedAt == nil else { throw Self.unknownDevice }
         if purpose == .stepUp {
             let caller = try await APICaller.authenticate(request, broker: broker)
-            guard caller.userID == device.userId else { throw OAuthFailure(error: "not_found", description: "No active device has this id.", message: .deviceNotRecognised, status: .notFound) }
+            guard caller.userID == device.userId else { throw Self.unknownDevice }
         }
         let challenge = randomToken()
         let expiresAt = now.addingTimeInterval(broker.lifetimes.deviceChallenge)
@@ -134,6 +132,11 @@ struct DeviceRoutes {
     }
 
     static let platforms: Set<String> = ["ios", "android", "macos", "linux"]
+
+    /// Unknown, revoked, or another user's: the app clears its key and offers BankID or Vipps.
+    static let unknownDevice = OAuthFailure(
+        error: "not_found", description: "No active device has this id.", message: .deviceNotRecognised, status: .notFound
+    )
 }
 
 private struct Registration: Decodable {
