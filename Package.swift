@@ -52,6 +52,7 @@ let package = Package(
             name: "PortvaktStorage",
             dependencies: [
                 "PortvaktCore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the real portvakt-server binary with zero configuration (SQLite), and again on
-# PostgreSQL when PORTVAKT_TEST_POSTGRES_URL is set; checks /health/ready and a clean SIGTERM exit.
+# PostgreSQL when PORTVAKT_TEST_POSTGRES_URL is set; checks /health/ready, a clean SIGTERM exit and
+# `audit verify` (intact, then a forged event found).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/wait-for-200.sh
@@ -23,6 +24,18 @@ check() {
     exit 1
   fi
   echo "smoke test ($name): /health/ready 200, clean exit on SIGTERM"
+  local verified
+  verified=$(cd "$dir" && env "$@" "$binary" audit verify 2>&1) || { echo "smoke test ($name): audit verify failed: $verified" >&2; exit 1; }
+  echo "smoke test ($name): $verified"
+  if [ "$name" = sqlite ]; then
+    # An event slipped in past the chain: `audit verify` names it and exits 1.
+    python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO audit_events (id, occurred_at, action, outcome, details) VALUES ('forged', 0, 'x', 'success', '{}')\"); c.commit()" "$dir/.portvakt/portvakt.sqlite"
+    if verified=$(cd "$dir" && env "$@" "$binary" audit verify 2>&1); then
+      echo "smoke test ($name): audit verify missed a forged event: $verified" >&2; exit 1
+    fi
+    echo "$verified" | grep -q "BROKEN.*forged" || { echo "smoke test ($name): unclear audit verify report: $verified" >&2; exit 1; }
+    echo "smoke test ($name): $verified"
+  fi
   rm -rf "$dir"
 }
 

@@ -13,6 +13,7 @@ public struct Sandbox: Sendable {
     let orders: OrderBook
     let vipps: SimulatedProvider
     let bankID: SimulatedProvider
+    let memberSystem = MemberSystem()
 
     /// Generates each provider's RSA keys (a fraction of a second in release builds).
     public init(configuration: SandboxConfiguration) throws {
@@ -29,6 +30,11 @@ public struct Sandbox: Sendable {
         await clients.register(client)
     }
 
+    /// Registers an organisation's simulated member system with the secret its updates are signed with.
+    public func registerMemberSystem(organisation slug: String, secret: String) async {
+        await memberSystem.register(slug: slug, secret: secret)
+    }
+
     /// Switches faults for a provider; an empty set switches them off.
     public func setFaults(_ settings: FaultSettings, for provider: SandboxProvider) async {
         await faults.set(settings, for: provider)
@@ -43,6 +49,7 @@ public struct Sandbox: Sendable {
         OIDCRoutes(sandbox: self, simulated: bankID).register(on: providers)
         OrderRoutes(sandbox: self).register(on: providers)
         BankIDAppRoutes(sandbox: self).register(on: providers)
+        MemberSystemRoutes(sandbox: self).register(on: providers)
         AdminRoutes(sandbox: self).register(on: router.group(RouterPath(configuration.pathPrefix + "/admin")))
     }
 

@@ -10,7 +10,7 @@ struct PortvaktServerCommand: AsyncParsableCommand {
         commandName: "portvakt-server",
         abstract: "Portvakt: BankID, Vipps and biometric login for the peer-mentor app.",
         discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see README.md.",
-        subcommands: [Serve.self, Migrate.self, RotateSigningKey.self, SetPassword.self, SandboxCommand.self],
+        subcommands: [Serve.self, Migrate.self, RotateSigningKey.self, SetPassword.self, MergeUsers.self, AuditCommand.self, SandboxCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -47,6 +47,51 @@ struct RotateSigningKey: AsyncParsableCommand {
         try await withStartup { configuration, logger in
             let kid = try await PortvaktApplication.rotateSigningKey(configuration: configuration, logger: logger)
             print("New signing key: \(kid)")
+        }
+    }
+}
+
+struct MergeUsers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-users",
+        abstract: "Merge two accounts of one person: the second's provider accounts, roles, devices and data move to the first."
+    )
+
+    @Option(help: "The user id to keep.") var keep: String
+    @Option(help: "The user id to merge into it and remove.") var remove: String
+
+    func run() async throws {
+        try await withStartup { configuration, logger in
+            try await PortvaktApplication.mergeUsers(configuration: configuration, logger: logger, keep: keep, remove: remove)
+            print("Merged \(remove) into \(keep).")
+        }
+    }
+}
+
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Check the audit trail.",
+        subcommands: [Verify.self]
+    )
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Walk the audit hash chain; exit 1 and name the first broken link when an event was edited, removed or cut off."
+        )
+
+        func run() async throws {
+            var intact = true
+            try await withStartup { configuration, logger in
+                let report = try await PortvaktApplication.verifyAuditChain(configuration: configuration, logger: logger)
+                if let broken = report.firstBroken {
+                    print("Audit chain BROKEN at \(broken) (\(report.checked) events before it are intact).")
+                    intact = false
+                } else {
+                    print("Audit chain intact: \(report.checked) events.")
+                }
+            }
+            if !intact { throw ExitCode.failure }
         }
     }
 }

@@ -13,9 +13,6 @@ public enum BankIDQRCode {
     /// The hex HMAC of one frame.
     public static func authCode(qrStartSecret: String, seconds: Int) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(String(seconds).utf8), using: SymmetricKey(data: Data(qrStartSecret.utf8)))
-        return Data(mac).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        return Data(mac).hexEncoded()
     }
 }

@@ -64,6 +64,8 @@ public enum DevicePurpose: String, Sendable, Hashable, Codable, CaseIterable {
 public enum StepUpAction: String, Sendable, Hashable, Codable, CaseIterable {
     case contactsRead = "contacts.read"
     case expensesSubmit = "expenses.submit"
+    /// An administrator seeing a member's full personnummer (a sync conflict).
+    case personnummerRead = "personnummer.read"
 }
 
 /// Face ID / face unlock or a fingerprint sensor: what releases the device key.

@@ -29,6 +29,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case deviceLimitReached = "device_limit_reached"
     case stepUpRequired = "step_up_required"
     case notAllowed = "not_allowed"
+    // Member sync.
+    case personnummerNotRetrieved = "personnummer_not_retrieved"
 
     /// The stable id sent as `message_id`.
     public var id: String { rawValue }
@@ -127,6 +129,10 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
                 "Confirm with Face ID or fingerprint to continue.")
         case .notAllowed:
             language.pick("Du har ikke tilgang til dette.", "You do not have access to this.")
+        case .personnummerNotRetrieved:
+            language.pick(
+                "Vi fikk ikke hentet fødselsnummeret ditt, så medlemsopplysningene dine ble ikke oppdatert. Innloggingen gikk bra.",
+                "We could not retrieve your national identity number, so your member record was not updated. You are logged in.")
         }
     }
 }

@@ -29,6 +29,16 @@ struct AdminRoutes<Context: SandboxRequestContext>: Sendable {
             await sandbox.faults.clearAll()
             return Response(status: .noContent)
         }
+        group.get("members/:organisation") { request, context in
+            try authorize(request)
+            return try Responses.json(["received": await sandbox.memberSystem.received(by: context.parameters.get("organisation") ?? "")])
+        }
+        group.put("members/:organisation") { request, context in
+            try authorize(request)
+            let setting = try await request.decode(as: MemberSystemFault.self, context: context)
+            await sandbox.memberSystem.setFault(setting.fault, for: context.parameters.get("organisation") ?? "")
+            return try Responses.json(setting)
+        }
         group.get("clients") { request, _ in
             try authorize(request)
             return try Responses.json(await sandbox.clients.all().map(\.summary))
@@ -40,6 +50,10 @@ struct AdminRoutes<Context: SandboxRequestContext>: Sendable {
             await sandbox.clients.register(client)
             return try Responses.json(client.summary, status: .created)
         }
+    }
+
+    private struct MemberSystemFault: Codable {
+        let fault: MemberSystem.Fault?
     }
 
     private func authorize(_ request: Request) throws {

@@ -22,6 +22,8 @@ public enum SandboxFault: String, Sendable, Hashable, Codable, CaseIterable {
     // The personnummer.
     /// The provider gives no personnummer, as when the client is not approved for the scope.
     case personnummerMissing = "nin_missing"
+    /// The provider gives a personnummer whose check digit is wrong.
+    case personnummerInvalid = "nin_invalid"
 
     // ID tokens.
     case badSignature = "bad_signature"
@@ -60,6 +62,12 @@ public struct FaultSettings: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case faults
         case slowSeconds = "slow_seconds"
+    }
+
+    /// The personnummer the provider releases: `number`, or with a wrong last digit under `nin_invalid`.
+    func released(_ number: String) -> String {
+        guard faults.contains(.personnummerInvalid), let last = number.last?.wholeNumberValue else { return number }
+        return String(number.dropLast()) + String((last + 1) % 10)
     }
 
     public init(from decoder: any Decoder) throws {

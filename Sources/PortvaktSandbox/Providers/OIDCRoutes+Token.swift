@@ -84,7 +84,7 @@ extension OIDCRoutes {
                 claims.birthdate = user.birthdate
             }
             if grant.scopes.contains("nnin_altsub"), client.personnummerApproved, !faults.contains(.personnummerMissing) {
-                claims.nninAltsub = user.personnummer
+                claims.nninAltsub = faults.released(user.personnummer)
             }
         }
         return claims

@@ -91,7 +91,7 @@ struct OIDCRoutes<Context: SandboxRequestContext>: Sendable {
             if grant.scopes.contains("address") {
                 info.address = .init(streetAddress: "Sandkassegata 1", postalCode: "0150", region: "Oslo", country: "NO")
             }
-            if grant.scopes.contains("nin"), releasesPersonnummer { info.nin = user.personnummer }
+            if grant.scopes.contains("nin"), releasesPersonnummer { info.nin = faults.released(user.personnummer) }
         case .bankid:
             if grant.scopes.contains("profile") {
                 info.name = user.name
@@ -99,7 +99,7 @@ struct OIDCRoutes<Context: SandboxRequestContext>: Sendable {
                 info.familyName = user.familyName
                 info.birthdate = user.birthdate
             }
-            if grant.scopes.contains("nnin"), releasesPersonnummer { info.nnin = user.personnummer }
+            if grant.scopes.contains("nnin"), releasesPersonnummer { info.nnin = faults.released(user.personnummer) }
         }
         return try Responses.json(info)
     }

@@ -5,7 +5,7 @@ import PortvaktHTTP
 import PortvaktStorage
 
 /// `GET /v1/me`: who is signed in, their organisations and roles, how this session was opened,
-/// and which home screen the app opens for them.
+/// which home screen the app opens for them, and notices to show once (`ui_locales` picks nb or en).
 struct MeRoutes {
     let broker: Broker
 
@@ -15,13 +15,18 @@ struct MeRoutes {
                 let caller = try await APICaller.authenticate(request, broker: broker)
                 guard let user = try await broker.store.user(id: caller.userID) else { throw OAuthFailure.sessionExpired }
                 let names = Dictionary(uniqueKeysWithValues: try await broker.store.organisations().map { ($0.id, $0.name) })
+                // S9.5: a login without a personnummer is told so, once.
+                let absent = try await broker.store.takeAbsentNotices(userID: user.id, now: broker.now())
+                let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
+                let notices = absent.isEmpty ? [] : [Me.Notice(messageID: UserMessage.personnummerNotRetrieved.id, message: UserMessage.personnummerNotRetrieved.text(language))]
                 return try Responses.json(Me(
                     user: .init(id: user.id, name: user.displayName, email: user.email),
                     organisations: caller.organisations.map {
                         .init(id: $0.organisationID, slug: $0.slug, name: names[$0.organisationID] ?? $0.slug, roles: $0.roles.map(\.rawValue))
                     },
                     homeScreen: HomeScreen(for: caller.organisations.flatMap(\.roles)).rawValue,
-                    session: .init(amr: caller.claims.amr, authTime: caller.claims.authTime, deviceId: caller.session.deviceId)
+                    session: .init(amr: caller.claims.amr, authTime: caller.claims.authTime, deviceId: caller.session.deviceId),
+                    notices: notices
                 ))
             }
         }
@@ -68,13 +73,25 @@ private struct Me: Encodable {
         }
     }
 
+    /// Something to tell the user once, such as a personnummer that could not be retrieved.
+    struct Notice: Encodable {
+        let messageID: String
+        let message: String
+
+        enum CodingKeys: String, CodingKey {
+            case message
+            case messageID = "message_id"
+        }
+    }
+
     let user: User
     let organisations: [Organisation]
     let homeScreen: String
     let session: Session
+    let notices: [Notice]
 
     enum CodingKeys: String, CodingKey {
-        case user, organisations, session
+        case user, organisations, session, notices
         case homeScreen = "home_screen"
     }
 }

@@ -10,7 +10,9 @@ import PortvaktStorage
 ///   with the user id of members who have logged in (to assign contacts) and whether a
 ///   personnummer is on file, never the number;
 /// - `DELETE /v1/organisations/{slug}/members/{user_id}/devices` (administrators): revokes every
-///   biometric device of a member (a lost phone) and ends the sessions they unlocked.
+///   biometric device of a member (a lost phone) and ends the sessions they unlocked;
+/// - `POST /v1/organisations/{slug}/users/merge` `{"keep", "remove"}` (administrators): merges
+///   two accounts of one person, both members of the organisation.
 struct MemberRoutes {
     let broker: Broker
 
@@ -50,7 +52,31 @@ struct MemberRoutes {
                 return try Responses.json(["revoked": revoked])
             }
         }
+        router.post("/v1/organisations/:slug/users/merge") { request, context in
+            try await APIResponse.answer {
+                let caller = try await APICaller.authenticate(request, broker: broker)
+                let organisation = try caller.organisation(context.parameters.get("slug"))
+                try caller.require([.orgAdmin], in: organisation)
+                let body = try await request.decodeJSON(MergeRequest.self)
+                let members = Set(try await broker.store.memberships(organisationID: organisation.organisationID).map(\.userId))
+                guard body.keep != body.remove, members.contains(body.keep), members.contains(body.remove) else {
+                    throw OAuthFailure.invalidRequest("keep and remove must be two different members of the organisation.")
+                }
+                do {
+                    try await AccountMerge(store: broker.store, vault: broker.keys.vault)
+                        .merge(keep: body.keep, remove: body.remove, by: caller.userID, source: "admin-review", now: broker.now())
+                } catch let error as StoreError where error.isDuplicate {
+                    throw OAuthFailure(error: "conflict", description: "Both accounts hold data under the same key; sort it out first.", status: .conflict)
+                }
+                return try Responses.json(["kept": body.keep, "removed": body.remove])
+            }
+        }
     }
+}
+
+private struct MergeRequest: Decodable {
+    let keep: String
+    let remove: String
 }
 
 private struct MemberInfo: Encodable {

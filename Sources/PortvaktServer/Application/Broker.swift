@@ -13,6 +13,8 @@ struct Broker: Sendable {
     let signingKeys: SigningKeyCache
     let address: PublicAddress
     let upstreams: UpstreamDirectory
+    /// The organisations' own member systems, which get personnummer updates through the outbox.
+    let memberSystems: MemberSystemDirectory
     let clients: [AppClient]
     let lifetimes: SessionLifetimes
     /// Synthetic (test) personnummer are accepted only when the sandbox is on.

@@ -26,7 +26,8 @@ public enum PortvaktApplication {
         let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger)) : nil
         let broker = Broker(
             store: store, keys: keys, signingKeys: SigningKeyCache(store: store, cipher: keys.cipher),
-            address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(), clients: AppClient.builtIn,
+            address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(),
+            memberSystems: MemberSystemDirectory(configuration.memberSystems), clients: AppClient.builtIn,
             lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
             passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(), logger: logger, now: clock
         )
@@ -51,12 +52,16 @@ public enum PortvaktApplication {
         ContactRoutes(broker: broker).register(on: router)
         ExpenseRoutes(broker: broker).register(on: router)
         MemberRoutes(broker: broker).register(on: router)
+        MemberSyncRoutes(broker: broker).register(on: router)
         sandbox?.addRoutes(to: router)
 
         var app = Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt"),
-            services: [driver, http, ExpiryPurgeService(store: store, logger: logger)],
+            services: [
+                driver, http, ExpiryPurgeService(store: store, logger: logger),
+                OutboxWorker(broker: broker, http: http.client, maxAttempts: configuration.outboxMaxAttempts),
+            ],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let publicURL = configuration.publicURL(listeningOn: port)
@@ -67,6 +72,10 @@ public enum PortvaktApplication {
                         try await SandboxUpstreams.connect(
                             sandbox, providers: unconfigured, publicURL: publicURL, into: broker.upstreams,
                             http: http.client, timeout: configuration.upstreamTimeout
+                        )
+                        await SandboxUpstreams.connectMemberSystems(
+                            sandbox, publicURL: publicURL, into: broker.memberSystems,
+                            except: Set(configuration.memberSystems.map(\.organisation))
                         )
                         if configuration.bankIDOrderAPI == nil {
                             await SandboxUpstreams.connectOrders(
@@ -137,6 +146,32 @@ public enum PortvaktApplication {
             let user = try await store.setPassword(email: email, passwordHash: hash, memberRecords: records)
             try await store.append(AuditEvent(occurredAt: Date(), action: "user.password_set", outcome: "success", subjectType: "user", subjectID: user.id))
             return user.id
+        }
+    }
+
+    /// Merges two accounts of one person (`portvakt-server merge-users`).
+    public static func mergeUsers(configuration: ServerConfiguration, logger: Logger, keep: String, remove: String) async throws {
+        let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
+        let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
+        try await driver.whileRunning {
+            try await DatabaseConnection.waitUntilReachable(
+                driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
+            )
+            try await Migrator(driver: driver, logger: logger).migrate()
+            try await AccountMerge(store: PortvaktStore(driver: driver), vault: keys.vault)
+                .merge(keep: keep, remove: remove, by: nil, source: "cli", now: Date())
+        }
+    }
+
+    /// Walks the audit hash chain (`portvakt-server audit verify`).
+    public static func verifyAuditChain(configuration: ServerConfiguration, logger: Logger) async throws -> AuditChainReport {
+        let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
+        return try await driver.whileRunning {
+            try await DatabaseConnection.waitUntilReachable(
+                driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
+            )
+            try await Migrator(driver: driver, logger: logger).migrate()
+            return try await PortvaktStore(driver: driver).verifyAuditChain()
         }
     }
 

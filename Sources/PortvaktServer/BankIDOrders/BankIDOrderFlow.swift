@@ -132,7 +132,7 @@ struct BankIDOrderFlow: Sendable {
         }
         let code = broker.refreshSecret.orderCode(forSession: order.sessionID)
         let method = LoginCompletion.Method(provider: .bankid, amr: ["BID"], acr: "urn:bankid:bid;LOA=4")
-        _ = try await LoginCompletion(broker: broker).issueCode(for: order.payload.request, user: user, method: method, code: code)
+        _ = try await LoginCompletion(broker: broker).issueCode(for: order.payload.request, user: user, method: method, personnummer: .number(number), code: code)
         return .complete(code: code)
     }
 

@@ -73,6 +73,10 @@ public struct ServerConfiguration: Sendable {
     public var lifetimes: SessionLifetimes
     /// The bcrypt cost of new password hashes.
     public var bcryptCost: Int
+    /// Organisations' own member systems; in development the sandbox's for the others.
+    public var memberSystems: [MemberSystemSettings] = []
+    /// Delivery attempts of a member update before it is dead.
+    public var outboxMaxAttempts: Int = 8
 
     static let names: Set<String> = Set([
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
@@ -82,8 +86,8 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY_FILE",
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_REFRESH_GRACE_SECONDS", "PORTVAKT_BCRYPT_COST",
-        "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS",
-    ]).union(BankIDOrderSettings.names)
+        "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
+    ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names)
 
     /// Reads the settings from `environment` (and the file `PORTVAKT_CONFIG_FILE` names).
     /// - Throws: ``ConfigurationError`` with one line naming the setting that is wrong.
@@ -142,7 +146,10 @@ public struct ServerConfiguration: Sendable {
             Int($0).flatMap { (minimumCost...16).contains($0) ? $0 : nil }
         }
 
-        let configuration = ServerConfiguration(
+        let outboxAttempts = try settings.parse("PORTVAKT_OUTBOX_MAX_ATTEMPTS", default: 8, expected: "a number of attempts from 1 to 50") {
+            Int($0).flatMap { (1...50).contains($0) ? $0 : nil }
+        }
+        var configuration = ServerConfiguration(
             environment: mode, host: host, port: port, dataDirectory: dataDirectory, database: database,
             publicURL: publicURL, publicURLIsConfigured: settings["PORTVAKT_PUBLIC_URL"] != nil,
             sandboxEnabled: sandbox, sandboxAdminToken: adminToken, sandboxFaults: faults, logLevel: logLevel, databaseWait: .seconds(wait),
@@ -151,6 +158,8 @@ public struct ServerConfiguration: Sendable {
             bankIDOrderAPI: try BankIDOrderSettings.load(from: settings, startTimeout: .milliseconds(startTimeout)),
             bankIDOrderStartTimeout: .milliseconds(startTimeout), lifetimes: lifetimes, bcryptCost: bcryptCost
         )
+        configuration.memberSystems = try MemberSystemSettings.load(from: settings)
+        configuration.outboxMaxAttempts = outboxAttempts
         try configuration.checkProductionRules()
         return configuration
     }

@@ -17,32 +17,42 @@ struct LoginCompletion: Sendable {
     }
 
     /// Issues the code and returns where to send the browser.
-    func succeed(_ login: PendingLogin, user: User, method: Method) async throws -> String {
-        let code = try await issueCode(for: login.request, user: user, method: method)
+    func succeed(_ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil) async throws -> String {
+        let code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer)
         return appRedirect(login.request, [("code", code)])
     }
 
     /// Starts the user's session and stores a single-use code for it, bound to the app's
-    /// request (client, redirect URI, PKCE challenge). `code` is random unless the caller must be
+    /// request (client, redirect URI, PKCE challenge), with what the login's personnummer does
+    /// to the member records, all in one transaction. `code` is random unless the caller must be
     /// able to give the same code again (the BankID order flow derives it).
-    func issueCode(for request: AppAuthorizationRequest, user: User, method: Method, code: String = randomToken()) async throws -> String {
+    /// - Parameter personnummer: what a BankID or Vipps login brought; nil for a password login.
+    func issueCode(
+        for request: AppAuthorizationRequest, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil, code: String = randomToken()
+    ) async throws -> String {
         let now = broker.now()
-        let session = try await broker.store.createSession(
+        let session = Session.starting(
             userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: now,
             idleLifetime: broker.lifetimes.idle, absoluteLifetime: broker.lifetimes.absolute, now: now
         )
-        if method.provider != .password {
-            try await broker.store.recordEIDLogin(userID: user.id, now: now)
+        var memberSync = MemberSyncWrites()
+        if let personnummer {
+            memberSync = try await MemberSyncPlanner(broker: broker).plan(for: user, provided: personnummer, source: method.source, now: now)
         }
-        try await broker.store.insertAuthorizationCode(AuthorizationCode(
-            codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: request.clientID,
-            redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope,
-            nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode)
-        ))
-        try await broker.store.append(AuditEvent(
-            occurredAt: now, action: "login.succeeded", outcome: "success", actorUserID: UUID(uuidString: user.id),
-            subjectType: "session", subjectID: session.id, source: method.source, details: ["client": request.clientID]
-        ))
+        try await broker.store.recordLogin(
+            session: session,
+            code: AuthorizationCode(
+                codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: request.clientID,
+                redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope,
+                nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode)
+            ),
+            eidLogin: method.provider != .password, memberSync: memberSync,
+            audit: AuditEvent(
+                occurredAt: now, action: "login.succeeded", outcome: "success", actorUserID: UUID(uuidString: user.id),
+                subjectType: "session", subjectID: session.id, source: method.source, details: ["client": request.clientID]
+            ),
+            now: now
+        )
         broker.logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
         return code
     }

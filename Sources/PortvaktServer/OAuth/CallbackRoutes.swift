@@ -54,7 +54,7 @@ struct CallbackRoutes {
             if let iss = fields["iss"], iss != idToken.iss {
                 throw UpstreamError.rejected("iss in the authorization response is another issuer")
             }
-            let linkerLogin = try await identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
+            let (linkerLogin, provided) = try await identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
             let linker = IdentityLinker(store: broker.store, vault: broker.keys.vault)
             guard let user = try await linker.user(for: linkerLogin, now: now) else {
                 let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
@@ -63,7 +63,7 @@ struct CallbackRoutes {
             let method = LoginCompletion.Method(
                 provider: provider, amr: idToken.amr ?? [provider.rawValue], acr: idToken.acr ?? "urn:portvakt:\(provider.rawValue)"
             )
-            return Responses.redirect(to: try await completion.succeed(login, user: user, method: method), status: .seeOther)
+            return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)
         } catch let error as UpstreamError {
             let location: String
             switch error {
@@ -78,10 +78,11 @@ struct CallbackRoutes {
     }
 
     /// Who the provider says logged in: BankID's `nnin_altsub` from the ID token, Vipps's `nin`
-    /// and phone number from userinfo. A personnummer that fails validation is ignored here.
+    /// and phone number from userinfo. A personnummer that fails validation does not link the
+    /// user; the member sync records it as `invalid`.
     private func identity(
         provider: IdentityProvider, upstream: UpstreamProvider, tokens: UpstreamTokens, idToken: UpstreamIDToken, now: Date
-    ) async throws(UpstreamError) -> IdentityLinker.Login {
+    ) async throws(UpstreamError) -> (IdentityLinker.Login, ProvidedPersonnummer) {
         var number = idToken.nninAltsub
         var phone: String?
         var name = idToken.name
@@ -92,6 +93,7 @@ struct CallbackRoutes {
             name = info.name ?? name
         }
         let personnummer = number.flatMap { try? Personnummer($0, context: broker.personnummerContext) }
-        return IdentityLinker.Login(provider: provider, subject: idToken.sub, personnummer: personnummer, phone: phone, name: name)
+        let provided: ProvidedPersonnummer = if let personnummer { .number(personnummer) } else if number == nil { .absent } else { .invalid }
+        return (IdentityLinker.Login(provider: provider, subject: idToken.sub, personnummer: personnummer, phone: phone, name: name), provided)
     }
 }

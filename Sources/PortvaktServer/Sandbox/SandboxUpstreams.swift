@@ -46,4 +46,16 @@ enum SandboxUpstreams {
         )
         await directory.setBankIDOrders(BankIDOrderAPI(settings: settings, http: http, timeout: timeout))
     }
+
+    /// The sandbox organisations' simulated member systems, each with a generated secret, for
+    /// the organisations that have no member system configured.
+    static func connectMemberSystems(_ sandbox: Sandbox, publicURL: String, into directory: MemberSystemDirectory, except configured: Set<String>) async {
+        for organisation in TestUsers.organisations where !configured.contains(organisation.slug) {
+            let secret = randomToken()
+            await sandbox.registerMemberSystem(organisation: organisation.slug, secret: secret)
+            await directory.set(MemberSystemSettings(
+                organisation: organisation.slug, url: publicURL + sandbox.configuration.pathPrefix + "/members/" + organisation.slug, secret: secret
+            ))
+        }
+    }
 }

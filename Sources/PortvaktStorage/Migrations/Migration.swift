@@ -12,5 +12,7 @@ public struct Migration: Sendable {
         Migration(version: 2, name: "member roles", apply: MemberRoles.apply),
         Migration(version: 3, name: "bankid orders", apply: BankIDOrders.apply),
         Migration(version: 4, name: "devices and app data", apply: DevicesAndAppData.apply),
+        Migration(version: 5, name: "audit hash chain", apply: AuditChainMigration.apply),
+        Migration(version: 6, name: "member sync and outbox", apply: MemberSyncMigration.apply),
     ]
 }

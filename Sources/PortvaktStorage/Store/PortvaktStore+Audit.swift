@@ -9,8 +9,19 @@ extension PortvaktStore {
     }
 
     /// Appends inside a caller's transaction, so the event commits with what it records.
+    ///
+    /// The event is linked into the hash chain: moving the chain head (one UPDATE that also
+    /// returns the previous hash) locks it until the transaction ends, so concurrent appends
+    /// queue and each links to the one before. Append audit events last in a transaction, so
+    /// that the head is always the last lock taken.
     public static func append(_ event: AuditEvent, in db: any SQLDatabase) async throws {
-        try await db.insert(into: "audit_events").row(AuditRow(event)).run()
+        var row = try AuditRow(event)
+        guard let previous = try await db.update("audit_chain_head").set("sequence", to: SQLColumn("sequence"))
+            .where("id", .equal, 1).returning("sequence", "hash").first(as: AuditChainHead.self)
+        else { throw StoreError.notFound("audit_chain_head") }
+        let head = try row.chain(after: previous)
+        try await db.update("audit_chain_head").set("sequence", to: head.sequence).set("hash", to: head.hash).where("id", .equal, 1).run()
+        try await db.insert(into: "audit_events").row(row).run()
     }
 
     /// The trail of one record, oldest first.
@@ -24,7 +35,8 @@ extension PortvaktStore {
     }
 }
 
-private struct AuditRow: Codable {
+/// An audit event as stored, with its place in the hash chain.
+struct AuditRow: Codable {
     var id: String
     var occurredAt: Int64
     var action: String
@@ -35,6 +47,9 @@ private struct AuditRow: Codable {
     var subjectId: String?
     var source: String?
     var details: String
+    var sequence: Int64?
+    var prevHash: Data?
+    var hash: Data?
 
     init(_ event: AuditEvent) throws {
         id = event.id.uuidString.lowercased()

@@ -125,11 +125,4 @@ extension PortvaktStore {
                 .returning("device_id").all().count
         }
     }
-
-    /// Notes a BankID or Vipps login: device trust is counted from the latest.
-    public func recordEIDLogin(userID: String, now: Date = Date()) async throws {
-        try await write { db in
-            try await db.update("users").set("last_eid_login_at", to: now.millisecondsSince1970).where("id", .equal, userID).run()
-        }
-    }
 }

@@ -24,6 +24,12 @@ extension PortvaktStore {
         }
     }
 
+    public func organisation(id: String) async throws -> Organisation? {
+        try await read { db in
+            try await db.select().column("*").from("organisations").where("id", .equal, id).first(as: Organisation.self)
+        }
+    }
+
     public func organisations() async throws -> [Organisation] {
         try await read { db in
             try await db.select().column("*").from("organisations").orderBy("slug").all(as: Organisation.self)

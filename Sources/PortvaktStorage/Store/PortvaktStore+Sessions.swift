@@ -18,6 +18,20 @@ public struct Session: Sendable, Hashable, Codable {
     public let revokedAt: Int64?
     public let revokedReason: String?
 
+    /// A new session of a login at `now`.
+    public static func starting(
+        userID: String, clientID: String, deviceID: String? = nil, amr: [String], acr: String, authTime: Date,
+        idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, now: Date
+    ) -> Session {
+        Session(
+            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, amr: amr.joined(separator: " "),
+            acr: acr, authTime: authTime.millisecondsSince1970, createdAt: now.millisecondsSince1970,
+            idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
+            absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970,
+            revokedAt: nil, revokedReason: nil
+        )
+    }
+
     /// Whether the session can still be used at `now`.
     public func isActive(at now: Date) -> Bool {
         let time = now.millisecondsSince1970
@@ -42,15 +56,29 @@ extension PortvaktStore {
         userID: String, clientID: String, deviceID: String? = nil, amr: [String], acr: String,
         authTime: Date, idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, now: Date = Date()
     ) async throws -> Session {
-        let session = Session(
-            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, amr: amr.joined(separator: " "),
-            acr: acr, authTime: authTime.millisecondsSince1970, createdAt: now.millisecondsSince1970,
-            idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
-            absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970,
-            revokedAt: nil, revokedReason: nil
+        let session = Session.starting(
+            userID: userID, clientID: clientID, deviceID: deviceID, amr: amr, acr: acr, authTime: authTime,
+            idleLifetime: idleLifetime, absoluteLifetime: absoluteLifetime, now: now
         )
         try await write { db in try await db.insert(into: "sessions").row(session).run() }
         return session
+    }
+
+    /// A completed login in one transaction: the session, the app's single-use code, the time
+    /// of a BankID or Vipps login, what it did to the member records (with their outbox
+    /// messages) and the audit event. Either all of it is stored or none.
+    public func recordLogin(
+        session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent, now: Date = Date()
+    ) async throws {
+        try await write { db in
+            try await db.insert(into: "sessions").row(session).run()
+            try await db.insert(into: "authorization_codes").row(code).run()
+            if eidLogin {
+                try await db.update("users").set("last_eid_login_at", to: now.millisecondsSince1970).where("id", .equal, session.userId).run()
+            }
+            try await memberSync.apply(in: db, now: now)
+            try await Self.append(audit, in: db)
+        }
     }
 
     /// A session opened by a device unlock, with its first refresh token, the device's last use
@@ -60,10 +88,9 @@ extension PortvaktStore {
         absoluteLifetime: TimeInterval, refreshTokenHash: Data, audit: AuditEvent, now: Date = Date()
     ) async throws -> Session {
         let time = now.millisecondsSince1970
-        let session = Session(
-            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, amr: amr.joined(separator: " "), acr: acr,
-            authTime: time, createdAt: time, idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
-            absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970, revokedAt: nil, revokedReason: nil
+        let session = Session.starting(
+            userID: userID, clientID: clientID, deviceID: deviceID, amr: amr, acr: acr, authTime: now,
+            idleLifetime: idleLifetime, absoluteLifetime: absoluteLifetime, now: now
         )
         let token = RefreshToken(
             id: newID(), sessionId: session.id, tokenHash: refreshTokenHash, parentId: nil, createdAt: time,

@@ -30,36 +30,44 @@ struct LiveBroker: Sendable {
         _ kind: DatabaseKind, settings: [String: String] = [:], _ body: @escaping @Sendable (LiveBroker) async throws -> Void
     ) async throws {
         try await TestDatabase.withServerDatabase(kind) { databaseURL in
-            var environment = [
-                "PORTVAKT_PORT": "0", "PORTVAKT_BCRYPT_COST": "4", "PORTVAKT_SANDBOX_ADMIN_TOKEN": adminToken, "PORTVAKT_LOG_LEVEL": "trace",
-            ]
-            environment["DATABASE_URL"] = databaseURL
-            let configuration = try TestServer.configuration(environment.merging(settings) { $1 })
-            let logs = LogSink()
-            let logger = TestServer.logger(into: logs)
-            let (started, continuation) = AsyncStream<String>.makeStream()
-            let clock = TestClock()
-            let app = try await PortvaktApplication.build(configuration: configuration, logger: logger, clock: { clock.now }) { url in
-                continuation.yield(url)
-            }
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
-                group.addTask { try await services.run() }
-                var iterator = started.makeAsyncIterator()
-                guard let url = await iterator.next() else { throw CancellationError() }
-                let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock)
-                do {
-                    try await body(broker)
-                } catch {
-                    await services.triggerGracefulShutdown()
-                    try? await http.shutdown()
-                    throw error
-                }
+            try await serve(databaseURL: databaseURL, settings: settings, body)
+        }
+    }
+
+    /// Starts a server on `databaseURL` (nil: SQLite in the data directory), runs `body`, stops it.
+    /// Two calls with the same database and `PORTVAKT_DATA_DIR` are one server restarted.
+    static func serve(
+        databaseURL: String?, settings: [String: String], _ body: @escaping @Sendable (LiveBroker) async throws -> Void
+    ) async throws {
+        var environment = [
+            "PORTVAKT_PORT": "0", "PORTVAKT_BCRYPT_COST": "4", "PORTVAKT_SANDBOX_ADMIN_TOKEN": adminToken, "PORTVAKT_LOG_LEVEL": "trace",
+        ]
+        environment["DATABASE_URL"] = databaseURL
+        let configuration = try TestServer.configuration(environment.merging(settings) { $1 })
+        let logs = LogSink()
+        let logger = TestServer.logger(into: logs)
+        let (started, continuation) = AsyncStream<String>.makeStream()
+        let clock = TestClock()
+        let app = try await PortvaktApplication.build(configuration: configuration, logger: logger, clock: { clock.now }) { url in
+            continuation.yield(url)
+        }
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+            group.addTask { try await services.run() }
+            var iterator = started.makeAsyncIterator()
+            guard let url = await iterator.next() else { throw CancellationError() }
+            let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock)
+            do {
+                try await body(broker)
+            } catch {
                 await services.triggerGracefulShutdown()
-                try await http.shutdown()
-                try await group.waitForAll()
+                try? await http.shutdown()
+                throw error
             }
+            await services.triggerGracefulShutdown()
+            try await http.shutdown()
+            try await group.waitForAll()
         }
     }
 

@@ -1,0 +1,237 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// What a BankID or Vipps login did to one member record's personnummer.
+public enum MemberSyncOutcome: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The record had none; it has the login's now.
+    case updated
+    /// The record has the same number; nothing written ("confirmed, no change").
+    case confirmed
+    /// The record has another number; nothing overwritten, an administrator decides.
+    case conflict
+    /// The provider gave none (Vipps `nin` not approved); the user is told once.
+    case absent
+    /// The provider's number failed validation (or is synthetic in production); refused.
+    case invalid
+}
+
+/// One entry of the sync log: time, source, member and outcome, never the number. A conflict
+/// keeps the login's number sealed for this entry until an administrator resolves it.
+public struct MemberSyncEntry: Sendable, Hashable, Codable {
+    public let id: String
+    public let occurredAt: Int64
+    public let organisationId: String
+    public let memberRecordId: String?
+    public let userId: String?
+    /// `vipps-login` or `bankid-login`.
+    public let source: String
+    public let outcome: MemberSyncOutcome
+    /// `open` or `resolved` for conflicts, nil otherwise.
+    public let status: String?
+    let loginPersonnummerSealed: Data?
+    let loginPersonnummerKeyId: String?
+    public let notifiedAt: Int64?
+    public let resolvedAt: Int64?
+    public let resolvedBy: String?
+    /// `kept_member` or `took_login`.
+    public let resolution: String?
+
+    public init(
+        id: String = UUID().uuidString.lowercased(), occurredAt: Date, organisationID: String, memberRecordID: String?, userID: String?,
+        source: String, outcome: MemberSyncOutcome, loginPersonnummer: SealedValue? = nil
+    ) {
+        self.id = id
+        self.occurredAt = occurredAt.millisecondsSince1970
+        organisationId = organisationID
+        memberRecordId = memberRecordID
+        userId = userID
+        self.source = source
+        self.outcome = outcome
+        status = outcome == .conflict ? "open" : nil
+        loginPersonnummerSealed = loginPersonnummer?.combined
+        loginPersonnummerKeyId = loginPersonnummer?.keyID
+        notifiedAt = nil
+        resolvedAt = nil
+        resolvedBy = nil
+        resolution = nil
+    }
+
+    /// The login's number of a conflict, sealed for this entry (`PersonnummerVault` record name).
+    public var loginPersonnummer: SealedValue? {
+        guard let loginPersonnummerSealed, let loginPersonnummerKeyId else { return nil }
+        return SealedValue(keyID: loginPersonnummerKeyId, combined: loginPersonnummerSealed)
+    }
+
+    public static func vaultRecord(entryID: String) -> String { "member-sync:\(entryID)" }
+}
+
+/// A message for an organisation's own member system, delivered by the outbox worker. The
+/// payload (which holds the number) is sealed for the message's id.
+public struct OutboxMessage: Sendable, Hashable, Codable {
+    public let id: String
+    public let organisationId: String
+    public let memberRecordId: String?
+    public let event: String
+    let payloadSealed: Data
+    let payloadKeyId: String
+    public let status: String
+    public let attempts: Int
+    public let nextAttemptAt: Int64
+    public let lastError: String?
+    public let createdAt: Int64
+    public let deliveredAt: Int64?
+
+    public init(id: String, organisationID: String, memberRecordID: String?, event: String, payload: SealedValue, now: Date) {
+        self.id = id
+        organisationId = organisationID
+        memberRecordId = memberRecordID
+        self.event = event
+        payloadSealed = payload.combined
+        payloadKeyId = payload.keyID
+        status = "pending"
+        attempts = 0
+        nextAttemptAt = now.millisecondsSince1970
+        lastError = nil
+        createdAt = now.millisecondsSince1970
+        deliveredAt = nil
+    }
+
+    public var payload: SealedValue { SealedValue(keyID: payloadKeyId, combined: payloadSealed) }
+
+    /// The encryption context of a message's payload.
+    public static func payloadContext(messageID: String) -> String { "member-outbox:\(messageID)" }
+}
+
+/// The writes of a member sync that commit with the login (or with an administrator's decision).
+public struct MemberSyncWrites: Sendable {
+    /// Records that get the login's number: (record id, the number sealed for that record).
+    public var personnummerUpdates: [(recordID: String, personnummer: ProtectedPersonnummer)] = []
+    public var entries: [MemberSyncEntry] = []
+    public var outbox: [OutboxMessage] = []
+    public var audit: [AuditEvent] = []
+
+    public init() {}
+
+    func apply(in db: any SQLDatabase, now: Date) async throws {
+        for update in personnummerUpdates {
+            // Only an empty record is filled: a concurrent write that got there first is kept.
+            try await db.update("member_records")
+                .set("personnummer_sealed", to: update.personnummer.sealed.combined)
+                .set("personnummer_key_id", to: update.personnummer.sealed.keyID)
+                .set("personnummer_index", to: update.personnummer.index)
+                .set("updated_at", to: now.millisecondsSince1970)
+                .where("id", .equal, update.recordID).where("personnummer_index", .is, SQLLiteral.null)
+                .run()
+        }
+        for entry in entries { try await db.insert(into: "member_sync_log").row(entry).run() }
+        for message in outbox { try await db.insert(into: "member_outbox").row(message).run() }
+        for event in audit { try await PortvaktStore.append(event, in: db) }
+    }
+}
+
+extension PortvaktStore {
+    /// The organisation's sync log, newest first; optionally one outcome or status.
+    public func memberSyncEntries(
+        organisationID: String, outcome: MemberSyncOutcome? = nil, status: String? = nil, limit: Int = 500
+    ) async throws -> [MemberSyncEntry] {
+        try await read { db in
+            var query = db.select().column("*").from("member_sync_log").where("organisation_id", .equal, organisationID)
+            if let outcome { query = query.where("outcome", .equal, outcome.rawValue) }
+            if let status { query = query.where("status", .equal, status) }
+            return try await query.orderBy("occurred_at", .descending).orderBy("id").limit(limit).all(as: MemberSyncEntry.self)
+        }
+    }
+
+    public func memberSyncEntry(id: String) async throws -> MemberSyncEntry? {
+        try await read { db in
+            try await db.select().column("*").from("member_sync_log").where("id", .equal, id).first(as: MemberSyncEntry.self)
+        }
+    }
+
+    /// The user's `absent` entries not shown yet; marks them shown, so each is told once.
+    public func takeAbsentNotices(userID: String, now: Date = Date()) async throws -> [MemberSyncEntry] {
+        try await write { db in
+            try await db.update("member_sync_log").set("notified_at", to: now.millisecondsSince1970)
+                .where("user_id", .equal, userID).where("outcome", .equal, MemberSyncOutcome.absent.rawValue)
+                .where("notified_at", .is, SQLLiteral.null)
+                .returning(SQLLiteral.all).all(as: MemberSyncEntry.self)
+        }
+    }
+
+    /// Resolves an open conflict, with the writes the decision brings (the record's new number,
+    /// an outbox message, audit events) in the same transaction.
+    /// - Returns: false when the entry is not an open conflict (resolved already, or unknown).
+    public func resolveConflict(
+        entryID: String, resolution: String, by userID: String, writes: MemberSyncWrites, now: Date = Date()
+    ) async throws -> Bool {
+        try await write { db in
+            let resolved = try await db.update("member_sync_log")
+                .set("status", to: "resolved").set("resolved_at", to: now.millisecondsSince1970)
+                .set("resolved_by", to: userID).set("resolution", to: resolution)
+                .where("id", .equal, entryID).where("status", .equal, "open")
+                .returning("id").first() != nil
+            guard resolved else { return false }
+            // Taking the login's number replaces the member's: clear it first, so the update applies.
+            for update in writes.personnummerUpdates {
+                try await db.update("member_records")
+                    .set("personnummer_sealed", to: SQLLiteral.null).set("personnummer_key_id", to: SQLLiteral.null)
+                    .set("personnummer_index", to: SQLLiteral.null).where("id", .equal, update.recordID).run()
+            }
+            try await writes.apply(in: db, now: now)
+            return true
+        }
+    }
+}
+
+extension PortvaktStore {
+    /// Messages due for delivery, oldest first; each claimed for `lease` so that another
+    /// instance's worker does not send it at the same time.
+    public func claimDueOutboxMessages(lease: TimeInterval, limit: Int = 20, now: Date = Date()) async throws -> [OutboxMessage] {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            let due = try await db.select().column("id").from("member_outbox")
+                .where("status", .equal, "pending").where("next_attempt_at", .lessThanOrEqual, time)
+                .orderBy("next_attempt_at").limit(limit).all().map { try $0.decode(column: "id", as: String.self) }
+            var claimed: [OutboxMessage] = []
+            for id in due {
+                if let message = try await db.update("member_outbox")
+                    .set("next_attempt_at", to: time + Int64(lease * 1000))
+                    .where("id", .equal, id).where("status", .equal, "pending").where("next_attempt_at", .lessThanOrEqual, time)
+                    .returning(SQLLiteral.all).first(as: OutboxMessage.self) {
+                    claimed.append(message)
+                }
+            }
+            return claimed
+        }
+    }
+
+    public func markOutboxDelivered(id: String, now: Date = Date()) async throws {
+        try await write { db in
+            try await db.update("member_outbox").set("status", to: "delivered").set("delivered_at", to: now.millisecondsSince1970)
+                .set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: SQLLiteral.null)
+                .where("id", .equal, id).run()
+        }
+    }
+
+    /// Records a failed attempt: retried at `nextAttempt`, or `dead` when nil.
+    public func markOutboxFailed(id: String, error: String, nextAttempt: Date?, now: Date = Date()) async throws {
+        try await write { db in
+            var update = db.update("member_outbox").set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: String(error.prefix(200)))
+            if let nextAttempt {
+                update = update.set("next_attempt_at", to: nextAttempt.millisecondsSince1970)
+            } else {
+                update = update.set("status", to: "dead")
+            }
+            try await update.where("id", .equal, id).run()
+        }
+    }
+
+    public func outboxMessages(organisationID: String, status: String? = nil) async throws -> [OutboxMessage] {
+        try await read { db in
+            var query = db.select().column("*").from("member_outbox").where("organisation_id", .equal, organisationID)
+            if let status { query = query.where("status", .equal, status) }
+            return try await query.orderBy("created_at", .descending).limit(500).all(as: OutboxMessage.self)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+extension PortvaktStore {
+    /// Merges two accounts of one person: everything of `removeID` (provider accounts, roles,
+    /// devices, activities, claims, contact assignments, sync entries) moves to `keepID`, then
+    /// `removeID` is deleted with its sessions. One transaction.
+    ///
+    /// - Parameter personnummer: the kept user's number afterwards, sealed for the kept user (the
+    ///   caller takes the removed user's when the kept one has none); nil leaves it as it is.
+    /// - Throws: ``StoreError/notFound(_:)`` when either user is missing; ``StoreError/duplicate(_:)``
+    ///   when both wrote under the same idempotency key.
+    public func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit: AuditEvent) async throws {
+        try await write { db in
+            guard try await db.select().column("id").from("users").where("id", .in, [keepID, removeID]).all().count == 2 else {
+                throw StoreError.notFound("users")
+            }
+            let removed = try await db.select().column("*").from("users").where("id", .equal, removeID).first(as: User.self)
+            try await db.update("identities").set("user_id", to: keepID).where("user_id", .equal, removeID).run()
+            for membership in try await db.select().column("*").from("memberships").where("user_id", .equal, removeID).all(as: Membership.self) {
+                try await db.insert(into: "memberships").row(Membership(
+                    userId: keepID, organisationId: membership.organisationId, role: membership.role,
+                    memberRecordId: membership.memberRecordId, createdAt: membership.createdAt
+                )).ignoringConflicts(with: ["user_id", "organisation_id", "role"]).run()
+            }
+            for (table, column) in [
+                ("devices", "user_id"), ("activities", "user_id"), ("expense_claims", "user_id"), ("contacts", "assigned_user_id"),
+                ("contacts", "created_by"), ("member_sync_log", "user_id"), ("bankid_orders", "user_id"),
+            ] {
+                try await db.update(table).set(SQLIdentifier(column), to: SQLBind(keepID)).where(SQLIdentifier(column), .equal, SQLBind(removeID)).run()
+            }
+            // Free the unique email and personnummer before the kept user takes them.
+            try await db.delete(from: "users").where("id", .equal, removeID).run()
+            if let personnummer {
+                try await db.update("users")
+                    .set("personnummer_sealed", to: personnummer.sealed.combined).set("personnummer_key_id", to: personnummer.sealed.keyID)
+                    .set("personnummer_index", to: personnummer.index).where("id", .equal, keepID).run()
+            }
+            if let email = removed?.email {
+                try await db.update("users").set("email", to: email).where("id", .equal, keepID).where("email", .is, SQLLiteral.null).run()
+            }
+            if let eid = removed?.lastEidLoginAt {
+                try await db.update("users").set("last_eid_login_at", to: eid).where("id", .equal, keepID)
+                    .where { $0.where("last_eid_login_at", .is, SQLLiteral.null).orWhere("last_eid_login_at", .lessThan, eid) }.run()
+            }
+            try await Self.append(audit, in: db)
+        }
+    }
+}
