@@ -201,3 +201,28 @@ struct MemberSyncTests {
         }
     }
 }
+
+/// What a receiver must refuse, shown on the sandbox's member system: unsigned, wrongly signed,
+/// stale or unkeyed updates never reach the member record.
+@Suite("Member system receiver")
+struct MemberSystemReceiverTests {
+    @Test("Unsigned, forged, stale and unkeyed updates are refused; nothing is applied")
+    func refusals() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let body = Data(#"{"event":"member.personnummer.set","member_ref":"sandbox-kari","personnummer":"12438510085"}"#.utf8)
+            let now = Int(Date().timeIntervalSince1970)
+            let forged = MemberUpdateSignature.sign(body: body, timestamp: now, secret: "not-the-secret-0123456789")
+            for (label, headers, status) in [
+                ("unsigned", [("Idempotency-Key", "k1")], 401),
+                ("forged", [("Idempotency-Key", "k1"), ("Portvakt-Timestamp", "\(now)"), ("Portvakt-Signature", forged)], 401),
+                ("stale", [("Idempotency-Key", "k1"), ("Portvakt-Timestamp", "\(now - 3600)"), ("Portvakt-Signature", forged)], 401),
+                ("no timestamp", [("Idempotency-Key", "k1"), ("Portvakt-Signature", forged)], 401),
+            ] as [(String, [(String, String)], Int)] {
+                let reply = try await broker.send("/sandbox/members/nhf", method: .POST, raw: ("application/json", body), headers: headers)
+                #expect(reply.status == status, "\(label): \(reply.status)")
+            }
+            #expect(try await broker.send("/sandbox/members/unknown", method: .POST, raw: ("application/json", body)).status == 404)
+            #expect(try await broker.memberSystemReceived("nhf").isEmpty)
+        }
+    }
+}
