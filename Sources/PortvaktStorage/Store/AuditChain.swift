@@ -12,30 +12,16 @@ struct AuditChainHead: Codable, Sendable {
 }
 
 extension AuditRow {
-    /// The fields an event's hash covers, as JSON with sorted keys.
-    private struct Canonical: Encodable {
-        let sequence: Int64
-        let id: String
-        let occurredAt: Int64
-        let action: String
-        let outcome: String
-        let actorUserId: String?
-        let organisationId: String?
-        let subjectType: String?
-        let subjectId: String?
-        let source: String?
-        let details: String
-    }
-
-    /// SHA-256 over the previous hash and the canonical event at `sequence`.
+    /// SHA-256 over the previous hash and the event at `sequence` as JSON with sorted keys
+    /// (its fields without the chain's own two; absent values are left out).
     func computedHash(sequence: Int64, previous: Data) throws -> Data {
+        var canonical = self
+        canonical.sequence = sequence
+        canonical.prevHash = nil
+        canonical.hash = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let canonical = try encoder.encode(Canonical(
-            sequence: sequence, id: id, occurredAt: occurredAt, action: action, outcome: outcome, actorUserId: actorUserId,
-            organisationId: organisationId, subjectType: subjectType, subjectId: subjectId, source: source, details: details
-        ))
-        return Data(SHA256.hash(data: previous + canonical))
+        return Data(SHA256.hash(data: previous + (try encoder.encode(canonical))))
     }
 
     /// Links this row after `head`; returns the new head.
