@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Personnummer", targets: ["Personnummer"]),
         .library(name: "QRCode", targets: ["QRCode"]),
+        .library(name: "PortvaktKit", targets: ["PortvaktKit"]),
         .library(name: "PortvaktServer", targets: ["PortvaktServer"]),
         .library(name: "PortvaktSandbox", targets: ["PortvaktSandbox"]),
         .executable(name: "portvakt-server", targets: ["portvakt-server"]),
@@ -45,6 +46,13 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+
+        // The client SDK the app links: the login journey as a state machine, tokens, device keys,
+        // the offline queue and view models. Foundation and swift-crypto only.
+        .target(
+            name: "PortvaktKit",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // One SQL store for SQLite and PostgreSQL, with versioned migrations.
@@ -150,6 +158,7 @@ let package = Package(
         ),
         .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PortvaktCore"]),
+        .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit"]),
         .testTarget(
             name: "PortvaktCoreTests",
             dependencies: [

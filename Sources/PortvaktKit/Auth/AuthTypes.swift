@@ -1,0 +1,175 @@
+import Foundation
+
+/// How a person logs in the first time, or after a fallback.
+public enum LoginMethod: String, Sendable, Hashable, CaseIterable {
+    /// BankID in the in-app browser (OIDC through Portvakt).
+    case bankID = "bankid"
+    /// Vipps in the in-app browser.
+    case vipps
+    /// BankID started by the server: the BankID app on this device, or a QR code for another.
+    case bankIDOrder = "bankid-order"
+    /// Email and password, the fallback that is always there.
+    case password
+
+    /// The quiet message of a user's own cancellation.
+    var cancelledMessage: AuthMessage { self == .vipps ? .vippsCancelled : .bankIDCancelled }
+}
+
+/// Face ID / face unlock or a fingerprint sensor.
+public enum BiometryKind: String, Sendable, Hashable, CaseIterable {
+    case face, fingerprint
+
+    var enabledMessage: AuthMessage { self == .face ? .faceIDEnabled : .fingerprintEnabled }
+}
+
+/// What the device's biometrics can do right now.
+public enum BiometryAvailability: Sendable, Hashable {
+    case available(BiometryKind)
+    /// The hardware is there but no face or finger is enrolled (or biometrics are off).
+    case notEnrolled
+    /// No biometric hardware.
+    case notAvailable
+    /// Locked by the OS after too many attempts.
+    case lockedOut
+}
+
+/// Why the biometric-protected key did not sign.
+public enum BiometricFailure: Error, Sendable, Hashable {
+    /// The user cancelled the prompt.
+    case cancelled
+    /// Not recognised (one attempt).
+    case failed
+    case lockout
+    /// The enrolment changed (a new face or finger): the key is gone for good.
+    case invalidated
+    case notEnrolled
+    case notAvailable
+}
+
+/// What the device knows when the app starts, and learns on the way.
+public struct AuthContext: Sendable, Hashable {
+    public var biometry: BiometryAvailability
+    /// A refresh token is stored.
+    public var hasSession: Bool
+    /// A device key is registered and stored.
+    public var deviceKeyEnrolled: Bool
+    public var online: Bool
+    /// The enrolment offer was shown in this app session (it is not shown twice).
+    public var offeredEnrolment = false
+    /// Consecutive failed biometric attempts on the unlock screen.
+    public var biometricFailures = 0
+
+    public init(biometry: BiometryAvailability, hasSession: Bool, deviceKeyEnrolled: Bool, online: Bool) {
+        self.biometry = biometry
+        self.hasSession = hasSession
+        self.deviceKeyEnrolled = deviceKeyEnrolled
+        self.online = online
+    }
+}
+
+/// The screen the app shows.
+public enum AuthScreen: Sendable, Hashable {
+    /// Deciding what to show (a silent refresh may be running).
+    case launching
+    /// BankID, Vipps, password; with a message when one is due.
+    case methodSelection(AuthMessage?)
+    /// The in-app browser is open at the authorization URL.
+    case browser(LoginMethod)
+    case bankIDOrder(BankIDOrderProgress)
+    /// The code is being exchanged for tokens.
+    case completingLogin
+    /// "Enable Face ID?" after a first login or a fallback login; `nil` kind: biometrics are not
+    /// set up in the OS, so the offer points to the device settings.
+    case enrolmentOffer(BiometryKind?)
+    case enrolling
+    /// The unlock screen (the prompt runs while `unlocking`).
+    case unlock(AuthMessage?)
+    case unlocking
+    /// Biometrics cannot be used now: a friendly message and a prominent "Use BankID or Vipps".
+    case biometricFallback(AuthMessage)
+    /// The role's home screen; a message such as "Face ID enabled" may be shown once.
+    case home(AuthMessage?)
+}
+
+/// The BankID order while it runs.
+public struct BankIDOrderProgress: Sendable, Hashable {
+    /// When the server started the order; nil while the start is on its way.
+    public var startedAt: Date?
+    /// The BankID app did not open: show the QR code for another device.
+    public var showsQRCode = false
+    /// The latest status text from `collect`.
+    public var message: String?
+
+    public init(startedAt: Date? = nil) {
+        self.startedAt = startedAt
+    }
+}
+
+/// What happened: the user's actions, platform answers and server answers.
+public enum AuthEvent: Sendable, Hashable {
+    case launched(AuthContext)
+    case methodChosen(LoginMethod)
+    /// The in-app browser came back with a code, a cancellation or an error message id.
+    case browserReturnedCode
+    case browserCancelled
+    case browserFailed(AuthMessage)
+    /// The code was exchanged and the tokens stored.
+    case loginCompleted
+    case loginFailed(AuthMessage)
+    case orderStarted(launchURL: URL, at: Date)
+    case bankIDAppOpened(Bool)
+    case orderPending(String)
+    case orderCompleted
+    case orderFailed(AuthMessage)
+    case tick(Date)
+    case cancelTapped
+    case enrolmentAccepted
+    case enrolmentDeclined
+    case enrolmentFinished(BiometricFailure?)
+    /// The unlock attempt: the key signed and the server opened a session (or, offline, the
+    /// cached session was unlocked), or it failed.
+    case unlockSucceeded(offline: Bool)
+    case unlockFailed(BiometricFailure)
+    /// The server refused the unlock: the session or the device trust is over.
+    case unlockRefused(AuthMessage)
+    case retryUnlock
+    case useOtherMethod
+    case silentRefreshSucceeded
+    case settingsEnableBiometrics
+    case settingsDisableBiometrics
+    case settingsReEnrol
+    /// A refresh answered `invalid_grant`: the session is over.
+    case sessionExpired
+    case logout
+    case networkChanged(online: Bool)
+}
+
+/// What the app must do; the platform layer carries it out and reports back with events.
+public enum AuthEffect: Sendable, Hashable {
+    /// Make a PKCE verifier, store it securely, then open the in-app browser for the method.
+    case openBrowser(LoginMethod)
+    /// Exchange the code (with the stored verifier), store the tokens, delete the verifier.
+    case exchangeCode
+    /// Delete the stored PKCE verifier.
+    case clearVerifier
+    case startBankIDOrder
+    /// Store the order's session id under `bankid_session_ref_v1`.
+    case storeBankIDSessionRef
+    case clearBankIDSessionRef
+    case openBankIDApp(URL)
+    case pollBankIDOrder
+    case stopPollingBankIDOrder
+    case cancelBankIDOrder
+    /// Sign a server challenge with the device key (this shows the biometric prompt), then redeem it.
+    case unlockWithDeviceKey
+    case refreshSilently
+    /// Create a biometric-protected key (prompt), register it with the server.
+    case enrolDeviceKey
+    case deleteDeviceKey
+    /// Delete tokens and the stored session.
+    case clearSession
+    /// Delete the stored session but keep this run's tokens: the next launch shows the method
+    /// selection (biometrics turned off in settings).
+    case forgetStoredSession
+    case syncOfflineQueue
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where the SDK keeps secrets: the Keychain on Apple platforms
+/// (`kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`), an encrypted file on Linux.
+public protocol SecureStorage: Sendable {
+    func read(_ key: SecureStorageKey) async throws -> Data?
+    func write(_ value: Data, for key: SecureStorageKey) async throws
+    func delete(_ key: SecureStorageKey) async throws
+}
+
+/// The names of what the SDK stores.
+public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public static let refreshToken = SecureStorageKey(rawValue: "portvakt_refresh_token_v1")
+    /// The PKCE verifier of a login in the in-app browser, stored before the browser opens.
+    public static let pkceVerifier = SecureStorageKey(rawValue: "portvakt_pkce_verifier_v1")
+    /// The BankID order's session id while the order runs (S3.3).
+    public static let bankIDSessionRef = SecureStorageKey(rawValue: "bankid_session_ref_v1")
+    public static let deviceID = SecureStorageKey(rawValue: "portvakt_device_id_v1")
+    public static let offlineQueue = SecureStorageKey(rawValue: "portvakt_offline_queue_v1")
+}
+
+/// Secure storage in memory, for previews and tests of code above the SDK.
+public actor MemorySecureStorage: SecureStorage {
+    private var values: [SecureStorageKey: Data] = [:]
+
+    public init() {}
+
+    public func read(_ key: SecureStorageKey) -> Data? { values[key] }
+    public func write(_ value: Data, for key: SecureStorageKey) { values[key] = value }
+    public func delete(_ key: SecureStorageKey) { values[key] = nil }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Access and refresh tokens as the server issued them.
+public struct TokenSet: Sendable, Hashable, Codable {
+    public let accessToken: String
+    public let refreshToken: String
+    public let expiresAt: Date
+
+    public init(accessToken: String, refreshToken: String, expiresAt: Date) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Why a refresh did not give tokens.
+public enum TokenRefreshError: Error, Sendable, Hashable {
+    /// The server said `invalid_grant`: the session is over (the only reason to log out).
+    case sessionExpired
+    /// No network, a timeout, a 5xx: the session stays; try later.
+    case unavailable
+    /// Logged out (or another user logged in) while the refresh was under way.
+    case superseded
+}
+
+/// Redeems a refresh token at `/oauth/token`.
+public protocol TokenRefresher: Sendable {
+    /// - Throws: ``TokenRefreshError/sessionExpired`` on `invalid_grant`; anything else counts as unavailable.
+    func refresh(_ refreshToken: String) async throws -> TokenSet
+}
+
+/// Hands out a valid access token, refreshing when it is about to expire.
+///
+/// - One refresh at a time: concurrent callers wait for the same one.
+/// - The rotated refresh token is written to secure storage before anyone gets the new access
+///   token, so a crash right after cannot leave only the spent token behind.
+/// - Only `invalid_grant` ends the session; network trouble keeps it.
+/// - A refresh that finishes after a logout or a new login writes nothing.
+public actor TokenManager {
+    private let storage: any SecureStorage
+    private let refresher: any TokenRefresher
+    private let now: @Sendable () -> Date
+    /// Refresh this long before the access token expires.
+    private let margin: TimeInterval
+    private var tokens: TokenSet?
+    private var refreshing: Task<TokenSet, any Error>?
+    /// Moves on at every login and logout; a refresh started under an older one is dropped.
+    private var generation = 0
+
+    public init(storage: any SecureStorage, refresher: any TokenRefresher, margin: TimeInterval = 30, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.storage = storage
+        self.refresher = refresher
+        self.margin = margin
+        self.now = now
+    }
+
+    /// After a login or unlock: keep these tokens (the refresh token in secure storage).
+    public func signedIn(_ tokens: TokenSet) async throws {
+        generation += 1
+        refreshing?.cancel()
+        refreshing = nil
+        try await storage.write(Data(tokens.refreshToken.utf8), for: .refreshToken)
+        self.tokens = tokens
+    }
+
+    /// Whether a refresh token is stored (a session to resume).
+    public func hasStoredSession() async throws -> Bool {
+        try await storage.read(.refreshToken) != nil
+    }
+
+    /// A valid access token, refreshed first when needed.
+    /// - Throws: ``TokenRefreshError``.
+    public func accessToken() async throws -> String {
+        if let tokens, tokens.expiresAt.timeIntervalSince(now()) > margin {
+            return tokens.accessToken
+        }
+        return try await refresh().accessToken
+    }
+
+    /// Refreshes now (one refresh for all concurrent callers).
+    @discardableResult
+    public func refresh() async throws -> TokenSet {
+        if let refreshing { return try await refreshing.value }
+        let started = generation
+        let task = Task { try await self.performRefresh(generation: started) }
+        refreshing = task
+        defer { if generation == started { refreshing = nil } }
+        return try await task.value
+    }
+
+    /// Forgets the session here (the caller revokes it at the server).
+    public func logout() async throws {
+        generation += 1
+        refreshing?.cancel()
+        refreshing = nil
+        tokens = nil
+        try await storage.delete(.refreshToken)
+    }
+
+    private func performRefresh(generation started: Int) async throws -> TokenSet {
+        let stored: String?
+        if let tokens {
+            stored = tokens.refreshToken
+        } else {
+            stored = try await storage.read(.refreshToken).map { String(decoding: $0, as: UTF8.self) }
+        }
+        guard let stored else { throw TokenRefreshError.sessionExpired }
+        let fresh: TokenSet
+        do {
+            fresh = try await refresher.refresh(stored)
+        } catch TokenRefreshError.sessionExpired {
+            guard generation == started else { throw TokenRefreshError.superseded }
+            tokens = nil
+            try await storage.delete(.refreshToken)
+            throw TokenRefreshError.sessionExpired
+        } catch {
+            throw generation == started ? TokenRefreshError.unavailable : TokenRefreshError.superseded
+        }
+        guard generation == started else { throw TokenRefreshError.superseded }
+        try await storage.write(Data(fresh.refreshToken.utf8), for: .refreshToken)
+        tokens = fresh
+        return fresh
+    }
+}

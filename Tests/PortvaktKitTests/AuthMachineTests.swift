@@ -1,0 +1,335 @@
+import Foundation
+import PortvaktKit
+import Testing
+
+/// Each acceptance criterion of the seeds' stories (../shared/STORIES.md) that the login journey
+/// decides, as a named test of the state machine.
+@Suite("The login journey (stories S1–S14)")
+struct AuthMachineTests {
+    private static let face = BiometryAvailability.available(.face)
+    private static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A machine after launch with this context.
+    private static func launched(
+        biometry: BiometryAvailability = face, session: Bool = false, key: Bool = false, online: Bool = true
+    ) -> (AuthMachine, [AuthEffect]) {
+        let context = AuthContext(biometry: biometry, hasSession: session, deviceKeyEnrolled: key, online: online)
+        var machine = AuthMachine(context: context)
+        let effects = machine.handle(.launched(context))
+        return (machine, effects)
+    }
+
+    /// A machine that has just finished a first BankID login in the browser.
+    private static func loggedIn(biometry: BiometryAvailability = face) -> AuthMachine {
+        var (machine, _) = launched(biometry: biometry)
+        _ = machine.handle(.methodChosen(.bankID))
+        _ = machine.handle(.browserReturnedCode)
+        _ = machine.handle(.loginCompleted)
+        return machine
+    }
+
+    // MARK: S1 BankID in the browser, S2 Vipps
+
+    @Test func S1_1_bankIDOpensTheBrowserWithPKCE() {
+        var (machine, _) = Self.launched()
+        #expect(machine.handle(.methodChosen(.bankID)) == [.openBrowser(.bankID)], "the platform stores a verifier, then opens the browser")
+        #expect(machine.screen == .browser(.bankID))
+    }
+
+    @Test func S1_2_theCodeIsExchangedForASession() {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankID))
+        #expect(machine.handle(.browserReturnedCode) == [.exchangeCode])
+        #expect(machine.screen == .completingLogin)
+    }
+
+    @Test func S1_3_successOpensHomeAfterTheOffer() {
+        var machine = Self.loggedIn()
+        #expect(machine.context.hasSession)
+        #expect(machine.handle(.enrolmentDeclined) == [])
+        #expect(machine.screen == .home(nil))
+    }
+
+    @Test func S1_4_cancelInTheBrowserReturnsQuietly() {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankID))
+        #expect(machine.handle(.browserCancelled) == [.clearVerifier])
+        #expect(machine.screen == .methodSelection(.bankIDCancelled))
+        #expect(AuthMessage.bankIDCancelled.isQuiet, "no error dialog")
+        #expect(AuthMessage.bankIDCancelled.text(.en) == "BankID login was cancelled")
+    }
+
+    @Test func S1_5_anOutageShowsItsMessage() {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankID))
+        _ = machine.handle(.browserFailed(AuthMessage(serverID: "bankid_unavailable")))
+        #expect(machine.screen == .methodSelection(.bankIDUnavailable))
+        #expect(AuthMessage.bankIDUnavailable.text(.en) == "BankID is temporarily unavailable. Try Vipps instead or retry later")
+    }
+
+    @Test func S2_1_vippsOpensTheBrowser() {
+        var (machine, _) = Self.launched()
+        #expect(machine.handle(.methodChosen(.vipps)) == [.openBrowser(.vipps)])
+    }
+
+    @Test func S2_4_aFailedExchangeSaysLoginFailed() {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.vipps))
+        _ = machine.handle(.browserReturnedCode)
+        #expect(machine.handle(.loginFailed(.loginFailed)) == [.clearVerifier], "the verifier is cleared after failure")
+        #expect(machine.screen == .methodSelection(.loginFailed))
+        #expect(AuthMessage.loginFailed.text(.en) == "Login failed — please try again")
+    }
+
+    @Test func S10_2_unknownServerMessagesBecomeTheGenericOne() {
+        #expect(AuthMessage(serverID: "internal_error_42") == .loginFailed)
+        #expect(AuthMessage(serverID: nil) == .loginFailed)
+    }
+
+    // MARK: S3 BankID order flow
+
+    @Test func S3_6_loadingAsSoonAsTheOrderStarts() {
+        var (machine, _) = Self.launched()
+        #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.startBankIDOrder])
+        #expect(machine.screen == .bankIDOrder(BankIDOrderProgress()))
+    }
+
+    @Test func S3_3_S3_4_theSessionRefIsStoredAndTheAppOpened() throws {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankIDOrder))
+        let link = try #require(URL(string: "bankid:///?autostarttoken=abc&redirect=null"))
+        #expect(machine.handle(.orderStarted(launchURL: link, at: Self.start)) == [.storeBankIDSessionRef, .openBankIDApp(link), .pollBankIDOrder])
+    }
+
+    @Test func S3_5_QRCodeWhenTheBankIDAppDidNotOpen() throws {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankIDOrder))
+        _ = machine.handle(.orderStarted(launchURL: try #require(URL(string: "bankid:///")), at: Self.start))
+        _ = machine.handle(.bankIDAppOpened(false))
+        guard case .bankIDOrder(let progress) = machine.screen else { Issue.record("left the order"); return }
+        #expect(progress.showsQRCode)
+    }
+
+    @Test func S3_7_noResultWithinThreeMinutesClearsTheSessionRef() throws {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankIDOrder))
+        _ = machine.handle(.orderStarted(launchURL: try #require(URL(string: "bankid:///")), at: Self.start))
+        #expect(machine.handle(.tick(Self.start.addingTimeInterval(179))) == [])
+        #expect(machine.handle(.tick(Self.start.addingTimeInterval(180))) == [.stopPollingBankIDOrder, .cancelBankIDOrder, .clearBankIDSessionRef])
+        #expect(machine.screen == .methodSelection(.bankIDExpired))
+    }
+
+    @Test func S3_8_cancelAtAnyTimeCancelsAtTheServer() throws {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankIDOrder))
+        _ = machine.handle(.orderStarted(launchURL: try #require(URL(string: "bankid:///")), at: Self.start))
+        _ = machine.handle(.orderPending("Start your BankID app"))
+        #expect(machine.handle(.cancelTapped) == [.stopPollingBankIDOrder, .cancelBankIDOrder, .clearBankIDSessionRef])
+        #expect(machine.screen == .methodSelection(nil))
+    }
+
+    @Test func S3_completedOrderExchangesTheCodeAndClearsTheRef() throws {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankIDOrder))
+        _ = machine.handle(.orderStarted(launchURL: try #require(URL(string: "bankid:///")), at: Self.start))
+        #expect(machine.handle(.orderCompleted) == [.stopPollingBankIDOrder, .clearBankIDSessionRef, .exchangeCode])
+    }
+
+    @Test func S3_anOrderStartAfterCancelIsCancelledToo() throws {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.bankIDOrder))
+        _ = machine.handle(.cancelTapped)
+        #expect(machine.handle(.orderStarted(launchURL: try #require(URL(string: "bankid:///")), at: Self.start)) == [.cancelBankIDOrder])
+        #expect(machine.screen == .methodSelection(nil))
+    }
+
+    // MARK: S4 the biometric offer
+
+    @Test func S4_1_theOfferFollowsAFirstLogin() {
+        #expect(Self.loggedIn().screen == .enrolmentOffer(.face))
+    }
+
+    @Test func S4_2_acceptingStoresTheKeyAndConfirms() {
+        var machine = Self.loggedIn()
+        #expect(machine.handle(.enrolmentAccepted) == [.enrolDeviceKey])
+        _ = machine.handle(.enrolmentFinished(nil))
+        #expect(machine.screen == .home(.faceIDEnabled))
+        #expect(machine.context.deviceKeyEnrolled)
+        #expect(AuthMessage.faceIDEnabled.text(.en) == "Face ID enabled")
+    }
+
+    @Test func S4_3_decliningIsNotAskedAgainInTheSameSession() {
+        var machine = Self.loggedIn()
+        _ = machine.handle(.enrolmentDeclined)
+        _ = machine.handle(.logout)
+        _ = machine.handle(.methodChosen(.vipps))
+        _ = machine.handle(.browserReturnedCode)
+        _ = machine.handle(.loginCompleted)
+        #expect(machine.screen == .home(nil))
+    }
+
+    @Test func S4_4_biometricsNotSetUpPointsToTheSettings() {
+        #expect(Self.loggedIn(biometry: .notEnrolled).screen == .enrolmentOffer(nil))
+        #expect(AuthMessage.biometricsNotSetUp.text(.en).contains("device settings"))
+    }
+
+    @Test func S4_5_noHardwareSkipsTheOfferSilently() {
+        #expect(Self.loggedIn(biometry: .notAvailable).screen == .home(nil))
+    }
+
+    @Test func S4_6_afterEnrollingTheAppOpensWithThePrompt() {
+        let (machine, effects) = Self.launched(session: true, key: true)
+        #expect(effects == [.unlockWithDeviceKey])
+        #expect(machine.screen == .unlocking)
+    }
+
+    // MARK: S5 unlock
+
+    @Test func S5_1_theReturningUserSeesThePromptAtOnce() {
+        #expect(Self.launched(session: true, key: true).1 == [.unlockWithDeviceKey])
+    }
+
+    @Test func S5_2_successOpensHome() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        #expect(machine.handle(.unlockSucceeded(offline: false)) == [.syncOfflineQueue])
+        #expect(machine.screen == .home(nil))
+    }
+
+    @Test func S5_3_S8_2_aSessionWithoutAKeyResumesSilently() {
+        var (machine, effects) = Self.launched(session: true, key: false)
+        #expect(effects == [.refreshSilently])
+        #expect(machine.screen == .launching)
+        _ = machine.handle(.silentRefreshSucceeded)
+        #expect(machine.screen == .home(nil))
+    }
+
+    @Test func S5_4_aSessionThatCannotBeRestoredGoesToLogin() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        #expect(machine.handle(.unlockRefused(.sessionExpired)) == [.clearSession])
+        #expect(machine.screen == .methodSelection(.sessionExpired))
+        #expect(AuthMessage.sessionExpired.text(.en) == "Your session has expired — please log in again")
+    }
+
+    @Test func S5_4_deviceTrustOverAsksForBankIDOrVipps() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockRefused(.reauthenticationRequired))
+        #expect(machine.screen == .methodSelection(.reauthenticationRequired))
+    }
+
+    // MARK: S6 fallback
+
+    @Test func S6_1_aFailureShowsAFriendlyMessage() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockFailed(.failed))
+        #expect(machine.screen == .unlock(.biometricFailed))
+    }
+
+    @Test func S6_2_aChangedEnrolmentClearsTheStaleKey() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        #expect(machine.handle(.unlockFailed(.invalidated)) == [.deleteDeviceKey])
+        #expect(machine.screen == .methodSelection(.biometricEnrolmentChanged))
+        #expect(!machine.context.deviceKeyEnrolled)
+    }
+
+    @Test func S6_3_threeFailuresOfferFallback() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockFailed(.failed))
+        _ = machine.handle(.retryUnlock)
+        _ = machine.handle(.unlockFailed(.failed))
+        #expect(machine.screen == .unlock(.biometricFailed), "two misses: still the unlock screen")
+        _ = machine.handle(.retryUnlock)
+        _ = machine.handle(.unlockFailed(.failed))
+        #expect(machine.screen == .biometricFallback(.tooManyBiometricFailures))
+    }
+
+    @Test func S6_cancelKeepsTheUnlockScreenAndDoesNotCount() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        for _ in 0..<5 {
+            _ = machine.handle(.unlockFailed(.cancelled))
+            #expect(machine.screen == .unlock(nil))
+            _ = machine.handle(.retryUnlock)
+        }
+        #expect(machine.context.biometricFailures == 0)
+    }
+
+    @Test func S6_4_afterAFallbackLoginReEnrolmentIsOffered() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockFailed(.invalidated))
+        _ = machine.handle(.methodChosen(.password))
+        _ = machine.handle(.browserReturnedCode)
+        _ = machine.handle(.loginCompleted)
+        #expect(machine.screen == .enrolmentOffer(.face))
+    }
+
+    @Test func S6_5_S13_3_osLockoutGoesToTheFallbackAtOnce() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockFailed(.lockout))
+        #expect(machine.screen == .biometricFallback(.biometricLockedOut))
+        #expect(Self.launched(biometry: .lockedOut, session: true, key: true).0.screen == .biometricFallback(.biometricLockedOut))
+    }
+
+    // MARK: S7 settings
+
+    @Test func S7_2_disablingRemovesTheKeyAndTheStoredSessionAtOnce() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockSucceeded(offline: false))
+        #expect(machine.handle(.settingsDisableBiometrics) == [.deleteDeviceKey, .forgetStoredSession])
+        #expect(!machine.context.deviceKeyEnrolled && !machine.context.hasSession)
+        var next = AuthMachine(context: machine.context)
+        _ = next.handle(.launched(machine.context))
+        #expect(next.screen == .methodSelection(nil), "later launches go to method selection")
+    }
+
+    @Test func S7_3_enablingStartsEnrolment() {
+        var (machine, _) = Self.launched(session: true, key: false)
+        _ = machine.handle(.silentRefreshSucceeded)
+        #expect(machine.handle(.settingsEnableBiometrics) == [.enrolDeviceKey])
+        #expect(machine.screen == .enrolling)
+    }
+
+    @Test func S7_4_reEnrolReplacesTheKey() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockSucceeded(offline: false))
+        #expect(machine.handle(.settingsReEnrol) == [.deleteDeviceKey, .enrolDeviceKey])
+    }
+
+    // MARK: S8 sessions, S12 offline, S13 unavailable biometrics
+
+    @Test func S8_3_anExpiredRefreshTokenGoesToLoginWithTheMessage() {
+        var (machine, _) = Self.launched(session: true, key: false)
+        #expect(machine.handle(.sessionExpired) == [.clearSession])
+        #expect(machine.screen == .methodSelection(.sessionExpired))
+    }
+
+    @Test func S12_2_offlineTheKeyUnlocksTheCachedSession() {
+        var (machine, _) = Self.launched(session: true, key: true, online: false)
+        #expect(machine.handle(.unlockSucceeded(offline: true)) == [])
+        #expect(machine.screen == .home(.offline))
+    }
+
+    @Test func S12_4_backOnlineTheQueueIsSynced() {
+        var (machine, _) = Self.launched(session: true, key: true, online: false)
+        _ = machine.handle(.unlockSucceeded(offline: true))
+        #expect(machine.handle(.networkChanged(online: true)) == [.syncOfflineQueue])
+        #expect(machine.handle(.networkChanged(online: true)) == [], "once")
+    }
+
+    @Test func S13_1_S13_2_unavailableBiometricsSayWhy() {
+        #expect(Self.launched(biometry: .notAvailable, session: true, key: true).0.screen == .biometricFallback(.biometricsNotAvailable))
+        #expect(Self.launched(biometry: .notEnrolled, session: true, key: true).0.screen == .biometricFallback(.biometricsNotSetUp))
+    }
+
+    @Test func S14_1_passwordIsAFirstLoginAndAFallback() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockFailed(.lockout))
+        _ = machine.handle(.useOtherMethod)
+        #expect(machine.handle(.methodChosen(.password)) == [.openBrowser(.password)])
+    }
+
+    @Test func everyMessageHasBothLanguages() {
+        for message in AuthMessage.allCases {
+            #expect(!message.text(.nb).isEmpty && !message.text(.en).isEmpty)
+            #expect(message.text(.nb) != message.text(.en), "\(message) is not translated")
+        }
+    }
+}
