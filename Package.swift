@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Personnummer", targets: ["Personnummer"]),
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "PortvaktKit", targets: ["PortvaktKit"]),
+        .library(name: "PortvaktProtocol", targets: ["PortvaktProtocol"]),
         .library(name: "PortvaktServer", targets: ["PortvaktServer"]),
         .library(name: "PortvaktSandbox", targets: ["PortvaktSandbox"]),
         .executable(name: "portvakt-server", targets: ["portvakt-server"]),
@@ -42,17 +43,25 @@ let package = Package(
             name: "PortvaktCore",
             dependencies: [
                 "Personnummer",
+                "PortvaktProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
+        // What the client SDK and the server both speak: PKCE, base64url, device keys and their
+        // signed assertions. Foundation and swift-crypto only.
+        .target(
+            name: "PortvaktProtocol",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+
         // The client SDK the app links: the login journey as a state machine, tokens, device keys,
         // the offline queue and view models. Foundation and swift-crypto only.
         .target(
             name: "PortvaktKit",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PortvaktProtocol", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // One SQL store for SQLite and PostgreSQL, with versioned migrations.
@@ -158,7 +167,7 @@ let package = Package(
         ),
         .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PortvaktCore"]),
-        .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit"]),
+        .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit", "PortvaktProtocol"]),
         .testTarget(
             name: "PortvaktCoreTests",
             dependencies: [

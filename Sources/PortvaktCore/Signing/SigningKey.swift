@@ -33,20 +33,3 @@ public struct SigningKey: Sendable {
         return JWKThumbprint.p256(x: point.x, y: point.y)
     }
 }
-
-extension Data {
-    /// Base64url without padding (RFC 7515 §2).
-    public func base64URLEncoded() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Decodes base64url with or without padding (RFC 7515 §2); nil when it is not base64url.
-    public init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
-}

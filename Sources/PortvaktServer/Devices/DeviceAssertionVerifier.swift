@@ -99,3 +99,8 @@ struct DeviceAssertionVerifier: Sendable {
         return OAuthFailure.invalidGrant("The device assertion was refused (\(reason.replacingOccurrences(of: "_", with: " "))).", message: message)
     }
 }
+
+extension DeviceAssertion: JWTPayload {
+    /// The claims are checked against the stored challenge by ``DeviceAssertionVerifier``, not here.
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

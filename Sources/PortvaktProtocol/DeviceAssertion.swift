@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import JWTKit
 
 /// What a device signs with its biometric-protected key to unlock or to step up: an ES256 JWS
 /// (RFC 7515, compact) whose header names the device (`kid`) and whose payload binds the
@@ -44,11 +43,6 @@ public struct DeviceAssertion: Sendable, Hashable, Codable {
     public func compact(signedBy key: P256.Signing.PrivateKey) throws -> String {
         try compact { try key.signature(for: $0).rawRepresentation }
     }
-}
-
-extension DeviceAssertion: JWTPayload {
-    /// The claims are checked by the server against the stored challenge, not here.
-    public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// Why a device signs a challenge.
