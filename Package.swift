@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "PortvaktServerTests",
             dependencies: [
-                "PortvaktServer", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox",
+                "PortvaktServer", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

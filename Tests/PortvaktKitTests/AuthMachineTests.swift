@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktKit
+import PortvaktProtocol
 import Testing
 
 /// Each acceptance criterion of the seeds' stories (../shared/STORIES.md) that the login journey

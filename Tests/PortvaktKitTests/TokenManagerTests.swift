@@ -69,7 +69,7 @@ struct TokenManagerTests {
 
         let ending = TokenManager(storage: storage, refresher: ScriptedRefresher(answer: .invalidGrant))
         await #expect(throws: TokenRefreshError.sessionExpired) { try await ending.accessToken() }
-        #expect(try await !ending.hasStoredSession())
+        #expect(try await ending.hasStoredSession() == false)
     }
 
     @Test("A refresh that finishes after a logout writes nothing")

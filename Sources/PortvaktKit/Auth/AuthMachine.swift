@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 
 /// The whole login journey as pure transitions: the current screen and context plus an event
 /// give the next screen and context and the effects to carry out. No I/O and no clock of its

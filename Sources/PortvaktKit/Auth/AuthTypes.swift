@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 
 /// How a person logs in the first time, or after a fallback.
 public enum LoginMethod: String, Sendable, Hashable, CaseIterable {
@@ -15,16 +16,13 @@ public enum LoginMethod: String, Sendable, Hashable, CaseIterable {
     var cancelledMessage: AuthMessage { self == .vipps ? .vippsCancelled : .bankIDCancelled }
 }
 
-/// Face ID / face unlock or a fingerprint sensor.
-public enum BiometryKind: String, Sendable, Hashable, CaseIterable {
-    case face, fingerprint
-
+extension BiometricKind {
     var enabledMessage: AuthMessage { self == .face ? .faceIDEnabled : .fingerprintEnabled }
 }
 
 /// What the device's biometrics can do right now.
 public enum BiometryAvailability: Sendable, Hashable {
-    case available(BiometryKind)
+    case available(BiometricKind)
     /// The hardware is there but no face or finger is enrolled (or biometrics are off).
     case notEnrolled
     /// No biometric hardware.
@@ -80,7 +78,7 @@ public enum AuthScreen: Sendable, Hashable {
     case completingLogin
     /// "Enable Face ID?" after a first login or a fallback login; `nil` kind: biometrics are not
     /// set up in the OS, so the offer points to the device settings.
-    case enrolmentOffer(BiometryKind?)
+    case enrolmentOffer(BiometricKind?)
     case enrolling
     /// The unlock screen (the prompt runs while `unlocking`).
     case unlock(AuthMessage?)

@@ -88,13 +88,18 @@ public actor TokenManager {
         return try await task.value
     }
 
-    /// Forgets the session here (the caller revokes it at the server).
-    public func logout() async throws {
+    /// Forgets the session here; returns the refresh token it held, for the caller to revoke at
+    /// the server (``PortvaktClient/revoke(_:)``), which also works later if the network is down now.
+    @discardableResult
+    public func logout() async throws -> String? {
         generation += 1
         refreshing?.cancel()
         refreshing = nil
+        var held = tokens?.refreshToken
+        if held == nil { held = try await storage.read(.refreshToken).map { String(decoding: $0, as: UTF8.self) } }
         tokens = nil
         try await storage.delete(.refreshToken)
+        return held
     }
 
     private func performRefresh(generation started: Int) async throws -> TokenSet {

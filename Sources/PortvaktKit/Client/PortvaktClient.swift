@@ -1,0 +1,190 @@
+import Foundation
+import PortvaktProtocol
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where the app's Portvakt is, and who the app is to it.
+public struct PortvaktConfiguration: Sendable, Hashable {
+    public let baseURL: URL
+    public let clientID: String
+    /// The app's redirect URI, registered at Portvakt (`no.portvakt.app:/oauth/callback`).
+    public let redirectURI: String
+
+    public init(baseURL: URL, clientID: String = "no.portvakt.app", redirectURI: String = "no.portvakt.app:/oauth/callback") {
+        self.baseURL = baseURL
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+    }
+}
+
+/// A login in the in-app browser: the URL to open, and what to keep (securely) until the answer.
+public struct AuthorizationRequest: Sendable, Hashable {
+    public let url: URL
+    public let verifier: String
+    public let state: String
+}
+
+/// An error answer from Portvakt: the HTTP status, the OAuth `error` and the `message_id` to show.
+public struct PortvaktError: Error, Sendable, Hashable {
+    public let status: Int
+    public let error: String?
+    public let messageID: String?
+
+    /// What the user is told.
+    public var message: AuthMessage { AuthMessage(serverID: messageID) }
+}
+
+/// Portvakt's HTTP API as the app uses it, over `URLSession` (which also runs on Linux).
+public struct PortvaktClient: Sendable, TokenRefresher {
+    public let configuration: PortvaktConfiguration
+    private let session: URLSession
+
+    public init(configuration: PortvaktConfiguration, session: URLSession = URLSession(configuration: .ephemeral)) {
+        self.configuration = configuration
+        self.session = session
+    }
+
+    /// The authorization URL for `method` with a fresh PKCE S256 challenge, `state` and `nonce` (S1.1, S2.1).
+    public func authorizationRequest(_ method: LoginMethod, language: AppLanguage = .nb) -> AuthorizationRequest {
+        let verifier = PKCE.makeVerifier()
+        let state = randomToken(bytes: 16)
+        var components = URLComponents(url: configuration.baseURL.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "client_id", value: configuration.clientID),
+            URLQueryItem(name: "redirect_uri", value: configuration.redirectURI),
+            URLQueryItem(name: "response_type", value: "code"),
+            URLQueryItem(name: "scope", value: "openid"),
+            URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: verifier)),
+            URLQueryItem(name: "code_challenge_method", value: "S256"),
+            URLQueryItem(name: "state", value: state),
+            URLQueryItem(name: "nonce", value: randomToken(bytes: 16)),
+            URLQueryItem(name: "ui_locales", value: language.rawValue),
+            URLQueryItem(name: "idp_hint", value: method == .bankIDOrder ? LoginMethod.bankID.rawValue : method.rawValue),
+        ]
+        return AuthorizationRequest(url: components.url!, verifier: verifier, state: state)
+    }
+
+    /// `authorization_code` with the PKCE verifier.
+    public func exchange(code: String, verifier: String) async throws -> TokenSet {
+        try await tokens([
+            ("grant_type", "authorization_code"), ("client_id", configuration.clientID), ("code", code),
+            ("redirect_uri", configuration.redirectURI), ("code_verifier", verifier),
+        ])
+    }
+
+    /// `refresh_token`; `invalid_grant` means the session is over, anything else is "try later".
+    public func refresh(_ refreshToken: String) async throws -> TokenSet {
+        do {
+            return try await tokens([("grant_type", "refresh_token"), ("client_id", configuration.clientID), ("refresh_token", refreshToken)])
+        } catch let error as PortvaktError where error.error == "invalid_grant" {
+            throw TokenRefreshError.sessionExpired
+        } catch {
+            throw TokenRefreshError.unavailable
+        }
+    }
+
+    /// Ends the session at the server (RFC 7009): the refresh token and its session stop working.
+    public func revoke(_ refreshToken: String) async throws {
+        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("oauth/revoke"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("client_id=\(Self.formEncode(configuration.clientID))&token=\(Self.formEncode(refreshToken))".utf8)
+        let (_, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else { throw PortvaktError(status: status, error: nil, messageID: nil) }
+    }
+
+    /// Registers a device key; returns the device id.
+    public func registerDevice(_ key: DevicePublicKey, name: String, platform: String, biometry: BiometricKind, accessToken: String) async throws -> String {
+        let body: [String: Any] = ["name": name, "platform": platform, "biometric_kind": biometry.rawValue, "public_key": key.jwk]
+        let answer = try await json("POST", "v1/devices", body: try JSONSerialization.data(withJSONObject: body), accessToken: accessToken)
+        guard let id = answer["id"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+        return id
+    }
+
+    /// A single-use challenge for the device to sign.
+    public func challenge(deviceID: String, purpose: DevicePurpose, action: StepUpAction? = nil, accessToken: String? = nil) async throws -> (challenge: String, audience: String) {
+        var body = ["purpose": purpose.rawValue]
+        body["action"] = action?.rawValue
+        let answer = try await json("POST", "v1/devices/\(deviceID)/challenges", body: try JSONEncoder().encode(body), accessToken: accessToken)
+        guard let challenge = answer["challenge"] as? String, let audience = answer["audience"] as? String else {
+            throw PortvaktError(status: 502, error: "bad_response", messageID: nil)
+        }
+        return (challenge, audience)
+    }
+
+    /// The unlock grant for a signed `unlock` challenge: a new session.
+    public func unlock(assertion: String) async throws -> TokenSet {
+        try await tokens([
+            ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", configuration.clientID), ("assertion", assertion),
+        ])
+    }
+
+    /// The elevated token for a signed `step-up` challenge.
+    public func stepUp(assertion: String, accessToken: String) async throws -> String {
+        let answer = try await json("POST", "v1/step-up", body: try JSONEncoder().encode(["assertion": assertion]), accessToken: accessToken)
+        guard let token = answer["access_token"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+        return token
+    }
+
+    /// Sends one queued write with its idempotency key.
+    public func send(_ write: QueuedWrite, accessToken: String) async -> ReplayOutcome {
+        var request = URLRequest(url: configuration.baseURL.appendingPathComponent(write.path))
+        request.httpMethod = write.method
+        request.httpBody = write.body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(write.id, forHTTPHeaderField: "Idempotency-Key")
+        request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
+        guard let (_, response) = try? await session.data(for: request), let status = (response as? HTTPURLResponse)?.statusCode else {
+            return .unavailable
+        }
+        switch status {
+        case 200..<300: return .sent
+        case 401: return write.stepUp != nil ? .needsStepUp : .unavailable
+        case 408, 429, 500...: return .unavailable
+        default: return .refused(status: status)
+        }
+    }
+
+    // MARK: - HTTP
+
+    private func tokens(_ form: [(String, String)]) async throws -> TokenSet {
+        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("oauth/token"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        let answer = try await perform(request)
+        guard let access = answer["access_token"] as? String, let refresh = answer["refresh_token"] as? String,
+              let expiresIn = answer["expires_in"] as? Int
+        else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+        return TokenSet(accessToken: access, refreshToken: refresh, expiresAt: Date().addingTimeInterval(TimeInterval(expiresIn)))
+    }
+
+    private func json(_ method: String, _ path: String, body: Data, accessToken: String?) async throws -> [String: Any] {
+        var request = URLRequest(url: configuration.baseURL.appendingPathComponent(path))
+        request.httpMethod = method
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
+        return try await perform(request)
+    }
+
+    private func perform(_ request: URLRequest) async throws -> [String: Any] {
+        var request = request
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        guard (200..<300).contains(status) else {
+            throw PortvaktError(status: status, error: answer["error"] as? String, messageID: answer["message_id"] as? String)
+        }
+        return answer
+    }
+
+    private static func formEncode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}

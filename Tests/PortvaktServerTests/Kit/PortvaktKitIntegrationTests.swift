@@ -1,0 +1,92 @@
+import Foundation
+import PortvaktKit
+import PortvaktStorage
+import Testing
+
+/// The SDK against a live Portvakt over HTTP: the app's side of login, refresh, unlock,
+/// step-up and the offline queue, with the sandbox's providers as the browser's other end.
+@Suite("PortvaktKit against a live server")
+struct PortvaktKitIntegrationTests {
+    private static func client(_ broker: LiveBroker) throws -> PortvaktClient {
+        PortvaktClient(configuration: PortvaktConfiguration(baseURL: try #require(URL(string: broker.baseURL))))
+    }
+
+    /// The in-app browser's trip for an SDK authorization request: returns the code.
+    private static func browserLogin(_ request: AuthorizationRequest, at broker: LiveBroker, user: String) async throws -> String {
+        let start = try await broker.send(request.url.absoluteString)
+        let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=\(user)&sandbox_action=approve")
+        let back = try await broker.send(try #require(atProvider.location))
+        let callback = AppCallback(location: back.location)
+        #expect(callback.fields["state"] == request.state)
+        return try #require(callback.code)
+    }
+
+    @Test("Login, refresh, device unlock, step-up and an offline queue replayed without duplicates")
+    func wholeJourney() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let client = try Self.client(broker)
+            let storage = MemorySecureStorage()
+            let tokens = TokenManager(storage: storage, refresher: client, margin: 0)
+
+            // S1: BankID in the browser, code exchanged with the verifier.
+            let request = client.authorizationRequest(.bankID)
+            #expect(request.url.absoluteString.contains("code_challenge_method=S256"))
+            let code = try await Self.browserLogin(request, at: broker, user: "magnus")
+            let first = try await client.exchange(code: code, verifier: request.verifier)
+            try await tokens.signedIn(first)
+
+            // S8.2: refresh rotates the stored refresh token.
+            let refreshed = try await tokens.refresh()
+            #expect(refreshed.refreshToken != first.refreshToken)
+            #expect(try await storage.read(.refreshToken) == Data(refreshed.refreshToken.utf8))
+
+            // S4.2: enrol a device key (the registration needs the fresh login).
+            let key = SoftwareDeviceKey()
+            let publicKey = try await key.create()
+            let deviceID = try await client.registerDevice(publicKey, name: "Linux test", platform: "linux", biometry: .fingerprint, accessToken: refreshed.accessToken)
+            let unlocker = DeviceUnlocker(client: client, key: key, deviceID: deviceID)
+
+            // S5.2: unlock opens a new session with hwk + fpt.
+            #expect(await unlocker.unlock(into: tokens) == .unlockSucceeded(offline: false))
+            let access = try await tokens.accessToken()
+            #expect((LiveBroker.claims(access)["amr"] as? [String]) == ["hwk", "fpt"])
+
+            // S6.1/S6.2: a missed check and a changed enrolment come back as machine events.
+            await key.script([.failed])
+            #expect(await unlocker.unlock(into: tokens) == .unlockFailed(.failed))
+
+            // S11: step-up gives an elevated token for the action.
+            let elevated = try await unlocker.stepUp(.expensesSubmit, accessToken: access)
+            #expect(LiveBroker.claims(elevated)["step_up"] as? String == "expenses.submit")
+
+            // S12: three activities queued offline; the first replay finds no network, the second sends them,
+            // a third (as after a crash before the queue was saved) creates nothing new.
+            let queue = OfflineQueue(storage: storage)
+            var writes: [QueuedWrite] = []
+            for minutes in [15, 30, 45] {
+                let body = try JSONSerialization.data(withJSONObject: [
+                    "organisation": "nhf", "kind": "visit", "occurred_at": "2026-11-21T09:00:00Z", "duration_minutes": minutes,
+                ])
+                let write = QueuedWrite(path: "v1/activities", body: body, createdAt: Date())
+                writes.append(write)
+                try await queue.enqueue(write)
+            }
+            let offline = PortvaktClient(configuration: PortvaktConfiguration(baseURL: try #require(URL(string: "http://127.0.0.1:9"))))
+            let noNetwork = try await queue.replay { await offline.send($0, accessToken: access) }
+            #expect(noNetwork.stopReason == .unavailable && noNetwork.sent.isEmpty)
+            let online = try await queue.replay { await client.send($0, accessToken: access) }
+            #expect(online.sent == writes.map(\.id))
+            for write in writes { try await queue.enqueue(write) }
+            let again = try await queue.replay { await client.send($0, accessToken: access) }
+            #expect(again.sent.count == 3, "the server answers the replays with the first results")
+            let userID = try #require(LiveBroker.claims(access)["sub"] as? String)
+            #expect(try await broker.withStore { try await $0.activityCount(userID: userID) } == 3, "no duplicates on the server")
+
+            // Logout: forgotten here, revoked at the server; the token no longer refreshes (S8.3's message follows).
+            let held = try #require(try await tokens.logout())
+            try await client.revoke(held)
+            #expect(try await tokens.hasStoredSession() == false)
+            await #expect(throws: TokenRefreshError.sessionExpired) { try await client.refresh(held) }
+        }
+    }
+}
