@@ -84,6 +84,52 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         }
     }
 
+    /// A started BankID order: what the app keeps and opens.
+    public struct BankIDOrder: Sendable, Hashable {
+        /// Stored under `bankid_session_ref_v1` while the order runs; never logged.
+        public let sessionID: String
+        public let launchURL: URL
+        public let expiresIn: Int
+    }
+
+    /// What `collect` said.
+    public enum BankIDOrderStatus: Sendable, Hashable {
+        case pending(message: String)
+        case complete(code: String)
+        case failed(AuthMessage)
+    }
+
+    /// `POST /bankid/orders`, bound to the PKCE challenge of `verifier` (S3.1/S3.2).
+    public func startBankIDOrder(verifier: String, returnURL: String? = nil, language: AppLanguage = .nb) async throws -> BankIDOrder {
+        var body = [
+            "client_id": configuration.clientID, "redirect_uri": configuration.redirectURI,
+            "code_challenge": PKCE.challenge(for: verifier), "code_challenge_method": "S256", "ui_locales": language.rawValue,
+        ]
+        body["return_url"] = returnURL
+        let answer = try await json("POST", "bankid/orders", body: try JSONEncoder().encode(body), accessToken: nil)
+        guard let session = answer["sessionId"] as? String, let launch = (answer["launchURL"] as? String).flatMap(URL.init(string:)),
+              let expiresIn = answer["expiresIn"] as? Int
+        else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+        return BankIDOrder(sessionID: session, launchURL: launch, expiresIn: expiresIn)
+    }
+
+    public func collectBankIDOrder(sessionID: String) async throws -> BankIDOrderStatus {
+        let answer = try await json("POST", "bankid/orders/collect", body: try JSONEncoder().encode(["sessionId": sessionID]), accessToken: nil)
+        switch answer["status"] as? String {
+        case "complete":
+            guard let code = answer["code"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+            return .complete(code: code)
+        case "pending":
+            return .pending(message: answer["message"] as? String ?? "")
+        default:
+            return .failed(AuthMessage(serverID: answer["messageId"] as? String))
+        }
+    }
+
+    public func cancelBankIDOrder(sessionID: String) async throws {
+        _ = try await json("POST", "bankid/orders/cancel", body: try JSONEncoder().encode(["sessionId": sessionID]), accessToken: nil)
+    }
+
     /// Ends the session at the server (RFC 7009): the refresh token and its session stop working.
     public func revoke(_ refreshToken: String) async throws {
         var request = URLRequest(url: configuration.baseURL.appendingPathComponent("oauth/revoke"))

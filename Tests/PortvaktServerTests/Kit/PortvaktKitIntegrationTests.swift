@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktCore
 import PortvaktKit
 import PortvaktStorage
 import Testing
@@ -87,6 +88,42 @@ struct PortvaktKitIntegrationTests {
             try await client.revoke(held)
             #expect(try await tokens.hasStoredSession() == false)
             await #expect(throws: TokenRefreshError.sessionExpired) { try await client.refresh(held) }
+        }
+    }
+
+    @Test("S3: the BankID order flow through the SDK and the state machine, then the session")
+    func bankIDOrder() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let client = try Self.client(broker)
+            let storage = MemorySecureStorage()
+            var machine = AuthMachine(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true))
+            _ = machine.handle(.launched(machine.context))
+            #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.startBankIDOrder])
+
+            let verifier = PKCE.makeVerifier()
+            let order = try await client.startBankIDOrder(verifier: verifier)
+            #expect(order.expiresIn == 180)
+            let effects = machine.handle(.orderStarted(launchURL: order.launchURL, at: Date()))
+            #expect(effects.contains(.storeBankIDSessionRef))
+            try await storage.write(Data(order.sessionID.utf8), for: .bankIDSessionRef)
+
+            guard case .pending = try await client.collectBankIDOrder(sessionID: order.sessionID) else { Issue.record("not pending"); return }
+            let token = try #require(URLComponents(url: order.launchURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "autostarttoken" }?.value)
+            #expect(try await broker.bankIDApp(autoStartToken: token, user: "ola", action: "approve").status == 200)
+            guard case .complete(let code) = try await client.collectBankIDOrder(sessionID: order.sessionID) else { Issue.record("not complete"); return }
+            #expect(machine.handle(.orderCompleted) == [.stopPollingBankIDOrder, .clearBankIDSessionRef, .exchangeCode])
+            try await storage.delete(.bankIDSessionRef)
+
+            let tokens = try await client.exchange(code: code, verifier: verifier)
+            _ = machine.handle(.loginCompleted)
+            #expect(machine.screen == .home(nil), "no biometrics on this device: straight home")
+            #expect((LiveBroker.claims(tokens.accessToken)["amr"] as? [String]) == ["BID"])
+            #expect(try await storage.read(.bankIDSessionRef) == nil)
+
+            // A second order, cancelled: the server cancels it and the app clears the reference.
+            let second = try await client.startBankIDOrder(verifier: PKCE.makeVerifier())
+            try await client.cancelBankIDOrder(sessionID: second.sessionID)
+            #expect(try await client.collectBankIDOrder(sessionID: second.sessionID) == .failed(.bankIDCancelled))
         }
     }
 }

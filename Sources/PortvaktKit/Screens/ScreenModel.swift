@@ -1,0 +1,157 @@
+import Foundation
+import PortvaktProtocol
+
+/// What one screen shows, in one language: the texts, what a screen reader says, and which
+/// actions are there (the most important first). SwiftUI views and the CLI draw this; every
+/// decision about it is here, where Linux tests see it.
+public struct ScreenModel: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case methodSelection, browser, bankIDWaiting, working, enrolmentOffer, unlock, biometricFallback, home
+    }
+
+    /// Something the user can do here; `event` is what to hand the machine.
+    public struct Action: Sendable, Hashable, Identifiable {
+        public let id: String
+        public let label: String
+        /// VoiceOver's hint: what happens when activated.
+        public let accessibilityHint: String
+        /// Drawn as the main button.
+        public let isProminent: Bool
+        public let event: AuthEvent
+    }
+
+    /// How a message is shown: quietly (a cancellation), as an error (with a way forward), or as information.
+    public enum Tone: String, Sendable, Hashable { case quiet, error, information }
+
+    public let kind: Kind
+    public let title: String
+    public let message: String?
+    public let tone: Tone?
+    /// A banner beside the message, such as "biometric login is not available on this device".
+    public let banner: String?
+    public let showsSpinner: Bool
+    public let actions: [Action]
+
+    /// The screen for `machine`'s state, in `language`.
+    public init(_ machine: AuthMachine, language: AppLanguage) {
+        let l = language
+        let context = machine.context
+        let kind: Kind
+        let title: String
+        var banner: String?
+        var spinner = false
+        var message: AuthMessage?
+        var actions: [Action] = []
+        func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: AuthEvent) {
+            actions.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
+        }
+        func loginMethods(prominent: Bool) {
+            action("bankid", l.pick("Logg inn med BankID", "Log in with BankID"), l.pick("Åpner BankID", "Opens BankID"), prominent: prominent, .methodChosen(.bankID))
+            action("vipps", l.pick("Logg inn med Vipps", "Log in with Vipps"), l.pick("Åpner Vipps", "Opens Vipps"), prominent: prominent, .methodChosen(.vipps))
+            action("bankid-order", l.pick("BankID-appen eller QR-kode", "BankID app or QR code"),
+                   l.pick("Starter BankID på denne eller en annen enhet", "Starts BankID on this or another device"), .methodChosen(.bankIDOrder))
+            action("password", l.pick("E-post og passord", "Email and password"), l.pick("Logg inn med e-post og passord", "Log in with email and password"), .methodChosen(.password))
+        }
+
+        switch machine.screen {
+        case .launching, .completingLogin, .enrolling, .unlocking:
+            kind = .working
+            title = l.pick("Et øyeblikk …", "One moment…")
+            spinner = true
+            if machine.screen == .unlocking {
+                action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Blir på opplåsingsskjermen", "Stays on the unlock screen"), .cancelTapped)
+            }
+        case .methodSelection(let due):
+            kind = .methodSelection
+            title = l.pick("Logg inn", "Log in")
+            message = due
+            // S1.5/S2.4: after an outage or a failure both providers stay visible, with retry first.
+            loginMethods(prominent: true)
+            if context.biometry == .notAvailable {
+                banner = AuthMessage.biometricsNotAvailable.text(l)
+            }
+        case .browser:
+            kind = .browser
+            title = l.pick("Logger inn …", "Logging in…")
+            spinner = true
+        case .bankIDOrder(let progress):
+            kind = .bankIDWaiting
+            title = progress.showsQRCode ? l.pick("Skann QR-koden med BankID-appen", "Scan the QR code with the BankID app")
+                : l.pick("Venter på BankID", "Waiting for BankID")
+            spinner = progress.startedAt == nil || !progress.showsQRCode
+            banner = progress.message
+            action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Avbryter BankID-innloggingen", "Cancels the BankID login"), prominent: true, .cancelTapped)
+            if !progress.showsQRCode, progress.startedAt != nil {
+                action("qr", l.pick("Vis QR-kode", "Show QR code"), l.pick("For BankID på en annen enhet", "For BankID on another device"), .bankIDAppOpened(false))
+            }
+        case .enrolmentOffer(let biometric?):
+            kind = .enrolmentOffer
+            let name = biometric == .face ? "Face ID" : l.pick("fingeravtrykk", "fingerprint")
+            title = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
+            banner = l.pick(
+                "Neste gang kan du låse opp appen med \(name) i stedet for BankID eller Vipps. Nøkkelen blir på denne enheten.",
+                "Next time you can unlock the app with \(name) instead of BankID or Vipps. The key stays on this device.")
+            action("enable", l.pick("Slå på \(name)", "Enable \(name)"), l.pick("Viser \(name)-kontrollen", "Shows the \(name) check"), prominent: true, .enrolmentAccepted)
+            action("decline", l.pick("Ikke nå", "Not now"), l.pick("Går til startsiden", "Goes to the home screen"), .enrolmentDeclined)
+        case .enrolmentOffer(nil):
+            kind = .enrolmentOffer
+            title = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
+            message = .biometricsNotSetUp
+            action("continue", l.pick("Fortsett", "Continue"), l.pick("Går til startsiden", "Goes to the home screen"), prominent: true, .enrolmentDeclined)
+        case .unlock(let due):
+            kind = .unlock
+            title = l.pick("Lås opp", "Unlock")
+            message = due
+            action("unlock", l.pick("Lås opp", "Unlock"), l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), prominent: true, .retryUnlock)
+            action("other", l.pick("Bruk BankID eller Vipps", "Use BankID or Vipps"), l.pick("Går til innloggingsvalgene", "Goes to the login choices"), .useOtherMethod)
+        case .biometricFallback(let why):
+            kind = .biometricFallback
+            title = l.pick("Logg inn på en annen måte", "Log in another way")
+            message = why
+            // S6.1: the way forward is the prominent button.
+            action("other", l.pick("Bruk BankID eller Vipps", "Use BankID or Vipps"), l.pick("Går til innloggingsvalgene", "Goes to the login choices"), prominent: true, .useOtherMethod)
+        case .home(let notice):
+            kind = .home
+            title = l.pick("Hjem", "Home")
+            message = notice
+        }
+        self.kind = kind
+        self.title = title
+        self.message = message?.text(l)
+        tone = message.map { $0.isQuiet ? .quiet : ([.faceIDEnabled, .fingerprintEnabled, .offline].contains($0) ? .information : .error) }
+        self.banner = banner
+        showsSpinner = spinner
+        self.actions = actions
+    }
+
+    /// What VoiceOver reads first: the title, then the message.
+    public var accessibilityLabel: String {
+        [title, message, banner].compactMap { $0 }.joined(separator: ". ")
+    }
+}
+
+/// The biometric part of the settings screen (S7).
+public struct BiometricSettingsModel: Sendable, Hashable {
+    /// "Face ID enabled" / "Fingerprint enabled", or "Enable biometric login".
+    public let status: String
+    public let actions: [ScreenModel.Action]
+
+    public init(_ machine: AuthMachine, language l: AppLanguage) {
+        let context = machine.context
+        var actions: [ScreenModel.Action] = []
+        switch (context.biometry, context.deviceKeyEnrolled) {
+        case (.available(let kind), true):
+            status = kind.enabledMessage.text(l)
+            actions.append(.init(id: "disable", label: l.pick("Slå av", "Turn off"), accessibilityHint: l.pick("Sletter nøkkelen på denne enheten", "Deletes the key on this device"), isProminent: false, event: .settingsDisableBiometrics))
+            actions.append(.init(id: "re-enrol", label: l.pick("Registrer på nytt", "Set up again"), accessibilityHint: l.pick("Lager en ny nøkkel", "Makes a new key"), isProminent: false, event: .settingsReEnrol))
+        case (.available, false), (.notEnrolled, _):
+            status = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
+            actions.append(.init(id: "enable", label: l.pick("Slå på", "Turn on"), accessibilityHint: l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), isProminent: true, event: .settingsEnableBiometrics))
+        case (.lockedOut, _):
+            status = AuthMessage.biometricLockedOut.text(l)
+        case (.notAvailable, _):
+            status = AuthMessage.biometricsNotAvailable.text(l)
+        }
+        self.actions = actions
+    }
+}

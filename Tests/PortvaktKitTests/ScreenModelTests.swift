@@ -1,0 +1,115 @@
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+import Testing
+
+/// What each screen shows and offers, in Bokmål and English (the view-model side of the stories).
+@Suite("Screens")
+struct ScreenModelTests {
+    private static func machine(
+        biometry: BiometryAvailability = .available(.face), session: Bool = false, key: Bool = false, _ events: [AuthEvent] = []
+    ) -> AuthMachine {
+        let context = AuthContext(biometry: biometry, hasSession: session, deviceKeyEnrolled: key, online: true)
+        var machine = AuthMachine(context: context)
+        _ = machine.handle(.launched(context))
+        for event in events { _ = machine.handle(event) }
+        return machine
+    }
+
+    @Test func S1_5_anOutageKeepsBothProvidersVisible() {
+        let screen = ScreenModel(Self.machine([.methodChosen(.bankID), .browserFailed(.bankIDUnavailable)]), language: .en)
+        #expect(screen.message == "BankID is temporarily unavailable. Try Vipps instead or retry later")
+        #expect(screen.tone == .error)
+        #expect(screen.actions.filter(\.isProminent).map(\.id) == ["bankid", "vipps"])
+    }
+
+    @Test func S1_4_aCancellationIsQuiet() {
+        let screen = ScreenModel(Self.machine([.methodChosen(.bankID), .browserCancelled]), language: .nb)
+        #expect(screen.message == "BankID-innloggingen ble avbrutt")
+        #expect(screen.tone == .quiet)
+    }
+
+    @Test func S2_4_aFailedExchangeOffersRetry() {
+        let screen = ScreenModel(Self.machine([.methodChosen(.vipps), .browserReturnedCode, .loginFailed(.loginFailed)]), language: .en)
+        #expect(screen.message == "Login failed — please try again")
+        #expect(screen.actions.contains { $0.event == .methodChosen(.vipps) })
+    }
+
+    @Test func S3_5_theWaitingScreenOffersTheQRCodeAndCancel() throws {
+        let link = try #require(URL(string: "bankid:///"))
+        let waiting = ScreenModel(Self.machine([.methodChosen(.bankIDOrder), .orderStarted(launchURL: link, at: Date())]), language: .en)
+        #expect(waiting.kind == .bankIDWaiting)
+        #expect(waiting.actions.map(\.id) == ["cancel", "qr"])
+        let qr = ScreenModel(Self.machine([.methodChosen(.bankIDOrder), .orderStarted(launchURL: link, at: Date()), .bankIDAppOpened(false)]), language: .en)
+        #expect(qr.title == "Scan the QR code with the BankID app")
+        #expect(qr.actions.map(\.id) == ["cancel"])
+    }
+
+    @Test func S4_1_theOfferExplainsAndCanBeDeclined() {
+        let screen = ScreenModel(Self.machine([.methodChosen(.bankID), .browserReturnedCode, .loginCompleted]), language: .en)
+        #expect(screen.title == "Enable biometric login")
+        #expect(screen.banner?.contains("Face ID") == true)
+        #expect(screen.actions.map(\.event) == [.enrolmentAccepted, .enrolmentDeclined])
+    }
+
+    @Test func S6_1_theFallbackButtonIsProminent() {
+        let screen = ScreenModel(Self.machine(session: true, key: true, [.unlockFailed(.lockout)]), language: .en)
+        #expect(screen.actions.first { $0.isProminent }?.label == "Use BankID or Vipps")
+        #expect(screen.accessibilityLabel.contains("locked"))
+    }
+
+    @Test func S7_1_S7_3_settingsShowTheStateAndItsActions() {
+        let enrolled = BiometricSettingsModel(Self.machine(session: true, key: true, [.unlockSucceeded(offline: false)]), language: .en)
+        #expect(enrolled.status == "Face ID enabled")
+        #expect(enrolled.actions.map(\.event) == [.settingsDisableBiometrics, .settingsReEnrol])
+        let fingerprint = BiometricSettingsModel(Self.machine(biometry: .available(.fingerprint), session: true, key: true), language: .en)
+        #expect(fingerprint.status == "Fingerprint enabled")
+        let off = BiometricSettingsModel(Self.machine(session: true, key: false), language: .en)
+        #expect(off.status == "Enable biometric login")
+        #expect(off.actions.map(\.event) == [.settingsEnableBiometrics])
+    }
+
+    @Test func S13_1_noHardwareShowsABannerOnTheMethodSelection() {
+        let screen = ScreenModel(Self.machine(biometry: .notAvailable), language: .en)
+        #expect(screen.banner == "Biometric login is not available on this device. Use BankID, Vipps or email and password.")
+    }
+
+    @Test func everyScreenHasATitleAndHintsInBothLanguages() throws {
+        let link = try #require(URL(string: "bankid:///"))
+        let journeys: [AuthMachine] = [
+            Self.machine(), Self.machine([.methodChosen(.bankID)]), Self.machine([.methodChosen(.bankIDOrder), .orderStarted(launchURL: link, at: Date())]),
+            Self.machine([.methodChosen(.bankID), .browserReturnedCode, .loginCompleted]), Self.machine(session: true, key: true, [.unlockFailed(.failed)]),
+            Self.machine(session: true, key: true, [.unlockFailed(.lockout)]), Self.machine(session: true, key: false, [.silentRefreshSucceeded]),
+        ]
+        for machine in journeys {
+            let nb = ScreenModel(machine, language: .nb)
+            let en = ScreenModel(machine, language: .en)
+            #expect(!nb.title.isEmpty && nb.title != en.title, "\(machine.screen)")
+            for (bokmal, english) in zip(nb.actions, en.actions) {
+                #expect(!bokmal.accessibilityHint.isEmpty && bokmal.label != english.label, "\(bokmal.id)")
+            }
+        }
+    }
+}
+
+@Suite("File secure storage (Linux)")
+struct FileSecureStorageTests {
+    @Test("Values round-trip, are sealed on disk, readable only by the owner, and deleted")
+    func roundTrip() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portvakt-kit-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = FileSecureStorage(directory: directory)
+        try await storage.write(Data("refresh-token-secret".utf8), for: .refreshToken)
+        #expect(try await FileSecureStorage(directory: directory).read(.refreshToken) == Data("refresh-token-secret".utf8), "a new instance reads it")
+        let file = directory.appendingPathComponent("portvakt_refresh_token_v1.sealed")
+        let onDisk = try Data(contentsOf: file)
+        #expect(!String(decoding: onDisk, as: UTF8.self).contains("refresh-token-secret"))
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // A sealed value copied under another key does not open.
+        try onDisk.write(to: directory.appendingPathComponent("portvakt_pkce_verifier_v1.sealed"))
+        await #expect(throws: (any Error).self) { try await storage.read(.pkceVerifier) }
+        try await storage.delete(.refreshToken)
+        #expect(try await storage.read(.refreshToken) == nil)
+    }
+}
