@@ -56,16 +56,16 @@ struct AuthMachineTests {
         _ = machine.handle(.methodChosen(.bankID))
         #expect(machine.handle(.browserCancelled) == [.clearVerifier])
         #expect(machine.screen == .methodSelection(.bankIDCancelled))
-        #expect(AuthMessage.bankIDCancelled.isQuiet, "no error dialog")
-        #expect(AuthMessage.bankIDCancelled.text(.en) == "BankID login was cancelled")
+        #expect(UserMessage.bankIDCancelled.isQuiet, "no error dialog")
+        #expect(UserMessage.bankIDCancelled.text(.en) == "BankID login was cancelled")
     }
 
     @Test func S1_5_anOutageShowsItsMessage() {
         var (machine, _) = Self.launched()
         _ = machine.handle(.methodChosen(.bankID))
-        _ = machine.handle(.browserFailed(AuthMessage(serverID: "bankid_unavailable")))
+        _ = machine.handle(.browserFailed(UserMessage(serverID: "bankid_unavailable")))
         #expect(machine.screen == .methodSelection(.bankIDUnavailable))
-        #expect(AuthMessage.bankIDUnavailable.text(.en) == "BankID is temporarily unavailable. Try Vipps instead or retry later")
+        #expect(UserMessage.bankIDUnavailable.text(.en) == "BankID is temporarily unavailable. Try Vipps instead or retry later")
     }
 
     @Test func S2_1_vippsOpensTheBrowser() {
@@ -79,12 +79,12 @@ struct AuthMachineTests {
         _ = machine.handle(.browserReturnedCode)
         #expect(machine.handle(.loginFailed(.loginFailed)) == [.clearVerifier], "the verifier is cleared after failure")
         #expect(machine.screen == .methodSelection(.loginFailed))
-        #expect(AuthMessage.loginFailed.text(.en) == "Login failed — please try again")
+        #expect(UserMessage.loginFailed.text(.en) == "Login failed — please try again")
     }
 
     @Test func S10_2_unknownServerMessagesBecomeTheGenericOne() {
-        #expect(AuthMessage(serverID: "internal_error_42") == .loginFailed)
-        #expect(AuthMessage(serverID: nil) == .loginFailed)
+        #expect(UserMessage(serverID: "internal_error_42") == .loginFailed)
+        #expect(UserMessage(serverID: nil) == .loginFailed)
     }
 
     // MARK: S3 BankID order flow
@@ -156,7 +156,7 @@ struct AuthMachineTests {
         _ = machine.handle(.enrolmentFinished(nil))
         #expect(machine.screen == .home(.faceIDEnabled))
         #expect(machine.context.deviceKeyEnrolled)
-        #expect(AuthMessage.faceIDEnabled.text(.en) == "Face ID enabled")
+        #expect(UserMessage.faceIDEnabled.text(.en) == "Face ID enabled")
     }
 
     @Test func S4_3_decliningIsNotAskedAgainInTheSameSession() {
@@ -171,7 +171,7 @@ struct AuthMachineTests {
 
     @Test func S4_4_biometricsNotSetUpPointsToTheSettings() {
         #expect(Self.loggedIn(biometry: .notEnrolled).screen == .enrolmentOffer(nil))
-        #expect(AuthMessage.biometricsNotSetUp.text(.en).contains("device settings"))
+        #expect(UserMessage.biometricsNotSetUp.text(.en).contains("device settings"))
     }
 
     @Test func S4_5_noHardwareSkipsTheOfferSilently() {
@@ -208,7 +208,7 @@ struct AuthMachineTests {
         var (machine, _) = Self.launched(session: true, key: true)
         #expect(machine.handle(.unlockRefused(.sessionExpired)) == [.clearSession])
         #expect(machine.screen == .methodSelection(.sessionExpired))
-        #expect(AuthMessage.sessionExpired.text(.en) == "Your session has expired — please log in again")
+        #expect(UserMessage.sessionExpired.text(.en) == "Your session has expired — please log in again")
     }
 
     @Test func S5_4_deviceTrustOverAsksForBankIDOrVipps() {
@@ -328,7 +328,7 @@ struct AuthMachineTests {
     }
 
     @Test func everyMessageHasBothLanguages() {
-        for message in AuthMessage.allCases {
+        for message in UserMessage.allCases {
             #expect(!message.text(.nb).isEmpty && !message.text(.en).isEmpty)
             #expect(message.text(.nb) != message.text(.en), "\(message) is not translated")
         }

@@ -251,7 +251,7 @@ public struct AuthMachine: Sendable, Hashable {
         }
     }
 
-    static func message(for failure: BiometricFailure) -> AuthMessage {
+    static func message(for failure: BiometricFailure) -> UserMessage {
         switch failure {
         case .cancelled, .failed: .biometricFailed
         case .lockout: .biometricLockedOut

@@ -13,11 +13,11 @@ public enum LoginMethod: String, Sendable, Hashable, CaseIterable {
     case password
 
     /// The quiet message of a user's own cancellation.
-    var cancelledMessage: AuthMessage { self == .vipps ? .vippsCancelled : .bankIDCancelled }
+    var cancelledMessage: UserMessage { self == .vipps ? .vippsCancelled : .bankIDCancelled }
 }
 
 extension BiometricKind {
-    var enabledMessage: AuthMessage { self == .face ? .faceIDEnabled : .fingerprintEnabled }
+    var enabledMessage: UserMessage { self == .face ? .faceIDEnabled : .fingerprintEnabled }
 }
 
 /// What the device's biometrics can do right now.
@@ -70,7 +70,7 @@ public enum AuthScreen: Sendable, Hashable {
     /// Deciding what to show (a silent refresh may be running).
     case launching
     /// BankID, Vipps, password; with a message when one is due.
-    case methodSelection(AuthMessage?)
+    case methodSelection(UserMessage?)
     /// The in-app browser is open at the authorization URL.
     case browser(LoginMethod)
     case bankIDOrder(BankIDOrderProgress)
@@ -81,12 +81,12 @@ public enum AuthScreen: Sendable, Hashable {
     case enrolmentOffer(BiometricKind?)
     case enrolling
     /// The unlock screen (the prompt runs while `unlocking`).
-    case unlock(AuthMessage?)
+    case unlock(UserMessage?)
     case unlocking
     /// Biometrics cannot be used now: a friendly message and a prominent "Use BankID or Vipps".
-    case biometricFallback(AuthMessage)
+    case biometricFallback(UserMessage)
     /// The role's home screen; a message such as "Face ID enabled" may be shown once.
-    case home(AuthMessage?)
+    case home(UserMessage?)
 }
 
 /// The BankID order while it runs.
@@ -110,15 +110,15 @@ public enum AuthEvent: Sendable, Hashable {
     /// The in-app browser came back with a code, a cancellation or an error message id.
     case browserReturnedCode
     case browserCancelled
-    case browserFailed(AuthMessage)
+    case browserFailed(UserMessage)
     /// The code was exchanged and the tokens stored.
     case loginCompleted
-    case loginFailed(AuthMessage)
+    case loginFailed(UserMessage)
     case orderStarted(launchURL: URL, at: Date)
     case bankIDAppOpened(Bool)
     case orderPending(String)
     case orderCompleted
-    case orderFailed(AuthMessage)
+    case orderFailed(UserMessage)
     case tick(Date)
     case cancelTapped
     case enrolmentAccepted
@@ -129,7 +129,7 @@ public enum AuthEvent: Sendable, Hashable {
     case unlockSucceeded(offline: Bool)
     case unlockFailed(BiometricFailure)
     /// The server refused the unlock: the session or the device trust is over.
-    case unlockRefused(AuthMessage)
+    case unlockRefused(UserMessage)
     case retryUnlock
     case useOtherMethod
     case silentRefreshSucceeded

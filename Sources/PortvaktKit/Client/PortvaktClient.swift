@@ -32,7 +32,7 @@ public struct PortvaktError: Error, Sendable, Hashable {
     public let messageID: String?
 
     /// What the user is told.
-    public var message: AuthMessage { AuthMessage(serverID: messageID) }
+    public var message: UserMessage { UserMessage(serverID: messageID) }
 }
 
 /// Portvakt's HTTP API as the app uses it, over `URLSession` (which also runs on Linux).
@@ -46,7 +46,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// The authorization URL for `method` with a fresh PKCE S256 challenge, `state` and `nonce` (S1.1, S2.1).
-    public func authorizationRequest(_ method: LoginMethod, language: AppLanguage = .nb) -> AuthorizationRequest {
+    public func authorizationRequest(_ method: LoginMethod, language: Language = .nb) -> AuthorizationRequest {
         let verifier = PKCE.makeVerifier()
         let state = randomToken(bytes: 16)
         var components = URLComponents(url: configuration.baseURL.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
@@ -96,11 +96,11 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     public enum BankIDOrderStatus: Sendable, Hashable {
         case pending(message: String)
         case complete(code: String)
-        case failed(AuthMessage)
+        case failed(UserMessage)
     }
 
     /// `POST /bankid/orders`, bound to the PKCE challenge of `verifier` (S3.1/S3.2).
-    public func startBankIDOrder(verifier: String, returnURL: String? = nil, language: AppLanguage = .nb) async throws -> BankIDOrder {
+    public func startBankIDOrder(verifier: String, returnURL: String? = nil, language: Language = .nb) async throws -> BankIDOrder {
         var body = [
             "client_id": configuration.clientID, "redirect_uri": configuration.redirectURI,
             "code_challenge": PKCE.challenge(for: verifier), "code_challenge_method": "S256", "ui_locales": language.rawValue,
@@ -122,7 +122,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         case "pending":
             return .pending(message: answer["message"] as? String ?? "")
         default:
-            return .failed(AuthMessage(serverID: answer["messageId"] as? String))
+            return .failed(UserMessage(serverID: answer["messageId"] as? String))
         }
     }
 

@@ -33,14 +33,14 @@ public struct ScreenModel: Sendable, Hashable {
     public let actions: [Action]
 
     /// The screen for `machine`'s state, in `language`.
-    public init(_ machine: AuthMachine, language: AppLanguage) {
+    public init(_ machine: AuthMachine, language: Language) {
         let l = language
         let context = machine.context
         let kind: Kind
         let title: String
         var banner: String?
         var spinner = false
-        var message: AuthMessage?
+        var message: UserMessage?
         var actions: [Action] = []
         func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: AuthEvent) {
             actions.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
@@ -68,7 +68,7 @@ public struct ScreenModel: Sendable, Hashable {
             // S1.5/S2.4: after an outage or a failure both providers stay visible, with retry first.
             loginMethods(prominent: true)
             if context.biometry == .notAvailable {
-                banner = AuthMessage.biometricsNotAvailable.text(l)
+                banner = UserMessage.biometricsNotAvailable.text(l)
             }
         case .browser:
             kind = .browser
@@ -136,7 +136,7 @@ public struct BiometricSettingsModel: Sendable, Hashable {
     public let status: String
     public let actions: [ScreenModel.Action]
 
-    public init(_ machine: AuthMachine, language l: AppLanguage) {
+    public init(_ machine: AuthMachine, language l: Language) {
         let context = machine.context
         var actions: [ScreenModel.Action] = []
         switch (context.biometry, context.deviceKeyEnrolled) {
@@ -148,9 +148,9 @@ public struct BiometricSettingsModel: Sendable, Hashable {
             status = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
             actions.append(.init(id: "enable", label: l.pick("Slå på", "Turn on"), accessibilityHint: l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), isProminent: true, event: .settingsEnableBiometrics))
         case (.lockedOut, _):
-            status = AuthMessage.biometricLockedOut.text(l)
+            status = UserMessage.biometricLockedOut.text(l)
         case (.notAvailable, _):
-            status = AuthMessage.biometricsNotAvailable.text(l)
+            status = UserMessage.biometricsNotAvailable.text(l)
         }
         self.actions = actions
     }

@@ -31,9 +31,24 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case notAllowed = "not_allowed"
     // Member sync.
     case personnummerNotRetrieved = "personnummer_not_retrieved"
+    // Shown by the app (PortvaktKit) from what the device says; the server never sends these.
+    case biometricFailed = "biometric_failed"
+    case tooManyBiometricFailures = "too_many_biometric_failures"
+    case biometricLockedOut = "biometric_locked_out"
+    case biometricEnrolmentChanged = "biometric_enrolment_changed"
+    case biometricsNotSetUp = "biometrics_not_set_up"
+    case biometricsNotAvailable = "biometrics_not_available"
+    case faceIDEnabled = "face_id_enabled"
+    case fingerprintEnabled = "fingerprint_enabled"
+    case offline = "offline"
 
     /// The stable id sent as `message_id`.
     public var id: String { rawValue }
+
+    /// The message for a server's `message_id`; an unknown or missing id gets the generic failure (S10.2).
+    public init(serverID: String?) {
+        self = serverID.flatMap(UserMessage.init(rawValue:)) ?? .loginFailed
+    }
 
     /// Whether trying the same thing again can help (the app shows a retry button).
     public var isRetryable: Bool {
@@ -129,6 +144,25 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
                 "Confirm with Face ID or fingerprint to continue.")
         case .notAllowed:
             language.pick("Du har ikke tilgang til dette.", "You do not have access to this.")
+        case .biometricFailed: language.pick("Vi kjente deg ikke igjen. Prøv igjen.", "We did not recognise you. Please try again.")
+        case .tooManyBiometricFailures:
+            language.pick("Biometrisk innlogging virket ikke. Bruk BankID eller Vipps.", "Biometric login did not work. Use BankID or Vipps.")
+        case .biometricLockedOut:
+            language.pick("Face ID eller fingeravtrykk er sperret etter for mange forsøk. Bruk BankID eller Vipps.",
+                          "Face ID or fingerprint is locked after too many attempts. Use BankID or Vipps.")
+        case .biometricEnrolmentChanged:
+            language.pick("Ansikt eller fingeravtrykk er endret på enheten. Logg inn med BankID eller Vipps for å slå på biometrisk innlogging igjen.",
+                          "The faces or fingerprints on this device have changed. Log in with BankID or Vipps to turn biometric login on again.")
+        case .biometricsNotSetUp:
+            language.pick("Face ID eller fingeravtrykk er ikke satt opp. Slå det på i innstillingene på enheten, eller bruk en annen innloggingsmåte.",
+                          "Face ID or fingerprint is not set up. Turn it on in the device settings, or use another way to log in.")
+        case .biometricsNotAvailable:
+            language.pick("Biometrisk innlogging er ikke tilgjengelig på denne enheten. Bruk BankID, Vipps eller e-post og passord.",
+                          "Biometric login is not available on this device. Use BankID, Vipps or email and password.")
+        case .faceIDEnabled: language.pick("Face ID er slått på", "Face ID enabled")
+        case .fingerprintEnabled: language.pick("Fingeravtrykk er slått på", "Fingerprint enabled")
+        case .offline:
+            language.pick("Du er frakoblet. Det du registrerer, sendes når nettet er tilbake.", "You are offline. What you register is sent when the network is back.")
         case .personnummerNotRetrieved:
             language.pick(
                 "Vi fikk ikke hentet fødselsnummeret ditt, så medlemsopplysningene dine ble ikke oppdatert. Innloggingen gikk bra.",
