@@ -10,7 +10,17 @@ public enum Responses {
         return encoder
     }()
 
-    public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:]) throws -> Response {
+    /// `snake_case` keys from camelCase properties, as the app's API (`/v1/…`) writes them.
+    public static let snakeCaseEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }()
+
+    public static func json(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:], encoder: JSONEncoder = encoder
+    ) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
         headers.append(contentsOf: extra)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try encoder.encode(value))))

@@ -19,7 +19,7 @@ struct ActivityRoutes {
                 let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
                     try await broker.store.activities(scope).map { ActivityInfo($0, organisation: organisation.slug) }
                 }
-                return try Responses.json(["activities": listed])
+                return try APIResponse.json(["activities": listed])
             }
         }
     }
@@ -86,14 +86,5 @@ private struct ActivityInfo: Encodable {
         note = activity.note
         contactId = activity.contactId
         createdAt = Date(millisecondsSince1970: activity.createdAt).formatted(.iso8601)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, organisation, kind, note
-        case userId = "user_id"
-        case occurredAt = "occurred_at"
-        case durationMinutes = "duration_minutes"
-        case contactId = "contact_id"
-        case createdAt = "created_at"
     }
 }

@@ -18,7 +18,7 @@ struct ContactRoutes {
                 let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
                     try await broker.store.contacts(scope).map { ContactInfo($0, organisation: organisation.slug, details: nil) }
                 }
-                return try Responses.json(["contacts": listed])
+                return try APIResponse.json(["contacts": listed])
             }
         }
         router.get("/v1/contacts/:id") { request, context in
@@ -35,7 +35,7 @@ struct ContactRoutes {
                     occurredAt: broker.now(), action: "contact.details_read", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
                     organisationID: UUID(uuidString: contact.organisationId), subjectType: "contact", subjectID: contact.id
                 ))
-                return try Responses.json(ContactInfo(contact, organisation: organisation.slug, details: details))
+                return try APIResponse.json(ContactInfo(contact, organisation: organisation.slug, details: details))
             }
         }
         router.post("/v1/contacts") { request, _ in
@@ -63,7 +63,7 @@ struct ContactRoutes {
             organisationID: organisation.organisationID, assignedUserID: body.assignedTo, displayName: name, createdBy: caller.userID,
             details: { id in try broker.keys.cipher.seal(details, context: Contact.detailsContext(contactID: id)) }, now: broker.now()
         )
-        return try Responses.json(ContactInfo(contact, organisation: organisation.slug, details: nil), status: .created)
+        return try APIResponse.json(ContactInfo(contact, organisation: organisation.slug, details: nil), status: .created)
     }
 }
 
@@ -102,11 +102,5 @@ private struct ContactInfo: Encodable {
         displayName = contact.displayName
         assignedTo = contact.assignedUserId
         self.details = details
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, organisation, details
-        case displayName = "display_name"
-        case assignedTo = "assigned_to"
     }
 }

@@ -20,7 +20,7 @@ struct ExpenseRoutes {
                 let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
                     try await broker.store.expenseClaims(scope).map { ExpenseInfo($0, organisation: organisation.slug) }
                 }
-                return try Responses.json(["expenses": listed])
+                return try APIResponse.json(["expenses": listed])
             }
         }
     }
@@ -73,12 +73,5 @@ private struct ExpenseInfo: Encodable {
         amountOre = claim.amountOre
         description = claim.description
         createdAt = Date(millisecondsSince1970: claim.createdAt).formatted(.iso8601)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, organisation, description
-        case userId = "user_id"
-        case amountOre = "amount_ore"
-        case createdAt = "created_at"
     }
 }

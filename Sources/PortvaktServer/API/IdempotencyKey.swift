@@ -33,9 +33,9 @@ struct IdempotencyKey: Sendable {
     static func response<Row: Sendable>(_ write: IdempotentWrite<Row>, _ body: (Row) -> some Encodable) throws -> Response {
         switch write {
         case .created(let row):
-            return try Responses.json(body(row), status: .created)
+            return try APIResponse.json(body(row), status: .created)
         case .replayed(let row):
-            return try Responses.json(body(row), status: .created, headers: [HTTPField.Name("Idempotent-Replayed")!: "true"])
+            return try APIResponse.json(body(row), status: .created, headers: [HTTPField.Name("Idempotent-Replayed")!: "true"])
         case .keyReused:
             throw OAuthFailure(
                 error: "idempotency_key_reused", description: "This Idempotency-Key was used with a different request.", status: .unprocessableContent

@@ -19,7 +19,7 @@ struct MeRoutes {
                 let absent = try await broker.store.takeAbsentNotices(userID: user.id, now: broker.now())
                 let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
                 let notices = absent.isEmpty ? [] : [Me.Notice(messageID: UserMessage.personnummerNotRetrieved.id, message: UserMessage.personnummerNotRetrieved.text(language))]
-                return try Responses.json(Me(
+                return try APIResponse.json(Me(
                     user: .init(id: user.id, name: user.displayName, email: user.email),
                     organisations: caller.organisations.map {
                         .init(id: $0.organisationID, slug: $0.slug, name: names[$0.organisationID] ?? $0.slug, roles: $0.roles.map(\.rawValue))
@@ -65,23 +65,12 @@ private struct Me: Encodable {
         let amr: [String]
         let authTime: Int
         let deviceId: String?
-
-        enum CodingKeys: String, CodingKey {
-            case amr
-            case authTime = "auth_time"
-            case deviceId = "device_id"
-        }
     }
 
     /// Something to tell the user once, such as a personnummer that could not be retrieved.
     struct Notice: Encodable {
         let messageID: String
         let message: String
-
-        enum CodingKeys: String, CodingKey {
-            case message
-            case messageID = "message_id"
-        }
     }
 
     let user: User
@@ -89,9 +78,4 @@ private struct Me: Encodable {
     let homeScreen: String
     let session: Session
     let notices: [Notice]
-
-    enum CodingKeys: String, CodingKey {
-        case user, organisations, session, notices
-        case homeScreen = "home_screen"
-    }
 }

@@ -28,7 +28,7 @@ struct MemberRoutes {
                     }, uniquingKeysWith: { first, _ in first }
                 )
                 let records = try await broker.store.memberRecords(organisationID: organisation.organisationID)
-                return try Responses.json(["members": records.map { MemberInfo($0, userID: users[$0.id]) }])
+                return try APIResponse.json(["members": records.map { MemberInfo($0, userID: users[$0.id]) }])
             }
         }
         router.delete("/v1/organisations/:slug/members/:user/devices") { request, context in
@@ -49,7 +49,7 @@ struct MemberRoutes {
                         details: ["by": "org_admin"]
                     ))
                 }
-                return try Responses.json(["revoked": revoked])
+                return try APIResponse.json(["revoked": revoked])
             }
         }
         router.post("/v1/organisations/:slug/users/merge") { request, context in
@@ -68,7 +68,7 @@ struct MemberRoutes {
                 } catch let error as StoreError where error.isDuplicate {
                     throw OAuthFailure(error: "conflict", description: "Both accounts hold data under the same key; sort it out first.", status: .conflict)
                 }
-                return try Responses.json(["kept": body.keep, "removed": body.remove])
+                return try APIResponse.json(["kept": body.keep, "removed": body.remove])
             }
         }
     }
@@ -96,12 +96,5 @@ private struct MemberInfo: Encodable {
         email = record.email
         phone = record.phone
         personnummerOnFile = record.personnummer != nil
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, role, email, phone
-        case userId = "user_id"
-        case fullName = "full_name"
-        case personnummerOnFile = "personnummer_on_file"
     }
 }

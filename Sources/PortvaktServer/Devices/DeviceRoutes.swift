@@ -25,7 +25,7 @@ struct DeviceRoutes {
             try await APIResponse.answer {
                 let caller = try await APICaller.authenticate(request, broker: broker)
                 let devices = try await broker.store.activeDevices(userID: caller.userID)
-                return try Responses.json(["devices": devices.map { DeviceInfo($0, current: caller.session.deviceId) }])
+                return try APIResponse.json(["devices": devices.map { DeviceInfo($0, current: caller.session.deviceId) }])
             }
         }
         router.delete("/v1/devices/:id") { request, context in
@@ -89,7 +89,7 @@ struct DeviceRoutes {
             )
         }
         try await audit("device.registered", device: device.id, user: caller.userID, now: now, details: ["platform": device.platform, "biometric_kind": device.biometricKind])
-        return try Responses.json(DeviceInfo(device, current: nil), status: .created)
+        return try APIResponse.json(DeviceInfo(device, current: nil), status: .created)
     }
 
     private func challenge(_ request: Request, deviceID: String, address: String) async throws -> Response {
@@ -119,7 +119,7 @@ struct DeviceRoutes {
             challengeHash: RefreshTokenSecret.hash(challenge), deviceID: device.id, purpose: purpose.rawValue, action: action?.rawValue,
             createdAt: now, expiresAt: expiresAt
         ))
-        return try Responses.json(ChallengeIssued(
+        return try APIResponse.json(ChallengeIssued(
             challenge: challenge, deviceId: device.id, purpose: purpose.rawValue, action: action?.rawValue, audience: broker.issuer,
             expiresAt: expiresAt.formatted(.iso8601), expiresIn: Int(broker.lifetimes.deviceChallenge)
         ), status: .created)
@@ -166,13 +166,6 @@ private struct ChallengeIssued: Encodable {
     let audience: String
     let expiresAt: String
     let expiresIn: Int
-
-    enum CodingKeys: String, CodingKey {
-        case challenge, purpose, action, audience
-        case deviceId = "device_id"
-        case expiresAt = "expires_at"
-        case expiresIn = "expires_in"
-    }
 }
 
 struct DeviceInfo: Encodable {
@@ -193,12 +186,5 @@ struct DeviceInfo: Encodable {
         createdAt = Date(millisecondsSince1970: device.createdAt).formatted(.iso8601)
         lastUsedAt = device.lastUsedAt.map { Date(millisecondsSince1970: $0).formatted(.iso8601) }
         self.current = current == device.id
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, platform, current
-        case biometricKind = "biometric_kind"
-        case createdAt = "created_at"
-        case lastUsedAt = "last_used_at"
     }
 }

@@ -29,7 +29,7 @@ struct MemberSyncRoutes {
                 let entries = try await broker.store.memberSyncEntries(organisationID: organisation.organisationID, outcome: outcome, status: query["status"])
                 var listed: [EntryInfo] = []
                 for entry in entries { listed.append(try await info(entry, full: false)) }
-                return try Responses.json(["entries": listed])
+                return try APIResponse.json(["entries": listed])
             }
         }
         router.get("/v1/organisations/:slug/member-sync/:id") { request, context in
@@ -44,7 +44,7 @@ struct MemberSyncRoutes {
                         organisationID: UUID(uuidString: organisation.organisationID), subjectType: "member_sync", subjectID: entry.id
                     ))
                 }
-                return try Responses.json(try await info(entry, full: full))
+                return try APIResponse.json(try await info(entry, full: full))
             }
         }
         router.post("/v1/organisations/:slug/member-sync/:id/resolve") { request, context in
@@ -54,7 +54,7 @@ struct MemberSyncRoutes {
             try await APIResponse.answer {
                 let (_, organisation) = try await administrator(request, context)
                 let messages = try await broker.store.outboxMessages(organisationID: organisation.organisationID, status: try request.queryFields()["status"])
-                return try Responses.json(["messages": messages.map(OutboxInfo.init)])
+                return try APIResponse.json(["messages": messages.map(OutboxInfo.init)])
             }
         }
     }
@@ -90,7 +90,7 @@ struct MemberSyncRoutes {
             throw OAuthFailure(error: "conflict", description: "Only an open conflict can be resolved.", status: .conflict)
         }
         guard let resolved = try await broker.store.memberSyncEntry(id: entry.id) else { throw OAuthFailure.notFound("entry") }
-        return try Responses.json(try await info(resolved, full: false))
+        return try APIResponse.json(try await info(resolved, full: false))
     }
 
     /// The caller, when an administrator of the organisation in the path.
@@ -141,15 +141,6 @@ private struct EntryInfo: Encodable {
     let memberPersonnummer: String?
     let loginPersonnummer: String?
     let resolution: String?
-
-    enum CodingKeys: String, CodingKey {
-        case id, source, outcome, status, resolution
-        case occurredAt = "occurred_at"
-        case memberID = "member_id"
-        case memberName = "member_name"
-        case memberPersonnummer = "member_personnummer"
-        case loginPersonnummer = "login_personnummer"
-    }
 }
 
 private struct OutboxInfo: Encodable {
@@ -171,13 +162,5 @@ private struct OutboxInfo: Encodable {
         lastError = message.lastError
         createdAt = Date(millisecondsSince1970: message.createdAt).formatted(.iso8601)
         deliveredAt = message.deliveredAt.map { Date(millisecondsSince1970: $0).formatted(.iso8601) }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, event, status, attempts
-        case memberID = "member_id"
-        case lastError = "last_error"
-        case createdAt = "created_at"
-        case deliveredAt = "delivered_at"
     }
 }

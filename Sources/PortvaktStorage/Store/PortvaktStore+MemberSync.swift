@@ -151,7 +151,14 @@ extension PortvaktStore {
 
     /// The user's `absent` entries not shown yet; marks them shown, so each is told once.
     public func takeAbsentNotices(userID: String, now: Date = Date()) async throws -> [MemberSyncEntry] {
-        try await write { db in
+        // Nearly always there is none: a read first keeps `GET /v1/me` off the write lock.
+        let pending = try await read { db in
+            try await db.select().column("id").from("member_sync_log")
+                .where("user_id", .equal, userID).where("outcome", .equal, MemberSyncOutcome.absent.rawValue)
+                .where("notified_at", .is, SQLLiteral.null).first()
+        }
+        guard pending != nil else { return [] }
+        return try await write { db in
             try await db.update("member_sync_log").set("notified_at", to: now.millisecondsSince1970)
                 .where("user_id", .equal, userID).where("outcome", .equal, MemberSyncOutcome.absent.rawValue)
                 .where("notified_at", .is, SQLLiteral.null)
