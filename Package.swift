@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PortvaktServer", targets: ["PortvaktServer"]),
         .library(name: "PortvaktSandbox", targets: ["PortvaktSandbox"]),
         .executable(name: "portvakt-server", targets: ["portvakt-server"]),
+        .executable(name: "portvakt", targets: ["portvakt"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -130,6 +131,18 @@ let package = Package(
             dependencies: [
                 "PortvaktServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // The command-line client on PortvaktKit with the Linux adapters; drives the end-to-end suite.
+        .executableTarget(
+            name: "portvakt",
+            dependencies: [
+                "PortvaktKit",
+                "PortvaktProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 

@@ -41,6 +41,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case faceIDEnabled = "face_id_enabled"
     case fingerprintEnabled = "fingerprint_enabled"
     case offline = "offline"
+    case notLoggedIn = "not_logged_in"
+    case notFound = "not_found"
 
     /// The stable id sent as `message_id`.
     public var id: String { rawValue }
@@ -163,6 +165,10 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
         case .fingerprintEnabled: language.pick("Fingeravtrykk er slått på", "Fingerprint enabled")
         case .offline:
             language.pick("Du er frakoblet. Det du registrerer, sendes når nettet er tilbake.", "You are offline. What you register is sent when the network is back.")
+        case .notLoggedIn:
+            language.pick("Du er ikke logget inn. Logg inn med BankID, Vipps eller e-post og passord.",
+                          "You are not logged in. Log in with BankID, Vipps or email and password.")
+        case .notFound: language.pick("Vi fant det ikke.", "We could not find it.")
         case .personnummerNotRetrieved:
             language.pick(
                 "Vi fikk ikke hentet fødselsnummeret ditt, så medlemsopplysningene dine ble ikke oppdatert. Innloggingen gikk bra.",

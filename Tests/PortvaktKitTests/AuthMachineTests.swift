@@ -327,6 +327,44 @@ struct AuthMachineTests {
         #expect(machine.handle(.methodChosen(.password)) == [.openBrowser(.password)])
     }
 
+    @Test func S8_1_withinTheSessionReopeningGoesHomeAfterTheCheck() {
+        var (machine, effects) = Self.launched(session: true, key: true)
+        #expect(effects == [.unlockWithDeviceKey], "enrolled: the check first")
+        _ = machine.handle(.unlockSucceeded(offline: false))
+        #expect(machine.screen == .home(nil))
+        var (plain, refresh) = Self.launched(session: true, key: false)
+        #expect(refresh == [.refreshSilently], "not enrolled: straight on, after a silent refresh")
+        _ = plain.handle(.silentRefreshSucceeded)
+        #expect(plain.screen == .home(nil))
+    }
+
+    @Test func S12_2_relaunchingOfflineWithoutAKeyOpensTheCachedSession() {
+        var (machine, _) = Self.launched(session: true, key: false, online: false)
+        #expect(machine.handle(.silentRefreshUnavailable) == [], "a network error is not a logout")
+        #expect(machine.screen == .home(.offline))
+        #expect(machine.context.hasSession)
+    }
+
+    @Test func S12_3_homeOfflineShowsACalmIndicator() {
+        var (machine, _) = Self.launched(session: true, key: true, online: true)
+        _ = machine.handle(.unlockSucceeded(offline: false))
+        _ = machine.handle(.networkChanged(online: false))
+        let screen = ScreenModel(machine, language: .en)
+        #expect(screen.banner == UserMessage.offline.text(.en))
+        #expect(screen.tone == nil, "not an error")
+    }
+
+    @Test func S10_1_everyLoginErrorHasAWayForward() {
+        for message in [UserMessage.bankIDCancelled, .vippsCancelled, .loginFailed, .bankIDUnavailable, .vippsUnavailable, .notRegistered] {
+            var (machine, _) = Self.launched()
+            _ = machine.handle(.methodChosen(.vipps))
+            _ = machine.handle(.browserFailed(message))
+            let screen = ScreenModel(machine, language: .en)
+            #expect(screen.actions.contains { $0.isProminent }, "\(message): a button to go on")
+            #expect(screen.kind == .methodSelection)
+        }
+    }
+
     @Test func everyMessageHasBothLanguages() {
         for message in UserMessage.allCases {
             #expect(!message.text(.nb).isEmpty && !message.text(.en).isEmpty)

@@ -102,6 +102,10 @@ public struct AuthMachine: Sendable, Hashable {
                 screen = .home(kind.enabledMessage)
             }
             return []
+        case .enrolmentRefused(let message):
+            guard case .enrolling = screen else { return [] }
+            screen = .home(message)
+            return [.deleteDeviceKey]
 
         case .retryUnlock:
             guard case .unlock = screen else { return [] }
@@ -127,6 +131,11 @@ public struct AuthMachine: Sendable, Hashable {
             guard case .launching = screen else { return [] }
             screen = .home(nil)
             return [.syncOfflineQueue]
+        case .silentRefreshUnavailable:
+            guard case .launching = screen else { return [] }
+            context.online = false
+            screen = .home(.offline)
+            return []
         case .sessionExpired:
             context.hasSession = false
             screen = .methodSelection(.sessionExpired)

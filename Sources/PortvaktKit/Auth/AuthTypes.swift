@@ -124,6 +124,8 @@ public enum AuthEvent: Sendable, Hashable {
     case enrolmentAccepted
     case enrolmentDeclined
     case enrolmentFinished(BiometricFailure?)
+    /// The server refused the new device key (`recent_login_required`, `device_limit_reached`).
+    case enrolmentRefused(UserMessage)
     /// The unlock attempt: the key signed and the server opened a session (or, offline, the
     /// cached session was unlocked), or it failed.
     case unlockSucceeded(offline: Bool)
@@ -133,6 +135,8 @@ public enum AuthEvent: Sendable, Hashable {
     case retryUnlock
     case useOtherMethod
     case silentRefreshSucceeded
+    /// The silent refresh could not reach the server: the cached session opens offline.
+    case silentRefreshUnavailable
     case settingsEnableBiometrics
     case settingsDisableBiometrics
     case settingsReEnrol

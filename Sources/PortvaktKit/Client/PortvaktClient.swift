@@ -126,6 +126,13 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         }
     }
 
+    /// The current animated QR frame (`qrData`) and, for a terminal, its half-block drawing.
+    public func bankIDQRCode(sessionID: String) async throws -> (data: String, text: String) {
+        let answer = try await json("POST", "bankid/orders/qr", body: try JSONEncoder().encode(["sessionId": sessionID, "format": "text"]), accessToken: nil)
+        guard let data = answer["qrData"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+        return (data, answer["text"] as? String ?? "")
+    }
+
     public func cancelBankIDOrder(sessionID: String) async throws {
         _ = try await json("POST", "bankid/orders/cancel", body: try JSONEncoder().encode(["sessionId": sessionID]), accessToken: nil)
     }
@@ -147,6 +154,21 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         let answer = try await json("POST", "v1/devices", body: try JSONSerialization.data(withJSONObject: body), accessToken: accessToken)
         guard let id = answer["id"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
         return id
+    }
+
+    /// The user's active devices (`current`: the one that unlocked this session).
+    public func devices(accessToken: String) async throws -> [[String: Any]] {
+        try await get("v1/devices", accessToken: accessToken)["devices"] as? [[String: Any]] ?? []
+    }
+
+    /// Revokes a device key; the sessions it unlocked end too.
+    public func revokeDevice(_ id: String, accessToken: String) async throws {
+        _ = try await perform(request("DELETE", "v1/devices/\(id)", body: nil, accessToken: accessToken))
+    }
+
+    /// A JSON resource of the app's API (`v1/me`, `v1/activities`, …).
+    public func get(_ path: String, accessToken: String) async throws -> [String: Any] {
+        try await perform(request("GET", path, body: nil, accessToken: accessToken))
     }
 
     /// A single-use challenge for the device to sign.
@@ -208,12 +230,18 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     private func json(_ method: String, _ path: String, body: Data, accessToken: String?) async throws -> [String: Any] {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent(path))
+        try await perform(request(method, path, body: body, accessToken: accessToken))
+    }
+
+    private func request(_ method: String, _ path: String, body: Data?, accessToken: String?) -> URLRequest {
+        var request = URLRequest(url: url(path))
         request.httpMethod = method
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
-        return try await perform(request)
+        return request
     }
 
     private func perform(_ request: URLRequest) async throws -> [String: Any] {
@@ -221,11 +249,19 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        var answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        if answer.isEmpty, let list = try? JSONSerialization.jsonObject(with: data) as? [Any] { answer = ["items": list] }
         guard (200..<300).contains(status) else {
             throw PortvaktError(status: status, error: answer["error"] as? String, messageID: answer["message_id"] as? String)
         }
         return answer
+    }
+
+    /// `path` (with any query) under the base URL.
+    private func url(_ path: String) -> URL {
+        var base = configuration.baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return URL(string: base + "/" + path) ?? configuration.baseURL
     }
 
     private static func formEncode(_ value: String) -> String {

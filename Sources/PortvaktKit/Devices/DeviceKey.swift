@@ -14,13 +14,26 @@ public protocol DeviceKey: Sendable {
     func exists() async -> Bool
 }
 
-/// A software P-256 key and biometrics that answer as a script says: for the Linux CLI and tests.
+/// A software P-256 key and simulated biometrics: for the Linux CLI and tests. With `storage`
+/// the key survives restarts (sealed like everything else there); the checks answer as a script
+/// says, or as `biometrics` decides (the CLI asks y/n), and succeed when neither says otherwise.
+/// A check answering ``BiometricFailure/invalidated`` destroys the key, as a new fingerprint
+/// destroys a Secure Enclave key made with `.biometryCurrentSet`.
 public actor SoftwareDeviceKey: DeviceKey {
+    public typealias Biometrics = @Sendable (_ reason: String) async -> BiometricFailure?
+    private static let storageKey = SecureStorageKey(rawValue: "portvakt_software_device_key_v1")
+
+    private let storage: (any SecureStorage)?
+    private let biometrics: Biometrics?
     private var key: P256.Signing.PrivateKey?
-    /// The answers of the next biometric checks, in order; empty means success.
+    private var loaded = false
+    /// The answers of the next biometric checks, in order, before `biometrics` is asked.
     private var script: [BiometricFailure?] = []
 
-    public init() {}
+    public init(storage: (any SecureStorage)? = nil, biometrics: Biometrics? = nil) {
+        self.storage = storage
+        self.biometrics = biometrics
+    }
 
     /// The next checks fail like this (nil: succeeds).
     public func script(_ outcomes: [BiometricFailure?]) {
@@ -28,28 +41,50 @@ public actor SoftwareDeviceKey: DeviceKey {
     }
 
     public func create() async throws(BiometricFailure) -> DevicePublicKey {
-        try check()
+        try await check("enrol")
         let new = P256.Signing.PrivateKey()
+        do {
+            try await storage?.write(new.rawRepresentation, for: Self.storageKey)
+        } catch {
+            throw .notAvailable
+        }
         key = new
+        loaded = true
         return DevicePublicKey(new.publicKey)
     }
 
     public func sign(_ data: Data, reason: String) async throws(BiometricFailure) -> Data {
-        guard let key else { throw .invalidated }
-        try check()
-        if case .invalidated? = script.first { self.key = nil }
-        guard let signature = try? key.signature(for: data) else { throw .failed }
+        guard await stored() != nil else { throw .invalidated }
+        try await check(reason)
+        guard let key, let signature = try? key.signature(for: data) else { throw .failed }
         return signature.rawRepresentation
     }
 
-    public func delete() async { key = nil }
-    public func exists() async -> Bool { key != nil }
+    public func delete() async {
+        key = nil
+        loaded = true
+        try? await storage?.delete(Self.storageKey)
+    }
 
-    private func check() throws(BiometricFailure) {
-        guard !script.isEmpty else { return }
-        if let failure = script.removeFirst() {
-            if failure == .invalidated { key = nil }
-            throw failure
+    public func exists() async -> Bool { await stored() != nil }
+
+    private func stored() async -> P256.Signing.PrivateKey? {
+        if !loaded, let storage {
+            key = (try? await storage.read(Self.storageKey)).flatMap { $0 }.flatMap { try? P256.Signing.PrivateKey(rawRepresentation: $0) }
         }
+        loaded = true
+        return key
+    }
+
+    private func check(_ reason: String) async throws(BiometricFailure) {
+        let failure: BiometricFailure?
+        if !script.isEmpty {
+            failure = script.removeFirst()
+        } else {
+            failure = await biometrics?(reason)
+        }
+        guard let failure else { return }
+        if failure == .invalidated { await delete() }
+        throw failure
     }
 }

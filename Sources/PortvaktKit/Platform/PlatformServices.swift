@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 
 /// The in-app browser for a login (ASWebAuthenticationSession on Apple platforms, ephemeral).
 public protocol WebAuthenticator: Sendable {
@@ -11,6 +12,8 @@ public enum WebAuthenticationError: Error, Sendable, Hashable {
     /// The user closed the browser.
     case cancelled
     case failed
+    /// The login page itself said no (a wrong password, too many attempts): show this.
+    case refused(UserMessage)
 }
 
 /// Opens other apps (the BankID app by its deep link).

@@ -26,6 +26,8 @@ public struct ScreenModel: Sendable, Hashable {
     public let kind: Kind
     public let title: String
     public let message: String?
+    /// The message's stable id (`session_expired`, …), for scripts and analytics.
+    public let messageID: String?
     public let tone: Tone?
     /// A banner beside the message, such as "biometric login is not available on this device".
     public let banner: String?
@@ -114,10 +116,13 @@ public struct ScreenModel: Sendable, Hashable {
             kind = .home
             title = l.pick("Hjem", "Home")
             message = notice
+            // S12.3: a calm indicator while offline, whatever notice is due.
+            if !context.online, notice != .offline { banner = UserMessage.offline.text(l) }
         }
         self.kind = kind
         self.title = title
         self.message = message?.text(l)
+        messageID = message?.id
         tone = message.map { $0.isQuiet ? .quiet : ([.faceIDEnabled, .fingerprintEnabled, .offline].contains($0) ? .information : .error) }
         self.banner = banner
         showsSpinner = spinner

@@ -102,6 +102,15 @@ public actor TokenManager {
         return held
     }
 
+    /// Deletes the stored refresh token but keeps this run's tokens: the next launch starts at
+    /// the method selection (biometrics turned off). Returns the refresh token for a later revoke.
+    @discardableResult
+    public func forgetStoredSession() async throws -> String? {
+        let held = tokens?.refreshToken
+        try await storage.delete(.refreshToken)
+        return held
+    }
+
     private func performRefresh(generation started: Int) async throws -> TokenSet {
         let stored: String?
         if let tokens {

@@ -1,0 +1,239 @@
+import Foundation
+import PortvaktProtocol
+
+/// What the ``AuthDriver`` needs from the platform and the server.
+public struct AuthServices: Sendable {
+    public let client: PortvaktClient
+    public let storage: any SecureStorage
+    public let tokens: TokenManager
+    public let queue: OfflineQueue
+    public let deviceKey: any DeviceKey
+    public let browser: any WebAuthenticator
+    public let opener: any URLOpener
+    /// How this device is named and described when its key is registered.
+    public let deviceName: String
+    public let platform: String
+    public let language: Language
+    public let now: @Sendable () -> Date
+    public let sleep: @Sendable (Duration) async throws -> Void
+
+    public init(
+        client: PortvaktClient, storage: any SecureStorage, tokens: TokenManager, queue: OfflineQueue, deviceKey: any DeviceKey,
+        browser: any WebAuthenticator, opener: any URLOpener, deviceName: String, platform: String, language: Language,
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.client = client
+        self.storage = storage
+        self.tokens = tokens
+        self.queue = queue
+        self.deviceKey = deviceKey
+        self.browser = browser
+        self.opener = opener
+        self.deviceName = deviceName
+        self.platform = platform
+        self.language = language
+        self.now = now
+        self.sleep = sleep
+    }
+}
+
+/// Carries out an ``AuthMachine``'s effects with the platform's adapters and feeds the answers
+/// back as events, until the machine waits for the user again. The machine decides; this only
+/// does what it is told, so an app (or the CLI) draws `machine.screen` after each `send`.
+public actor AuthDriver {
+    public private(set) var machine: AuthMachine
+    private let services: AuthServices
+    /// The code from the browser or the order, until it is exchanged.
+    private var pendingCode: String?
+    private var orderSessionID: String?
+    private let observer: (@Sendable (AuthMachine) -> Void)?
+
+    /// - Parameter observer: called after every transition (to redraw a spinner, a QR code, …).
+    public init(context: AuthContext, services: AuthServices, observer: (@Sendable (AuthMachine) -> Void)? = nil) {
+        machine = AuthMachine(context: context)
+        self.services = services
+        self.observer = observer
+    }
+
+    /// Hands `event` to the machine and carries out what follows, to the next resting screen.
+    public func send(_ event: AuthEvent) async {
+        let effects = machine.handle(event)
+        observer?(machine)
+        // An effect's answer is handled before the next effect runs: the BankID app's "did not
+        // open" must reach the machine (QR code) before polling starts.
+        for effect in effects {
+            if let next = await perform(effect) { await send(next) }
+        }
+    }
+
+    /// Whether a BankID order is running.
+    public var orderIsRunning: Bool {
+        if case .bankIDOrder = machine.screen { return true }
+        return false
+    }
+
+    private func perform(_ effect: AuthEffect) async -> AuthEvent? {
+        let s = services
+        switch effect {
+        case .openBrowser(let method):
+            return await browserLogin(method)
+        case .exchangeCode:
+            return await exchangeCode()
+        case .clearVerifier:
+            try? await s.storage.delete(.pkceVerifier)
+        case .startBankIDOrder:
+            let verifier = PKCE.makeVerifier()
+            do {
+                try await s.storage.write(Data(verifier.utf8), for: .pkceVerifier)
+                let order = try await s.client.startBankIDOrder(verifier: verifier, language: s.language)
+                orderSessionID = order.sessionID
+                return .orderStarted(launchURL: order.launchURL, at: s.now())
+            } catch let error as PortvaktError {
+                return .orderFailed(error.message)
+            } catch {
+                return .orderFailed(.bankIDUnavailable)
+            }
+        case .storeBankIDSessionRef:
+            if let orderSessionID { try? await s.storage.write(Data(orderSessionID.utf8), for: .bankIDSessionRef) }
+        case .clearBankIDSessionRef:
+            try? await s.storage.delete(.bankIDSessionRef)
+        case .openBankIDApp(let url):
+            return .bankIDAppOpened(await s.opener.open(url))
+        case .pollBankIDOrder:
+            return await pollOrder()
+        case .stopPollingBankIDOrder:
+            break  // the poll loop stops when the screen leaves the order
+        case .cancelBankIDOrder:
+            if let id = orderSessionID { try? await s.client.cancelBankIDOrder(sessionID: id) }
+        case .unlockWithDeviceKey:
+            guard let deviceID = try? await s.storage.read(.deviceID).map({ String(decoding: $0, as: UTF8.self) }) else {
+                return .unlockFailed(.invalidated)
+            }
+            return await DeviceUnlocker(client: s.client, key: s.deviceKey, deviceID: deviceID).unlock(into: s.tokens)
+        case .refreshSilently:
+            do {
+                try await s.tokens.refresh()
+                return .silentRefreshSucceeded
+            } catch TokenRefreshError.sessionExpired {
+                return .sessionExpired
+            } catch {
+                return .silentRefreshUnavailable
+            }
+        case .enrolDeviceKey:
+            return await enrol()
+        case .deleteDeviceKey:
+            await s.deviceKey.delete()
+            if let id = try? await s.storage.read(.deviceID).map({ String(decoding: $0, as: UTF8.self) }) {
+                // Also at the server while a session is there; a key already gone locally cannot unlock anyway.
+                if let access = try? await s.tokens.accessToken() { try? await s.client.revokeDevice(id, accessToken: access) }
+                try? await s.storage.delete(.deviceID)
+            }
+        case .clearSession:
+            if let held = try? await s.tokens.logout() { try? await s.client.revoke(held) }
+        case .forgetStoredSession:
+            _ = try? await s.tokens.forgetStoredSession()
+        case .syncOfflineQueue:
+            _ = try? await sync()
+        }
+        return nil
+    }
+
+    /// Replays the offline queue with a fresh access token (S12.4).
+    @discardableResult
+    public func sync() async throws -> OfflineQueue.Report {
+        let s = services
+        return try await s.queue.replay { write in
+            guard let access = try? await s.tokens.accessToken() else { return .unavailable }
+            return await s.client.send(write, accessToken: access)
+        }
+    }
+
+    private func browserLogin(_ method: LoginMethod) async -> AuthEvent {
+        let s = services
+        let request = s.client.authorizationRequest(method, language: s.language)
+        do {
+            // The verifier is stored before the browser opens, so an app killed meanwhile can finish.
+            try await s.storage.write(Data(request.verifier.utf8), for: .pkceVerifier)
+            let answer = try await s.browser.authenticate(url: request.url, callbackScheme: s.client.configuration.redirectURI)
+            let fields = Dictionary(
+                (URLComponents(url: answer, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+                uniquingKeysWith: { first, _ in first })
+            guard fields["state"] == request.state else { return .browserFailed(.loginFailed) }
+            if let code = fields["code"] {
+                pendingCode = code
+                return .browserReturnedCode
+            }
+            let message = UserMessage(serverID: fields["message_id"])
+            return message.isQuiet ? .browserCancelled : .browserFailed(message)
+        } catch WebAuthenticationError.cancelled {
+            return .browserCancelled
+        } catch WebAuthenticationError.refused(let message) {
+            return .browserFailed(message)
+        } catch {
+            return .browserFailed(.loginFailed)
+        }
+    }
+
+    private func exchangeCode() async -> AuthEvent {
+        let s = services
+        defer { pendingCode = nil }
+        do {
+            guard let code = pendingCode, let verifier = try await s.storage.read(.pkceVerifier) else { return .loginFailed(.loginFailed) }
+            let tokens = try await s.client.exchange(code: code, verifier: String(decoding: verifier, as: UTF8.self))
+            try await s.tokens.signedIn(tokens)
+            try await s.storage.delete(.pkceVerifier)
+            return .loginCompleted
+        } catch let error as PortvaktError {
+            return .loginFailed(error.message)
+        } catch {
+            return .loginFailed(.loginFailed)
+        }
+    }
+
+    /// Collects every two seconds until the order ends, is cancelled, or runs out of time (S3.7).
+    private func pollOrder() async -> AuthEvent? {
+        let s = services
+        while orderIsRunning, let id = orderSessionID {
+            try? await s.sleep(.seconds(2))
+            guard orderIsRunning else { return nil }
+            let effects = machine.handle(.tick(s.now()))
+            observer?(machine)
+            guard orderIsRunning else {
+                for effect in effects { _ = await perform(effect) }
+                return nil
+            }
+            switch try? await s.client.collectBankIDOrder(sessionID: id) {
+            case .pending(let message)?:
+                _ = machine.handle(.orderPending(message))
+                observer?(machine)
+            case .complete(let code)?:
+                pendingCode = code
+                return .orderCompleted
+            case .failed(let message)?:
+                return .orderFailed(message)
+            case nil:
+                continue  // a lost answer: collect again, the 3-minute limit still holds
+            }
+        }
+        return nil
+    }
+
+    private func enrol() async -> AuthEvent {
+        let s = services
+        guard case .available(let kind) = machine.context.biometry else { return .enrolmentFinished(.notAvailable) }
+        do {
+            let publicKey = try await s.deviceKey.create()
+            let access = try await s.tokens.accessToken()
+            let id = try await s.client.registerDevice(publicKey, name: s.deviceName, platform: s.platform, biometry: kind, accessToken: access)
+            try await s.storage.write(Data(id.utf8), for: .deviceID)
+            return .enrolmentFinished(nil)
+        } catch let failure as BiometricFailure {
+            return .enrolmentFinished(failure)
+        } catch let error as PortvaktError {
+            return .enrolmentRefused(error.message)
+        } catch {
+            return .enrolmentRefused(.biometricUnlockFailed)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+
+/// One run of the CLI: the SDK's parts over the Linux adapters (sealed files, a software key
+/// with simulated biometrics), and how results are printed.
+struct CLI {
+    let options: GlobalOptions
+    let language: Language
+    let serverURL: URL
+    let storage: FileSecureStorage
+    let client: PortvaktClient
+    let tokens: TokenManager
+    let queue: OfflineQueue
+    let biometrics: TerminalBiometrics
+    let key: SoftwareDeviceKey
+    let output: Output
+
+    /// The cached `GET /v1/me`, for offline use and the default organisation.
+    static let cachedMe = SecureStorageKey(rawValue: "portvakt_cached_me_v1")
+
+    init(_ options: GlobalOptions, redirectURI: String = "http://127.0.0.1:1/callback") throws {
+        self.options = options
+        language = options.language
+        output = Output(json: options.json, language: language)
+        guard let url = URL(string: options.server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("--server must be an http or https address")
+        }
+        serverURL = url
+        storage = FileSecureStorage(directory: options.homeDirectory)
+        client = PortvaktClient(configuration: PortvaktConfiguration(baseURL: url, clientID: "portvakt-cli", redirectURI: redirectURI))
+        tokens = TokenManager(storage: storage, refresher: client)
+        queue = OfflineQueue(storage: storage)
+        let biometrics = TerminalBiometrics(script: options.biometric?.outcomes, language: language)
+        self.biometrics = biometrics
+        key = SoftwareDeviceKey(storage: storage) { reason in await biometrics.check(reason) }
+    }
+
+    /// What the device knows at start.
+    func context() async -> AuthContext {
+        let hasSession = (try? await tokens.hasStoredSession()) ?? false
+        let keyExists = await key.exists()
+        let deviceID = (try? await storage.read(.deviceID)) ?? nil
+        let enrolled = keyExists && deviceID != nil
+        return AuthContext(biometry: options.biometry.availability, hasSession: hasSession, deviceKeyEnrolled: enrolled, online: true)
+    }
+
+    func driver(context: AuthContext, browser: any WebAuthenticator = NoBrowser(), opener: any URLOpener = TerminalBankIDApp(serverURL: URL(string: "http://127.0.0.1")!, sandbox: nil, otherDevice: true)) -> AuthDriver {
+        let services = AuthServices(
+            client: client, storage: storage, tokens: tokens, queue: queue, deviceKey: key, browser: browser, opener: opener,
+            deviceName: "portvakt CLI on \(ProcessInfo.processInfo.hostName)".prefix(64).description, platform: Self.platform, language: language
+        )
+        return AuthDriver(context: context, services: services)
+    }
+
+    /// A valid access token, or the message and exit code for why not.
+    func accessToken() async throws -> String {
+        do {
+            return try await tokens.accessToken()
+        } catch TokenRefreshError.sessionExpired {
+            throw output.fail(.sessionExpired, exit: .notLoggedIn)
+        } catch {
+            throw output.fail(.offline, exit: .offline)
+        }
+    }
+
+    /// `GET path` with the session's token; server refusals become their message.
+    func get(_ path: String, token: String? = nil) async throws -> [String: Any] {
+        let access: String
+        if let token { access = token } else { access = try await accessToken() }
+        do {
+            return try await client.get(path, accessToken: access)
+        } catch let error as PortvaktError {
+            throw output.fail(error, exit: error.status == 401 ? .notLoggedIn : .refused)
+        } catch {
+            throw output.fail(.offline, exit: .offline)
+        }
+    }
+
+    /// `/v1/me`, kept for offline use.
+    func me() async throws -> [String: Any] {
+        let me = try await get("v1/me")
+        if let data = try? JSONSerialization.data(withJSONObject: me) { try? await storage.write(data, for: Self.cachedMe) }
+        return me
+    }
+
+    func cachedMe() async -> [String: Any]? {
+        guard let data = (try? await storage.read(Self.cachedMe)) ?? nil else { return nil }
+        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    }
+
+    static var platform: String {
+        #if os(macOS)
+        "macos"
+        #else
+        "linux"
+        #endif
+    }
+}
+
+/// For commands that never open a browser.
+struct NoBrowser: WebAuthenticator {
+    func authenticate(url: URL, callbackScheme: String) async throws -> URL { throw WebAuthenticationError.failed }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+
+struct Activities: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Register activities (queued while offline) and list them.", subcommands: [Add.self, List.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register an activity; offline it waits in the queue for `portvakt sync` (S12.1).")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "What kind of activity (visit, call, meeting, …).") var kind: String
+        @Option(help: "Duration in minutes (1–1440).") var minutes: Int
+        @Option(help: "A note.") var note: String?
+        @Option(help: "When it happened (ISO 8601; default: now).") var at: String?
+        @Option(help: "The organisation (slug); default: your first.") var organisation: String?
+
+        func validate() throws {
+            guard (1...1440).contains(minutes) else { throw ValidationError("--minutes must be 1–1440") }
+            if let at, (try? Date(at, strategy: .iso8601)) == nil { throw ValidationError("--at must be an ISO 8601 time, such as 2026-11-22T10:00:00Z") }
+        }
+
+        func run() async throws {
+            let cli = try CLI(global)
+            guard await cli.context().hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            let cached = await cli.cachedMe()
+            guard let slug = organisation ?? (cached?["organisations"] as? [[String: Any]])?.first?["slug"] as? String else {
+                throw ValidationError("--organisation is needed (no cached organisation yet)")
+            }
+            var body: [String: Any] = [
+                "organisation": slug, "kind": kind, "duration_minutes": minutes,
+                "occurred_at": at ?? Date().formatted(.iso8601),
+            ]
+            body["note"] = note
+            let write = QueuedWrite(path: "v1/activities", body: try JSONSerialization.data(withJSONObject: body), createdAt: Date())
+            // Every write goes through the queue: sent now when the network is there, kept otherwise.
+            try await cli.queue.enqueue(write)
+            let report = try await cli.driver(context: await cli.context()).sync()
+            let l = cli.language
+            if report.sent.contains(write.id) {
+                cli.output.emit(["ok": true, "id": write.id, "queued": false], text: [l.pick("Aktiviteten er registrert.", "The activity was registered.")])
+            } else if report.refused.contains(write.id) {
+                throw cli.output.fail(.notAllowed, exit: .refused)
+            } else {
+                cli.output.emit(["ok": true, "id": write.id, "queued": true], text: [
+                    l.pick("Lagret på denne enheten; sendes med `portvakt sync` når nettet er tilbake.", "Saved on this device; `portvakt sync` sends it when the network is back."),
+                ])
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The activities you may see, and those still waiting to be sent.")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this organisation (slug).") var organisation: String?
+
+        func run() async throws {
+            let cli = try CLI(global)
+            guard await cli.context().hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            let waiting = try await cli.queue.pending().filter { $0.path == "v1/activities" }
+            let listed = try await cli.get("v1/activities" + (organisation.map { "?organisation=\($0)" } ?? ""))
+            let activities = listed["activities"] as? [[String: Any]] ?? []
+            let text = activities.map { "\($0["occurred_at"] as? String ?? "")  \($0["kind"] as? String ?? "")  \($0["duration_minutes"] as? Int ?? 0) min  \($0["note"] as? String ?? "")" }
+                + (waiting.isEmpty ? [] : [cli.language.pick("Venter på sending: \(waiting.count)", "Waiting to be sent: \(waiting.count)")])
+            cli.output.emit(["activities": activities, "queued": waiting.map(\.id)], text: text)
+        }
+    }
+}

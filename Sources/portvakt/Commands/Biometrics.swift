@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+
+struct Biometrics: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Turn biometric unlock on or off, or set it up again (S7).")
+
+    enum Change: String, ExpressibleByArgument, CaseIterable { case enable, disable, reenroll, status }
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "enable, disable, reenroll or status.")
+    var change: Change = .status
+
+    func run() async throws {
+        let cli = try CLI(global)
+        let context = await cli.context()
+        let driver = cli.driver(context: context)
+        switch change {
+        case .enable:
+            guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            await driver.send(.settingsEnableBiometrics)
+        case .reenroll:
+            guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            await driver.send(.settingsReEnrol)
+        case .disable:
+            await driver.send(.settingsDisableBiometrics)
+            // This run ends now, so the session it kept in memory ends at the server too.
+            if let held = try? await cli.tokens.logout() { try? await cli.client.revoke(held) }
+        case .status:
+            break
+        }
+        let machine = await driver.machine
+        let settings = BiometricSettingsModel(machine, language: cli.language)
+        var object: [String: Any] = ["biometrics": settings.status, "enabled": machine.context.deviceKeyEnrolled, "actions": settings.actions.map(\.id)]
+        var text = [settings.status]
+        if let message = notice(machine) {
+            object["message"] = message.text(cli.language)
+            object["message_id"] = message.id
+            if message != .faceIDEnabled, message != .fingerprintEnabled { text.insert(message.text(cli.language), at: 0) }
+        }
+        cli.output.emit(object, text: text)
+        if change == .enable || change == .reenroll, !machine.context.deviceKeyEnrolled { throw ExitCode.biometricFallback }
+    }
+
+    private func notice(_ machine: AuthMachine) -> UserMessage? {
+        switch machine.screen {
+        case .home(let message): message
+        case .enrolmentOffer(nil): .biometricsNotSetUp
+        default: nil
+        }
+    }
+}

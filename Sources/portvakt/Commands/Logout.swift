@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Log out: the session ends at Portvakt and the device key is deleted.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Log out even though activities registered offline have not been sent (they are deleted).")
+    var discardQueued = false
+
+    func run() async throws {
+        let cli = try CLI(global)
+        let context = await cli.context()
+        // Writes made offline belong to this user: send them first, and never lose them silently.
+        if context.hasSession { _ = try? await cli.driver(context: context).sync() }
+        let waiting = try await cli.queue.pending().count
+        if waiting > 0, !discardQueued {
+            cli.output.emit(["ok": false, "waiting": waiting], text: [cli.language.pick(
+                "\(waiting) registreringer er ikke sendt ennå. Kjør `portvakt sync` når nettet er tilbake, eller logg ut med --discard-queued.",
+                "\(waiting) registrations have not been sent yet. Run `portvakt sync` when the network is back, or log out with --discard-queued.")])
+            throw ExitCode.offline
+        }
+        await cli.driver(context: context).send(.logout)
+        try? await cli.storage.delete(CLI.cachedMe)
+        try? await cli.storage.delete(.offlineQueue)
+        cli.output.emit(["ok": true], text: [cli.language.pick("Du er logget ut.", "You are logged out.")])
+    }
+}

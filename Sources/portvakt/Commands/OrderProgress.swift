@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+import PortvaktKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A BankID order in the terminal (S3): the animated QR code when the BankID app did not open,
+/// a spinner with the time left, and Ctrl-C cancelling the order at Portvakt.
+struct OrderProgress {
+    let cli: CLI
+    let driver: AuthDriver
+    let bankIDApp: TerminalBankIDApp
+
+    func run() async throws {
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT)
+        let driver = driver
+        interrupt.setEventHandler { Task { await driver.send(.cancelTapped) } }
+        interrupt.resume()
+        defer {
+            interrupt.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        let display = Task { await draw() }
+        await driver.send(.methodChosen(.bankIDOrder))
+        display.cancel()
+    }
+
+    private func draw() async {
+        let language = cli.language
+        var scanned = false
+        var shown = ""
+        var frame = 0
+        while !Task.isCancelled {
+            let machine = await driver.machine
+            guard case .bankIDOrder(let progress) = machine.screen else { return }
+            let model = ScreenModel(machine, language: language)
+            var qr = ""
+            if progress.showsQRCode, let reference = (try? await cli.storage.read(.bankIDSessionRef)) ?? nil,
+               let current = try? await cli.client.bankIDQRCode(sessionID: String(decoding: reference, as: UTF8.self)) {
+                qr = current.text
+                if !scanned { scanned = await bankIDApp.scan(current.data) }
+            }
+            let left = progress.startedAt.map { max(0, Int(AuthMachine.bankIDOrderLimit - Date().timeIntervalSince($0))) }
+            let spinner = ["|", "/", "-", "\\"][frame % 4]
+            let status = [model.banner, left.map { language.pick("\($0) s igjen", "\($0) s left") }, language.pick("Ctrl-C avbryter", "Ctrl-C cancels")]
+                .compactMap { $0 }.joined(separator: " · ")
+            if Terminal.drawsInPlace {
+                Terminal.status("\u{1B}[H\u{1B}[2J" + model.title + "\n" + qr + "\n" + spinner + " " + status)
+            } else if model.title + (model.banner ?? "") != shown {
+                // Not a terminal: each change once, no animation.
+                shown = model.title + (model.banner ?? "")
+                Terminal.status(model.title + (model.banner.map { ": " + $0 } ?? ""))
+            }
+            frame += 1
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}

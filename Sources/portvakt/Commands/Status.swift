@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Who is logged in, their organisations and roles, biometric login and queued writes.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let cli = try CLI(global)
+        let context = await cli.context()
+        guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+        let queued = (try? await cli.queue.pending().count) ?? 0
+        let settings = BiometricSettingsModel(AuthMachine(context: context), language: cli.language)
+        let me = try await cli.me()
+        let summary = Self.summary(me, language: cli.language)
+        let notices = (me["notices"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        cli.output.emit(
+            summary.object.merging(["biometrics": settings.status, "queued_writes": queued, "notices": notices]) { $1 },
+            text: summary.text + [settings.status, cli.language.pick("Venter på sending: \(queued)", "Waiting to be sent: \(queued)")] + notices
+        )
+    }
+
+    /// The user, organisations, roles and home screen of `/v1/me`.
+    static func summary(_ me: [String: Any], language: Language) -> (object: [String: Any], text: [String]) {
+        let user = me["user"] as? [String: Any] ?? [:]
+        let name = user["name"] as? String ?? ""
+        let organisations = (me["organisations"] as? [[String: Any]] ?? []).map { organisation in
+            "\(organisation["name"] as? String ?? organisation["slug"] as? String ?? ""): \((organisation["roles"] as? [String] ?? []).joined(separator: ", "))"
+        }
+        let home = me["home_screen"] as? String ?? ""
+        let session = me["session"] as? [String: Any] ?? [:]
+        let text = [language.pick("Logget inn som \(name)", "Logged in as \(name)")] + organisations.map { "  " + $0 }
+            + [language.pick("Startside: \(home)", "Home screen: \(home)")]
+        return (["user": user, "organisations": me["organisations"] ?? [], "home_screen": home, "amr": session["amr"] ?? []], text)
+    }
+}

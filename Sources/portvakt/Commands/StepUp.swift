@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+
+struct StepUp: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "step-up",
+        abstract: "Confirm with (simulated) biometrics, then open contact details or submit an expense claim (S11)."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "contacts.read or expenses.submit.")
+    var action: StepUpAction
+
+    @Option(help: "contacts.read: the contact whose details to show (default: every contact you may see).")
+    var contact: String?
+
+    @Option(help: "expenses.submit: the amount in øre.")
+    var amountOre: Int?
+
+    @Option(help: "expenses.submit: what the expense was for.")
+    var description: String?
+
+    @Option(help: "The organisation (slug); default: your first.")
+    var organisation: String?
+
+    func validate() throws {
+        if action == .expensesSubmit, amountOre == nil || description == nil {
+            throw ValidationError("expenses.submit needs --amount-ore and --description")
+        }
+    }
+
+    func run() async throws {
+        let cli = try CLI(global)
+        let language = cli.language
+        let context = await cli.context()
+        guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+        guard context.deviceKeyEnrolled, let deviceID = ((try? await cli.storage.read(.deviceID)) ?? nil).map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw cli.output.fail(.deviceNotRecognised, exit: .biometricFallback)
+        }
+        let access = try await cli.accessToken()
+        let unlocker = DeviceUnlocker(client: cli.client, key: cli.key, deviceID: deviceID)
+        var gate = StepUpGate(action: action)
+        var elevated: String?
+        var effects = gate.handle(.opened)
+        while let effect = effects.first {
+            effects.removeFirst()
+            switch effect {
+            case .stepUp(let action):
+                do {
+                    elevated = try await unlocker.stepUp(action, accessToken: access)
+                    effects += gate.handle(.succeeded(expiresAt: Date().addingTimeInterval(120)))
+                } catch let failure as BiometricFailure {
+                    effects += gate.handle(.failed(failure))
+                } catch let error as PortvaktError {
+                    effects += gate.handle(.refused(error.message))
+                } catch {
+                    effects += gate.handle(.refused(.offline))
+                }
+            case .deleteDeviceKey:
+                // A changed enrolment: the stale key goes, here and at the server.
+                await cli.key.delete()
+                try? await cli.client.revokeDevice(deviceID, accessToken: access)
+                try? await cli.storage.delete(.deviceID)
+            case .openPasswordLogin, .close:
+                break
+            }
+        }
+        guard let elevated, gate.isRevealed else {
+            let screen = StepUpScreenModel(gate, language: language)
+            cli.output.emit(
+                ["ok": false, "message": screen.message ?? "", "actions": screen.actions.map(\.id)],
+                text: [screen.message ?? "", language.pick("Bruk passord (portvakt login --provider password) eller gå tilbake.", "Use your password (portvakt login --provider password) or go back.")]
+            )
+            throw ExitCode.biometricFallback
+        }
+        switch action {
+        case .contactsRead, .personnummerRead:
+            try await showContacts(cli, elevated: elevated)
+        case .expensesSubmit:
+            try await submitExpense(cli, elevated: elevated)
+        }
+    }
+
+    private func showContacts(_ cli: CLI, elevated: String) async throws {
+        var ids = contact.map { [$0] } ?? []
+        if ids.isEmpty {
+            let listed = try await cli.get("v1/contacts" + (organisation.map { "?organisation=\($0)" } ?? ""))
+            ids = (listed["contacts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        var shown: [[String: Any]] = []
+        var text: [String] = []
+        for id in ids {
+            let details = try await cli.get("v1/contacts/\(id)", token: elevated)
+            shown.append(details)
+            let inner = details["details"] as? [String: Any] ?? [:]
+            text.append("\(details["display_name"] as? String ?? id): " + ["phone", "address", "note"].compactMap { inner[$0] as? String }.joined(separator: " · "))
+        }
+        cli.output.emit(["ok": true, "contacts": shown], text: text.isEmpty ? [cli.language.pick("Ingen kontakter.", "No contacts.")] : text)
+    }
+
+    private func submitExpense(_ cli: CLI, elevated: String) async throws {
+        let slug = try await defaultOrganisation(cli)
+        let body = try JSONSerialization.data(withJSONObject: ["organisation": slug, "amount_ore": amountOre ?? 0, "description": description ?? ""])
+        let write = QueuedWrite(path: "v1/expenses", body: body, stepUp: action.rawValue, createdAt: Date())
+        switch await cli.client.send(write, accessToken: elevated) {
+        case .sent:
+            cli.output.emit(["ok": true, "id": write.id], text: [cli.language.pick("Utlegget er sendt.", "The expense claim was submitted.")])
+        case .unavailable:
+            throw cli.output.fail(.offline, exit: .offline)
+        case .needsStepUp:
+            throw cli.output.fail(.stepUpRequired, exit: .refused)
+        case .refused(let status):
+            throw cli.output.fail(status == 403 ? .notAllowed : .notFound, exit: .refused)
+        }
+    }
+
+    private func defaultOrganisation(_ cli: CLI) async throws -> String {
+        if let organisation { return organisation }
+        let me = try await cli.me()
+        guard let slug = (me["organisations"] as? [[String: Any]])?.first?["slug"] as? String else { throw cli.output.fail(.notAllowed, exit: .refused) }
+        return slug
+    }
+}
+
+extension StepUpAction: ExpressibleByArgument {}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+
+struct Unlock: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Unlock with the device key and (simulated) biometrics; offline, the cached session opens.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let cli = try CLI(global)
+        let context = await cli.context()
+        guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+        let driver = cli.driver(context: context)
+        await driver.send(.launched(context))
+        // S6: a miss leaves the unlock screen; the user tries again until the third sends them on.
+        while case .unlock = await driver.machine.screen, await cli.biometrics.wantsAnotherTry() {
+            Terminal.status(ScreenModel(await driver.machine, language: cli.language).message ?? "")
+            await driver.send(.retryUnlock)
+        }
+        let machine = await driver.machine
+        let model = ScreenModel(machine, language: cli.language)
+        switch machine.screen {
+        case .home(let notice):
+            let done = cli.language.pick("Låst opp", "Unlocked")
+            cli.output.screen(model, ["ok": true, "offline": notice == .offline], more: [done])
+        case .methodSelection:
+            cli.output.screen(model, ["ok": false])
+            throw ExitCode.notLoggedIn
+        default:
+            cli.output.screen(model, ["ok": false])
+            throw ExitCode.biometricFallback
+        }
+    }
+}
