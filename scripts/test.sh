@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, a smoke test of
-# the real server binary on both databases, and an independent OIDC client (Python Authlib)
-# against its sandbox. When CI=true, a missing PostgreSQL or Authlib fails.
+# the real server binary on both databases, an independent OIDC client (Python Authlib)
+# against its sandbox, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,3 +23,4 @@ grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
 
 scripts/smoke-test.sh
 scripts/interop-test.sh
+scripts/e2e-test.sh

@@ -1,5 +1,10 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Secure storage for Linux (the CLI): one AES-GCM-sealed file per key in a directory only the
 /// user can read (0700, files 0600), under a 256-bit key kept in the same directory (0600).
@@ -55,10 +60,11 @@ public actor FileSecureStorage: SecureStorage {
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        if FileManager.default.fileExists(atPath: file.path) {
-            _ = try FileManager.default.replaceItemAt(file, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: file)
+        // rename(2) replaces the old file in one step (Foundation's replaceItemAt on Linux can
+        // leave neither file behind when it fails).
+        guard rename(temporary.path, file.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown)
         }
     }
 }

@@ -57,6 +57,7 @@ struct TerminalBrowser: WebAuthenticator {
                 url = components.url!
             }
             let (_, response) = try await HTTP.send(HTTP.request(url))
+            if response.statusCode >= 500 { throw WebAuthenticationError.refused(Self.unavailable(start)) }
             guard (300..<400).contains(response.statusCode), let location = response.value(forHTTPHeaderField: "Location"),
                   let target = URL(string: location, relativeTo: url)?.absoluteURL
             else { throw WebAuthenticationError.failed }
@@ -86,6 +87,12 @@ struct TerminalBrowser: WebAuthenticator {
         case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
         default: throw WebAuthenticationError.failed
         }
+    }
+
+    /// A provider's page that answers 5xx is the provider being down (S1.5), named by the login's `idp_hint`.
+    private static func unavailable(_ authorizeURL: URL) -> UserMessage {
+        let hint = URLComponents(url: authorizeURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "idp_hint" }?.value
+        return hint == "vipps" ? .vippsUnavailable : .bankIDUnavailable
     }
 
     static func hiddenField(_ name: String, in html: String) -> String? {

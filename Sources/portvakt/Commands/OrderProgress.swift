@@ -36,7 +36,12 @@ struct OrderProgress {
         var frame = 0
         while !Task.isCancelled {
             let machine = await driver.machine
-            guard case .bankIDOrder(let progress) = machine.screen else { return }
+            guard case .bankIDOrder(let progress) = machine.screen else {
+                // Not started yet (this task may run before the order's first transition), or over.
+                if frame > 0 { return }
+                try? await Task.sleep(for: .milliseconds(50))
+                continue
+            }
             let model = ScreenModel(machine, language: language)
             var qr = ""
             if progress.showsQRCode, let reference = (try? await cli.storage.read(.bankIDSessionRef)) ?? nil,

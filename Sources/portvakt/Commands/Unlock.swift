@@ -29,7 +29,7 @@ struct Unlock: AsyncParsableCommand {
             cli.output.screen(model, ["ok": false])
             throw ExitCode.notLoggedIn
         default:
-            cli.output.screen(model, ["ok": false])
+            cli.output.screen(model, ["ok": false], more: model.message == nil ? [cli.language.pick("Ikke låst opp.", "Not unlocked.")] : [])
             throw ExitCode.biometricFallback
         }
     }

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# The end-to-end suite: a real portvakt-server (SQLite, and PostgreSQL when
+# PORTVAKT_TEST_POSTGRES_URL is set) and the `portvakt` CLI on PortvaktKit, over HTTP, through
+# the seeded stories. Each check names the story criterion it proves.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/wait-for-200.sh
+bin=$(swift build --show-bin-path)
+[ -x "$bin/portvakt" ] && [ -x "$bin/portvakt-server" ] || swift build
+admin_token="e2e-admin-token-$RANDOM$RANDOM"
+work=$(mktemp -d /tmp/portvakt-e2e.XXXXXX)
+server_pid=""
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
+
+start_server() {
+  (cd "$server_dir" && exec env "${server_env[@]}" PORTVAKT_PORT="$port" PORTVAKT_SANDBOX_ADMIN_TOKEN="$admin_token" \
+    PORTVAKT_BCRYPT_COST=4 "$bin/portvakt-server" serve >>"$server_dir/log" 2>&1) &
+  server_pid=$!
+  [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$server_dir/log" >&2; fail "the server did not start"; }
+}
+
+stop_server() {
+  kill -TERM "$server_pid"; wait "$server_pid" || true; server_pid=""
+}
+
+fail() { echo "e2e ($suite) FAILED: $*" >&2; echo "last output: $out" >&2; exit 1; }
+
+# cli HOME ARGS…: runs `portvakt --json` as the user whose state is in HOME; sets $out and $code.
+cli() {
+  local home=$1; shift
+  code=0
+  out=$(PORTVAKT_CLI_HOME="$work/$suite-$home" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" "$@" --json --lang en </dev/null 2>>"$work/stderr") || code=$?
+  echo "$out" >>"$work/stdout"
+}
+
+# field PATH: a value of the last JSON output (python: dotted keys, [n] for lists).
+field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1] or "{}")
+for part in sys.argv[2].split("."):
+    v = v[int(part)] if isinstance(v, list) else v.get(part) if isinstance(v, dict) else None
+print("" if v is None else (json.dumps(v) if isinstance(v, (list, dict)) else v))' "$out" "$1"; }
+
+check() {  # check STORY DESCRIPTION EXIT [PATH=VALUE]…
+  local story=$1 what=$2 want=$3; shift 3
+  [ "$code" = "$want" ] || fail "$story $what: exit $code, expected $want"
+  for pair in "$@"; do
+    local got; got=$(field "${pair%%=*}")
+    [ "$got" = "${pair#*=}" ] || fail "$story $what: ${pair%%=*} is '$got', expected '${pair#*=}'"
+  done
+  echo "e2e ($suite) $story: $what"
+}
+
+faults() {  # faults PROVIDER JSON-LIST
+  curl -fsS -X PUT -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+    -d "{\"faults\":$2}" "http://127.0.0.1:$port/sandbox/admin/faults/$1" >/dev/null
+}
+
+run_suite() {
+  suite=$1; shift
+  server_env=("$@")
+  server_dir="$work/$suite-server"; mkdir -p "$server_dir"
+  port=$((20000 + RANDOM % 20000))
+  start_server
+
+  # S2, S4: Vipps first login, the enrolment offer accepted; S1.3 the role's home screen.
+  cli kari login --provider vipps --user kari --enable-biometrics
+  check S2.2 "Vipps login opens a session" 0 ok=True screen=home home_screen=peer_mentor_activities
+  check S4.2 "accepting the offer enables biometric login" 0 message_id=fingerprint_enabled
+  # S5: unlock with the device key; the new session says hwk + fingerprint.
+  cli kari unlock --biometric pass
+  check S5.2 "biometric unlock opens home" 0 ok=True screen=home
+  cli kari status
+  check S5.2 "the unlocked session is device-bound" 0 amr='["hwk", "fpt"]'
+  # S6: a miss, three misses, cancel.
+  cli kari unlock --biometric fail,pass
+  check S6.3 "one miss, then success" 0 screen=home
+  cli kari unlock --biometric fail,fail,fail
+  check S6.3 "three failures offer BankID or Vipps" 5 screen=biometricFallback message_id=too_many_biometric_failures actions='["other"]'
+  cli kari unlock --biometric cancel
+  check S6 "cancel keeps the unlock screen" 5 screen=unlock
+  cli kari unlock --biometric lockout
+  check S6.5 "OS lockout goes to the fallback at once" 5 message_id=biometric_locked_out
+  cli kari unlock --biometry none
+  check S13.1 "no biometric hardware says so" 5 message_id=biometrics_not_available
+
+  # S12: offline — register while the server is down, unlock offline, sync once when back.
+  stop_server
+  cli kari activities add --kind visit --minutes 45 --note "e2e-offline-$suite"
+  check S12.1 "offline registration is queued" 0 queued=True
+  cli kari unlock --biometric pass
+  check S12.2 "offline the key unlocks the cached session" 0 offline=True
+  cli kari sync
+  check S12.4 "sync while offline keeps the queue" 6 waiting=1
+  start_server
+  cli kari sync
+  check S12.4 "back online the queue is sent" 0 sent=1 waiting=0
+  cli kari sync
+  check S12.4 "a second sync sends nothing" 0 sent=0
+  cli kari activities list
+  count=$(python3 -c 'import json,sys; print(sum(a.get("note")==sys.argv[2] for a in json.loads(sys.argv[1])["activities"]))' "$out" "e2e-offline-$suite")
+  [ "$count" = 1 ] || fail "S12.4 the offline activity is on the server $count times"
+  echo "e2e ($suite) S12.4: the offline activity is on the server once"
+
+  # S6.2: a changed enrolment clears the stale key and shows the method selection.
+  cli kari unlock --biometric invalidate
+  check S6.2 "a changed enrolment asks for BankID or Vipps" 4 screen=methodSelection message_id=biometric_enrolment_changed
+  cli kari biometrics status
+  check S7.3 "then settings offer to enable biometric login" 0 enabled=False biometrics="Enable biometric login"
+
+  # S3, S1: BankID — the order with the QR code on another device, and the browser with cancel.
+  cli ola login --provider bankid --bankid-on-other-device --user ola --no-enable-biometrics
+  check S3 "BankID on another device (QR) logs in" 0 screen=home home_screen=coordinator_overview
+  cli ola login --provider bankid --bankid-on-other-device --user ola --outcome cancel
+  check S3.8 "a cancelled order returns to the login" 3 screen=methodSelection message_id=bankid_cancelled
+  cli ola login --provider bankid --user ola --outcome cancel
+  check S1.4 "cancel at BankID is quiet" 3 message_id=bankid_cancelled
+  cli una login --provider vipps --user una
+  check S10.1 "someone not registered is told so" 3 message_id=not_registered
+
+  # S7: enable in settings, re-enrol, disable.
+  cli ola login --provider bankid --user ola --no-enable-biometrics
+  cli ola biometrics enable
+  check S7.3 "enabling in settings" 0 enabled=True message_id=fingerprint_enabled
+  cli ola biometrics reenroll
+  check S7.4 "re-enrolling replaces the key" 0 enabled=True
+  # S11: step-up before an expense claim; cancel keeps it back.
+  cli ola step-up expenses.submit --amount-ore 12300 --description "e2e taxi" --biometric cancel
+  check S11.3 "a cancelled step-up submits nothing" 5 ok=False
+  cli ola step-up expenses.submit --amount-ore 12300 --description "e2e taxi" --biometric pass
+  check S11.4 "the expense claim after step-up" 0 ok=True
+  cli ola step-up contacts.read --biometric pass
+  check S11.2 "contact details after step-up" 0 ok=True
+  cli ola biometrics disable
+  check S7.2 "disabling removes the key at once" 0 enabled=False
+  cli ola status
+  check S7.2 "later launches go to the method selection" 4 message_id=not_logged_in
+
+  # S1.5: a provider outage names the other provider.
+  faults vipps '["outage"]'
+  cli kari login --provider vipps --user kari
+  check S1.5 "a Vipps outage offers BankID" 3 message_id=vipps_unavailable
+  faults vipps '[]'
+
+  # S14: email and password — one message for a wrong password, then in.
+  (cd "$server_dir" && echo "e2e-password-123" | env "${server_env[@]}" "$bin/portvakt-server" set-password --email ingrid@sandbox.portvakt.test >/dev/null)
+  out=$(echo "not-the-password" | PORTVAKT_CLI_HOME="$work/$suite-ingrid" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" login --provider password --email ingrid@sandbox.portvakt.test --json --lang en 2>>"$work/stderr") && code=0 || code=$?
+  check S14.2 "a wrong password gets one message" 3 message_id=wrong_email_or_password
+  out=$(echo "e2e-password-123" | PORTVAKT_CLI_HOME="$work/$suite-ingrid" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" login --provider password --email ingrid@sandbox.portvakt.test --no-enable-biometrics --json --lang en 2>>"$work/stderr") && code=0 || code=$?
+  check S14.1 "email and password log in" 0 screen=home home_screen=organisation_admin
+
+  # S8.3: the device is revoked elsewhere, so the session it unlocked ends.
+  cli kari login --provider vipps --user kari --enable-biometrics
+  cli kari unlock --biometric pass
+  cli kari devices list
+  device=$(python3 -c 'import json,sys; print([d["id"] for d in json.loads(sys.argv[1])["devices"] if d["current"]][0])' "$out")
+  cli kari devices revoke "$device"
+  check S8.3 "revoking the device" 0 this_device=True
+  cli kari status
+  check S8.3 "an ended session says so" 4 message_id=session_expired
+
+  # Logout ends the session at the server.
+  cli ola login --provider vipps --user ola --no-enable-biometrics
+  cli ola logout
+  check logout "logging out" 0 ok=True
+  cli ola status
+  check logout "after logout nothing is left" 4 message_id=not_logged_in
+
+  # Nothing secret on the screen or on disk in the clear.
+  if grep -Eq 'eyJ[A-Za-z0-9_-]{10,}|12438510085|04917912322' "$work/stdout" "$work/stderr"; then
+    fail "a token or a personnummer was printed"
+  fi
+  if grep -rqa 'eyJ' "$work/$suite-kari"; then fail "a token is stored unencrypted"; fi
+  bad=$(find "$work/$suite-kari" -type f ! -perm 600 | head -1)
+  [ -z "$bad" ] || fail "$bad is readable by others"
+  echo "e2e ($suite): no token or personnummer printed; stored files sealed and 0600"
+  if grep -Eq '12438510085|04917912322' "$server_dir/log"; then fail "the server logged a personnummer"; fi
+  stop_server
+}
+
+run_suite sqlite PORTVAKT_LOG_LEVEL=info
+if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+  database="portvakt_e2e_$RANDOM"
+  psql=${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql
+  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
+  run_suite postgres DATABASE_URL="$(echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$database?#")" PORTVAKT_LOG_LEVEL=info
+elif [ "${CI:-}" = "true" ]; then
+  echo "e2e: PostgreSQL is required when CI=true" >&2; exit 1
+fi
+echo "e2e: all stories passed"
