@@ -54,6 +54,13 @@ struct CLI {
         return AuthDriver(context: context, services: services)
     }
 
+    /// The context of a user who has a stored session; otherwise "not logged in" (exit 4).
+    func signedInContext() async throws -> AuthContext {
+        let context = await context()
+        guard context.hasSession else { throw output.fail(.notLoggedIn, exit: .notLoggedIn) }
+        return context
+    }
+
     /// A valid access token, or the message and exit code for why not.
     func accessToken() async throws -> String {
         do {

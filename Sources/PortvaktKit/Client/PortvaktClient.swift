@@ -163,7 +163,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// Revokes a device key; the sessions it unlocked end too.
     public func revokeDevice(_ id: String, accessToken: String) async throws {
-        _ = try await perform(request("DELETE", "v1/devices/\(id)", body: nil, accessToken: accessToken))
+        _ = try await perform(request("DELETE", "v1/devices/\(Self.segment(id))", body: nil, accessToken: accessToken))
     }
 
     /// A JSON resource of the app's API (`v1/me`, `v1/activities`, …).
@@ -175,7 +175,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     public func challenge(deviceID: String, purpose: DevicePurpose, action: StepUpAction? = nil, accessToken: String? = nil) async throws -> (challenge: String, audience: String) {
         var body = ["purpose": purpose.rawValue]
         body["action"] = action?.rawValue
-        let answer = try await json("POST", "v1/devices/\(deviceID)/challenges", body: try JSONEncoder().encode(body), accessToken: accessToken)
+        let answer = try await json("POST", "v1/devices/\(Self.segment(deviceID))/challenges", body: try JSONEncoder().encode(body), accessToken: accessToken)
         guard let challenge = answer["challenge"] as? String, let audience = answer["audience"] as? String else {
             throw PortvaktError(status: 502, error: "bad_response", messageID: nil)
         }
@@ -262,6 +262,13 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         var base = configuration.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return URL(string: base + "/" + path) ?? configuration.baseURL
+    }
+
+    /// One path segment: an id can never climb to another resource (`../`) or add a query.
+    public static func segment(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     private static func formEncode(_ value: String) -> String {

@@ -23,7 +23,7 @@ struct Activities: AsyncParsableCommand {
 
         func run() async throws {
             let cli = try CLI(global)
-            guard await cli.context().hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            let context = try await cli.signedInContext()
             let cached = await cli.cachedMe()
             guard let slug = organisation ?? (cached?["organisations"] as? [[String: Any]])?.first?["slug"] as? String else {
                 throw ValidationError("--organisation is needed (no cached organisation yet)")
@@ -36,7 +36,7 @@ struct Activities: AsyncParsableCommand {
             let write = QueuedWrite(path: "v1/activities", body: try JSONSerialization.data(withJSONObject: body), createdAt: Date())
             // Every write goes through the queue: sent now when the network is there, kept otherwise.
             try await cli.queue.enqueue(write)
-            let report = try await cli.driver(context: await cli.context()).sync()
+            let report = try await cli.driver(context: context).sync()
             let l = cli.language
             if report.sent.contains(write.id) {
                 cli.output.emit(["ok": true, "id": write.id, "queued": false], text: [l.pick("Aktiviteten er registrert.", "The activity was registered.")])
@@ -58,9 +58,9 @@ struct Activities: AsyncParsableCommand {
 
         func run() async throws {
             let cli = try CLI(global)
-            guard await cli.context().hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            _ = try await cli.signedInContext()
             let waiting = try await cli.queue.pending().filter { $0.path == "v1/activities" }
-            let listed = try await cli.get("v1/activities" + (organisation.map { "?organisation=\($0)" } ?? ""))
+            let listed = try await cli.get("v1/activities" + (organisation.map { "?organisation=\(PortvaktClient.segment($0))" } ?? ""))
             let activities = listed["activities"] as? [[String: Any]] ?? []
             let text = activities.map { "\($0["occurred_at"] as? String ?? "")  \($0["kind"] as? String ?? "")  \($0["duration_minutes"] as? Int ?? 0) min  \($0["note"] as? String ?? "")" }
                 + (waiting.isEmpty ? [] : [cli.language.pick("Venter på sending: \(waiting.count)", "Waiting to be sent: \(waiting.count)")])

@@ -12,7 +12,7 @@ struct Devices: AsyncParsableCommand {
 
         func run() async throws {
             let cli = try CLI(global)
-            guard await cli.context().hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            _ = try await cli.signedInContext()
             let devices = try await cli.get("v1/devices")["devices"] as? [[String: Any]] ?? []
             cli.output.emit(["devices": devices], text: devices.map {
                 "\($0["id"] as? String ?? "")  \($0["name"] as? String ?? "")  \($0["biometric_kind"] as? String ?? "")\(($0["current"] as? Bool ?? false) ? "  *" : "")"
@@ -27,7 +27,7 @@ struct Devices: AsyncParsableCommand {
 
         func run() async throws {
             let cli = try CLI(global)
-            guard await cli.context().hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+            _ = try await cli.signedInContext()
             do {
                 try await cli.client.revokeDevice(id, accessToken: try await cli.accessToken())
             } catch let error as PortvaktError {

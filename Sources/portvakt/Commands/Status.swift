@@ -10,8 +10,7 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let cli = try CLI(global)
-        let context = await cli.context()
-        guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+        let context = try await cli.signedInContext()
         let queued = (try? await cli.queue.pending().count) ?? 0
         let settings = BiometricSettingsModel(AuthMachine(context: context), language: cli.language)
         let me = try await cli.me()

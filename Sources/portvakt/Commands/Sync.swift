@@ -10,8 +10,8 @@ struct Sync: AsyncParsableCommand {
 
     func run() async throws {
         let cli = try CLI(global)
-        guard await cli.context().hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
-        let report = try await cli.driver(context: await cli.context()).sync()
+        let context = try await cli.signedInContext()
+        let report = try await cli.driver(context: context).sync()
         let waiting = try await cli.queue.pending().count
         let l = cli.language
         cli.output.emit(

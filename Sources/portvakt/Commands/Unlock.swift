@@ -10,8 +10,7 @@ struct Unlock: AsyncParsableCommand {
 
     func run() async throws {
         let cli = try CLI(global)
-        let context = await cli.context()
-        guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
+        let context = try await cli.signedInContext()
         let driver = cli.driver(context: context)
         await driver.send(.launched(context))
         // S6: a miss leaves the unlock screen; the user tries again until the third sends them on.
