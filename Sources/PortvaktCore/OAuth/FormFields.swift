@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 
 /// `application/x-www-form-urlencoded` fields (a query string or a form body), parsed strictly:
 /// OAuth parameters must not repeat (RFC 6749 §3.1), so a repeated name is refused, not guessed.
@@ -30,8 +31,6 @@ public struct FormFields: Sendable {
 
     /// Encodes one value for a query string or form body (RFC 3986 unreserved characters kept).
     public static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        PercentEncoding.encode(value)
     }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -142,7 +142,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         var request = URLRequest(url: configuration.baseURL.appendingPathComponent("oauth/revoke"))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("client_id=\(Self.formEncode(configuration.clientID))&token=\(Self.formEncode(refreshToken))".utf8)
+        request.httpBody = Data("client_id=\(PercentEncoding.encode(configuration.clientID))&token=\(PercentEncoding.encode(refreshToken))".utf8)
         let (_, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else { throw PortvaktError(status: status, error: nil, messageID: nil) }
@@ -156,14 +156,9 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         return id
     }
 
-    /// The user's active devices (`current`: the one that unlocked this session).
-    public func devices(accessToken: String) async throws -> [[String: Any]] {
-        try await get("v1/devices", accessToken: accessToken)["devices"] as? [[String: Any]] ?? []
-    }
-
     /// Revokes a device key; the sessions it unlocked end too.
     public func revokeDevice(_ id: String, accessToken: String) async throws {
-        _ = try await perform(request("DELETE", "v1/devices/\(Self.segment(id))", body: nil, accessToken: accessToken))
+        _ = try await perform(request("DELETE", "v1/devices/\(PercentEncoding.encode(id))", body: nil, accessToken: accessToken))
     }
 
     /// A JSON resource of the app's API (`v1/me`, `v1/activities`, …).
@@ -175,7 +170,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     public func challenge(deviceID: String, purpose: DevicePurpose, action: StepUpAction? = nil, accessToken: String? = nil) async throws -> (challenge: String, audience: String) {
         var body = ["purpose": purpose.rawValue]
         body["action"] = action?.rawValue
-        let answer = try await json("POST", "v1/devices/\(Self.segment(deviceID))/challenges", body: try JSONEncoder().encode(body), accessToken: accessToken)
+        let answer = try await json("POST", "v1/devices/\(PercentEncoding.encode(deviceID))/challenges", body: try JSONEncoder().encode(body), accessToken: accessToken)
         guard let challenge = answer["challenge"] as? String, let audience = answer["audience"] as? String else {
             throw PortvaktError(status: 502, error: "bad_response", messageID: nil)
         }
@@ -221,7 +216,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         var request = URLRequest(url: configuration.baseURL.appendingPathComponent("oauth/token"))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(form.map { "\($0.0)=\(Self.formEncode($0.1))" }.joined(separator: "&").utf8)
+        request.httpBody = Data(form.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&").utf8)
         let answer = try await perform(request)
         guard let access = answer["access_token"] as? String, let refresh = answer["refresh_token"] as? String,
               let expiresIn = answer["expires_in"] as? Int
@@ -249,8 +244,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        var answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
-        if answer.isEmpty, let list = try? JSONSerialization.jsonObject(with: data) as? [Any] { answer = ["items": list] }
+        let answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         guard (200..<300).contains(status) else {
             throw PortvaktError(status: status, error: answer["error"] as? String, messageID: answer["message_id"] as? String)
         }
@@ -262,18 +256,5 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         var base = configuration.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return URL(string: base + "/" + path) ?? configuration.baseURL
-    }
-
-    /// One path segment: an id can never climb to another resource (`../`) or add a query.
-    public static func segment(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
-
-    private static func formEncode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
     }
 }

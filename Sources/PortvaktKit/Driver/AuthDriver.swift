@@ -85,7 +85,7 @@ public actor AuthDriver {
         case .startBankIDOrder:
             let verifier = PKCE.makeVerifier()
             do {
-                try await s.storage.write(Data(verifier.utf8), for: .pkceVerifier)
+                try await s.storage.write(verifier, for: .pkceVerifier)
                 let order = try await s.client.startBankIDOrder(verifier: verifier, language: s.language)
                 orderSessionID = order.sessionID
                 return .orderStarted(launchURL: order.launchURL, at: s.now())
@@ -95,7 +95,7 @@ public actor AuthDriver {
                 return .orderFailed(.bankIDUnavailable)
             }
         case .storeBankIDSessionRef:
-            if let orderSessionID { try? await s.storage.write(Data(orderSessionID.utf8), for: .bankIDSessionRef) }
+            if let orderSessionID { try? await s.storage.write(orderSessionID, for: .bankIDSessionRef) }
         case .clearBankIDSessionRef:
             try? await s.storage.delete(.bankIDSessionRef)
         case .openBankIDApp(let url):
@@ -107,7 +107,7 @@ public actor AuthDriver {
         case .cancelBankIDOrder:
             if let id = orderSessionID { try? await s.client.cancelBankIDOrder(sessionID: id) }
         case .unlockWithDeviceKey:
-            guard let deviceID = try? await s.storage.read(.deviceID).map({ String(decoding: $0, as: UTF8.self) }) else {
+            guard let deviceID = try? await s.storage.readString(.deviceID) else {
                 return .unlockFailed(.invalidated)
             }
             return await DeviceUnlocker(client: s.client, key: s.deviceKey, deviceID: deviceID).unlock(into: s.tokens)
@@ -124,7 +124,7 @@ public actor AuthDriver {
             return await enrol()
         case .deleteDeviceKey:
             await s.deviceKey.delete()
-            if let id = try? await s.storage.read(.deviceID).map({ String(decoding: $0, as: UTF8.self) }) {
+            if let id = try? await s.storage.readString(.deviceID) {
                 // Also at the server while a session is there; a key already gone locally cannot unlock anyway.
                 if let access = try? await s.tokens.accessToken() { try? await s.client.revokeDevice(id, accessToken: access) }
                 try? await s.storage.delete(.deviceID)
@@ -154,7 +154,7 @@ public actor AuthDriver {
         let request = s.client.authorizationRequest(method, language: s.language)
         do {
             // The verifier is stored before the browser opens, so an app killed meanwhile can finish.
-            try await s.storage.write(Data(request.verifier.utf8), for: .pkceVerifier)
+            try await s.storage.write(request.verifier, for: .pkceVerifier)
             let answer = try await s.browser.authenticate(url: request.url, callbackScheme: s.client.configuration.redirectURI)
             let fields = Dictionary(
                 (URLComponents(url: answer, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
@@ -179,8 +179,8 @@ public actor AuthDriver {
         let s = services
         defer { pendingCode = nil }
         do {
-            guard let code = pendingCode, let verifier = try await s.storage.read(.pkceVerifier) else { return .loginFailed(.loginFailed) }
-            let tokens = try await s.client.exchange(code: code, verifier: String(decoding: verifier, as: UTF8.self))
+            guard let code = pendingCode, let verifier = try await s.storage.readString(.pkceVerifier) else { return .loginFailed(.loginFailed) }
+            let tokens = try await s.client.exchange(code: code, verifier: verifier)
             try await s.tokens.signedIn(tokens)
             try await s.storage.delete(.pkceVerifier)
             return .loginCompleted
@@ -226,7 +226,7 @@ public actor AuthDriver {
             let publicKey = try await s.deviceKey.create()
             let access = try await s.tokens.accessToken()
             let id = try await s.client.registerDevice(publicKey, name: s.deviceName, platform: s.platform, biometry: kind, accessToken: access)
-            try await s.storage.write(Data(id.utf8), for: .deviceID)
+            try await s.storage.write(id, for: .deviceID)
             return .enrolmentFinished(nil)
         } catch let failure as BiometricFailure {
             return .enrolmentFinished(failure)

@@ -8,6 +8,17 @@ public protocol SecureStorage: Sendable {
     func delete(_ key: SecureStorageKey) async throws
 }
 
+extension SecureStorage {
+    /// A stored UTF-8 string (a token, an id, a verifier).
+    public func readString(_ key: SecureStorageKey) async throws -> String? {
+        try await read(key).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public func write(_ value: String, for key: SecureStorageKey) async throws {
+        try await write(Data(value.utf8), for: key)
+    }
+}
+
 /// The names of what the SDK stores.
 public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     public let rawValue: String

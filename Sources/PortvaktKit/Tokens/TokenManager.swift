@@ -96,7 +96,7 @@ public actor TokenManager {
         refreshing?.cancel()
         refreshing = nil
         var held = tokens?.refreshToken
-        if held == nil { held = try await storage.read(.refreshToken).map { String(decoding: $0, as: UTF8.self) } }
+        if held == nil { held = try await storage.readString(.refreshToken) }
         tokens = nil
         try await storage.delete(.refreshToken)
         return held
@@ -116,7 +116,7 @@ public actor TokenManager {
         if let tokens {
             stored = tokens.refreshToken
         } else {
-            stored = try await storage.read(.refreshToken).map { String(decoding: $0, as: UTF8.self) }
+            stored = try await storage.readString(.refreshToken)
         }
         guard let stored else { throw TokenRefreshError.sessionExpired }
         let fresh: TokenSet

@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -29,8 +30,6 @@ enum HTTP {
     }
 
     static func form(_ fields: [(String, String)]) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+        fields.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&")
     }
 }

@@ -33,7 +33,7 @@ struct Devices: AsyncParsableCommand {
             } catch let error as PortvaktError {
                 throw cli.output.fail(error, exit: error.status == 401 ? .notLoggedIn : .refused)
             }
-            let own = ((try? await cli.storage.read(.deviceID)) ?? nil).map { String(decoding: $0, as: UTF8.self) } == id
+            let own = ((try? await cli.storage.readString(.deviceID)) ?? nil) == id
             if own {
                 await cli.key.delete()
                 try? await cli.storage.delete(.deviceID)

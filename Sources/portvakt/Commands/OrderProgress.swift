@@ -44,8 +44,8 @@ struct OrderProgress {
             }
             let model = ScreenModel(machine, language: language)
             var qr = ""
-            if progress.showsQRCode, let reference = (try? await cli.storage.read(.bankIDSessionRef)) ?? nil,
-               let current = try? await cli.client.bankIDQRCode(sessionID: String(decoding: reference, as: UTF8.self)) {
+            if progress.showsQRCode, let reference = (try? await cli.storage.readString(.bankIDSessionRef)) ?? nil,
+               let current = try? await cli.client.bankIDQRCode(sessionID: reference) {
                 qr = current.text
                 if !scanned { scanned = await bankIDApp.scan(current.data) }
             }

@@ -36,7 +36,7 @@ struct StepUp: AsyncParsableCommand {
         let cli = try CLI(global)
         let language = cli.language
         let context = try await cli.signedInContext()
-        guard context.deviceKeyEnrolled, let deviceID = ((try? await cli.storage.read(.deviceID)) ?? nil).map({ String(decoding: $0, as: UTF8.self) }) else {
+        guard context.deviceKeyEnrolled, let deviceID = (try? await cli.storage.readString(.deviceID)) ?? nil else {
             throw cli.output.fail(.deviceNotRecognised, exit: .biometricFallback)
         }
         let access = try await cli.accessToken()
@@ -86,13 +86,13 @@ struct StepUp: AsyncParsableCommand {
     private func showContacts(_ cli: CLI, elevated: String) async throws {
         var ids = contact.map { [$0] } ?? []
         if ids.isEmpty {
-            let listed = try await cli.get("v1/contacts" + (organisation.map { "?organisation=\(PortvaktClient.segment($0))" } ?? ""))
+            let listed = try await cli.get("v1/contacts" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""))
             ids = (listed["contacts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         }
         var shown: [[String: Any]] = []
         var text: [String] = []
         for id in ids {
-            let details = try await cli.get("v1/contacts/\(PortvaktClient.segment(id))", token: elevated)
+            let details = try await cli.get("v1/contacts/\(PercentEncoding.encode(id))", token: elevated)
             shown.append(details)
             let inner = details["details"] as? [String: Any] ?? [:]
             text.append("\(details["display_name"] as? String ?? id): " + ["phone", "address", "note"].compactMap { inner[$0] as? String }.joined(separator: " · "))
