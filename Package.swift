@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -122,6 +123,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -178,7 +180,7 @@ let package = Package(
             ],
             path: "Tests/PortvaktTestSupport"
         ),
-        .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer"]),
+        .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer", "PortvaktTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PortvaktCore"]),
         .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit", "PortvaktProtocol"]),
         .testTarget(

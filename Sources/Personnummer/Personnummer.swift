@@ -22,8 +22,7 @@ public struct Personnummer: Hashable, Sendable {
     ///     first check digit may also leave a remainder of 1–3.
     /// - Throws: ``PersonnummerError`` naming the rule that failed.
     public init(_ text: some StringProtocol, context: Context = .production, today: CalendarDate = .today()) throws(PersonnummerError) {
-        let digits = try Self.digits(in: text)
-        let d = digits.map { Int($0.asciiValue! - 48) }
+        let d = try Self.digits(in: text)
 
         var day = d[0] * 10 + d[1]
         var month = d[2] * 10 + d[3]
@@ -54,7 +53,7 @@ public struct Personnummer: Hashable, Sendable {
         guard CheckDigits.firstIsValid(d, allowing2032Rule: today.year >= 2032) else { throw .firstCheckDigit }
         guard CheckDigits.secondIsValid(d) else { throw .secondCheckDigit }
 
-        self.digits = String(digits)
+        self.digits = String(decoding: d.map { UInt8($0) + UInt8(ascii: "0") }, as: UTF8.self)
         self.kind = kind
         self.syntheticIssuer = synthetic
         self.birthDate = birthDate
@@ -68,18 +67,22 @@ public struct Personnummer: Hashable, Sendable {
     public var masked: String { String(digits.prefix(6)) + "*****" }
 
     /// The eleven digits of `text` once spaces and a hyphen after the date are removed.
-    private static func digits(in text: some StringProtocol) throws(PersonnummerError) -> [Character] {
-        var digits: [Character] = []
+    ///
+    /// Reads the UTF-8 bytes, so only ASCII digits count: a digit followed by a combining mark,
+    /// a fullwidth digit or any other non-ASCII byte is refused rather than read as a digit.
+    private static func digits(in text: some StringProtocol) throws(PersonnummerError) -> [Int] {
+        var digits: [Int] = []
         var sawHyphen = false
-        for character in text {
-            switch character {
-            case " ":
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: " "):
                 continue
-            case "-":
+            case UInt8(ascii: "-"):
                 guard !sawHyphen, digits.count == 6 else { throw .separators }
                 sawHyphen = true
-            case "0"..."9":
-                digits.append(character)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard digits.count < 11 else { throw .length }
+                digits.append(Int(byte - UInt8(ascii: "0")))
             default:
                 throw .characters
             }

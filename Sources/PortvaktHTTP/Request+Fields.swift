@@ -3,12 +3,13 @@ import Hummingbird
 import PortvaktCore
 
 extension Request {
-    /// The query string's fields; a malformed or repeated parameter is a 400.
+    /// The query string's fields; a malformed or repeated parameter, or a control character, is a 400.
     public func queryFields() throws -> FormFields {
-        guard let fields = FormFields(uri.query ?? "") else {
-            throw HTTPError(.badRequest, message: "The query string is malformed or repeats a parameter.")
+        do {
+            return try FormFields.parse(uri.query ?? "")
+        } catch {
+            throw HTTPError(.badRequest, message: "The query string is refused: \(error.description)")
         }
-        return fields
     }
 
     /// The form body's fields (at most 64 KiB); anything else is a 400 or 415.
@@ -17,10 +18,11 @@ extension Request {
             throw HTTPError(.unsupportedMediaType, message: "Send application/x-www-form-urlencoded.")
         }
         let buffer = try await body.collect(upTo: 64 * 1024)
-        guard let fields = FormFields(String(buffer: buffer)) else {
-            throw HTTPError(.badRequest, message: "The form is malformed or repeats a field.")
+        do {
+            return try FormFields.parse(String(buffer: buffer))
+        } catch {
+            throw HTTPError(.badRequest, message: "The form is refused: \(error.description)")
         }
-        return fields
     }
 
     /// The base URL the client reached us at, from the Host header; nil when it is not a plain
@@ -39,7 +41,7 @@ extension Request {
               let text = String(data: data, encoding: .utf8),
               let colon = text.firstIndex(of: ":")
         else { return nil }
-        let decode = { (part: Substring) in part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+        let decode = { (part: Substring) in PercentEncoding.decode(part.replacingOccurrences(of: "+", with: " ")) }
         guard let user = decode(text[..<colon]), let password = decode(text[text.index(after: colon)...]) else { return nil }
         return (user, password)
     }

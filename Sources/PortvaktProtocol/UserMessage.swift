@@ -26,6 +26,7 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case deviceNotRecognised = "device_not_recognised"
     case biometricUnlockFailed = "biometric_unlock_failed"
     case recentLoginRequired = "recent_login_required"
+    case freshLoginRequired = "fresh_login_required"
     case deviceLimitReached = "device_limit_reached"
     case stepUpRequired = "step_up_required"
     case notAllowed = "not_allowed"
@@ -43,6 +44,7 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case offline = "offline"
     case notLoggedIn = "not_logged_in"
     case notFound = "not_found"
+    case temporarilyUnavailable = "temporarily_unavailable"
 
     /// The stable id sent as `message_id`.
     public var id: String { rawValue }
@@ -55,7 +57,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     /// Whether trying the same thing again can help (the app shows a retry button).
     public var isRetryable: Bool {
         switch self {
-        case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts, .bankIDExpired, .bankIDStartFailed, .bankIDOrderNotFound, .biometricUnlockFailed: true
+        case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts, .bankIDExpired, .bankIDStartFailed, .bankIDOrderNotFound,
+             .biometricUnlockFailed, .temporarilyUnavailable: true
         default: false
         }
     }
@@ -136,6 +139,10 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
             language.pick(
                 "Logg inn med BankID eller Vipps på nytt før du slår på biometrisk innlogging.",
                 "Log in with BankID or Vipps again before you enable biometric login.")
+        case .freshLoginRequired:
+            language.pick(
+                "Bekreft at det er deg: logg inn med BankID eller Vipps på nytt, og prøv igjen innen fem minutter.",
+                "Confirm it is you: log in again with BankID or Vipps, then try again within five minutes.")
         case .deviceLimitReached:
             language.pick(
                 "Du har biometrisk innlogging på for mange enheter. Fjern en av dem i innstillingene først.",
@@ -169,6 +176,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
             language.pick("Du er ikke logget inn. Logg inn med BankID, Vipps eller e-post og passord.",
                           "You are not logged in. Log in with BankID, Vipps or email and password.")
         case .notFound: language.pick("Vi fant det ikke.", "We could not find it.")
+        case .temporarilyUnavailable:
+            language.pick("Portvakt svarer ikke akkurat nå. Prøv igjen om litt.", "Portvakt cannot answer right now. Please try again in a moment.")
         case .personnummerNotRetrieved:
             language.pick(
                 "Vi fikk ikke hentet fødselsnummeret ditt, så medlemsopplysningene dine ble ikke oppdatert. Innloggingen gikk bra.",

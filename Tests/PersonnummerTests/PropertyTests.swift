@@ -1,5 +1,6 @@
 import Testing
 @testable import Personnummer
+import PortvaktTestSupport
 
 /// Valid numbers built independently of the library: date, individual number, check digits.
 struct ValidNumberGenerator {
@@ -83,6 +84,34 @@ struct PropertyTests {
                 var swapped = digits
                 swapped.swapAt(position, position + 1)
                 #expect(throws: PersonnummerError.self) { try Personnummer(String(swapped), today: testToday) }
+            }
+        }
+    }
+}
+
+@Suite("Hostile text")
+struct HostileTextTests {
+    @Test("A digit followed by a combining mark, a keycap or a fullwidth digit is refused, not a crash", arguments: [
+        "190513\u{301}59561", "1\u{20E3}5058600048", "15058600048\u{301}", "\u{FF11}5058600048", "150586\u{A0}00048", "150586\u{0}00048",
+    ])
+    func lookalikeDigitsAreRefused(text: String) {
+        #expect(throws: PersonnummerError.characters) { try Personnummer(text, today: testToday) }
+    }
+
+    @Test("Parsing any string ends with a number or a PersonnummerError, and a number is eleven ASCII digits")
+    func parsingIsTotal() {
+        var texts = HostileText(seed: 18)
+        var valid = ValidNumberGenerator()
+        for round in 0..<20_000 {
+            // Every fourth input is a valid number with hostile text spliced in.
+            var text = texts.next()
+            if round % 4 == 0 {
+                var digits = valid.next()
+                digits.insert(contentsOf: texts.next(maxPieces: 2), at: digits.index(digits.startIndex, offsetBy: round % 12))
+                text = digits
+            }
+            if let number = try? Personnummer(text, today: testToday) {
+                #expect(number.digits.utf8.count == 11 && number.digits.utf8.allSatisfy { (48...57).contains($0) })
             }
         }
     }

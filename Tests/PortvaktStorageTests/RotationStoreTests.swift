@@ -10,7 +10,7 @@ import Testing
 struct RotationStoreTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("Rotate, repeat inside the window from the token's own rotation time, reuse after it, older ancestor", arguments: TestDatabase.kinds)
+    @Test("Rotate; repeat while the successor is unused, however late; reuse once the chain moved on", arguments: TestDatabase.kinds)
     func rotationRules(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             let session = try await SessionTokenTests.session(in: store, now: Self.start)
@@ -18,20 +18,21 @@ struct RotationStoreTests {
             _ = try await store.insertRefreshToken(sessionID: session.id, tokenHash: h("t0"), expiresAt: Self.start.addingTimeInterval(86400), now: Self.start)
             func rotate(_ token: String, to successor: String, at seconds: TimeInterval) async throws -> RefreshRotation {
                 try await store.rotateRefreshToken(
-                    hash: h(token), successorHash: h(successor), clientID: "no.portvakt.app", graceWindow: 10, idleLifetime: 3600,
+                    hash: h(token), successorHash: h(successor), clientID: "no.portvakt.app", idleLifetime: 3600,
                     now: Self.start.addingTimeInterval(seconds)
                 )
             }
             guard case .rotated = try await rotate("t0", to: "t1", at: 100) else { Issue.record("first use rotates"); return }
-            guard case .repeated = try await rotate("t0", to: "t1", at: 109) else { Issue.record("repeat inside 10 s"); return }
-            // t1 rotates at 150; t0's window is still measured from t0's rotation (100), not from later updates.
-            guard case .rotated = try await rotate("t1", to: "t2", at: 150) else { Issue.record("t1 rotates"); return }
-            guard case .reused = try await rotate("t0", to: "t1", at: 151) else { Issue.record("an older ancestor is reuse"); return }
-            guard case .expired = try await rotate("t2", to: "t3", at: 152) else { Issue.record("the session died with the reuse"); return }
+            guard case .repeated = try await rotate("t0", to: "t1", at: 109) else { Issue.record("repeat at once"); return }
+            // The answer was lost: a retry half an hour later still gets the unused successor.
+            guard case .repeated = try await rotate("t0", to: "t1", at: 1900) else { Issue.record("late repeat"); return }
+            guard case .rotated = try await rotate("t1", to: "t2", at: 1950) else { Issue.record("t1 rotates"); return }
+            guard case .reused = try await rotate("t0", to: "t1", at: 1951) else { Issue.record("the predecessor after its successor was used is reuse"); return }
+            guard case .expired = try await rotate("t2", to: "t3", at: 1952) else { Issue.record("the session died with the reuse"); return }
             let revoked = try await store.session(id: session.id)
             #expect(revoked?.revokedReason == "refresh_token_reuse")
             let wrongClient = try await store.rotateRefreshToken(
-                hash: h("t2"), successorHash: h("t3"), clientID: "portvakt-cli", graceWindow: 10, idleLifetime: 3600, now: Self.start
+                hash: h("t2"), successorHash: h("t3"), clientID: "portvakt-cli", idleLifetime: 3600, now: Self.start
             )
             #expect(wrongClient == .unknown)
         }
@@ -44,12 +45,12 @@ struct RotationStoreTests {
             let h = SessionTokenTests.hash
             _ = try await store.insertRefreshToken(sessionID: session.id, tokenHash: h("a"), expiresAt: Self.start.addingTimeInterval(86400), now: Self.start)
             _ = try await store.rotateRefreshToken(
-                hash: h("a"), successorHash: h("b"), clientID: "no.portvakt.app", graceWindow: 10, idleLifetime: 3600, now: Self.start.addingTimeInterval(3000)
+                hash: h("a"), successorHash: h("b"), clientID: "no.portvakt.app", idleLifetime: 3600, now: Self.start.addingTimeInterval(3000)
             )
             let moved = try await store.session(id: session.id)
             #expect(moved?.idleExpiresAt == Self.start.addingTimeInterval(6600).millisecondsSince1970)
             let late = try await store.rotateRefreshToken(
-                hash: h("b"), successorHash: h("c"), clientID: "no.portvakt.app", graceWindow: 10, idleLifetime: 3600, now: Self.start.addingTimeInterval(6600)
+                hash: h("b"), successorHash: h("c"), clientID: "no.portvakt.app", idleLifetime: 3600, now: Self.start.addingTimeInterval(6600)
             )
             guard case .expired = late else { Issue.record("idle for an hour: expired, got \(late)"); return }
         }

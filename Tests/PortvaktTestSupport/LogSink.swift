@@ -10,6 +10,9 @@ public final class LogSink: Sendable {
 
     public var text: String { lines.withLock { $0.joined(separator: "\n") } }
 
+    /// Each log event as one string: message and metadata, as the handler received them.
+    public var entries: [String] { lines.withLock { $0 } }
+
     public func handler() -> some LogHandler { Handler(sink: self) }
 
     private struct Handler: LogHandler {

@@ -91,3 +91,19 @@ extension TestDatabase {
         }
     }
 }
+
+extension TestDatabase {
+    /// Takes a PostgreSQL database away from its clients (no new connections, the open ones ended)
+    /// or gives it back: a database outage in the middle of a running server.
+    public static func setAvailable(_ available: Bool, database: String) async throws {
+        let admin = PostgresDriver(url: try PostgresURL(postgresURL!), logger: logger)
+        try await admin.whileRunning {
+            try await admin.withSession { db in
+                try await db.raw("ALTER DATABASE \(unsafeRaw: database) ALLOW_CONNECTIONS \(unsafeRaw: available ? "true" : "false")").run()
+                if !available {
+                    try await db.raw("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(bind: database) AND pid <> pg_backend_pid()").run()
+                }
+            }
+        }
+    }
+}

@@ -1,7 +1,7 @@
 import Logging
 
-/// Wraps any log handler and redacts messages and metadata before they reach it
-/// (see ``Redactor``). Install it once at start-up with `LoggingSystem.bootstrap`.
+/// Wraps any log handler and redacts messages and metadata before they reach it, with control
+/// characters escaped so that no logged value can forge a line (see ``Redactor``). Install it once at start-up with `LoggingSystem.bootstrap`.
 public struct RedactingLogHandler: LogHandler {
     private var upstream: any LogHandler
 
@@ -31,7 +31,7 @@ public struct RedactingLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var event = event
-        event.message = "\(Redactor.redact(event.message.description))"
+        event.message = "\(Redactor.sanitize(event.message.description))"
         event.metadata = event.metadata.map(Self.redact)
         upstream.log(event: event)
     }
@@ -43,8 +43,8 @@ public struct RedactingLogHandler: LogHandler {
     static func redact(_ value: Logger.Metadata.Value, key: String) -> Logger.Metadata.Value {
         if Redactor.isSecretKey(key) { return .string(Redactor.placeholder) }
         switch value {
-        case .string(let text): return .string(Redactor.redact(text))
-        case .stringConvertible(let convertible): return .string(Redactor.redact(convertible.description))
+        case .string(let text): return .string(Redactor.sanitize(text))
+        case .stringConvertible(let convertible): return .string(Redactor.sanitize(convertible.description))
         case .array(let values): return .array(values.map { redact($0, key: "") })
         case .dictionary(let dictionary): return .dictionary(redact(dictionary))
         }

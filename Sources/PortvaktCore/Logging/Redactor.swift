@@ -15,6 +15,33 @@ public enum Redactor {
         return secretKeyFragments.contains { lowered.contains($0) }
     }
 
+    /// `text` redacted, then with every control character written as an escape (`\n`, `\u{7F}`),
+    /// so that no value can start a forged log line or hide in a terminal.
+    public static func sanitize(_ text: String) -> String {
+        escapingControlCharacters(redact(text))
+    }
+
+    /// Line breaks and other control characters (Unicode category Cc, and the line and paragraph
+    /// separators) as visible escapes; everything else as it is.
+    public static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where isControl(scalar): output += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
     /// `text` with every run of eleven digits (spaces and a hyphen allowed between them, as a
     /// personnummer may be typed), every JWT and every bearer credential replaced.
     public static func redact(_ text: String) -> String {

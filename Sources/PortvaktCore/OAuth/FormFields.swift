@@ -2,19 +2,41 @@ import Foundation
 import PortvaktProtocol
 
 /// `application/x-www-form-urlencoded` fields (a query string or a form body), parsed strictly:
-/// OAuth parameters must not repeat (RFC 6749 §3.1), so a repeated name is refused, not guessed.
+/// OAuth parameters must not repeat (RFC 6749 §3.1), so a repeated name is refused, not guessed,
+/// and no name or value may carry a control character (a NUL would reach SQL, a line break a log).
 public struct FormFields: Sendable {
     private let values: [String: String]
 
-    /// - Returns: nil when the text is not valid form encoding or a name repeats.
-    public init?(_ text: String) {
+    /// Why a query string or form body was refused; the text names the field and is safe to show.
+    public struct Problem: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// - Throws: ``Problem`` for bad percent-encoding, a repeated name, or a control character.
+    public static func parse(_ text: String) throws(Problem) -> FormFields {
         var values: [String: String] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else { return nil }
-            guard values[name] == nil else { return nil }
+            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
+                throw Problem(description: "A field is not valid percent-encoding.")
+            }
+            let shownName = TextInput.hasControlCharacters(name) ? "(unreadable)" : name
+            guard values[name] == nil else { throw Problem(description: "The field \"\(shownName)\" appears more than once.") }
+            guard !TextInput.hasControlCharacters(name), !TextInput.hasControlCharacters(value) else {
+                throw Problem(description: "The field \"\(shownName)\" contains control characters.")
+            }
             values[name] = value
         }
+        return FormFields(values: values)
+    }
+
+    /// - Returns: nil when ``parse(_:)`` would throw.
+    public init?(_ text: String) {
+        guard let fields = try? Self.parse(text) else { return nil }
+        self = fields
+    }
+
+    private init(values: [String: String]) {
         self.values = values
     }
 
@@ -26,7 +48,7 @@ public struct FormFields: Sendable {
 
     /// Form encoding writes spaces as `+`.
     private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        PercentEncoding.decode(text.replacingOccurrences(of: "+", with: " "))
     }
 
     /// Encodes one value for a query string or form body (RFC 3986 unreserved characters kept).

@@ -27,7 +27,7 @@ struct ActivityRoutes {
     private func create(_ request: Request) async throws -> Response {
         let caller = try await APICaller.authenticate(request, broker: broker)
         let key = try IdempotencyKey(request)
-        let body = try await request.decodeJSON(NewActivity.self)
+        let body = try await request.decodeJSON(NewActivity.self, multiline: ["note"])
         let organisation = try caller.organisation(body.organisation)
         guard let occurredAt = try? Date(body.occurredAt, strategy: .iso8601) else {
             throw OAuthFailure.invalidRequest("occurred_at must be an ISO 8601 time, such as 2026-11-21T09:30:00Z.")

@@ -28,7 +28,7 @@ struct ExpenseRoutes {
     private func submit(_ request: Request) async throws -> Response {
         let caller = try await APICaller.authenticate(request, broker: broker, stepUp: .expensesSubmit)
         let key = try IdempotencyKey(request)
-        let body = try await request.decodeJSON(NewExpense.self)
+        let body = try await request.decodeJSON(NewExpense.self, multiline: ["description"])
         let organisation = try caller.organisation(body.organisation)
         guard (1...10_000_000).contains(body.amountOre), (1...500).contains(body.description.count) else {
             throw OAuthFailure.invalidRequest("amount_ore must be 1 to 10 000 000 and description 1 to 500 characters.")

@@ -58,13 +58,15 @@ struct MemberRoutes {
                 let organisation = try caller.organisation(context.parameters.get("slug"))
                 try caller.require([.orgAdmin], in: organisation)
                 let body = try await request.decodeJSON(MergeRequest.self)
-                let members = Set(try await broker.store.memberships(organisationID: organisation.organisationID).map(\.userId))
-                guard body.keep != body.remove, members.contains(body.keep), members.contains(body.remove) else {
-                    throw OAuthFailure.invalidRequest("keep and remove must be two different members of the organisation.")
-                }
+                guard body.keep != body.remove else { throw OAuthFailure.invalidRequest(AccountMerge.Refusal.sameAccount.description) }
+                let now = broker.now()
+                guard DeviceTrust.isFreshElectronicIDLogin(caller.session, maxAge: 300, at: now) else { throw DeviceTrust.freshLoginRequired }
                 do {
-                    try await AccountMerge(store: broker.store, vault: broker.keys.vault)
-                        .merge(keep: body.keep, remove: body.remove, by: caller.userID, source: "admin-review", now: broker.now())
+                    try await AccountMerge(store: broker.store, vault: broker.keys.vault).mergeAsAdministrator(
+                        keep: body.keep, remove: body.remove, adminID: caller.userID, organisationID: organisation.organisationID, now: now
+                    )
+                } catch let refusal as AccountMerge.Refusal {
+                    throw OAuthFailure(error: "merge_refused", description: refusal.description, message: .notAllowed, status: .forbidden)
                 } catch let error as StoreError where error.isDuplicate {
                     throw OAuthFailure(error: "conflict", description: "Both accounts hold data under the same key; sort it out first.", status: .conflict)
                 }

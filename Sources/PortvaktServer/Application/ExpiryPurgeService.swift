@@ -35,3 +35,8 @@ struct ExpiryPurgeService: Service {
         }
     }
 }
+
+/// Service Lifecycle logs a service by its description: the name, never the settings it holds.
+extension ExpiryPurgeService: CustomStringConvertible {
+    var description: String { "ExpiryPurgeService" }
+}

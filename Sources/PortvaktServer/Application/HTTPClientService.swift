@@ -26,3 +26,8 @@ extension TimeAmount {
         self = .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }
+
+/// Service Lifecycle logs a service by its description: the name, never the settings it holds.
+extension HTTPClientService: CustomStringConvertible {
+    var description: String { "HTTPClientService" }
+}

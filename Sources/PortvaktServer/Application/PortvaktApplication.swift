@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import PortvaktCore
 import PortvaktSandbox
 import PortvaktStorage
@@ -12,11 +13,13 @@ public enum PortvaktApplication {
     ///   - configuration: parsed settings.
     ///   - logger: the logger every part logs to; wrap its handler in ``RedactingLogHandler``.
     ///   - clock: the broker's time (token lifetimes, order expiry); the system clock unless a test moves it.
+    ///   - onRoutes: told every route as `METHOD /path` (a test walks them all with hostile input).
     /// - Returns: an application whose `runService()` migrates, loads keys and serves.
     public static func build(
         configuration: ServerConfiguration,
         logger: Logger,
         clock: @escaping @Sendable () -> Date = { Date() },
+        onRoutes: ([String]) -> Void = { _ in },
         onRunning: @escaping @Sendable (_ publicURL: String) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
@@ -34,6 +37,7 @@ public enum PortvaktApplication {
 
         let router = Router(context: PortvaktRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: UnexpectedErrorMiddleware())
         HomePage(sandboxEnabled: configuration.sandboxEnabled).register(on: router)
         HealthRoutes(driver: driver).register(on: router)
         KeyRoutes(keys: broker.signingKeys).register(on: router)
@@ -54,9 +58,11 @@ public enum PortvaktApplication {
         MemberRoutes(broker: broker).register(on: router)
         MemberSyncRoutes(broker: broker).register(on: router)
         sandbox?.addRoutes(to: router)
+        onRoutes(router.routes.map(\.description))
 
         var app = Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [CloseAfterResponseHandler()], idleTimeout: Self.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt"),
             services: [
                 driver, http, ExpiryPurgeService(store: store, logger: logger),
@@ -112,6 +118,10 @@ public enum PortvaktApplication {
         }
         return app
     }
+
+    /// A connection that sends nothing for this long is closed: a keep-alive nobody uses, or a
+    /// client that stopped sending in the middle of a request.
+    static let idleTimeout = TimeAmount.seconds(60)
 
     /// Applies pending migrations and returns the versions applied, then closes the database.
     public static func migrate(configuration: ServerConfiguration, logger: Logger) async throws -> [Int] {

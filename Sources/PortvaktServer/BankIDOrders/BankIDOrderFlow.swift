@@ -127,12 +127,16 @@ struct BankIDOrderFlow: Sendable {
         guard let user = try await IdentityLinker(store: broker.store, vault: vault).user(for: login, now: broker.now()) else {
             return try await fail(order, hintCode: Self.notRegistered, reason: "no member record")
         }
-        guard try await broker.store.finishBankIDOrder(id: order.record.id, status: .complete, hintCode: nil, userID: user.id, now: broker.now()) != nil else {
-            return try await currentOutcome(order)
-        }
         let code = broker.refreshSecret.orderCode(forSession: order.sessionID)
         let method = LoginCompletion.Method(provider: .bankid, amr: ["BID"], acr: "urn:bankid:bid;LOA=4")
-        _ = try await LoginCompletion(broker: broker).issueCode(for: order.payload.request, user: user, method: method, personnummer: .number(number), code: code)
+        do {
+            // The order is marked complete in the code's own transaction: a code is handed out only once it is stored.
+            _ = try await LoginCompletion(broker: broker).issueCode(
+                for: order.payload.request, user: user, method: method, personnummer: .number(number), code: code, bankIDOrderID: order.record.id
+            )
+        } catch let error as StoreError where error.isNotFound && error.detail == "bankid_orders" {
+            return try await currentOutcome(order)
+        }
         return .complete(code: code)
     }
 

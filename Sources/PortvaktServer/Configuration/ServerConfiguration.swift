@@ -11,8 +11,6 @@ public struct SessionLifetimes: Sendable {
     public var idle: TimeInterval
     /// A session ends this long after the login whatever happens.
     public var absolute: TimeInterval
-    /// Two refreshes of one token this close to its rotation get the same successor.
-    public var refreshGrace: TimeInterval
     /// Authorization codes (RFC 6749 §4.1.2 recommends at most ten minutes; one is plenty).
     public var authorizationCode: TimeInterval = 60
     /// How long a login may take from `/oauth/authorize` to the provider's answer.
@@ -85,7 +83,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_VIPPS_DISCOVERY_URL", "PORTVAKT_VIPPS_CLIENT_ID", "PORTVAKT_VIPPS_CLIENT_SECRET",
         "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY_FILE",
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
-        "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_REFRESH_GRACE_SECONDS", "PORTVAKT_BCRYPT_COST",
+        "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names)
 
@@ -130,8 +128,7 @@ public struct ServerConfiguration: Sendable {
         var lifetimes = SessionLifetimes(
             accessToken: TimeInterval(try seconds("PORTVAKT_ACCESS_TOKEN_SECONDS", 600, 60...3600)),
             idle: TimeInterval(try seconds("PORTVAKT_SESSION_IDLE_SECONDS", 14 * 86400, 1...365 * 86400)),
-            absolute: TimeInterval(try seconds("PORTVAKT_SESSION_ABSOLUTE_SECONDS", 90 * 86400, 1...365 * 86400)),
-            refreshGrace: TimeInterval(try seconds("PORTVAKT_REFRESH_GRACE_SECONDS", 10, 0...60))
+            absolute: TimeInterval(try seconds("PORTVAKT_SESSION_ABSOLUTE_SECONDS", 90 * 86400, 1...365 * 86400))
         )
         lifetimes.deviceTrust = TimeInterval(86400 * (try settings.parse("PORTVAKT_DEVICE_TRUST_DAYS", default: 90, expected: "a whole number of days from 1 to 365") {
             Int($0).flatMap { (1...365).contains($0) ? $0 : nil }

@@ -23,6 +23,21 @@ struct DeviceTrust: Sendable {
         session.deviceId == nil && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= lifetimes.deviceRegistration
     }
 
+    /// Whether the session was opened by a BankID or Vipps login within `maxAge` (not by a
+    /// password, not by a device key): the step-up an administrator's irreversible actions need.
+    static func isFreshElectronicIDLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
+        let amr = Set(session.amr.split(separator: " ").map(String.init))
+        let electronicID = session.deviceId == nil && amr.isDisjoint(with: ["pwd", "hwk"]) && session.acr != TokenIssuer.deviceACR
+        return electronicID && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
+    }
+
+    /// RFC 9470: log in again with BankID or Vipps (`max_age` 300), then repeat the request.
+    static let freshLoginRequired = OAuthFailure(
+        error: "insufficient_user_authentication",
+        description: "This action needs a BankID or Vipps login within the last 5 minutes; log in again and repeat it.",
+        message: .freshLoginRequired, status: .unauthorized, challengeParameters: #", max_age="300""#
+    )
+
     static let reauthenticationRequired = OAuthFailure(
         error: "reauthentication_required", description: "The device is no longer trusted; log in with BankID or Vipps.",
         message: .reauthenticationRequired

@@ -20,14 +20,25 @@ struct DeviceUnlock: Sendable {
             throw DeviceTrust.reauthenticationRequired
         }
         let refreshToken = randomToken()
-        let session = try await broker.store.startDeviceSession(
+        let session: Session
+        do {
+            session = try await startSession(verified, clientID: clientID, trustedUntil: trustedUntil, refreshToken: refreshToken, now: now)
+        } catch let error as StoreError where error.isNotFound && error.detail == "devices" {
+            throw OAuthFailure.invalidGrant("The device was removed.", message: .deviceNotRecognised)
+        }
+        return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true)
+    }
+
+    private func startSession(
+        _ verified: DeviceAssertionVerifier.Verified, clientID: String, trustedUntil: Date, refreshToken: String, now: Date
+    ) async throws -> Session {
+        try await broker.store.startDeviceSession(
             userID: verified.user.id, clientID: clientID, deviceID: verified.device.id, amr: ["hwk", verified.biometric.amr],
             acr: TokenIssuer.deviceACR, idleLifetime: broker.lifetimes.idle,
             absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(now)),
             refreshTokenHash: RefreshTokenSecret.hash(refreshToken),
             audit: event(verified, outcome: "success", now: now, details: ["client": clientID]), now: now
         )
-        return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true)
     }
 
     private func event(_ verified: DeviceAssertionVerifier.Verified, outcome: String, now: Date, details: [String: String]) -> AuditEvent {

@@ -45,8 +45,12 @@ struct IdentityLinker: Sendable {
                     _ = try await store.linkIdentity(userID: holder.id, provider: login.provider, subject: login.subject, now: now)
                     return holder
                 }
+                // An email that already names another account is left off: accounts are never
+                // joined by email (an administrator merges them if they are one person).
+                var email = first.email
+                if let taken = email, try await store.user(email: taken) != nil { email = nil }
                 return try await store.createMemberUser(
-                    displayName: first.fullName, email: first.email,
+                    displayName: first.fullName, email: email,
                     personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: "user:\(id)") } },
                     provider: login.provider, subject: login.subject, memberRecords: records, now: now
                 )

@@ -26,9 +26,12 @@ struct LoginCompletion: Sendable {
     /// request (client, redirect URI, PKCE challenge), with what the login's personnummer does
     /// to the member records, all in one transaction. `code` is random unless the caller must be
     /// able to give the same code again (the BankID order flow derives it).
-    /// - Parameter personnummer: what a BankID or Vipps login brought; nil for a password login.
+    /// - Parameters:
+    ///   - personnummer: what a BankID or Vipps login brought; nil for a password login.
+    ///   - bankIDOrderID: the BankID order this login completes, in the same transaction.
     func issueCode(
-        for request: AppAuthorizationRequest, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil, code: String = randomToken()
+        for request: AppAuthorizationRequest, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil,
+        code: String = randomToken(), bankIDOrderID: String? = nil
     ) async throws -> String {
         let now = broker.now()
         let session = Session.starting(
@@ -51,7 +54,7 @@ struct LoginCompletion: Sendable {
                 occurredAt: now, action: "login.succeeded", outcome: "success", actorUserID: UUID(uuidString: user.id),
                 subjectType: "session", subjectID: session.id, source: method.source, details: ["client": request.clientID]
             ),
-            now: now
+            bankIDOrderID: bankIDOrderID, now: now
         )
         broker.logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
         return code

@@ -88,3 +88,8 @@ struct OutboxWorker: Service {
         return full * Double.random(in: 0.5...1.0)
     }
 }
+
+/// Service Lifecycle logs a service by its description: the name, never the settings it holds.
+extension OutboxWorker: CustomStringConvertible {
+    var description: String { "OutboxWorker" }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PortvaktCore
 
 /// Logs each request's method, path, status and duration. The query string, headers and body
 /// are never logged: they carry codes, tokens and personnummer.
@@ -24,7 +25,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.info("request", metadata: [
             "method": "\(request.method.rawValue)",
             // Decoded, so that the redacting log handler sees digits however they were escaped.
-            "path": "\(request.uri.path.removingPercentEncoding ?? "[undecodable]")",
+            "path": "\(PercentEncoding.decode(request.uri.path) ?? "[undecodable]")",
             "status": "\(status)",
             "ms": "\((milliseconds * 10).rounded() / 10)",
         ])

@@ -24,8 +24,11 @@ struct AuthorizeRoutes {
 
     static func check(_ httpRequest: Request, broker: Broker) -> Checked {
         do {
-            guard let fields = FormFields(httpRequest.uri.query ?? "") else {
-                throw AppAuthorizationRequest.PageError(description: "the query string is malformed or repeats a parameter")
+            let fields: FormFields
+            do {
+                fields = try FormFields.parse(httpRequest.uri.query ?? "")
+            } catch {
+                throw AppAuthorizationRequest.PageError(description: error.description)
             }
             return .request(try AppAuthorizationRequest.parse(fields, clients: broker.clients))
         } catch let error as AppAuthorizationRequest.PageError {

@@ -74,6 +74,15 @@ struct CallbackRoutes {
                 location = try await completion.fail(login, error: "server_error", message: .loginFailed, reason: reason)
             }
             return Responses.redirect(to: location, status: .seeOther)
+        } catch {
+            // The state is spent: the app must still hear how its login ended.
+            broker.logger.error("A login could not be completed", metadata: ["provider": "\(provider.rawValue)", "error": "\(error)"])
+            let (failure, message): (String, UserMessage) = (error as? StoreError)?.isUnavailable == true
+                ? ("temporarily_unavailable", .temporarilyUnavailable) : ("server_error", .loginFailed)
+            guard let location = try? await completion.fail(login, error: failure, message: message, reason: "internal error") else {
+                throw error
+            }
+            return Responses.redirect(to: location, status: .seeOther)
         }
     }
 

@@ -39,7 +39,7 @@ struct SessionRoutes {
         let language = Language(uiLocales: fields["ui_locales"])
         var client: AppClient?
         if let hint = fields["id_token_hint"] {
-            guard let claims = await verifiedIDToken(hint) else {
+            guard let claims = try await verifiedIDToken(hint) else {
                 return BrokerPage.problem(.invalidLoginRequest, reason: "id_token_hint is not a token from this server", language: language)
             }
             client = broker.client(claims.aud)
@@ -59,8 +59,8 @@ struct SessionRoutes {
         return BrokerPage.response(BrokerPage.render(title: language.pick("Logget ut", "Logged out"), language: language, switchLanguageURL: nil, body: body))
     }
 
-    private func verifiedIDToken(_ token: String) async -> IDTokenClaims? {
-        guard let claims = await AccessTokenVerifier(broker: broker).signedByUs(token, as: IDTokenClaims.self), claims.iss == broker.issuer
+    private func verifiedIDToken(_ token: String) async throws -> IDTokenClaims? {
+        guard let claims = try await AccessTokenVerifier(broker: broker).signedByUs(token, as: IDTokenClaims.self), claims.iss == broker.issuer
         else { return nil }
         return claims
     }

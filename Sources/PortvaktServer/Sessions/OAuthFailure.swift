@@ -31,6 +31,12 @@ struct OAuthFailure: Error, Sendable {
         )
     }
 
+    /// The database (or another part Portvakt needs) did not answer: try again; never "logged out".
+    static let temporarilyUnavailable = OAuthFailure(
+        error: "temporarily_unavailable", description: "Portvakt cannot answer right now; try again shortly.",
+        message: .temporarilyUnavailable, status: .serviceUnavailable
+    )
+
     static let notAllowed = OAuthFailure(
         error: "access_denied", description: "The caller has no role here that allows this.", message: .notAllowed, status: .forbidden
     )
@@ -44,5 +50,12 @@ struct OAuthFailure: Error, Sendable {
             error, description, messageID: message?.id, status: status,
             challenge: status == .unauthorized ? #"Bearer error="\#(error)""# + challengeParameters : nil
         )
+    }
+}
+
+/// A failure no route catches still answers as OAuth errors do, never as a body-less 500.
+extension OAuthFailure: HTTPResponseError {
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        try response()
     }
 }

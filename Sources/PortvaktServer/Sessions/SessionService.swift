@@ -43,14 +43,14 @@ struct SessionService: Sendable {
         )
     }
 
-    /// `refresh_token` (RFC 6749 §6) with rotation: a repeat inside the grace window gets the same
-    /// successor; anything older revokes the session.
+    /// `refresh_token` (RFC 6749 §6) with rotation: a repeat gets the same successor while that
+    /// successor is unused; once it has been used, the old token revokes the session.
     func refresh(token: String, clientID: String) async throws -> TokenResponse {
         let now = broker.now()
         let successor = broker.refreshSecret.successor(of: token)
         let rotation = try await store.rotateRefreshToken(
             hash: RefreshTokenSecret.hash(token), successorHash: RefreshTokenSecret.hash(successor), clientID: clientID,
-            graceWindow: broker.lifetimes.refreshGrace, idleLifetime: broker.lifetimes.idle, now: now
+            idleLifetime: broker.lifetimes.idle, now: now
         )
         switch rotation {
         case .rotated(let session), .repeated(let session):

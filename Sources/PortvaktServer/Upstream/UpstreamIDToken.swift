@@ -40,6 +40,8 @@ struct JOSEHeader: Sendable {
         else { return nil }
         alg = object["alg"] as? String
         kid = object["kid"] as? String
+        // A kid is looked up in the database and logged: no NUL, no line breaks.
+        if let kid, TextInput.hasControlCharacters(kid) || kid.utf8.count > 256 { return nil }
         keyReferences = Set(object.keys).intersection(["jwk", "jku", "x5u", "x5c", "crit"])
     }
 }

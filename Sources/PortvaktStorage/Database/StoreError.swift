@@ -1,7 +1,7 @@
 /// A storage failure a caller can act on. Never carries bound values or row contents.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: String, Sendable {
-        case duplicate, missingReference, constraint, notFound, schemaTooNew, limitReached
+        case duplicate, missingReference, constraint, notFound, schemaTooNew, limitReached, unavailable
     }
 
     private let code: Code
@@ -25,12 +25,16 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func schemaTooNew(_ version: String) -> Self { Self(.schemaTooNew, version) }
     /// A per-user limit (such as registered devices) is reached.
     public static func limitReached(_ what: String) -> Self { Self(.limitReached, what) }
+    /// The database did not answer or failed for a reason of its own (connection lost, disk
+    /// full): try again later. `detail` is the engine's error, for the log only.
+    public static func unavailable(_ reason: String) -> Self { Self(.unavailable, reason) }
 
     public var isDuplicate: Bool { code == .duplicate }
     public var isMissingReference: Bool { code == .missingReference }
     public var isConstraint: Bool { code == .constraint }
     public var isNotFound: Bool { code == .notFound }
     public var isLimitReached: Bool { code == .limitReached }
+    public var isUnavailable: Bool { code == .unavailable }
 
     public var description: String {
         switch code {
@@ -39,6 +43,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .constraint: "value refused by constraint \(detail ?? "")"
         case .notFound: "no such row in \(detail ?? "table")"
         case .limitReached: "the limit of \(detail ?? "rows") is reached"
+        case .unavailable: "the database is unavailable: \(detail ?? "no answer")"
         case .schemaTooNew: "the database schema (version \(detail ?? "?")) is newer than this portvakt-server; upgrade it"
         }
     }

@@ -55,17 +55,21 @@ extension PortvaktStore {
     public func finishBankIDOrder(
         id: String, status: BankIDOrderRecord.Status, hintCode: String?, userID: String? = nil, now: Date = Date()
     ) async throws -> BankIDOrderRecord? {
-        try await write { db in
-            try await db.update("bankid_orders")
-                .set("status", to: status.rawValue)
-                .set("hint_code", to: hintCode)
-                .set("user_id", to: userID)
-                .set("finished_at", to: now.millisecondsSince1970)
-                .where("id", .equal, id)
-                .where("status", .equal, BankIDOrderRecord.Status.pending.rawValue)
-                .returning(SQLLiteral.all)
-                .first(as: BankIDOrderRecord.self)
-        }
+        try await write { db in try await Self.finishBankIDOrder(id: id, status: status, hintCode: hintCode, userID: userID, now: now, in: db) }
+    }
+
+    static func finishBankIDOrder(
+        id: String, status: BankIDOrderRecord.Status, hintCode: String?, userID: String?, now: Date, in db: any SQLDatabase
+    ) async throws -> BankIDOrderRecord? {
+        try await db.update("bankid_orders")
+            .set("status", to: status.rawValue)
+            .set("hint_code", to: hintCode)
+            .set("user_id", to: userID)
+            .set("finished_at", to: now.millisecondsSince1970)
+            .where("id", .equal, id)
+            .where("status", .equal, BankIDOrderRecord.Status.pending.rawValue)
+            .returning(SQLLiteral.all)
+            .first(as: BankIDOrderRecord.self)
     }
 
     /// Deletes orders that expired more than `retention` before `now` (kept that long so that a

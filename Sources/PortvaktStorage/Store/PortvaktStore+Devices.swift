@@ -33,6 +33,8 @@ extension PortvaktStore {
             lastUsedAt: nil, revokedAt: nil
         )
         try await write { db in
+            // Lock the user's row first, so that concurrent registrations count one after another.
+            try await db.update("users").set(SQLIdentifier("id"), to: SQLIdentifier("id")).where("id", .equal, userID).run()
             let active = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("devices")
                 .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
                 .first()?.decode(column: "n", as: Int.self) ?? 0

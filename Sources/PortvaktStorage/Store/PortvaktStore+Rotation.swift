@@ -5,11 +5,11 @@ import SQLKit
 public enum RefreshRotation: Sendable, Equatable {
     /// The token was current: it is now rotated, and the successor the caller derived is stored.
     case rotated(Session)
-    /// The token was rotated moments ago (inside the grace window) into the successor the caller
-    /// derived, which is still unused: the caller hands out that same successor again.
+    /// The token was rotated before into the successor the caller derived, and that successor is
+    /// still unused (the answer was lost, or two requests raced): the caller hands it out again.
     case repeated(Session)
-    /// The token had been rotated before the grace window, or its successor was used already:
-    /// someone holds a copy. The whole session is now revoked.
+    /// The token's successor has been used already, so the chain has moved on: someone holds a
+    /// copy of an old token. The whole session is now revoked.
     case reused(Session)
     /// The session ended (idle, absolute lifetime, logout or earlier revocation).
     case expired(Session)
@@ -20,14 +20,17 @@ public enum RefreshRotation: Sendable, Equatable {
 extension PortvaktStore {
     /// Rotates a refresh token in one transaction.
     ///
+    /// A lost answer must not log the user out: until the successor is used, presenting its
+    /// predecessor again yields that same successor, for as long as the session lives. Only once
+    /// the chain has moved on (the successor was used) is the predecessor a stolen copy.
+    ///
     /// - Parameters:
     ///   - hash: the presented token's hash.
     ///   - successorHash: the hash of the successor the caller derived from the presented token;
-    ///     deterministic, so a repeat inside the grace window yields the same successor.
-    ///   - graceWindow: measured from this token's own rotation time.
+    ///     deterministic, so a repeat yields the same successor.
     ///   - idleLifetime: the session's idle expiry moves to now + this (never past the absolute one).
     public func rotateRefreshToken(
-        hash: Data, successorHash: Data, clientID: String, graceWindow: TimeInterval, idleLifetime: TimeInterval, now: Date = Date()
+        hash: Data, successorHash: Data, clientID: String, idleLifetime: TimeInterval, now: Date = Date()
     ) async throws -> RefreshRotation {
         let time = now.millisecondsSince1970
         return try await write { db in
@@ -36,6 +39,14 @@ extension PortvaktStore {
                   session.clientId == clientID
             else { return .unknown }
             guard session.isActive(at: now), token.expiresAt > time else { return .expired(session) }
+            // First, and guarded: this locks the session row, so a concurrent logout either
+            // committed before (nothing updated: expired) or waits until these tokens exist and
+            // then ends them with the session.
+            let idleExpiry = min(now.addingTimeInterval(idleLifetime).millisecondsSince1970, session.absoluteExpiresAt)
+            guard try await db.update("sessions").set("idle_expires_at", to: idleExpiry)
+                .where("id", .equal, session.id).where("revoked_at", .is, SQLLiteral.null)
+                .returning("id").first() != nil
+            else { return .expired(session) }
 
             if token.rotatedAt == nil {
                 let successorID = newID()
@@ -50,18 +61,16 @@ extension PortvaktStore {
                         createdAt: time, expiresAt: session.absoluteExpiresAt, rotatedAt: nil, successorId: nil
                     )
                     try await db.insert(into: "refresh_tokens").row(successor).run()
-                    let idleExpiry = min(now.addingTimeInterval(idleLifetime).millisecondsSince1970, session.absoluteExpiresAt)
-                    try await db.update("sessions").set("idle_expires_at", to: idleExpiry).where("id", .equal, session.id).run()
                     return .rotated(session)
                 }
             }
 
-            // Rotated already (or just now by a concurrent request): the same successor inside the window, else reuse.
-            guard let rotated = try await Self.refreshToken(hash: hash, in: db), let rotatedAt = rotated.rotatedAt else {
+            // Rotated already (or just now by a concurrent request): the same successor while it is unused, else reuse.
+            guard let rotated = try await Self.refreshToken(hash: hash, in: db), rotated.rotatedAt != nil else {
                 return .unknown
             }
             let successor = try await Self.refreshToken(hash: successorHash, in: db)
-            if time - rotatedAt <= Int64(graceWindow * 1000), let successor, successor.id == rotated.successorId, successor.rotatedAt == nil {
+            if let successor, successor.id == rotated.successorId, successor.rotatedAt == nil {
                 return .repeated(session)
             }
             try await Self.revokeSession(id: session.id, reason: "refresh_token_reuse", at: time, in: db)

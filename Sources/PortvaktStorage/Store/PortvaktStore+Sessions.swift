@@ -67,10 +67,19 @@ extension PortvaktStore {
     /// A completed login in one transaction: the session, the app's single-use code, the time
     /// of a BankID or Vipps login, what it did to the member records (with their outbox
     /// messages) and the audit event. Either all of it is stored or none.
+    /// - Parameter bankIDOrderID: the pending BankID order this login completes, marked complete
+    ///   in the same transaction.
+    /// - Throws: ``StoreError/notFound(_:)`` (`bankid_orders`) when that order had ended already.
     public func recordLogin(
-        session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent, now: Date = Date()
+        session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent,
+        bankIDOrderID: String? = nil, now: Date = Date()
     ) async throws {
         try await write { db in
+            if let bankIDOrderID {
+                guard try await Self.finishBankIDOrder(
+                    id: bankIDOrderID, status: .complete, hintCode: nil, userID: session.userId, now: now, in: db
+                ) != nil else { throw StoreError.notFound("bankid_orders") }
+            }
             try await db.insert(into: "sessions").row(session).run()
             try await db.insert(into: "authorization_codes").row(code).run()
             if eidLogin {
@@ -82,7 +91,9 @@ extension PortvaktStore {
     }
 
     /// A session opened by a device unlock, with its first refresh token, the device's last use
-    /// and the audit event, in one transaction: one commit on the hot path of every unlock.
+    /// and the audit event, in one transaction: one commit on the hot path of every unlock. The
+    /// device's earlier session for this client ends.
+    /// - Throws: ``StoreError/notFound(_:)`` (`devices`) when the device was revoked meanwhile.
     public func startDeviceSession(
         userID: String, clientID: String, deviceID: String, amr: [String], acr: String, idleLifetime: TimeInterval,
         absoluteLifetime: TimeInterval, refreshTokenHash: Data, audit: AuditEvent, now: Date = Date()
@@ -97,9 +108,18 @@ extension PortvaktStore {
             expiresAt: session.absoluteExpiresAt, rotatedAt: nil, successorId: nil
         )
         try await write { db in
+            // First, and guarded: this locks the device row, so a concurrent revocation either
+            // committed before (nothing updated: refused) or waits and then ends this session too.
+            guard try await db.update("devices").set("last_used_at", to: time)
+                .where("id", .equal, deviceID).where("revoked_at", .is, SQLLiteral.null)
+                .returning("id").first() != nil
+            else { throw StoreError.notFound("devices") }
+            // The app keeps one session per device: the one this unlock replaces ends now.
+            try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "replaced_by_unlock")
+                .where("device_id", .equal, deviceID).where("client_id", .equal, clientID).where("revoked_at", .is, SQLLiteral.null)
+                .run()
             try await db.insert(into: "sessions").row(session).run()
             try await db.insert(into: "refresh_tokens").row(token).run()
-            try await db.update("devices").set("last_used_at", to: time).where("id", .equal, deviceID).run()
             try await Self.append(audit, in: db)
         }
         return session

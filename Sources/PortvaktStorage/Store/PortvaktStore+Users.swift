@@ -95,6 +95,14 @@ extension PortvaktStore {
         return identity
     }
 
+    /// The providers (`bankid`, `vipps`, `password`) the user's accounts are linked to, sorted.
+    public func identityProviders(userID: String) async throws -> [String] {
+        try await read { db in
+            try await db.select().column("provider").from("identities").where("user_id", .equal, userID).orderBy("provider").all()
+                .map { try $0.decode(column: "provider", as: String.self) }
+        }
+    }
+
     /// The user linked to a provider account.
     public func user(provider: IdentityProvider, subject: String) async throws -> User? {
         try await read { db in

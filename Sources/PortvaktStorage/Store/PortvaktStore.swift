@@ -15,11 +15,25 @@ public struct PortvaktStore: Sendable {
     }
 
     func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await driver.withSession(body)
+        try await Self.reportingOutages { try await driver.withSession(body) }
     }
 
     func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await driver.withTransaction(body)
+        try await Self.reportingOutages { try await driver.withTransaction(body) }
+    }
+
+    /// Any failure that is not one of the store's own answers becomes ``StoreError/unavailable(_:)``,
+    /// so that callers tell the user "try again", never "not found" or "logged out".
+    private static func reportingOutages<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch let error as StoreError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw StoreError.unavailable(String(describing: error))
+        }
     }
 }
 

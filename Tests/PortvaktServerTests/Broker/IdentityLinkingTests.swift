@@ -22,6 +22,25 @@ struct IdentityLinkingTests {
         )
     }
 
+    @Test("A first login whose member email already names another account succeeds, without joining that account", arguments: TestDatabase.kinds)
+    func emailTakenByAnotherAccount(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let vault = try Self.vault()
+            let number = try Personnummer("12438510085", context: .test)
+            let organisation = try await store.createOrganisation(slug: "org-email", name: "Org")
+            _ = try await store.createMemberRecord(
+                organisationID: organisation.id, NewMemberRecord(fullName: "Test Person", email: "taken@example.org", phone: nil, role: .peerMentor),
+                personnummer: { id in try vault.protect(number, record: MemberRecord.personnummerContext(recordID: id)) }
+            )
+            let other = try await store.createUser(displayName: "Password account", email: "taken@example.org")
+            let login = IdentityLinker.Login(provider: .bankid, subject: "first-login", personnummer: number, phone: nil, name: nil)
+            let user = try await IdentityLinker(store: store, vault: vault).user(for: login, now: Date())
+            #expect(user != nil && user?.id != other.id)
+            #expect(user?.email == nil)
+            #expect(try await store.user(email: "taken@example.org")?.id == other.id)
+        }
+    }
+
     @Test("Concurrent first logins of one person create exactly one user", arguments: TestDatabase.kinds)
     func concurrentFirstLogins(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in

@@ -24,6 +24,8 @@ struct LiveBroker: Sendable {
     let configuration: ServerConfiguration
     /// The broker's clock: the system's, plus however far a test has moved it.
     let clock: TestClock
+    /// Every route the router serves, as `METHOD /path/{parameter}`.
+    let routes: [String]
 
     /// Starts a server with `settings` on a new database of `kind`, runs `body`, stops it.
     static func run(
@@ -48,7 +50,10 @@ struct LiveBroker: Sendable {
         let logger = TestServer.logger(into: logs)
         let (started, continuation) = AsyncStream<String>.makeStream()
         let clock = TestClock()
-        let app = try await PortvaktApplication.build(configuration: configuration, logger: logger, clock: { clock.now }) { url in
+        var routes: [String] = []
+        let app = try await PortvaktApplication.build(
+            configuration: configuration, logger: logger, clock: { clock.now }, onRoutes: { routes = $0 }
+        ) { url in
             continuation.yield(url)
         }
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
@@ -57,7 +62,7 @@ struct LiveBroker: Sendable {
             group.addTask { try await services.run() }
             var iterator = started.makeAsyncIterator()
             guard let url = await iterator.next() else { throw CancellationError() }
-            let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock)
+            let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock, routes: routes)
             do {
                 try await body(broker)
             } catch {

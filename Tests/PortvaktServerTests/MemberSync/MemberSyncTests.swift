@@ -202,6 +202,57 @@ struct MemberSyncTests {
     }
 }
 
+/// An administrator's merge must never widen anyone's access (issue: cross-organisation takeover).
+@Suite("Merging accounts as an administrator")
+struct AdministratorMergeTests {
+    @Test("Refused: into the admin's own account, an account in another organisation, without a fresh BankID/Vipps login; audited before/after", arguments: TestDatabase.kinds)
+    func mergeNeverWidensAccess(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let kari = try await broker.tokens(provider: "vipps", user: "kari")
+            let kariID = try await broker.userID(token: try #require(kari["access_token"] as? String))
+            let ingrid = try await broker.bankIDLogin("ingrid").access
+            let ingridID = try await broker.userID(token: ingrid)
+            let (nhfOnly, alsoInHLF) = try await broker.withStore { store in
+                let nhf = try #require(try await store.organisation(slug: "nhf"))
+                let hlf = try #require(try await store.organisation(slug: "hlf"))
+                let single = try await store.createUser(displayName: "Kari N.", email: "kari.duplicate@example.org")
+                _ = try await store.addMembership(userID: single.id, organisationID: nhf.id, role: .peerMentor, memberRecordID: nil)
+                let double = try await store.createUser(displayName: "Victim", email: "victim@example.org")
+                _ = try await store.addMembership(userID: double.id, organisationID: nhf.id, role: .peerMentor, memberRecordID: nil)
+                _ = try await store.addMembership(userID: double.id, organisationID: hlf.id, role: .orgAdmin, memberRecordID: nil)
+                return (single.id, double.id)
+            }
+            func merge(_ keep: String, _ remove: String, token: String = ingrid) async throws -> LiveBroker.Reply {
+                try await broker.api(.POST, "/v1/organisations/nhf/users/merge", token: token, json: ["keep": keep, "remove": remove])
+            }
+            let intoOwn = try await merge(ingridID, nhfOnly)
+            #expect(intoOwn.status == 403 && intoOwn.string("error") == "merge_refused", "\(intoOwn.body)")
+            let ownAway = try await merge(nhfOnly, ingridID)
+            #expect(ownAway.status == 403)
+            let crossOrganisation = try await merge(kariID, alsoInHLF)
+            #expect(crossOrganisation.status == 403 && crossOrganisation.body.contains("another organisation"), "\(crossOrganisation.body)")
+            let crossKept = try await merge(alsoInHLF, kariID)
+            #expect(crossKept.status == 403)
+
+            broker.clock.advance(by: 301)
+            let stale = try await merge(kariID, nhfOnly)
+            #expect(stale.status == 401 && stale.string("error") == "insufficient_user_authentication", "\(stale.body)")
+            #expect(stale.string("message_id") == "fresh_login_required")
+            #expect(stale.headers["www-authenticate"]?.contains(#"max_age="300""#) == true)
+            #expect(try await broker.withStore { try await $0.user(id: nhfOnly) } != nil, "nothing changed")
+            #expect(try await broker.withStore { try await $0.organisationRoles(userID: alsoInHLF).count } == 2)
+
+            let fresh = try await broker.bankIDLogin("ingrid").access
+            let merged = try await merge(kariID, nhfOnly, token: fresh)
+            #expect(merged.status == 200, "\(merged.body)")
+            let event = try await broker.withStore { try await $0.auditEvents(subjectType: "user", subjectID: kariID) }.first { $0.action == "user.merged" }
+            #expect(event?.details["kept_before"]?.contains("providers=vipps") == true, "\(String(describing: event?.details))")
+            #expect(event?.details["removed_before"]?.contains("nhf:peer_mentor") == true)
+            #expect(event?.details["kept_after"] != nil)
+        }
+    }
+}
+
 /// What a receiver must refuse, shown on the sandbox's member system: unsigned, wrongly signed,
 /// stale or unkeyed updates never reach the member record.
 @Suite("Member system receiver")

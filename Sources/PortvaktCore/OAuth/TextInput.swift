@@ -1,0 +1,11 @@
+/// The rule for text that enters from outside: no control characters (Unicode category Cc: NUL,
+/// line breaks, escape, DEL, C1) and no line or paragraph separators, except where a field is
+/// free text of several lines, which may hold line breaks and tabs.
+public enum TextInput {
+    public static func hasControlCharacters(_ text: some StringProtocol, allowingLineBreaks: Bool = false) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            if allowingLineBreaks, scalar == "\n" || scalar == "\r" || scalar == "\t" { return false }
+            return scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Hummingbird
+import Logging
+import PortvaktCore
+import PortvaktStorage
+
+/// The last word on errors no route answered itself: a database that did not answer is a 503
+/// `temporarily_unavailable` ("try again", never "logged out"), anything else a 500
+/// `server_error`; both as an OAuth error body for programs, or a page for browsers. Never a
+/// body-less 500, never a stack trace.
+struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch let error as StoreError where error.isUnavailable {
+            context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
+            return try answer(request, .temporarilyUnavailable)
+        } catch {
+            context.logger.error("A request failed unexpectedly", metadata: ["error": "\(error)"])
+            return try answer(request, OAuthFailure(
+                error: "server_error", description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
+            ))
+        }
+    }
+
+    private func answer(_ request: Request, _ failure: OAuthFailure) throws -> Response {
+        guard request.headers[.accept]?.contains("text/html") == true else { return try failure.response() }
+        let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
+        return BrokerPage.problem(failure.message ?? .loginFailed, reason: failure.description, language: language, status: failure.status)
+    }
+}

@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+import PortvaktTestSupport
+import SQLKit
+import Testing
+
+/// Races between a request and a revocation, played deterministically: a revocation holds its
+/// transaction open (uncommitted) while the other write starts, then commits. On PostgreSQL
+/// (READ COMMITTED) the write must wait for it and then see it; on SQLite writers take turns.
+@Suite("Revocations win their races")
+struct ConcurrencyGuardTests {
+    /// Runs `revoke` in a transaction that stays open until `racer` has had time to reach it,
+    /// then commits; returns what `racer` returned.
+    static func race<R: Sendable>(
+        _ store: PortvaktStore, revoke: @escaping @Sendable (any SQLDatabase) async throws -> Void,
+        racer: @escaping @Sendable () async throws -> R
+    ) async throws -> R {
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let (release, releasing) = AsyncStream<Void>.makeStream()
+        async let revocation: Void = store.driver.withTransaction { db in
+            try await revoke(db)
+            holding.yield()
+            for await _ in release { break }
+        }
+        for await _ in held { break }
+        async let raced = racer()
+        try await Task.sleep(for: .milliseconds(300))
+        releasing.yield()
+        try await revocation
+        return try await raced
+    }
+
+    @Test("A refresh racing a logout never yields tokens for the revoked session", arguments: TestDatabase.kinds)
+    func refreshRacingLogout(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let now = Date()
+            let session = try await SessionTokenTests.session(in: store, now: now)
+            let h = SessionTokenTests.hash
+            _ = try await store.insertRefreshToken(sessionID: session.id, tokenHash: h("t0"), expiresAt: now.addingTimeInterval(3600), now: now)
+            let rotation = try await Self.race(store, revoke: { db in
+                try await db.update("sessions").set("revoked_at", to: now.millisecondsSince1970).set("revoked_reason", to: "logout")
+                    .where("id", .equal, session.id).run()
+            }, racer: {
+                try await store.rotateRefreshToken(hash: h("t0"), successorHash: h("t1"), clientID: "no.portvakt.app", idleLifetime: 3600, now: now)
+            })
+            guard case .expired = rotation else { Issue.record("the racing refresh got \(rotation)"); return }
+            #expect(try await store.refreshToken(hash: h("t1")) == nil, "no successor was stored")
+        }
+    }
+
+    @Test("An unlock racing the device's revocation leaves no live session", arguments: TestDatabase.kinds)
+    func unlockRacingRevocation(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let now = Date()
+            let user = try await store.createUser(displayName: "Ada")
+            let key = DevicePublicKey(P256.Signing.PrivateKey().publicKey)
+            let device = try await store.registerDevice(
+                userID: user.id, name: "phone", platform: "ios", biometricKind: "face", publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint
+            )
+            let unlock: Result<Session, any Error> = try await Self.race(store, revoke: { db in
+                try await db.update("devices").set("revoked_at", to: now.millisecondsSince1970).where("id", .equal, device.id).run()
+                try await db.update("sessions").set("revoked_at", to: now.millisecondsSince1970).set("revoked_reason", to: "device_revoked")
+                    .where("device_id", .equal, device.id).where("revoked_at", .is, SQLLiteral.null).run()
+            }, racer: {
+                do {
+                    return .success(try await store.startDeviceSession(
+                        userID: user.id, clientID: "no.portvakt.app", deviceID: device.id, amr: ["hwk", "face"], acr: "urn:portvakt:acr:device-biometric",
+                        idleLifetime: 3600, absoluteLifetime: 86400, refreshTokenHash: SessionTokenTests.hash("u1"),
+                        audit: AuditEvent(occurredAt: now, action: "device.unlock", outcome: "success"), now: now
+                    ))
+                } catch {
+                    return .failure(error)
+                }
+            })
+            #expect((try? unlock.get()) == nil, "the unlock is refused")
+            let alive = try await store.driver.withSession { db in
+                try await db.select().column("id").from("sessions").where("device_id", .equal, device.id).where("revoked_at", .is, SQLLiteral.null).all().count
+            }
+            #expect(alive == 0)
+        }
+    }
+
+    @Test("Concurrent registrations never exceed the device limit", arguments: TestDatabase.kinds)
+    func deviceLimitHolds(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let user = try await store.createUser(displayName: "Ada")
+            let results = await withTaskGroup(of: Bool.self) { group in
+                for index in 0..<12 {
+                    group.addTask {
+                        let key = DevicePublicKey(P256.Signing.PrivateKey().publicKey)
+                        return (try? await store.registerDevice(
+                            userID: user.id, name: "phone \(index)", platform: "ios", biometricKind: "face",
+                            publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, limit: 5
+                        )) != nil
+                    }
+                }
+                return await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 }.count == 5)
+            #expect(try await store.activeDevices(userID: user.id).count == 5)
+        }
+    }
+
+    @Test("A BankID order is completed in the login's own transaction: an ended order stores no session or code", arguments: TestDatabase.kinds)
+    func bankIDOrderCompletionIsAtomic(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let now = Date()
+            let user = try await store.createUser(displayName: "Ada")
+            let order = try await store.insertBankIDOrder(
+                sessionHash: SessionTokenTests.hash("order"), clientID: "no.portvakt.app", startedAt: now, expiresAt: now.addingTimeInterval(180)
+            ) { _ in SealedValue(keyID: "k", combined: Data([1])) }
+            func login(_ code: String) async throws {
+                let session = Session.starting(
+                    userID: user.id, clientID: "no.portvakt.app", amr: ["BID"], acr: "urn:bankid:bid;LOA=4", authTime: now,
+                    idleLifetime: 3600, absoluteLifetime: 86400, now: now
+                )
+                try await store.recordLogin(
+                    session: session,
+                    code: AuthorizationCode(
+                        codeHash: SessionTokenTests.hash(code), sessionID: session.id, clientID: "no.portvakt.app", redirectURI: "no.portvakt.app:/oauth/callback",
+                        codeChallenge: "c", scope: "openid", nonce: nil, createdAt: now, expiresAt: now.addingTimeInterval(60)
+                    ),
+                    eidLogin: true, memberSync: MemberSyncWrites(), audit: AuditEvent(occurredAt: now, action: "login.succeeded", outcome: "success"),
+                    bankIDOrderID: order.id, now: now
+                )
+            }
+            try await login("first")
+            await #expect(throws: StoreError.notFound("bankid_orders")) { try await login("second") }
+            #expect(try await store.redeemAuthorizationCode(hash: SessionTokenTests.hash("second"), now: now) == nil, "the loser's code was never stored")
+            #expect(try await store.bankIDOrder(sessionHash: SessionTokenTests.hash("order"))?.status == .complete)
+        }
+    }
+}
