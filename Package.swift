@@ -174,6 +174,7 @@ let package = Package(
         .target(
             name: "PortvaktTestSupport",
             dependencies: [
+                "PortvaktCore",
                 "PortvaktStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),

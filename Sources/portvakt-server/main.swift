@@ -40,13 +40,13 @@ struct Migrate: AsyncParsableCommand {
 struct RotateSigningKey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rotate-signing-key",
-        abstract: "Make a new token signing key current; older keys keep verifying for a day."
+        abstract: "Add a new token signing key: published at once, signing after 90 seconds; older keys keep verifying for a day."
     )
 
     func run() async throws {
         try await withStartup { configuration, logger in
             let kid = try await PortvaktApplication.rotateSigningKey(configuration: configuration, logger: logger)
-            print("New signing key: \(kid)")
+            print("New signing key: \(kid) (published now, signing in 90 seconds)")
         }
     }
 }
@@ -77,7 +77,7 @@ struct AuditCommand: AsyncParsableCommand {
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Walk the audit hash chain; exit 1 and name the first broken link when an event was edited, removed or cut off."
+            abstract: "Walk the audit chain (HMAC under PORTVAKT_AUDIT_KEY); exit 1 and name the first broken link when an event was edited, removed or cut off."
         )
 
         func run() async throws {
@@ -88,7 +88,11 @@ struct AuditCommand: AsyncParsableCommand {
                     print("Audit chain BROKEN at \(broken) (\(report.checked) events before it are intact).")
                     intact = false
                 } else {
-                    print("Audit chain intact: \(report.checked) events.")
+                    let unsealed = report.checked - report.sealed
+                    print("Audit chain intact: \(report.checked) events\(unsealed > 0 ? " (the first \(unsealed) from before the audit key, chained with SHA-256 only)" : "").")
+                    if let digest = report.headDigest {
+                        print("Head digest (keep it outside the database; a later run must show the same digest for the same event number): \(digest)")
+                    }
                 }
             }
             if !intact { throw ExitCode.failure }

@@ -32,7 +32,7 @@ struct SigningKeyTests {
         #expect(await repository.keys.count == 1)
     }
 
-    @Test("Rotation signs with the new key and keeps the old one for verification until retention ends")
+    @Test("Rotation publishes the new key, signs with it after the publication delay, and keeps the old one verifying until retention ends")
     func rotation() async throws {
         let repository = MemoryKeyRepository()
         let cipher = try FieldCipher(keys: [TestKeys.cipherKey("a")])
@@ -40,8 +40,12 @@ struct SigningKeyTests {
         let old = try await SigningKeySet.load(from: repository, cipher: cipher, now: start)
         let token = try await old.keyCollection().sign(TestClaims(sub: "u1"), kid: JWKIdentifier(string: old.active.kid))
 
-        let rotated = try await SigningKeySet.rotate(repository, cipher: cipher, now: start.addingTimeInterval(60))
-        #expect(rotated.active.kid != old.active.kid)
+        let newKey = try await SigningKeySet.rotate(repository, cipher: cipher, now: start.addingTimeInterval(60))
+        let published = try await SigningKeySet.load(from: repository, cipher: cipher, now: start.addingTimeInterval(61))
+        #expect(published.active.kid == old.active.kid, "the new key is published before it signs")
+        #expect(Set(published.jwks.keys.compactMap(\.keyIdentifier?.string)) == [old.active.kid, newKey.kid])
+        let rotated = try await SigningKeySet.load(from: repository, cipher: cipher, now: start.addingTimeInterval(60 + SigningKeySet.publicationDelay))
+        #expect(rotated.active.kid == newKey.kid)
         #expect(Set(rotated.jwks.keys.compactMap(\.keyIdentifier?.string)) == [old.active.kid, rotated.active.kid])
         let verified = try await rotated.keyCollection().verify(token, as: TestClaims.self)
         #expect(verified.sub.value == "u1")

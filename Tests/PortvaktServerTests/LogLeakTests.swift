@@ -53,7 +53,7 @@ struct LogLeakTests {
         let vault = try DataProtectionKeys(encryptionKeys: keys.encryptionKeys, indexKey: keys.indexKey, encryptionSetting: "E", indexSetting: "I").vault
         let number = try Personnummer(Self.digits)
         try await TestDatabase.withDriver(kind, logger: logger) { driver in
-            let store = PortvaktStore(driver: driver)
+            let store = PortvaktStore(driver: driver, auditKeys: TestDatabase.auditKeys)
             try await Migrator(driver: driver, logger: logger).migrate()
             let organisation = try await store.createOrganisation(slug: "nhf", name: "NHF")
             let seal = { (id: String) in try vault.protect(number, record: "member:\(id)") }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PortvaktCore
 import PortvaktStorage
@@ -89,6 +90,45 @@ struct AuditChainTests {
         }
     }
 
+    @Test("Rewriting the tail and the head consistently, without the audit key, is found", arguments: TestDatabase.kinds)
+    func rewrittenTailAndHead(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            for number in 1...5 { try await store.append(Self.event(number)) }
+            let honest = try await store.verifyAuditChain()
+            #expect(honest.isIntact && honest.sealed == 5)
+            let digest = try #require(honest.headDigest)
+            // Someone with database access but not the key edits event 5 and recomputes every hash
+            // they can: as SHA-256 (the unkeyed form), and as HMAC under a key of their own.
+            for (keyID, forger) in [(nil, nil), ("test", try AuditKeyRing(text: "test=" + Data(repeating: 9, count: 32).base64EncodedString(), setting: "forger"))] as [(String?, AuditKeyRing?)] {
+                try await store.driver.withSession { db in
+                    let rows = try await db.select().column("prev_hash").column("details").column("id").column("occurred_at")
+                        .from("audit_events").where("sequence", .equal, 5).all()
+                    let previous = try rows[0].decode(column: "prev_hash", as: Data.self)
+                    let forged = Self.event(5)
+                    let canonical = try Self.canonical(forged, id: try rows[0].decode(column: "id", as: String.self), sequence: 5, keyID: keyID, details: #"{"n":"forged"}"#)
+                    let hash = forger?.seal(previous + canonical, keyID: "test") ?? Data(SHA256.hash(data: previous + canonical))
+                    try await Self.tamper(store, "UPDATE audit_events SET details = '{\"n\":\"forged\"}', key_id = \(keyID.map { "'\($0)'" } ?? "NULL") WHERE sequence = 5")
+                    try await db.update("audit_events").set("hash", to: hash).where("sequence", .equal, 5).run()
+                    try await db.update("audit_chain_head").set("hash", to: hash).where("id", .equal, 1).run()
+                }
+                let report = try await store.verifyAuditChain()
+                #expect(report.firstBroken?.sequence == 5, "key \(keyID ?? "none"): \(String(describing: report.firstBroken))")
+                #expect(report.headDigest != digest)
+            }
+        }
+    }
+
+    /// The canonical form the chain seals (as `AuditRow` encodes it), built independently here.
+    private static func canonical(_ event: AuditEvent, id: String, sequence: Int64, keyID: String?, details: String) throws -> Data {
+        var object: [String: Any] = [
+            "id": id, "occurredAt": event.occurredAt.millisecondsSince1970, "action": event.action, "outcome": event.outcome,
+            "subjectType": event.subjectType as Any, "subjectId": event.subjectID as Any, "source": event.source as Any,
+            "details": details, "sequence": sequence,
+        ]
+        object["keyId"] = keyID
+        return try JSONSerialization.data(withJSONObject: object.compactMapValues { $0 is NSNull ? nil : $0 }, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
     @Test("Events written before the chain existed are chained by the migration, in order", arguments: TestDatabase.kinds)
     func migrationChainsOldEvents(kind: DatabaseKind) async throws {
         try await TestDatabase.withEmptyDatabase(kind) { open in
@@ -105,7 +145,7 @@ struct AuditChainTests {
                 }
                 let applied = try await Migrator(driver: driver, logger: TestDatabase.logger).migrate()
                 #expect(applied.first == 5)
-                let store = PortvaktStore(driver: driver)
+                let store = PortvaktStore(driver: driver, auditKeys: TestDatabase.auditKeys)
                 try await store.append(Self.event(4))
                 let report = try await store.verifyAuditChain()
                 #expect(report.isIntact, "\(String(describing: report.firstBroken))")

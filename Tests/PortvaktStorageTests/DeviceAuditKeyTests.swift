@@ -48,7 +48,8 @@ struct DeviceAuditKeyTests {
         try await TestDatabase.withStore(kind) { store in
             let first = try await SigningKeySet.load(from: store, cipher: cipher)
             #expect(try await SigningKeySet.load(from: store, cipher: cipher).active.kid == first.active.kid)
-            let rotated = try await SigningKeySet.rotate(store, cipher: cipher)
+            _ = try await SigningKeySet.rotate(store, cipher: cipher)
+            let rotated = try await SigningKeySet.load(from: store, cipher: cipher, now: Date().addingTimeInterval(SigningKeySet.publicationDelay))
             #expect(rotated.active.kid != first.active.kid)
             #expect(Set(rotated.verificationKeys.map(\.kid)) == [first.active.kid, rotated.active.kid])
             let stored = try await store.signingKeys()

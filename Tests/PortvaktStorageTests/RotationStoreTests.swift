@@ -56,6 +56,28 @@ struct RotationStoreTests {
         }
     }
 
+    @Test("Sessions that ended a day ago are purged with their refresh tokens; live and recently ended ones stay", arguments: TestDatabase.kinds)
+    func endedSessionsArePurged(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let h = SessionTokenTests.hash
+            let idle = try await SessionTokenTests.session(in: store, now: Self.start)  // idle expiry: start + 1 h
+            let revoked = try await SessionTokenTests.session(in: store, now: Self.start.addingTimeInterval(86400))
+            let live = try await SessionTokenTests.session(in: store, now: Self.start.addingTimeInterval(86400 + 3600))
+            for (session, token) in [(idle, "idle"), (revoked, "revoked"), (live, "live")] {
+                _ = try await store.insertRefreshToken(sessionID: session.id, tokenHash: h(token), expiresAt: Self.start.addingTimeInterval(9 * 86400), now: Self.start)
+            }
+            try await store.revokeSession(id: revoked.id, reason: "logout", now: Self.start.addingTimeInterval(86400))
+            let purged = try await store.purgeEndedSessions(retention: 86400, now: Self.start.addingTimeInterval(86400 + 3601))
+            #expect(purged == 1)
+            #expect(try await store.session(id: idle.id) == nil)
+            #expect(try await store.refreshToken(hash: h("idle")) == nil, "the tokens went with the session")
+            #expect(try await store.session(id: revoked.id) != nil, "ended less than a day ago")
+            #expect(try await store.purgeEndedSessions(retention: 86400, now: Self.start.addingTimeInterval(2 * 86400 + 1)) == 1)
+            #expect(try await store.session(id: live.id) != nil)
+            #expect(try await store.refreshToken(hash: h("live")) != nil)
+        }
+    }
+
     @Test("A login flow is taken once, and not after it expires; purge removes the expired", arguments: TestDatabase.kinds)
     func loginFlows(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PortvaktCore
 import PortvaktStorage
 import SQLKit
 
@@ -14,13 +15,16 @@ public enum TestDatabase {
 
     public static let logger = Logger(label: "portvakt.test")
 
+    /// The audit key of stores the tests open themselves.
+    public static let auditKeys = try! AuditKeyRing(text: "test=" + Data(repeating: 3, count: 32).base64EncodedString(), setting: "test")
+
     /// Runs `body` with a migrated store on a new, empty database of `kind`, then removes it.
     public static func withStore(_ kind: DatabaseKind, _ body: @escaping @Sendable (PortvaktStore) async throws -> Void) async throws {
         try await withEmptyDatabase(kind) { open in
             let driver = try await open()
             try await driver.whileRunning {
                 try await Migrator(driver: driver, logger: logger).migrate()
-                try await body(PortvaktStore(driver: driver))
+                try await body(PortvaktStore(driver: driver, auditKeys: auditKeys))
             }
         }
     }

@@ -8,6 +8,9 @@ public struct DataProtectionKeys: Sendable {
     /// same successor without the server storing any token in the clear.
     public let refreshTokenKey: SymmetricKey
 
+    /// Seals the audit chain: derived from the index key unless configured on its own.
+    public var auditKeys: AuditKeyRing
+
     public var cipher: FieldCipher { vault.cipher }
 
     /// Reads `id=base64,id=base64` encryption keys (the first one seals) and a base64 index key.
@@ -28,6 +31,7 @@ public struct DataProtectionKeys: Sendable {
         guard let index = Data(base64Encoded: indexKey.trimmingCharacters(in: .whitespaces)) else {
             throw ConfigurationError("\(indexSetting) must be base64")
         }
+        auditKeys = AuditKeyRing(derivedFrom: SymmetricKey(data: index))
         refreshTokenKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: index), info: Data("portvakt refresh-token successor v1".utf8), outputByteCount: 32
         )

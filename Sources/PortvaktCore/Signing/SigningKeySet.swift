@@ -7,6 +7,11 @@ public struct SigningKeySet: Sendable {
     /// Longer than any token signed with a key lives, so rotation never breaks a valid token.
     public static let defaultRetention: TimeInterval = 24 * 3600
 
+    /// A new key is published at once (in the JWKS, and verifying) but signs only this long after
+    /// its creation: every instance rereads the keys at least once a minute, so by the time a
+    /// token carries the new key's `kid`, every instance accepts it.
+    public static let publicationDelay: TimeInterval = 90
+
     public let active: SigningKey
     /// The active key and the retired keys still inside their retention.
     public let verificationKeys: [SigningKey]
@@ -24,25 +29,23 @@ public struct SigningKeySet: Sendable {
         if let set = try await read(repository, cipher: cipher, now: now, retention: retention) {
             return set
         }
-        return try await rotate(repository, cipher: cipher, now: now, retention: retention)
+        _ = try await rotate(repository, cipher: cipher, now: now)
+        guard let set = try await read(repository, cipher: cipher, now: now, retention: retention) else {
+            throw SigningKeyError.noActiveKey
+        }
+        return set
     }
 
-    /// Makes a new key the signing key; older keys keep verifying for `retention`.
-    public static func rotate(
-        _ repository: some SigningKeyRepository,
-        cipher: FieldCipher,
-        now: Date = Date(),
-        retention: TimeInterval = defaultRetention
-    ) async throws -> SigningKeySet {
+    /// Adds a new key: published at once, signing from ``publicationDelay`` on (at once when it
+    /// is the first); older keys keep verifying for `retention`.
+    /// - Returns: the new key.
+    public static func rotate(_ repository: some SigningKeyRepository, cipher: FieldCipher, now: Date = Date()) async throws -> SigningKey {
         let key = SigningKey.generate(now: now)
         let sealed = try cipher.seal(Data(key.privateKey.pemRepresentation.utf8), context: context(key.kid))
         try await repository.activate(
             StoredSigningKey(kid: key.kid, sealedPrivateKey: sealed, createdAt: now, retiredAt: nil), now: now
         )
-        guard let set = try await read(repository, cipher: cipher, now: now, retention: retention) else {
-            throw SigningKeyError.noActiveKey
-        }
-        return set
+        return key
     }
 
     /// A key collection that signs with the active key and verifies with any current key, by `kid`.
@@ -68,8 +71,10 @@ public struct SigningKeySet: Sendable {
             guard key.kid == record.kid else { throw SigningKeyError.kidMismatch }
             keys.append(key)
         }
-        // Two instances starting at once may both create a key; the newest one signs.
-        guard let active = keys.filter({ $0.retiredAt == nil }).max(by: { $0.createdAt < $1.createdAt }) else {
+        // The newest published key signs; before any is published (the first start, when two
+        // instances may both create one), the oldest, which every instance agrees on.
+        let newestFirst = keys.sorted { $0.createdAt > $1.createdAt }
+        guard let active = newestFirst.first(where: { now.timeIntervalSince($0.createdAt) >= publicationDelay }) ?? newestFirst.last else {
             return nil
         }
         return SigningKeySet(active: active, verificationKeys: keys)

@@ -3,8 +3,10 @@ import Logging
 import PortvaktStorage
 import ServiceLifecycle
 
-/// Deletes abandoned logins, unredeemed codes, ended BankID orders and unanswered device challenges after they expire (each is useless by then,
-/// and a login flow holds a sealed PKCE verifier and nonce). Every few minutes, until shutdown.
+/// Deletes abandoned logins, unredeemed codes, ended BankID orders, unanswered device challenges
+/// and sessions that ended a day ago (with their refresh tokens) after they expire (each is
+/// useless by then, and a login flow holds a sealed PKCE verifier and nonce). Every few minutes,
+/// until shutdown.
 struct ExpiryPurgeService: Service {
     let store: PortvaktStore
     let logger: Logger
@@ -25,9 +27,10 @@ struct ExpiryPurgeService: Service {
             let codes = try await store.purgeExpiredAuthorizationCodes()
             let orders = try await store.purgeExpiredBankIDOrders()
             let challenges = try await store.purgeExpiredDeviceChallenges()
-            if flows + codes + orders + challenges > 0 {
+            let sessions = try await store.purgeEndedSessions()
+            if flows + codes + orders + challenges + sessions > 0 {
                 logger.debug("Purged expired logins", metadata: [
-                    "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)",
+                    "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)", "sessions": "\(sessions)",
                 ])
             }
         } catch {

@@ -24,7 +24,7 @@ public enum PortvaktApplication {
     ) async throws -> some ApplicationProtocol {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
-        let store = PortvaktStore(driver: driver)
+        let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
         let http = HTTPClientService(timeout: configuration.upstreamTimeout)
         let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger)) : nil
         let broker = Broker(
@@ -142,13 +142,7 @@ public enum PortvaktApplication {
             throw ConfigurationError("the password must be 10 to 128 characters")
         }
         let hash = try await PasswordChecker.hash(password, cost: configuration.bcryptCost)
-        let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
-        return try await driver.whileRunning {
-            try await DatabaseConnection.waitUntilReachable(
-                driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
-            )
-            try await Migrator(driver: driver, logger: logger).migrate()
-            let store = PortvaktStore(driver: driver)
+        return try await withStore(configuration: configuration, logger: logger) { store, _ in
             let records = try await store.memberRecords(email: email)
             guard try await store.user(email: email) != nil || !records.isEmpty else {
                 throw ConfigurationError("no member record has the email \(email); the organisation must register the member first")
@@ -161,32 +155,28 @@ public enum PortvaktApplication {
 
     /// Merges two accounts of one person (`portvakt-server merge-users`).
     public static func mergeUsers(configuration: ServerConfiguration, logger: Logger, keep: String, remove: String) async throws {
-        let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
-        let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
-        try await driver.whileRunning {
-            try await DatabaseConnection.waitUntilReachable(
-                driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
-            )
-            try await Migrator(driver: driver, logger: logger).migrate()
-            try await AccountMerge(store: PortvaktStore(driver: driver), vault: keys.vault)
-                .merge(keep: keep, remove: remove, by: nil, source: "cli", now: Date())
+        try await withStore(configuration: configuration, logger: logger) { store, keys in
+            try await AccountMerge(store: store, vault: keys.vault).merge(keep: keep, remove: remove, by: nil, source: "cli", now: Date())
         }
     }
 
-    /// Walks the audit hash chain (`portvakt-server audit verify`).
+    /// Walks the audit chain (`portvakt-server audit verify`).
     public static func verifyAuditChain(configuration: ServerConfiguration, logger: Logger) async throws -> AuditChainReport {
-        let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
-        return try await driver.whileRunning {
-            try await DatabaseConnection.waitUntilReachable(
-                driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
-            )
-            try await Migrator(driver: driver, logger: logger).migrate()
-            return try await PortvaktStore(driver: driver).verifyAuditChain()
+        try await withStore(configuration: configuration, logger: logger) { store, _ in try await store.verifyAuditChain() }
+    }
+
+    /// Adds a signing key (published now, signing after the publication delay); returns its id.
+    public static func rotateSigningKey(configuration: ServerConfiguration, logger: Logger) async throws -> String {
+        try await withStore(configuration: configuration, logger: logger) { store, keys in
+            try await SigningKeySet.rotate(store, cipher: keys.cipher).kid
         }
     }
 
-    /// Makes a new signing key current; the old ones keep verifying for a day.
-    public static func rotateSigningKey(configuration: ServerConfiguration, logger: Logger) async throws -> String {
+    /// Runs `body` with the store on the configured database, migrated, with the configured keys;
+    /// for the operator's commands and for tests that look at what a server wrote.
+    public static func withStore<R: Sendable>(
+        configuration: ServerConfiguration, logger: Logger, _ body: @escaping @Sendable (PortvaktStore, DataProtectionKeys) async throws -> R
+    ) async throws -> R {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
         return try await driver.whileRunning {
@@ -194,7 +184,7 @@ public enum PortvaktApplication {
                 driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
             )
             try await Migrator(driver: driver, logger: logger).migrate()
-            return try await SigningKeySet.rotate(PortvaktStore(driver: driver), cipher: keys.cipher).active.kid
+            return try await body(PortvaktStore(driver: driver, auditKeys: keys.auditKeys), keys)
         }
     }
 }

@@ -6,8 +6,17 @@ extension DataProtectionKeys {
     static let developmentKeyFile = "development-keys.json"
 
     /// The configured keys, or in development the generated key file in the data directory
-    /// (created on first start, readable only by its owner), with a visible warning.
+    /// (created on first start, readable only by its owner), with a visible warning; the audit
+    /// keys from `PORTVAKT_AUDIT_KEY` when set.
     static func load(for configuration: ServerConfiguration, logger: Logger) throws -> DataProtectionKeys {
+        var keys = try loadDataKeys(for: configuration, logger: logger)
+        if let auditKeys = configuration.auditKeys {
+            keys.auditKeys = try AuditKeyRing(text: auditKeys, setting: "PORTVAKT_AUDIT_KEY")
+        }
+        return keys
+    }
+
+    private static func loadDataKeys(for configuration: ServerConfiguration, logger: Logger) throws -> DataProtectionKeys {
         if let encryptionKeys = configuration.encryptionKeys, let indexKey = configuration.indexKey {
             return try DataProtectionKeys(
                 encryptionKeys: encryptionKeys, indexKey: indexKey,

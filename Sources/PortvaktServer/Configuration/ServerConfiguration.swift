@@ -60,6 +60,9 @@ public struct ServerConfiguration: Sendable {
     /// "use the generated development keys".
     public var encryptionKeys: String?
     public var indexKey: String?
+    /// `id=base64,…` keys sealing the audit chain (the first seals new events); nil: one key
+    /// derived from the index key.
+    public var auditKeys: String?
     /// Vipps and BankID as configured; a provider left out is served by the sandbox when it is
     /// on, and unavailable otherwise.
     public var upstreams: [IdentityProvider: UpstreamSettings]
@@ -79,7 +82,7 @@ public struct ServerConfiguration: Sendable {
     static let names: Set<String> = Set([
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
         "PORTVAKT_SANDBOX", "PORTVAKT_LOG_LEVEL", "PORTVAKT_DATABASE_WAIT_SECONDS", "PORTVAKT_ENCRYPTION_KEYS",
-        "PORTVAKT_INDEX_KEY", "PORTVAKT_SANDBOX_ADMIN_TOKEN", "PORTVAKT_SANDBOX_FAULTS",
+        "PORTVAKT_INDEX_KEY", "PORTVAKT_AUDIT_KEY", "PORTVAKT_SANDBOX_ADMIN_TOKEN", "PORTVAKT_SANDBOX_FAULTS",
         "PORTVAKT_VIPPS_DISCOVERY_URL", "PORTVAKT_VIPPS_CLIENT_ID", "PORTVAKT_VIPPS_CLIENT_SECRET",
         "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY_FILE",
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
@@ -157,6 +160,7 @@ public struct ServerConfiguration: Sendable {
         )
         configuration.memberSystems = try MemberSystemSettings.load(from: settings)
         configuration.outboxMaxAttempts = outboxAttempts
+        configuration.auditKeys = settings["PORTVAKT_AUDIT_KEY"]
         try configuration.checkProductionRules()
         return configuration
     }

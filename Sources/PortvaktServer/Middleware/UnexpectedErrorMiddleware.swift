@@ -15,18 +15,12 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as StoreError where error.isUnavailable {
             context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
-            return try answer(request, .temporarilyUnavailable)
+            return try OAuthFailure.temporarilyUnavailable.response(from: request, context: context)
         } catch {
             context.logger.error("A request failed unexpectedly", metadata: ["error": "\(error)"])
-            return try answer(request, OAuthFailure(
+            return try OAuthFailure(
                 error: "server_error", description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
-            ))
+            ).response(from: request, context: context)
         }
-    }
-
-    private func answer(_ request: Request, _ failure: OAuthFailure) throws -> Response {
-        guard request.headers[.accept]?.contains("text/html") == true else { return try failure.response() }
-        let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
-        return BrokerPage.problem(failure.message ?? .loginFailed, reason: failure.description, language: language, status: failure.status)
     }
 }

@@ -53,9 +53,12 @@ struct OAuthFailure: Error, Sendable {
     }
 }
 
-/// A failure no route catches still answers as OAuth errors do, never as a body-less 500.
+/// A failure no route catches still answers, never as a body-less 500: as an OAuth error body
+/// for programs, as a page in the person's language for browsers.
 extension OAuthFailure: HTTPResponseError {
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        try response()
+        guard request.headers[.accept]?.contains("text/html") == true else { return try response() }
+        let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
+        return BrokerPage.problem(message ?? .loginFailed, reason: description, language: language, status: status)
     }
 }

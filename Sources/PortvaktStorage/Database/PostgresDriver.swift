@@ -3,6 +3,14 @@ import PostgresKit
 import PostgresNIO
 import ServiceLifecycle
 import SQLKit
+import Synchronization
+
+/// Whether a lease got its connection; set once, read from another task.
+private final class LeaseFlag: Sendable {
+    private let value = Mutex(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
 
 /// A PostgreSQL connection pool (PostgresNIO's `PostgresClient`); several server instances may
 /// share the database.
@@ -20,20 +28,52 @@ public final class PostgresDriver: DatabaseDriver {
     }
 
     public func withSession<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let logger = self.logger
+        let (logger, client) = (self.logger, self.client)
         return try await Self.translatingErrors {
-            try await client.withConnection { connection in
-                try await body(connection.sql(queryLogLevel: nil, logger: logger))
+            try await Self.leased { started in
+                try await client.withConnection { connection in
+                    started()
+                    return try await body(connection.sql(queryLogLevel: nil, logger: logger))
+                }
             }
         }
     }
 
     public func withTransaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let logger = self.logger
+        let (logger, client) = (self.logger, self.client)
         return try await Self.translatingErrors {
-            try await client.withTransaction(logger: logger) { connection in
-                try await body(connection.sql(queryLogLevel: nil, logger: logger))
+            try await Self.leased { started in
+                try await client.withTransaction(logger: logger) { connection in
+                    started()
+                    return try await body(connection.sql(queryLogLevel: nil, logger: logger))
+                }
             }
+        }
+    }
+
+    /// How long a request waits for a connection. The pool would wait for ever while the
+    /// database refuses connections; the caller should hear "unavailable, try again" instead.
+    static let leaseTimeout: Duration = .seconds(5)
+
+    /// Runs `operation`, which calls `started` once it holds a connection; throws
+    /// ``StoreError/unavailable(_:)`` when that has not happened within ``leaseTimeout``. The
+    /// work on the connection itself is not limited (a migration may wait for another's lock).
+    private static func leased<R: Sendable>(_ operation: @escaping @Sendable (_ started: @escaping @Sendable () -> Void) async throws -> R) async throws -> R {
+        let flag = LeaseFlag()
+        return try await withThrowingTaskGroup(of: R?.self) { group in
+            group.addTask { try await operation { flag.set() } }
+            group.addTask {
+                try await Task.sleep(for: leaseTimeout)
+                guard flag.isSet else { throw StoreError.unavailable("no database connection within \(leaseTimeout)") }
+                return nil
+            }
+            while let result = try await group.next() {
+                if let value = result {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw CancellationError()
         }
     }
 

@@ -22,7 +22,7 @@ enum AuditChainMigration {
         let rows = try await db.select().column("*").from("audit_events").orderBy("occurred_at").orderBy("id")
             .all(decoding: AuditRow.self, keyDecodingStrategy: .convertFromSnakeCase)
         for var row in rows {
-            head = try row.chain(after: head)
+            head = try row.chain(after: head, keys: nil)
             try await db.update("audit_events")
                 .set("sequence", to: row.sequence).set("prev_hash", to: row.prevHash).set("hash", to: row.hash)
                 .where("id", .equal, row.id).run()

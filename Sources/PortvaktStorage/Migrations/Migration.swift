@@ -14,5 +14,7 @@ public struct Migration: Sendable {
         Migration(version: 4, name: "devices and app data", apply: DevicesAndAppData.apply),
         Migration(version: 5, name: "audit hash chain", apply: AuditChainMigration.apply),
         Migration(version: 6, name: "member sync and outbox", apply: MemberSyncMigration.apply),
+        Migration(version: 7, name: "session indexes", apply: SessionIndexes.apply),
+        Migration(version: 8, name: "audit keys", apply: AuditKeyMigration.apply),
     ]
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PortvaktCore
 import SQLKit
 
 /// The end of the audit hash chain: the last event's sequence number and hash.
@@ -12,24 +13,32 @@ struct AuditChainHead: Codable, Sendable {
 }
 
 extension AuditRow {
-    /// SHA-256 over the previous hash and the event at `sequence` as JSON with sorted keys
-    /// (its fields without the chain's own two; absent values are left out).
-    func computedHash(sequence: Int64, previous: Data) throws -> Data {
+    /// HMAC-SHA256 under the key `keyId` names (SHA-256 for an event chained before the chain had
+    /// keys) over the previous hash and the event at `sequence` as JSON with sorted keys (its
+    /// fields without the chain's own two; absent values are left out). Nil for an unknown key.
+    func computedHash(sequence: Int64, previous: Data, keys: AuditKeyRing?) throws -> Data? {
         var canonical = self
         canonical.sequence = sequence
         canonical.prevHash = nil
         canonical.hash = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        return Data(SHA256.hash(data: previous + (try encoder.encode(canonical))))
+        let input = previous + (try encoder.encode(canonical))
+        guard let keyId else { return Data(SHA256.hash(data: input)) }
+        return keys?.seal(input, keyID: keyId)
     }
 
-    /// Links this row after `head`; returns the new head.
-    mutating func chain(after head: AuditChainHead) throws -> AuditChainHead {
+    /// Links this row after `head`, sealed with the ring's current key (nil: SHA-256 only, as the
+    /// migration that built the chain had no key); returns the new head.
+    mutating func chain(after head: AuditChainHead, keys: AuditKeyRing?) throws -> AuditChainHead {
         sequence = head.sequence + 1
         prevHash = head.hash
-        hash = try computedHash(sequence: head.sequence + 1, previous: head.hash)
-        return AuditChainHead(sequence: head.sequence + 1, hash: hash!)
+        keyId = keys?.currentID
+        guard let sealed = try computedHash(sequence: head.sequence + 1, previous: head.hash, keys: keys) else {
+            throw StoreError.notFound("audit key")
+        }
+        hash = sealed
+        return AuditChainHead(sequence: head.sequence + 1, hash: sealed)
     }
 }
 
@@ -49,7 +58,11 @@ public struct AuditChainReport: Sendable, Hashable {
 
     /// Events whose links were checked before the end or the first break.
     public let checked: Int
+    /// Of those, the events sealed with an audit key (the rest predate the keys).
+    public let sealed: Int
     public let firstBroken: BrokenLink?
+    /// The intact chain's head, sealed: keep it outside the database to compare later.
+    public let headDigest: String?
 
     public var isIntact: Bool { firstBroken == nil }
 }
@@ -58,9 +71,11 @@ extension PortvaktStore {
     /// Walks the audit chain in sequence order and reports the first event that was edited,
     /// removed, inserted outside the chain, or a tail that was cut off.
     public func verifyAuditChain(pageSize: Int = 1000) async throws -> AuditChainReport {
-        try await read { db in
+        let keys = auditKeys
+        return try await read { db in
             var previous = AuditChainHead.genesis
             var checked = 0
+            var sealed = 0
             while true {
                 let page = try await db.select().column("*").from("audit_events")
                     .where("sequence", .greaterThan, previous.sequence).orderBy("sequence").limit(pageSize)
@@ -68,31 +83,48 @@ extension PortvaktStore {
                 for row in page {
                     let expected = previous.sequence + 1
                     func broken(_ reason: String, at sequence: Int64 = expected) -> AuditChainReport {
-                        AuditChainReport(checked: checked, firstBroken: .init(sequence: sequence, eventID: row.id, reason: reason))
+                        AuditChainReport(checked: checked, sealed: sealed, firstBroken: .init(sequence: sequence, eventID: row.id, reason: reason), headDigest: nil)
                     }
                     guard row.sequence == expected else {
                         return broken("events \(expected)…\((row.sequence ?? expected) - 1) are missing (deleted)")
                     }
                     guard row.prevHash == previous.hash else { return broken("its previous-event hash does not match event #\(previous.sequence)") }
-                    let hash = try row.computedHash(sequence: expected, previous: previous.hash)
-                    guard row.hash == hash else { return broken("its contents do not match its hash (edited)") }
+                    // Events from before the chain had keys come first; once sealed, always sealed.
+                    guard row.keyId != nil || sealed == 0 else { return broken("it is not sealed with an audit key, though earlier events are (rewritten)") }
+                    guard let hash = try row.computedHash(sequence: expected, previous: previous.hash, keys: keys) else {
+                        return broken("it is sealed with the audit key \"\(row.keyId ?? "")\", which this server does not have")
+                    }
+                    guard row.hash == hash else { return broken("its contents do not match its seal (edited)") }
                     previous = AuditChainHead(sequence: expected, hash: hash)
                     checked += 1
+                    if row.keyId != nil { sealed += 1 }
                 }
                 if page.count < pageSize { break }
             }
             let head = try await db.select().column("*").from("audit_chain_head").where("id", .equal, 1).first(as: AuditChainHead.self)
             if let head, head.sequence != previous.sequence || head.hash != previous.hash {
-                return AuditChainReport(checked: checked, firstBroken: .init(
+                return AuditChainReport(checked: checked, sealed: sealed, firstBroken: .init(
                     sequence: previous.sequence + 1, eventID: nil, reason: "events up to #\(head.sequence) are missing at the end (cut off)"
-                ))
+                ), headDigest: nil)
             }
             if let outside = try await db.select().column("id").from("audit_events").where("sequence", .is, SQLLiteral.null).first() {
-                return AuditChainReport(checked: checked, firstBroken: .init(
+                return AuditChainReport(checked: checked, sealed: sealed, firstBroken: .init(
                     sequence: previous.sequence + 1, eventID: try outside.decode(column: "id", as: String.self), reason: "an event outside the chain (no sequence)"
-                ))
+                ), headDigest: nil)
             }
-            return AuditChainReport(checked: checked, firstBroken: nil)
+            return AuditChainReport(checked: checked, sealed: sealed, firstBroken: nil, headDigest: previous.digest(keys: keys))
         }
+    }
+}
+
+extension AuditChainHead {
+    /// `#N:keyid:base64url(HMAC(key, "portvakt-audit-head" · N · hash))`: what an operator keeps
+    /// outside the database; a later digest of the same N must match it.
+    func digest(keys: AuditKeyRing) -> String {
+        var input = Data("portvakt-audit-head".utf8)
+        input.append(contentsOf: withUnsafeBytes(of: sequence.bigEndian) { Array($0) })
+        input.append(hash)
+        let seal = keys.seal(input, keyID: keys.currentID) ?? Data()
+        return "#\(sequence):\(keys.currentID):\(seal.base64URLEncoded())"
     }
 }

@@ -5,7 +5,7 @@ import SQLKit
 extension PortvaktStore {
     /// Appends an event to the audit trail.
     public func append(_ event: AuditEvent) async throws {
-        try await write { db in try await Self.append(event, in: db) }
+        try await write { db in try await append(event, in: db) }
     }
 
     /// Appends inside a caller's transaction, so the event commits with what it records.
@@ -14,12 +14,16 @@ extension PortvaktStore {
     /// returns the previous hash) locks it until the transaction ends, so concurrent appends
     /// queue and each links to the one before. Append audit events last in a transaction, so
     /// that the head is always the last lock taken.
-    public static func append(_ event: AuditEvent, in db: any SQLDatabase) async throws {
+    public func append(_ event: AuditEvent, in db: any SQLDatabase) async throws {
+        try await Self.append(event, in: db, keys: auditKeys)
+    }
+
+    static func append(_ event: AuditEvent, in db: any SQLDatabase, keys: AuditKeyRing) async throws {
         var row = try AuditRow(event)
         guard let previous = try await db.update("audit_chain_head").set("sequence", to: SQLColumn("sequence"))
             .where("id", .equal, 1).returning("sequence", "hash").first(as: AuditChainHead.self)
         else { throw StoreError.notFound("audit_chain_head") }
-        let head = try row.chain(after: previous)
+        let head = try row.chain(after: previous, keys: keys)
         try await db.update("audit_chain_head").set("sequence", to: head.sequence).set("hash", to: head.hash).where("id", .equal, 1).run()
         try await db.insert(into: "audit_events").row(row).run()
     }
@@ -50,6 +54,8 @@ struct AuditRow: Codable {
     var sequence: Int64?
     var prevHash: Data?
     var hash: Data?
+    /// The audit key that sealed the event; nil for events chained before the chain had keys.
+    var keyId: String?
 
     init(_ event: AuditEvent) throws {
         id = event.id.uuidString.lowercased()

@@ -113,20 +113,25 @@ public struct MemberSyncWrites: Sendable {
 
     public init() {}
 
-    func apply(in db: any SQLDatabase, now: Date) async throws {
+    func apply(in db: any SQLDatabase, auditKeys: AuditKeyRing, now: Date) async throws {
+        var unchanged = Set<String>()
         for update in personnummerUpdates {
-            // Only an empty record is filled: a concurrent write that got there first is kept.
-            try await db.update("member_records")
+            // Only an empty record is filled: a concurrent write that got there first is kept,
+            // and then its member system is not told of a number the record does not hold.
+            let filled = try await db.update("member_records")
                 .set("personnummer_sealed", to: update.personnummer.sealed.combined)
                 .set("personnummer_key_id", to: update.personnummer.sealed.keyID)
                 .set("personnummer_index", to: update.personnummer.index)
                 .set("updated_at", to: now.millisecondsSince1970)
                 .where("id", .equal, update.recordID).where("personnummer_index", .is, SQLLiteral.null)
-                .run()
+                .returning("id").first() != nil
+            if !filled { unchanged.insert(update.recordID) }
         }
         for entry in entries { try await db.insert(into: "member_sync_log").row(entry).run() }
-        for message in outbox { try await db.insert(into: "member_outbox").row(message).run() }
-        for event in audit { try await PortvaktStore.append(event, in: db) }
+        for message in outbox where !(message.memberRecordId.map(unchanged.contains) ?? false) {
+            try await db.insert(into: "member_outbox").row(message).run()
+        }
+        for event in audit { try await PortvaktStore.append(event, in: db, keys: auditKeys) }
     }
 }
 
@@ -185,7 +190,7 @@ extension PortvaktStore {
                     .set("personnummer_sealed", to: SQLLiteral.null).set("personnummer_key_id", to: SQLLiteral.null)
                     .set("personnummer_index", to: SQLLiteral.null).where("id", .equal, update.recordID).run()
             }
-            try await writes.apply(in: db, now: now)
+            try await writes.apply(in: db, auditKeys: auditKeys, now: now)
             return true
         }
     }

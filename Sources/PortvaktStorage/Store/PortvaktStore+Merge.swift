@@ -44,7 +44,7 @@ extension PortvaktStore {
                 try await db.update("users").set("last_eid_login_at", to: eid).where("id", .equal, keepID)
                     .where { $0.where("last_eid_login_at", .is, SQLLiteral.null).orWhere("last_eid_login_at", .lessThan, eid) }.run()
             }
-            try await Self.append(audit, in: db)
+            try await append(audit, in: db)
         }
     }
 }

@@ -85,8 +85,8 @@ extension PortvaktStore {
             if eidLogin {
                 try await db.update("users").set("last_eid_login_at", to: now.millisecondsSince1970).where("id", .equal, session.userId).run()
             }
-            try await memberSync.apply(in: db, now: now)
-            try await Self.append(audit, in: db)
+            try await memberSync.apply(in: db, auditKeys: auditKeys, now: now)
+            try await append(audit, in: db)
         }
     }
 
@@ -120,7 +120,7 @@ extension PortvaktStore {
                 .run()
             try await db.insert(into: "sessions").row(session).run()
             try await db.insert(into: "refresh_tokens").row(token).run()
-            try await Self.append(audit, in: db)
+            try await append(audit, in: db)
         }
         return session
     }
@@ -134,6 +134,19 @@ extension PortvaktStore {
     /// Revokes a session (and with it every refresh token of it); revoking twice keeps the first reason.
     public func revokeSession(id: String, reason: String, now: Date = Date()) async throws {
         try await write { db in try await Self.revokeSession(id: id, reason: reason, at: now.millisecondsSince1970, in: db) }
+    }
+
+    /// Deletes sessions that ended (revoked, idle or past their absolute lifetime, which the idle
+    /// expiry never passes) more than `retention` before `now`, with their refresh tokens and
+    /// codes; returns how many. A token of a purged session is unknown: `session_expired` as before.
+    @discardableResult
+    public func purgeEndedSessions(retention: TimeInterval = 86400, now: Date = Date()) async throws -> Int {
+        let cutoff = now.addingTimeInterval(-retention).millisecondsSince1970
+        return try await write { db in
+            try await db.delete(from: "sessions")
+                .where { $0.where("idle_expires_at", .lessThan, cutoff).orWhere("revoked_at", .lessThan, cutoff) }
+                .returning("id").all().count
+        }
     }
 
     /// Stores a new refresh token's hash.

@@ -9,9 +9,12 @@ import SQLKit
 /// method is one statement or one transaction.
 public struct PortvaktStore: Sendable {
     public let driver: any DatabaseDriver
+    /// Seals each audit event into the chain; kept outside the database.
+    public let auditKeys: AuditKeyRing
 
-    public init(driver: any DatabaseDriver) {
+    public init(driver: any DatabaseDriver, auditKeys: AuditKeyRing) {
         self.driver = driver
+        self.auditKeys = auditKeys
     }
 
     func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {

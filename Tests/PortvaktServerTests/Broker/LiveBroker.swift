@@ -128,14 +128,9 @@ struct LiveBroker: Sendable {
         #expect(response.status == .ok || response.status == .noContent)
     }
 
-    /// The store behind the server, opened separately, for checking what was written.
+    /// The store behind the server, opened separately with the server's keys, for checking what was written.
     func withStore<R: Sendable>(_ body: @escaping @Sendable (PortvaktStore) async throws -> R) async throws -> R {
-        let driver: any DatabaseDriver
-        switch configuration.database {
-        case .sqlite(let path): driver = try await SQLiteDriver(path: path, logger: TestDatabase.logger)
-        case .postgres(let url): driver = PostgresDriver(url: url, logger: TestDatabase.logger)
-        }
-        return try await driver.whileRunning { try await body(PortvaktStore(driver: driver)) }
+        try await PortvaktApplication.withStore(configuration: configuration, logger: TestDatabase.logger) { store, _ in try await body(store) }
     }
 }
 

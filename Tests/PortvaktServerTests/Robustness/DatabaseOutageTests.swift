@@ -29,8 +29,8 @@ struct DatabaseOutageTests {
                 let rotation = try await broker.refresh(refresh)
                 #expect(rotation.status == 503, "\(rotation.body)")
                 #expect(rotation.string("error") == "temporarily_unavailable")
-                let page = try await broker.send("/v1/me", headers: [("Accept", "text/html"), ("Authorization", "Bearer \(access)")])
-                #expect(page.status == 503 && page.body.contains("<html"), "browsers get a page")
+                let page = try await broker.send(AppLogin().authorizeURL(method: "vipps"), headers: [("Accept", "text/html")])
+                #expect(page.status == 503 && page.body.contains("<html"), "browsers get a page: \(page.status) \(page.body.prefix(200))")
             } catch {
                 try await TestDatabase.setAvailable(true, database: url.database)
                 throw error
