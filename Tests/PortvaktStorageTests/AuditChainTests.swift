@@ -100,14 +100,14 @@ struct AuditChainTests {
             // Someone with database access but not the key edits event 5 and recomputes every hash
             // they can: as SHA-256 (the unkeyed form), and as HMAC under a key of their own.
             for (keyID, forger) in [(nil, nil), ("test", try AuditKeyRing(text: "test=" + Data(repeating: 9, count: 32).base64EncodedString(), setting: "forger"))] as [(String?, AuditKeyRing?)] {
+                let (previous, id) = try await store.driver.withSession { db in
+                    let row = try #require(try await db.select().column("prev_hash").column("id").from("audit_events").where("sequence", .equal, 5).first())
+                    return (try row.decode(column: "prev_hash", as: Data.self), try row.decode(column: "id", as: String.self))
+                }
+                let canonical = try Self.canonical(Self.event(5), id: id, sequence: 5, keyID: keyID, details: #"{"n":"forged"}"#)
+                let hash = forger?.seal(previous + canonical, keyID: "test") ?? Data(SHA256.hash(data: previous + canonical))
+                try await Self.tamper(store, "UPDATE audit_events SET details = '{\"n\":\"forged\"}', key_id = \(keyID.map { "'\($0)'" } ?? "NULL") WHERE sequence = 5")
                 try await store.driver.withSession { db in
-                    let rows = try await db.select().column("prev_hash").column("details").column("id").column("occurred_at")
-                        .from("audit_events").where("sequence", .equal, 5).all()
-                    let previous = try rows[0].decode(column: "prev_hash", as: Data.self)
-                    let forged = Self.event(5)
-                    let canonical = try Self.canonical(forged, id: try rows[0].decode(column: "id", as: String.self), sequence: 5, keyID: keyID, details: #"{"n":"forged"}"#)
-                    let hash = forger?.seal(previous + canonical, keyID: "test") ?? Data(SHA256.hash(data: previous + canonical))
-                    try await Self.tamper(store, "UPDATE audit_events SET details = '{\"n\":\"forged\"}', key_id = \(keyID.map { "'\($0)'" } ?? "NULL") WHERE sequence = 5")
                     try await db.update("audit_events").set("hash", to: hash).where("sequence", .equal, 5).run()
                     try await db.update("audit_chain_head").set("hash", to: hash).where("id", .equal, 1).run()
                 }
