@@ -41,8 +41,7 @@ extension Request {
               let text = String(data: data, encoding: .utf8),
               let colon = text.firstIndex(of: ":")
         else { return nil }
-        let decode = { (part: Substring) in PercentEncoding.decode(part.replacingOccurrences(of: "+", with: " ")) }
-        guard let user = decode(text[..<colon]), let password = decode(text[text.index(after: colon)...]) else { return nil }
+        guard let user = FormFields.decode(text[..<colon]), let password = FormFields.decode(text[text.index(after: colon)...]) else { return nil }
         return (user, password)
     }
 

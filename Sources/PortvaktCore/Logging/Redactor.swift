@@ -24,22 +24,18 @@ public enum Redactor {
     /// Line breaks and other control characters (Unicode category Cc, and the line and paragraph
     /// separators) as visible escapes; everything else as it is.
     public static func escapingControlCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard TextInput.hasControlCharacters(text) else { return text }
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where isControl(scalar): output += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            case _ where TextInput.isControl(scalar): output += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: output.unicodeScalars.append(scalar)
             }
         }
         return output
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
     /// `text` with every run of eleven digits (spaces and a hyphen allowed between them, as a

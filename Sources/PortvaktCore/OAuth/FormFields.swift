@@ -46,8 +46,8 @@ public struct FormFields: Sendable {
         return value
     }
 
-    /// Form encoding writes spaces as `+`.
-    private static func decode(_ text: Substring) -> String? {
+    /// One name or value: form encoding writes spaces as `+`; nil for bad percent-encoding.
+    public static func decode(_ text: Substring) -> String? {
         PercentEncoding.decode(text.replacingOccurrences(of: "+", with: " "))
     }
 

@@ -5,7 +5,12 @@ public enum TextInput {
     public static func hasControlCharacters(_ text: some StringProtocol, allowingLineBreaks: Bool = false) -> Bool {
         text.unicodeScalars.contains { scalar in
             if allowingLineBreaks, scalar == "\n" || scalar == "\r" || scalar == "\t" { return false }
-            return scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+            return isControl(scalar)
         }
+    }
+
+    /// Category Cc, or a line or paragraph separator.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }
