@@ -17,7 +17,7 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
   local dir port pid
   dir=$(mktemp -d)
   port=$((20000 + RANDOM % 20000))
-  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning DATABASE_URL=$2 exec "$bin/portvakt-server" serve 2>"$dir/log") &
+  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning DATABASE_URL=$2 exec "$bin/portvakt-server" dev 2>"$dir/log") &
   pid=$!
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; kill $pid; return 1; }
   for concurrency in 16 64; do

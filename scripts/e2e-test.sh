@@ -14,7 +14,7 @@ trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EX
 
 start_server() {
   (cd "$server_dir" && exec env "${server_env[@]}" PORTVAKT_PORT="$port" PORTVAKT_SANDBOX_ADMIN_TOKEN="$admin_token" \
-    PORTVAKT_BCRYPT_COST=4 "$bin/portvakt-server" serve >>"$server_dir/log" 2>&1) &
+    PORTVAKT_BCRYPT_COST=4 "$bin/portvakt-server" dev >>"$server_dir/log" 2>&1) &
   server_pid=$!
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$server_dir/log" >&2; fail "the server did not start"; }
 }
@@ -141,7 +141,7 @@ run_suite() {
   faults vipps '[]'
 
   # S14: email and password — one message for a wrong password, then in.
-  (cd "$server_dir" && echo "e2e-password-123" | env "${server_env[@]}" "$bin/portvakt-server" set-password --email ingrid@sandbox.portvakt.test >/dev/null)
+  (cd "$server_dir" && echo "e2e-password-123" | env "${server_env[@]}" "$bin/portvakt-server" set-password --dev --email ingrid@sandbox.portvakt.test >/dev/null)
   out=$(echo "not-the-password" | PORTVAKT_CLI_HOME="$work/$suite-ingrid" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" login --provider password --email ingrid@sandbox.portvakt.test --json --lang en 2>>"$work/stderr") && code=0 || code=$?
   check S14.2 "a wrong password gets one message" 3 message_id=wrong_email_or_password
   out=$(echo "e2e-password-123" | PORTVAKT_CLI_HOME="$work/$suite-ingrid" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" login --provider password --email ingrid@sandbox.portvakt.test --no-enable-biometrics --json --lang en 2>>"$work/stderr") && code=0 || code=$?

@@ -19,7 +19,7 @@ fi
 dir=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 token=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
-(cd "$dir" && exec env PORTVAKT_PORT=$port PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$binary" serve >"$dir/log" 2>&1) &
+(cd "$dir" && exec env PORTVAKT_PORT=$port PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$binary" dev >"$dir/log" 2>&1) &
 pid=$!
 trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
 wait_for_200 "http://127.0.0.1:$port/health/ready" >/dev/null

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# Starts the real portvakt-server binary with zero configuration (SQLite), and again on
-# PostgreSQL when PORTVAKT_TEST_POSTGRES_URL is set; checks /health/ready, a clean SIGTERM exit and
-# `audit verify` (intact, then a forged event found).
+# Starts the real portvakt-server binary: `dev` with zero configuration (SQLite), `dev` on
+# PostgreSQL and `serve` (production: keys, database, public URL; no sandbox) when
+# PORTVAKT_TEST_POSTGRES_URL is set; checks /health/ready, a clean SIGTERM exit and `audit verify`
+# (intact, then a forged event found); `serve` without its settings refuses to start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/wait-for-200.sh
 binary=$(swift build --show-bin-path)/portvakt-server
 [ -x "$binary" ] || swift build --product portvakt-server
 
+# check NAME dev|serve SETTING=VALUE...
 check() {
-  local name=$1; shift
+  local name=$1 command=$2; shift 2
   local dir; dir=$(mktemp -d)
   local port=$((20000 + RANDOM % 20000))
-  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port "$binary" serve >"$dir/log" 2>&1) &
+  local mode=()
+  if [ "$command" = serve ]; then set -- "$@" PORTVAKT_PUBLIC_URL="http://127.0.0.1:$port"; else mode=(--dev); fi
+  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port "$binary" "$command" >"$dir/log" 2>&1) &
   local pid=$!
   local status; status=$(wait_for_200 "http://127.0.0.1:$port/health/ready")
+  local sandbox; sandbox=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/sandbox/bankid/auth/realms/current/.well-known/openid-configuration")
   kill -TERM "$pid"
   local code=0
   wait "$pid" || code=$?
@@ -23,14 +28,16 @@ check() {
     cat "$dir/log" >&2
     exit 1
   fi
-  echo "smoke test ($name): /health/ready 200, clean exit on SIGTERM"
+  local expected_sandbox=200; [ "$command" = serve ] && expected_sandbox=404
+  [ "$sandbox" = "$expected_sandbox" ] || { echo "smoke test ($name): the sandbox answered $sandbox, expected $expected_sandbox" >&2; exit 1; }
+  echo "smoke test ($name, $command): /health/ready 200, sandbox $sandbox, clean exit on SIGTERM"
   local verified
-  verified=$(cd "$dir" && env "$@" "$binary" audit verify 2>&1) || { echo "smoke test ($name): audit verify failed: $verified" >&2; exit 1; }
+  verified=$(cd "$dir" && env "$@" "$binary" audit verify "${mode[@]}" 2>&1) || { echo "smoke test ($name): audit verify failed: $verified" >&2; exit 1; }
   echo "smoke test ($name): $verified"
   if [ "$name" = sqlite ]; then
     # An event slipped in past the chain: `audit verify` names it and exits 1.
     python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO audit_events (id, occurred_at, action, outcome, details) VALUES ('forged', 0, 'x', 'success', '{}')\"); c.commit()" "$dir/.portvakt/portvakt.sqlite"
-    if verified=$(cd "$dir" && env "$@" "$binary" audit verify 2>&1); then
+    if verified=$(cd "$dir" && env "$@" "$binary" audit verify "${mode[@]}" 2>&1); then
       echo "smoke test ($name): audit verify missed a forged event: $verified" >&2; exit 1
     fi
     echo "$verified" | grep -q "BROKEN.*forged" || { echo "smoke test ($name): unclear audit verify report: $verified" >&2; exit 1; }
@@ -39,20 +46,36 @@ check() {
   rm -rf "$dir"
 }
 
-check sqlite PORTVAKT_LOG_LEVEL=info
+keys=$(python3 -c "import base64,os; print('k1=' + base64.b64encode(os.urandom(32)).decode(), base64.b64encode(os.urandom(32)).decode())")
+check sqlite dev PORTVAKT_LOG_LEVEL=info
 if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
-  check postgres DATABASE_URL="$PORTVAKT_TEST_POSTGRES_URL"
+  check postgres dev DATABASE_URL="$PORTVAKT_TEST_POSTGRES_URL"
+  database="portvakt_production_$$"
+  psql=${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql
+  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
+  check production serve DATABASE_URL="$(echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$database?#")" \
+    PORTVAKT_ENCRYPTION_KEYS="${keys% *}" PORTVAKT_INDEX_KEY="${keys#* }"
+  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "DROP DATABASE $database WITH (FORCE)" >/dev/null
 fi
 
+# `serve` is production: with no settings it refuses, naming what is missing and `dev`.
+if out=$(cd "$(mktemp -d)" && "$binary" serve 2>&1); then
+  echo "smoke test: serve started with no production settings" >&2; exit 1
+fi
+for word in PORTVAKT_ENCRYPTION_KEYS PORTVAKT_INDEX_KEY DATABASE_URL PORTVAKT_PUBLIC_URL "portvakt-server dev"; do
+  echo "$out" | grep -q "$word" || { echo "smoke test: the refusal does not name $word: $out" >&2; exit 1; }
+done
+echo "smoke test (serve, no settings): $out"
+
 # A malformed setting: one line naming it, non-zero exit.
-if out=$(PORTVAKT_PORT=eighty "$binary" serve 2>&1); then
+if out=$(PORTVAKT_PORT=eighty "$binary" dev 2>&1); then
   echo "smoke test: a malformed PORTVAKT_PORT was accepted" >&2; exit 1
 fi
 echo "$out" | grep -q "PORTVAKT_PORT" || { echo "smoke test: error does not name PORTVAKT_PORT: $out" >&2; exit 1; }
 echo "smoke test (bad setting): $out"
 
 # An unreachable database: a clear error and a non-zero exit, not a crash loop.
-if out=$(DATABASE_URL="postgres://portvakt@127.0.0.1:1/portvakt?sslmode=disable" PORTVAKT_DATABASE_WAIT_SECONDS=2 "$binary" migrate 2>&1); then
+if out=$(DATABASE_URL="postgres://portvakt@127.0.0.1:1/portvakt?sslmode=disable" PORTVAKT_DATABASE_WAIT_SECONDS=2 "$binary" migrate --dev 2>&1); then
   echo "smoke test: migrate succeeded without a database" >&2; exit 1
 fi
 echo "$out" | grep -q "cannot reach the database" || { echo "smoke test: unclear error for an unreachable database: $out" >&2; exit 1; }
@@ -69,9 +92,8 @@ if [ "$status" != 200 ] || [ "$code" != 0 ] || [ -e "$dir/.portvakt/portvakt.sql
 fi
 echo "smoke test (sandbox alone): BankID discovery 200, no database, clean exit on SIGTERM"
 rm -rf "$dir"
-keys=$(python3 -c "import base64,os; print('k1=' + base64.b64encode(os.urandom(32)).decode(), base64.b64encode(os.urandom(32)).decode())")
 if out=$(PORTVAKT_ENV=production PORTVAKT_SANDBOX=off PORTVAKT_ENCRYPTION_KEYS="${keys% *}" PORTVAKT_INDEX_KEY="${keys#* }" "$binary" sandbox 2>&1); then
   echo "smoke test: the sandbox started in production" >&2; exit 1
 fi
-echo "$out" | grep -q "never runs when PORTVAKT_ENV is production" || { echo "smoke test: unclear production refusal: $out" >&2; exit 1; }
+echo "$out" | grep -q "PORTVAKT_ENV is production, but this command runs in development mode" || { echo "smoke test: unclear production refusal: $out" >&2; exit 1; }
 echo "smoke test (sandbox in production): refused"

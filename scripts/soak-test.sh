@@ -12,7 +12,7 @@ soak() {
   local name=$1; shift
   local dir; dir=$(mktemp -d)
   local port=$((20000 + RANDOM % 20000))
-  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port "$binary" serve >"$dir/log" 2>&1) &
+  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port "$binary" dev >"$dir/log" 2>&1) &
   local pid=$!
   if [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" != 200 ]; then
     echo "soak test ($name): the server did not start" >&2; cat "$dir/log" >&2; kill "$pid" || true; exit 1

@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 
 /// Simulated Vipps Login, BankID OIDC and the BankID order API, with test users and fault
-/// injection. Mount it on a router (`portvakt-server serve` does, under `/sandbox`) or run it alone.
+/// injection. Mount it on a router (`portvakt-server dev` does, under `/sandbox`) or run it alone.
 /// All state is in memory and safe to use from any task.
 public struct Sandbox: Sendable {
     public let configuration: SandboxConfiguration

@@ -7,7 +7,7 @@ import Testing
 struct ConfigurationTests {
     @Test("No settings: development on SQLite in ./.portvakt, 127.0.0.1:8080, sandbox on")
     func defaults() throws {
-        let configuration = try ServerConfiguration.load(from: [:])
+        let configuration = try ServerConfiguration.load(.development, from: [:])
         #expect(configuration.environment == .development)
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
@@ -19,7 +19,7 @@ struct ConfigurationTests {
 
     @Test("DATABASE_URL switches to PostgreSQL and is described without its password")
     func postgres() throws {
-        let configuration = try ServerConfiguration.load(from: ["DATABASE_URL": "postgres://portvakt:hunter2@db.internal:6432/portvakt?sslmode=require"])
+        let configuration = try ServerConfiguration.load(.development, from: ["DATABASE_URL": "postgres://portvakt:hunter2@db.internal:6432/portvakt?sslmode=require"])
         guard case .postgres(let url) = configuration.database else { Issue.record("expected PostgreSQL"); return }
         #expect(url.host == "db.internal")
         #expect(url.port == 6432)
@@ -40,7 +40,7 @@ struct ConfigurationTests {
     ])
     func malformed(name: String, value: String) {
         do {
-            _ = try ServerConfiguration.load(from: [name: value])
+            _ = try ServerConfiguration.load(.development, from: [name: value])
             Issue.record("accepted \(name)=\(value)")
         } catch {
             #expect(error.description.contains(name))
@@ -49,22 +49,48 @@ struct ConfigurationTests {
         }
     }
 
-    @Test("Production needs real keys and refuses the sandbox")
+    @Test("S23.6: `serve` (production) refuses to start without its keys, a database and an https public URL, and never runs the sandbox")
     func productionRules() throws {
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(from: ["PORTVAKT_ENV": "production"]) }
         let keys = DataProtectionKeys.generateText()
-        let production = ["PORTVAKT_ENV": "production", "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey]
-        let configuration = try ServerConfiguration.load(from: production)
+        let production = [
+            "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey,
+            "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
+        ]
+        let configuration = try ServerConfiguration.load(.production, from: production)
+        #expect(configuration.environment == .production)
         #expect(!configuration.sandboxEnabled)
-        #expect(throws: ConfigurationError.self) {
-            try ServerConfiguration.load(from: production.merging(["PORTVAKT_SANDBOX": "on"]) { $1 })
+
+        // With nothing set, every missing setting is named, and the way to try Portvakt is shown.
+        let nothing = try #require(throws: ConfigurationError.self) { try ServerConfiguration.load(.production, from: [:]) }
+        for name in ["PORTVAKT_ENCRYPTION_KEYS", "PORTVAKT_INDEX_KEY", "DATABASE_URL", "PORTVAKT_PUBLIC_URL", "portvakt-server dev"] {
+            #expect(nothing.description.contains(name))
         }
+        for name in production.keys {
+            let error = try #require(throws: ConfigurationError.self) {
+                try ServerConfiguration.load(.production, from: production.filter { $0.key != name })
+            }
+            #expect(error.description.contains(name))
+        }
+        let refused: [(String, String)] = [
+            ("PORTVAKT_SANDBOX", "on"), ("PORTVAKT_PUBLIC_URL", "http://login.example.no"), ("PORTVAKT_ENV", "development"),
+        ]
+        for (name, value) in refused {
+            let error = try #require(throws: ConfigurationError.self) {
+                try ServerConfiguration.load(.production, from: production.merging([name: value]) { $1 })
+            }
+            #expect(error.description.contains(name))
+        }
+        // Plain http only on loopback, behind a proxy on the same machine.
+        for url in ["http://127.0.0.1:8080", "http://localhost:8080"] {
+            #expect(try ServerConfiguration.load(.production, from: production.merging(["PORTVAKT_PUBLIC_URL": url]) { $1 }).publicURL == url)
+        }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_ENV": "production"]) }
     }
 
     @Test("A JSON file supplies settings; the environment wins over it")
     func file() throws {
         let path = try writeFile(#"{"PORTVAKT_PORT": 9090, "PORTVAKT_HOST": "0.0.0.0", "PORTVAKT_SANDBOX": false}"#)
-        let configuration = try ServerConfiguration.load(from: ["PORTVAKT_CONFIG_FILE": path, "PORTVAKT_HOST": "127.0.0.2"])
+        let configuration = try ServerConfiguration.load(.development, from: ["PORTVAKT_CONFIG_FILE": path, "PORTVAKT_HOST": "127.0.0.2"])
         #expect(configuration.port == 9090)
         #expect(configuration.host == "127.0.0.2")
         #expect(!configuration.sandboxEnabled)
@@ -75,8 +101,8 @@ struct ConfigurationTests {
     ])
     func badFile(contents: String) throws {
         let path = try writeFile(contents)
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(from: ["PORTVAKT_CONFIG_FILE": path]) }
-        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(from: ["PORTVAKT_CONFIG_FILE": path + ".missing"]) }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_CONFIG_FILE": path]) }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_CONFIG_FILE": path + ".missing"]) }
     }
 
     private func writeFile(_ contents: String) throws -> String {

@@ -8,7 +8,7 @@ import PortvaktTestSupport
 enum TestServer {
     static func configuration(_ extra: [String: String] = [:]) throws -> ServerConfiguration {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portvakt-server-test-\(UUID().uuidString)").path
-        return try ServerConfiguration.load(from: ["PORTVAKT_DATA_DIR": directory].merging(extra) { $1 })
+        return try ServerConfiguration.load(.development, from: ["PORTVAKT_DATA_DIR": directory].merging(extra) { $1 })
     }
 
     /// A logger that redacts like production and keeps every line in `sink`.

@@ -94,8 +94,12 @@ public enum PortvaktApplication {
                     }
                 }
                 logger.notice("Portvakt is running: open \(publicURL)/", metadata: [
-                    "database": "\(configuration.database)", "sandbox": "\(configuration.sandboxEnabled ? "on" : "off")",
+                    "mode": "\(configuration.environment.rawValue)", "database": "\(configuration.database)",
+                    "sandbox": "\(configuration.sandboxEnabled ? "on" : "off")",
                 ])
+                if configuration.environment == .development {
+                    logger.warning("Development mode: development keys, and the sandbox's test people can sign in. For real users run `portvakt-server serve`")
+                }
                 await onRunning(publicURL)
             },
             logger: logger

@@ -90,12 +90,19 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names)
 
-    /// Reads the settings from `environment` (and the file `PORTVAKT_CONFIG_FILE` names).
-    /// - Throws: ``ConfigurationError`` with one line naming the setting that is wrong.
-    public static func load(from environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> ServerConfiguration {
+    /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
+    /// names). The mode is the command's (`serve` production, `dev` development); PORTVAKT_ENV,
+    /// when set, must agree with it.
+    /// - Throws: ``ConfigurationError`` with one line naming the setting that is wrong or missing.
+    public static func load(
+        _ mode: Environment, from environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigurationError) -> ServerConfiguration {
         let settings = try SettingsSource(environment: environment, knownNames: names)
 
-        let mode = try settings.parse("PORTVAKT_ENV", default: Environment.development, expected: "development or production") { Environment(rawValue: $0.lowercased()) }
+        let stated = try settings.parse("PORTVAKT_ENV", default: mode, expected: "development or production") { Environment(rawValue: $0.lowercased()) }
+        guard stated == mode else {
+            throw ConfigurationError("PORTVAKT_ENV is \(stated.rawValue), but this command runs in \(mode.rawValue) mode (`portvakt-server serve` is production, `portvakt-server dev` development)")
+        }
         let host = settings["PORTVAKT_HOST"] ?? "127.0.0.1"
         let port = try settings.parse("PORTVAKT_PORT", default: 8080, expected: "a port number from 0 to 65535") { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } }
         let dataDirectory = settings["PORTVAKT_DATA_DIR"] ?? "./.portvakt"
@@ -165,15 +172,28 @@ public struct ServerConfiguration: Sendable {
         return configuration
     }
 
-    /// Production runs only with real keys, and never with the simulated identity providers.
+    /// Production runs only with real keys, a database of its own, an address users reach over
+    /// https, and never with the simulated identity providers or their test people.
     private func checkProductionRules() throws(ConfigurationError) {
         guard environment == .production else { return }
+        var missing: [String] = []
+        if encryptionKeys == nil { missing.append("PORTVAKT_ENCRYPTION_KEYS") }
+        if indexKey == nil { missing.append("PORTVAKT_INDEX_KEY") }
+        if case .sqlite = database { missing.append("DATABASE_URL") }
+        if !publicURLIsConfigured { missing.append("PORTVAKT_PUBLIC_URL") }
+        guard missing.isEmpty else {
+            throw ConfigurationError("production needs \(missing.joined(separator: ", ")) (README.md, \"Running in production\"); to try Portvakt with the sandbox and development keys, run `portvakt-server dev`")
+        }
         if sandboxEnabled {
-            throw ConfigurationError("PORTVAKT_SANDBOX must be off when PORTVAKT_ENV is production")
+            throw ConfigurationError("PORTVAKT_SANDBOX must be off in production (the sandbox runs only under `portvakt-server dev`)")
         }
-        if encryptionKeys == nil || indexKey == nil {
-            throw ConfigurationError("PORTVAKT_ENCRYPTION_KEYS and PORTVAKT_INDEX_KEY are required when PORTVAKT_ENV is production")
+        if let url = URL(string: publicURL), url.scheme != "https", !Self.isLoopback(url.host ?? "") {
+            throw ConfigurationError("PORTVAKT_PUBLIC_URL must be an https URL in production (http only on a loopback address)")
         }
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
     }
 
     private static func parseFlag(_ text: String) -> Bool? {

@@ -8,58 +8,101 @@ import ServiceLifecycle
 
 /// Delivers the member outbox to the organisations' member systems, until shutdown.
 ///
-/// Each due message is claimed for a minute (so two instances do not send it at once), opened,
-/// and posted as JSON with `Idempotency-Key` (the message id) and a signature over a timestamp
-/// and the body (``MemberUpdateSignature``). A 2xx delivers it. Anything else is retried after
-/// 2 s, 4 s, 8 s … (at most 10 minutes), each wait shortened by up to half at random so that
+/// Every half second the worker claims the messages that are due (``PortvaktStore/claimDueOutboxMessages(claimID:lease:limit:now:)``:
+/// only a member's first undelivered message is due, so each member's updates arrive in order)
+/// and sends each in its own task, at most `capacity` at once: a slow member system holds up
+/// only its own messages. A claim lasts longer than a send may take, so no other worker on any
+/// instance sends the same message meanwhile, and an outcome is recorded only under the claim
+/// it was sent under.
+///
+/// A message is posted as JSON with `Idempotency-Key` (the message id) and a signature over a
+/// timestamp and the body (``MemberUpdateSignature``). A 2xx delivers it. Anything else is retried
+/// after 2 s, 4 s, 8 s … (at most 10 minutes), each wait shortened by up to half at random so that
 /// retries after an outage do not arrive together; after `maxAttempts` the message is `dead`,
 /// which administrators see. Messages live in the database, so a restart loses none, and the
 /// receiver applies a message delivered twice (its answer lost) once.
 struct OutboxWorker: Service {
+    /// How long a member system may take to answer.
+    static let sendTimeout: TimeInterval = 10
+
     let broker: Broker
     let http: HTTPClient
     let maxAttempts: Int
     var interval: Duration = .milliseconds(500)
-    var lease: TimeInterval = 60
+    /// Messages in flight at once.
+    var capacity = 20
+    /// How long a claim keeps other workers away: the send's timeout and time to record the outcome.
+    var lease: TimeInterval = sendTimeout + 20
+
+    private enum Event { case tick, sent }
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await deliverDue()
-                try await Task.sleep(for: interval)
+            await withTaskGroup(of: Event.self) { group in
+                var inFlight = 0
+                group.addTask { await tick() }
+                while let event = await group.next(), !Task.isCancelled {
+                    switch event {
+                    case .sent: inFlight -= 1
+                    case .tick: group.addTask { await tick() }
+                    }
+                    // After a tick, or when a send ends while more may be waiting.
+                    guard event == .tick || inFlight == capacity - 1 else { continue }
+                    for message in await claimDue(limit: capacity - inFlight) {
+                        inFlight += 1
+                        group.addTask {
+                            await deliver(message)
+                            return .sent
+                        }
+                    }
+                }
+                group.cancelAll()
             }
         }
     }
 
-    func deliverDue() async {
+    private func tick() async -> Event {
+        try? await Task.sleep(for: interval)
+        return .tick
+    }
+
+    private func claimDue(limit: Int) async -> [OutboxMessage] {
+        guard limit > 0 else { return [] }
         do {
-            for message in try await broker.store.claimDueOutboxMessages(lease: lease, now: broker.now()) {
-                try await deliver(message)
-            }
+            return try await broker.store.claimDueOutboxMessages(claimID: UUID().uuidString, lease: lease, limit: limit, now: broker.now())
         } catch {
             broker.logger.warning("The member outbox could not be read", metadata: ["error": "\(error)"])
+            return []
         }
     }
 
-    private func deliver(_ message: OutboxMessage) async throws {
+    private func deliver(_ message: OutboxMessage) async {
+        guard let claim = message.claimId else { return }
         let problem: String?
         do {
             problem = try await send(message)
         } catch {
             problem = "could not reach the member system"
         }
-        let now = broker.now()
-        guard let problem else {
-            try await broker.store.markOutboxDelivered(id: message.id, now: now)
-            broker.logger.info("Member update delivered", metadata: ["message": "\(message.id)", "attempts": "\(message.attempts + 1)"])
-            return
+        do {
+            let now = broker.now()
+            guard let problem else {
+                let recorded = try await broker.store.markOutboxDelivered(id: message.id, claimID: claim, now: now)
+                broker.logger.info(recorded ? "Member update delivered" : "Member update delivered after its claim ended", metadata: [
+                    "message": "\(message.id)", "attempts": "\(message.attempts + 1)",
+                ])
+                return
+            }
+            let attempts = message.attempts + 1
+            let next = attempts >= maxAttempts ? nil : now.addingTimeInterval(Self.backoff(afterAttempt: attempts))
+            guard try await broker.store.markOutboxFailed(id: message.id, claimID: claim, error: problem, nextAttempt: next, now: now) else { return }
+            broker.logger.notice(next == nil ? "Member update is dead after its last attempt" : "Member update failed; retrying", metadata: [
+                "message": "\(message.id)", "attempts": "\(attempts)", "problem": "\(problem)",
+            ])
+        } catch {
+            // The claim runs out and the message is sent again; the receiver applies it once.
+            broker.logger.warning("The outcome of a member update could not be recorded", metadata: ["message": "\(message.id)", "error": "\(error)"])
         }
-        let attempts = message.attempts + 1
-        let next = attempts >= maxAttempts ? nil : now.addingTimeInterval(Self.backoff(afterAttempt: attempts))
-        try await broker.store.markOutboxFailed(id: message.id, error: problem, nextAttempt: next, now: now)
-        broker.logger.notice(next == nil ? "Member update is dead after its last attempt" : "Member update failed; retrying", metadata: [
-            "message": "\(message.id)", "attempts": "\(attempts)", "problem": "\(problem)",
-        ])
     }
 
     /// The failure, or nil when the member system took the message.
@@ -77,7 +120,7 @@ struct OutboxWorker: Service {
         request.headers.add(name: MemberUpdateSignature.timestampHeader, value: String(timestamp))
         request.headers.add(name: MemberUpdateSignature.signatureHeader, value: MemberUpdateSignature.sign(body: body, timestamp: timestamp, secret: system.secret))
         request.body = .bytes(ByteBuffer(bytes: body))
-        let response = try await http.execute(request, timeout: .seconds(10))
+        let response = try await http.execute(request, timeout: .seconds(Int64(Self.sendTimeout)))
         _ = try? await response.body.collect(upTo: 64 * 1024)
         return (200..<300).contains(response.status.code) ? nil : "the member system answered \(response.status.code)"
     }

@@ -10,7 +10,7 @@ extension ServerConfiguration {
     /// once into the data directory (readable only by its owner), where README.md says to find it.
     func sandboxConfiguration(logger: Logger) throws -> SandboxConfiguration {
         guard environment != .production else {
-            throw ConfigurationError("the sandbox never runs when PORTVAKT_ENV is production")
+            throw ConfigurationError("the sandbox never runs in production: it is for `portvakt-server dev`")
         }
         let token: String
         if let configured = sandboxAdminToken {

@@ -16,5 +16,6 @@ public struct Migration: Sendable {
         Migration(version: 6, name: "member sync and outbox", apply: MemberSyncMigration.apply),
         Migration(version: 7, name: "session indexes", apply: SessionIndexes.apply),
         Migration(version: 8, name: "audit keys", apply: AuditKeyMigration.apply),
+        Migration(version: 9, name: "outbox claims", apply: OutboxClaims.apply),
     ]
 }

@@ -81,6 +81,8 @@ public struct OutboxMessage: Sendable, Hashable, Codable {
     public let lastError: String?
     public let createdAt: Int64
     public let deliveredAt: Int64?
+    /// The worker's claim while it is delivering the message.
+    public let claimId: String?
 
     public init(id: String, organisationID: String, memberRecordID: String?, event: String, payload: SealedValue, now: Date) {
         self.id = id
@@ -95,6 +97,7 @@ public struct OutboxMessage: Sendable, Hashable, Codable {
         lastError = nil
         createdAt = now.millisecondsSince1970
         deliveredAt = nil
+        claimId = nil
     }
 
     public var payload: SealedValue { SealedValue(keyID: payloadKeyId, combined: payloadSealed) }
@@ -197,45 +200,58 @@ extension PortvaktStore {
 }
 
 extension PortvaktStore {
-    /// Messages due for delivery, oldest first; each claimed for `lease` so that another
-    /// instance's worker does not send it at the same time.
-    public func claimDueOutboxMessages(lease: TimeInterval, limit: Int = 20, now: Date = Date()) async throws -> [OutboxMessage] {
+    /// Claims up to `limit` messages due for delivery, oldest due first, for `lease` seconds:
+    /// until then no other worker (on this instance or another) takes them. Only the first
+    /// undelivered message of a member is due, so a member's updates arrive in order. One
+    /// statement; on PostgreSQL rows another worker is claiming are skipped, not waited for.
+    public func claimDueOutboxMessages(claimID: String, lease: TimeInterval, limit: Int, now: Date = Date()) async throws -> [OutboxMessage] {
         let time = now.millisecondsSince1970
         return try await write { db in
-            let due = try await db.select().column("id").from("member_outbox")
-                .where("status", .equal, "pending").where("next_attempt_at", .lessThanOrEqual, time)
-                .orderBy("next_attempt_at").limit(limit).all().map { try $0.decode(column: "id", as: String.self) }
-            var claimed: [OutboxMessage] = []
-            for id in due {
-                if let message = try await db.update("member_outbox")
-                    .set("next_attempt_at", to: time + Int64(lease * 1000))
-                    .where("id", .equal, id).where("status", .equal, "pending").where("next_attempt_at", .lessThanOrEqual, time)
-                    .returning(SQLLiteral.all).first(as: OutboxMessage.self) {
-                    claimed.append(message)
-                }
-            }
-            return claimed
+            let skipLocked: SQLQueryString = db.dialect.name == "postgresql" ? "FOR UPDATE OF due SKIP LOCKED" : ""
+            return try await db.raw("""
+                UPDATE member_outbox SET next_attempt_at = \(bind: time + Int64(lease * 1000)), claim_id = \(bind: claimID)
+                WHERE id IN (
+                    SELECT due.id FROM member_outbox due
+                    WHERE due.status = 'pending' AND due.next_attempt_at <= \(bind: time)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM member_outbox earlier
+                        WHERE earlier.member_record_id = due.member_record_id AND earlier.status = 'pending'
+                        AND (earlier.created_at < due.created_at OR (earlier.created_at = due.created_at AND earlier.id < due.id))
+                    )
+                    ORDER BY due.next_attempt_at LIMIT \(bind: limit) \(skipLocked)
+                )
+                RETURNING *
+                """).all(as: OutboxMessage.self)
         }
     }
 
-    public func markOutboxDelivered(id: String, now: Date = Date()) async throws {
+    /// Records a delivery under `claimID`.
+    /// - Returns: false when the claim was no longer current (the lease ran out and another
+    ///   worker took the message): nothing is changed.
+    @discardableResult
+    public func markOutboxDelivered(id: String, claimID: String, now: Date = Date()) async throws -> Bool {
         try await write { db in
             try await db.update("member_outbox").set("status", to: "delivered").set("delivered_at", to: now.millisecondsSince1970)
-                .set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: SQLLiteral.null)
-                .where("id", .equal, id).run()
+                .set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: SQLLiteral.null).set("claim_id", to: SQLLiteral.null)
+                .where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "pending")
+                .returning("id").first() != nil
         }
     }
 
-    /// Records a failed attempt: retried at `nextAttempt`, or `dead` when nil.
-    public func markOutboxFailed(id: String, error: String, nextAttempt: Date?, now: Date = Date()) async throws {
+    /// Records a failed attempt under `claimID`: retried at `nextAttempt`, or `dead` when nil.
+    /// - Returns: false when the claim was no longer current: nothing is changed.
+    @discardableResult
+    public func markOutboxFailed(id: String, claimID: String, error: String, nextAttempt: Date?, now: Date = Date()) async throws -> Bool {
         try await write { db in
-            var update = db.update("member_outbox").set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: String(error.prefix(200)))
+            var update = db.update("member_outbox").set("attempts", to: SQLRaw("attempts + 1"))
+                .set("last_error", to: String(error.prefix(200))).set("claim_id", to: SQLLiteral.null)
             if let nextAttempt {
                 update = update.set("next_attempt_at", to: nextAttempt.millisecondsSince1970)
             } else {
                 update = update.set("status", to: "dead")
             }
-            try await update.where("id", .equal, id).run()
+            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "pending")
+                .returning("id").first() != nil
         }
     }
 
