@@ -23,8 +23,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         try await withStartup(.production) { configuration, logger in
-            let app = try await PortvaktApplication.build(configuration: configuration, logger: logger)
-            try await app.runService()
+            try await PortvaktApplication.serve(configuration: configuration, logger: logger)
         }
     }
 }
@@ -36,8 +35,7 @@ struct Dev: AsyncParsableCommand {
 
     func run() async throws {
         try await withStartup(.development) { configuration, logger in
-            let app = try await PortvaktApplication.build(configuration: configuration, logger: logger)
-            try await app.runService()
+            try await PortvaktApplication.serve(configuration: configuration, logger: logger)
         }
     }
 }
@@ -180,7 +178,8 @@ func withStartup(_ mode: ServerConfiguration.Environment, _ body: (ServerConfigu
         throw ExitCode(78)
     }
     LoggingSystem.bootstrap { label in
-        var handler = RedactingLogHandler(wrapping: StreamLogHandler.standardError(label: label))
+        let output: any LogHandler = configuration.logFormat == .json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+        var handler = RedactingLogHandler(wrapping: output)
         handler.logLevel = configuration.logLevel
         return handler
     }

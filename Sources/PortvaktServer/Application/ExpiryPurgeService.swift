@@ -4,15 +4,18 @@ import PortvaktStorage
 import ServiceLifecycle
 
 /// Deletes abandoned logins, unredeemed codes, ended BankID orders, unanswered device challenges
-/// and sessions that ended a day ago (with their refresh tokens) after they expire (each is
+/// sessions that ended a day ago (with their refresh tokens) and failure counters a day old that
+/// block nothing, after they expire (each is
 /// useless by then, and a login flow holds a sealed PKCE verifier and nonce). Every few minutes,
 /// until shutdown.
 struct ExpiryPurgeService: Service {
     let store: PortvaktStore
+    let readiness: Readiness
     let logger: Logger
     var interval: Duration = .seconds(300)
 
     func run() async throws {
+        guard await readiness.waitUntilMigrated() else { return }
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: interval)
@@ -28,6 +31,7 @@ struct ExpiryPurgeService: Service {
             let orders = try await store.purgeExpiredBankIDOrders()
             let challenges = try await store.purgeExpiredDeviceChallenges()
             let sessions = try await store.purgeEndedSessions()
+            try await store.purgeStaleThrottles()
             if flows + codes + orders + challenges + sessions > 0 {
                 logger.debug("Purged expired logins", metadata: [
                     "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)", "sessions": "\(sessions)",

@@ -5,6 +5,7 @@ import NIOCore
 import PortvaktCore
 import PortvaktSandbox
 import PortvaktStorage
+import ServiceLifecycle
 
 /// Builds the Portvakt server: database, keys, routes. Running it serves until SIGTERM or SIGINT,
 /// then lets in-flight requests finish before closing the database.
@@ -19,6 +20,8 @@ public enum PortvaktApplication {
         configuration: ServerConfiguration,
         logger: Logger,
         clock: @escaping @Sendable () -> Date = { Date() },
+        readiness: Readiness = Readiness(),
+        onMetricsRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         onRoutes: ([String]) -> Void = { _ in },
         onRunning: @escaping @Sendable (_ publicURL: String) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
@@ -32,14 +35,17 @@ public enum PortvaktApplication {
             address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(),
             memberSystems: MemberSystemDirectory(configuration.memberSystems), clients: AppClient.builtIn,
             lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
-            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(), logger: logger, now: clock
+            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store), logger: logger, now: clock
         )
 
+        _ = PortvaktMetrics.registry
         let router = Router(context: PortvaktRequestContext.self)
+        router.add(middleware: ClientAddressMiddleware(resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies)))
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: UnexpectedErrorMiddleware())
         HomePage(sandboxEnabled: configuration.sandboxEnabled).register(on: router)
-        HealthRoutes(driver: driver).register(on: router)
+        HealthRoutes(driver: driver, readiness: readiness).register(on: router)
         KeyRoutes(keys: broker.signingKeys).register(on: router)
         DiscoveryRoutes(broker: broker).register(on: router)
         AuthorizeRoutes(broker: broker).register(on: router)
@@ -57,6 +63,9 @@ public enum PortvaktApplication {
         ExpenseRoutes(broker: broker).register(on: router)
         MemberRoutes(broker: broker).register(on: router)
         MemberSyncRoutes(broker: broker).register(on: router)
+        if let token = configuration.metricsToken {
+            MetricsRoutes(store: store, token: token).register(on: router)
+        }
         sandbox?.addRoutes(to: router)
         onRoutes(router.routes.map(\.description))
 
@@ -65,9 +74,9 @@ public enum PortvaktApplication {
             server: .http1(configuration: .init(additionalChannelHandlers: [CloseAfterResponseHandler()], idleTimeout: Self.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt"),
             services: [
-                driver, http, ExpiryPurgeService(store: store, logger: logger),
-                OutboxWorker(broker: broker, http: http.client, maxAttempts: configuration.outboxMaxAttempts),
-            ],
+                driver, http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
+                OutboxWorker(broker: broker, http: http.client, readiness: readiness, maxAttempts: configuration.outboxMaxAttempts),
+            ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.host, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let publicURL = configuration.publicURL(listeningOn: port)
@@ -119,8 +128,23 @@ public enum PortvaktApplication {
             if sandbox != nil {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)
             }
+            readiness.migrated()
         }
         return app
+    }
+
+    /// Serves until SIGTERM or SIGINT, then drains: `/health/ready` answers 503 at once, requests
+    /// in flight and the outbox's sends finish, and the process gives up waiting after
+    /// `PORTVAKT_SHUTDOWN_SECONDS`.
+    public static func serve(configuration: ServerConfiguration, logger: Logger) async throws {
+        let readiness = Readiness()
+        let app = try await build(configuration: configuration, logger: logger, readiness: readiness)
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: app), .init(service: DrainNotice(readiness: readiness))],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        )
+        group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        try await ServiceGroup(configuration: group).run()
     }
 
     /// A connection that sends nothing for this long is closed: a keep-alive nobody uses, or a

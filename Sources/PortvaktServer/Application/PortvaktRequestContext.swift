@@ -13,8 +13,11 @@ public struct PortvaktRequestContext: SandboxRequestContext {
         channel = source.channel
     }
 
-    /// The client's IP address as this server sees it (a proxy's, behind one), for throttling.
-    var remoteAddress: String {
-        channel?.remoteAddress?.ipAddress ?? "unknown"
+    /// The client's IP address: behind trusted proxies the one they forward for
+    /// (``ClientAddressMiddleware``), otherwise the connection's peer.
+    var resolvedClientAddress: String?
+
+    var clientAddress: String {
+        resolvedClientAddress ?? channel?.remoteAddress?.ipAddress ?? "unknown"
     }
 }

@@ -14,7 +14,7 @@ struct BankIDOrderRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/bankid/orders") { request, context in
-            try await answer { try await start(request, endUserIP: context.remoteAddress) }
+            try await answer { try await start(request, endUserIP: context.clientAddress) }
         }
         router.post("/bankid/orders/collect") { request, _ in
             try await answer {

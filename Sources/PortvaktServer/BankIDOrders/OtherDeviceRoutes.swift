@@ -15,7 +15,7 @@ struct OtherDeviceRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get(RouterPath(Self.path)) { request, context in
-            try await page(request, endUserIP: context.remoteAddress)
+            try await page(request, endUserIP: context.clientAddress)
         }
         router.get(RouterPath(Self.path + ".js")) { _, _ in
             Response(

@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     /// Sandbox faults switched on at start.
     public var sandboxFaults: [SandboxProvider: FaultSettings]
     public var logLevel: Logger.Level
+    public enum LogFormat: String, Sendable { case text, json }
+    public var logFormat: LogFormat = .text
     /// How long to keep retrying an unreachable database at start-up before giving up.
     public var databaseWait: Duration
     /// `id=base64,…` encryption keys and the base64 blind-index key; nil in development means
@@ -78,6 +80,13 @@ public struct ServerConfiguration: Sendable {
     public var memberSystems: [MemberSystemSettings] = []
     /// Delivery attempts of a member update before it is dead.
     public var outboxMaxAttempts: Int = 8
+    /// `/metrics` on the main port behind this bearer token, and/or on a port of its own.
+    public var metricsToken: String?
+    public var metricsPort: Int?
+    /// How long a shutdown waits for requests and deliveries in flight.
+    public var shutdownTimeout: Duration = .seconds(30)
+    /// Proxies whose `Forwarded`/`X-Forwarded-For` headers are believed.
+    var trustedProxies: [IPNetwork] = []
 
     static let names: Set<String> = Set([
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
@@ -88,6 +97,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
+        "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names)
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
@@ -168,6 +178,18 @@ public struct ServerConfiguration: Sendable {
         configuration.memberSystems = try MemberSystemSettings.load(from: settings)
         configuration.outboxMaxAttempts = outboxAttempts
         configuration.auditKeys = settings["PORTVAKT_AUDIT_KEY"]
+        configuration.metricsToken = try settings.parse("PORTVAKT_METRICS_TOKEN", default: nil, expected: "at least 16 characters") { text -> String?? in
+            text.count >= 16 ? .some(text) : .none
+        }
+        configuration.metricsPort = try settings.parse("PORTVAKT_METRICS_PORT", default: nil, expected: "a port number from 0 to 65535") { text -> Int?? in
+            Int(text).flatMap { (0...65535).contains($0) ? .some($0) : .none }
+        }
+        configuration.logFormat = try settings.parse("PORTVAKT_LOG_FORMAT", default: .text, expected: "text or json") { LogFormat(rawValue: $0.lowercased()) }
+        configuration.shutdownTimeout = .seconds(try seconds("PORTVAKT_SHUTDOWN_SECONDS", 30, 1...600))
+        configuration.trustedProxies = try settings.parse("PORTVAKT_TRUSTED_PROXIES", default: [], expected: "a list of addresses or CIDR blocks, like 10.0.0.0/8,fd00::/8") { text in
+            let networks = text.split(separator: ",").map { IPNetwork($0.trimmingCharacters(in: .whitespaces)) }
+            return networks.contains(nil) ? nil : networks.compactMap { $0 }
+        }
         try configuration.checkProductionRules()
         return configuration
     }

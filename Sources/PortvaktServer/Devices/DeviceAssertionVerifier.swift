@@ -33,13 +33,13 @@ struct DeviceAssertionVerifier: Sendable {
         guard header.alg == "ES256", header.keyReferences.isEmpty, let deviceID = header.kid else {
             throw await refuse("not_es256", keys: [.address(address)], now: now)
         }
-        if await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
+        if try await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
             throw Self.throttled
         }
         guard let device = try await broker.store.device(id: deviceID) else {
             throw await refuse("unknown_device", keys: [.address(address)], now: now, message: .deviceNotRecognised)
         }
-        if await broker.throttle.blockedUntil([.user(device.userId)], now: now) != nil {
+        if try await broker.throttle.blockedUntil([.user(device.userId)], now: now) != nil {
             throw Self.throttled
         }
         let keys: [LoginThrottle.Key] = [.device(device.id), .user(device.userId), .address(address)]
@@ -68,7 +68,7 @@ struct DeviceAssertionVerifier: Sendable {
         else {
             throw await refuse("user_disabled", device: device, keys: keys, now: now, message: .deviceNotRecognised)
         }
-        await broker.throttle.recordSuccess(.device(device.id))
+        try await broker.throttle.recordSuccess(.device(device.id))
         return Verified(device: device, user: user, biometric: biometric, action: action)
     }
 
@@ -90,12 +90,14 @@ struct DeviceAssertionVerifier: Sendable {
     private func refuse(
         _ reason: String, device: Device? = nil, keys: [LoginThrottle.Key], now: Date, message: UserMessage = .biometricUnlockFailed
     ) async -> OAuthFailure {
-        await broker.throttle.recordFailure(keys, now: now)
+        try? await broker.throttle.recordFailure(keys, now: now)
         try? await broker.store.append(AuditEvent(
             occurredAt: now, action: "device.assertion_failed", outcome: "failure", actorUserID: device.flatMap { UUID(uuidString: $0.userId) },
-            subjectType: device == nil ? nil : "device", subjectID: device?.id, details: ["reason": reason]
+            subjectType: device == nil ? nil : "device", subjectID: device?.id,
+            details: ["reason": reason, "client_address": keys.lazy.compactMap(\.address).first ?? "unknown"]
         ))
         broker.logger.notice("Device assertion refused", metadata: ["reason": "\(reason)"])
+        PortvaktMetrics.deviceAssertionFailed(reason: reason)
         return OAuthFailure.invalidGrant("The device assertion was refused (\(reason.replacingOccurrences(of: "_", with: " "))).", message: message)
     }
 }

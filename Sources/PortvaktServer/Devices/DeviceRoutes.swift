@@ -39,7 +39,7 @@ struct DeviceRoutes {
             }
         }
         router.post("/v1/devices/:id/challenges") { request, context in
-            try await APIResponse.answer { try await challenge(request, deviceID: context.parameters.get("id") ?? "", address: context.remoteAddress) }
+            try await APIResponse.answer { try await challenge(request, deviceID: context.parameters.get("id") ?? "", address: context.clientAddress) }
         }
     }
 
@@ -96,7 +96,7 @@ struct DeviceRoutes {
         let body = try await request.decodeJSON(ChallengeRequest.self)
         guard let purpose = DevicePurpose(rawValue: body.purpose) else { throw OAuthFailure.invalidRequest("purpose must be unlock or step-up.") }
         let now = broker.now()
-        if await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
+        if try await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
             throw DeviceAssertionVerifier.throttled
         }
         var action: StepUpAction?

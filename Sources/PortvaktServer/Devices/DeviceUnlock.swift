@@ -26,6 +26,7 @@ struct DeviceUnlock: Sendable {
         } catch let error as StoreError where error.isNotFound && error.detail == "devices" {
             throw OAuthFailure.invalidGrant("The device was removed.", message: .deviceNotRecognised)
         }
+        PortvaktMetrics.deviceUnlocked()
         return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true)
     }
 

@@ -14,7 +14,7 @@ struct StepUpRoutes {
             try await APIResponse.answer {
                 let caller = try await APICaller.authenticate(request, broker: broker)
                 let body = try await request.decodeJSON(StepUpRequest.self)
-                let verified = try await DeviceAssertionVerifier(broker: broker).verify(body.assertion, purpose: .stepUp, address: context.remoteAddress)
+                let verified = try await DeviceAssertionVerifier(broker: broker).verify(body.assertion, purpose: .stepUp, address: context.clientAddress)
                 let now = broker.now()
                 guard verified.user.id == caller.userID, let action = verified.action else {
                     throw OAuthFailure.invalidGrant("The device belongs to another user.", message: .biometricUnlockFailed)

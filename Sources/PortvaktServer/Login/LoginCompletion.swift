@@ -57,6 +57,7 @@ struct LoginCompletion: Sendable {
             bankIDOrderID: bankIDOrderID, now: now
         )
         broker.logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
+        PortvaktMetrics.login(provider: method.provider.rawValue, outcome: "success")
         return code
     }
 
@@ -75,6 +76,7 @@ struct LoginCompletion: Sendable {
             source: "\(method.rawValue)-login", details: ["reason": reason, "message_id": message.id]
         ))
         broker.logger.notice("Login failed", metadata: ["method": "\(method.rawValue)", "reason": "\(reason)"])
+        PortvaktMetrics.login(provider: method.rawValue, outcome: message.isQuiet ? "cancelled" : "failure")
     }
 
     /// The app's redirect URI with `fields`, its `state` and our `iss`.

@@ -1,16 +1,25 @@
+import Crypto
 import Foundation
+import PortvaktStorage
 
 /// Failed password attempts per account, failed device assertions per device and per user, and
 /// both per client address, with growing waits: the last free failure blocks for 5 s, each
 /// further one doubles the wait, up to 15 minutes. A success clears the account or device.
-/// In memory, per server instance.
-actor LoginThrottle {
+/// The counters live in the database, so every instance sees the same ones: N instances do not
+/// give an attacker N times the attempts.
+struct LoginThrottle: Sendable {
     struct Policy: Sendable {
         var freeFailures: Int
         var firstWait: TimeInterval = 5
         var longestWait: TimeInterval = 15 * 60
         /// A key with no failure for this long starts over.
         var forgetAfter: TimeInterval = 3600
+
+        func wait(afterFailures failures: Int) -> TimeInterval? {
+            let over = failures - freeFailures
+            guard over >= 0 else { return nil }
+            return min(firstWait * pow(2, Double(min(over, 20))), longestWait)
+        }
     }
 
     enum Key: Hashable, Sendable {
@@ -18,57 +27,58 @@ actor LoginThrottle {
         case address(String)
         case device(String)
         case user(String)
+
+        var policy: Policy {
+            switch self {
+            case .account: Policy(freeFailures: 5)
+            case .address: Policy(freeFailures: 30)
+            case .device: Policy(freeFailures: 5)
+            case .user: Policy(freeFailures: 10)
+            }
+        }
+
+        var kind: String {
+            switch self {
+            case .account: "account"
+            case .address: "address"
+            case .device: "device"
+            case .user: "user"
+            }
+        }
+
+        var address: String? {
+            if case .address(let address) = self { address } else { nil }
+        }
+
+        /// What the database keeps: a hash, so no email or IP address is stored.
+        var stored: String {
+            let text = switch self {
+            case .account(let email): "account:\(email)"
+            case .address(let address): "address:\(address)"
+            case .device(let id): "device:\(id)"
+            case .user(let id): "user:\(id)"
+            }
+            return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        }
     }
 
-    private struct Record {
-        var failures: Int
-        var lastFailure: Date
-        var blockedUntil: Date
-    }
-
-    private let accountPolicy = Policy(freeFailures: 5)
-    private let addressPolicy = Policy(freeFailures: 30)
-    private let devicePolicy = Policy(freeFailures: 5)
-    private let userPolicy = Policy(freeFailures: 10)
-    private var records: [Key: Record] = [:]
+    let store: PortvaktStore
 
     /// Until when the keys are blocked; nil when an attempt may go ahead.
-    func blockedUntil(_ keys: [Key], now: Date) -> Date? {
-        forgetOld(now: now)
-        return keys.compactMap { records[$0]?.blockedUntil }.filter { $0 > now }.max()
+    func blockedUntil(_ keys: [Key], now: Date) async throws -> Date? {
+        let until = try await store.throttleBlockedUntil(keys: keys.map(\.stored), now: now)
+        if until != nil { PortvaktMetrics.throttleBlocked(kind: keys.first?.kind ?? "none") }
+        return until
     }
 
-    func recordFailure(_ keys: [Key], now: Date) {
-        for key in keys {
-            let policy = policy(for: key)
-            var record = records[key] ?? Record(failures: 0, lastFailure: now, blockedUntil: now)
-            if now.timeIntervalSince(record.lastFailure) > policy.forgetAfter { record.failures = 0 }
-            record.failures += 1
-            record.lastFailure = now
-            let over = record.failures - policy.freeFailures
-            if over >= 0 {
-                let wait = min(policy.firstWait * pow(2, Double(min(over, 20))), policy.longestWait)
-                record.blockedUntil = now.addingTimeInterval(wait)
-            }
-            records[key] = record
-        }
+    func recordFailure(_ keys: [Key], now: Date) async throws {
+        try await store.recordThrottleFailures(keys.map { key in
+            let policy = key.policy
+            return ThrottleFailure(key: key.stored, forgetAfter: policy.forgetAfter) { policy.wait(afterFailures: $0) }
+        }, now: now)
     }
 
-    func recordSuccess(_ key: Key) {
-        records[key] = nil
-    }
-
-    private func policy(for key: Key) -> Policy {
-        switch key {
-        case .account: accountPolicy
-        case .address: addressPolicy
-        case .device: devicePolicy
-        case .user: userPolicy
-        }
-    }
-
-    private func forgetOld(now: Date) {
-        guard records.count > 1000 else { return }
-        records = records.filter { now.timeIntervalSince($0.value.lastFailure) < policy(for: $0.key).forgetAfter || $0.value.blockedUntil > now }
+    func recordSuccess(_ key: Key) async throws {
+        try await store.clearThrottle(key: key.stored)
     }
 }

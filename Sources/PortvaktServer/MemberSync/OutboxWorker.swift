@@ -15,6 +15,8 @@ import ServiceLifecycle
 /// instance sends the same message meanwhile, and an outcome is recorded only under the claim
 /// it was sent under.
 ///
+/// It starts once the database is migrated, and on shutdown finishes the sends in flight.
+///
 /// A message is posted as JSON with `Idempotency-Key` (the message id) and a signature over a
 /// timestamp and the body (``MemberUpdateSignature``). A 2xx delivers it. Anything else is retried
 /// after 2 s, 4 s, 8 s … (at most 10 minutes), each wait shortened by up to half at random so that
@@ -27,6 +29,7 @@ struct OutboxWorker: Service {
 
     let broker: Broker
     let http: HTTPClient
+    let readiness: Readiness
     let maxAttempts: Int
     var interval: Duration = .milliseconds(500)
     /// Messages in flight at once.
@@ -37,27 +40,28 @@ struct OutboxWorker: Service {
     private enum Event { case tick, sent }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            await withTaskGroup(of: Event.self) { group in
-                var inFlight = 0
-                group.addTask { await tick() }
-                while let event = await group.next(), !Task.isCancelled {
-                    switch event {
-                    case .sent: inFlight -= 1
-                    case .tick: group.addTask { await tick() }
-                    }
-                    // After a tick, or when a send ends while more may be waiting.
-                    guard event == .tick || inFlight == capacity - 1 else { continue }
-                    for message in await claimDue(limit: capacity - inFlight) {
-                        inFlight += 1
-                        group.addTask {
-                            await deliver(message)
-                            return .sent
-                        }
+        guard await readiness.waitUntilMigrated() else { return }
+        await withTaskGroup(of: Event.self) { group in
+            var inFlight = 0
+            group.addTask { await tick() }
+            while let event = await group.next() {
+                if event == .sent { inFlight -= 1 }
+                // Shutting down: take nothing new, let the deliveries in flight finish.
+                if Task.isShuttingDownGracefully || Task.isCancelled {
+                    if inFlight == 0 { break } else { continue }
+                }
+                if event == .tick { group.addTask { await tick() } }
+                // After a tick, or when a send ends while more may be waiting.
+                guard event == .tick || inFlight == capacity - 1 else { continue }
+                for message in await claimDue(limit: capacity - inFlight) {
+                    inFlight += 1
+                    group.addTask {
+                        await deliver(message)
+                        return .sent
                     }
                 }
-                group.cancelAll()
             }
+            group.cancelAll()
         }
     }
 
@@ -88,6 +92,7 @@ struct OutboxWorker: Service {
             let now = broker.now()
             guard let problem else {
                 let recorded = try await broker.store.markOutboxDelivered(id: message.id, claimID: claim, now: now)
+                if recorded { PortvaktMetrics.outboxDelivered(after: now.timeIntervalSince(Date(millisecondsSince1970: message.createdAt))) }
                 broker.logger.info(recorded ? "Member update delivered" : "Member update delivered after its claim ended", metadata: [
                     "message": "\(message.id)", "attempts": "\(message.attempts + 1)",
                 ])

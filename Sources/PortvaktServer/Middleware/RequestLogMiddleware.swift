@@ -21,11 +21,13 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func log(_ request: Request, status: Int, since start: ContinuousClock.Instant, context: Context) {
         let elapsed = ContinuousClock.now - start
+        PortvaktMetrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status, duration: elapsed)
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         context.logger.info("request", metadata: [
             "method": "\(request.method.rawValue)",
             // Decoded, so that the redacting log handler sees digits however they were escaped.
             "path": "\(PercentEncoding.decode(request.uri.path) ?? "[undecodable]")",
+            "route": "\(context.endpointPath ?? "unmatched")",
             "status": "\(status)",
             "ms": "\((milliseconds * 10).rounded() / 10)",
         ])

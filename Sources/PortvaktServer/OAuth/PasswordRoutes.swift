@@ -11,7 +11,7 @@ struct PasswordRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/oauth/password") { request, context in
-            try await submit(request, address: context.remoteAddress)
+            try await submit(request, address: context.clientAddress)
         }
     }
 
@@ -28,18 +28,19 @@ struct PasswordRoutes {
             BrokerPage.response(PasswordPage.render(login.request, handle: handle, email: email, message: message), status: status)
         }
 
-        if await broker.throttle.blockedUntil(keys, now: now) != nil {
-            try await auditFailure("throttled", now: now)
+        if try await broker.throttle.blockedUntil(keys, now: now) != nil {
+            try await auditFailure("throttled", address: address, now: now)
             return page(.tooManyAttempts, status: .tooManyRequests)
         }
         let user = email.isEmpty || email.count > 254 ? nil : try await broker.store.user(email: email)
         let matches = try await broker.passwords.verify(String(password.prefix(128)), hash: user?.passwordHash)
         guard matches, let user, user.disabledAt == nil else {
-            await broker.throttle.recordFailure(keys, now: now)
-            try await auditFailure("wrong_credentials", now: now)
+            try await broker.throttle.recordFailure(keys, now: now)
+            try await auditFailure("wrong_credentials", address: address, now: now)
+            PortvaktMetrics.login(provider: "password", outcome: "failure")
             return page(.wrongEmailOrPassword, status: .unauthorized)
         }
-        await broker.throttle.recordSuccess(.account(email))
+        try await broker.throttle.recordSuccess(.account(email))
         // Taken only now, so a mistyped password can be corrected on the same page.
         guard let taken = try await broker.pendingLogin(handle: handle, take: true) else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is finished", language: login.request.language)
@@ -48,7 +49,7 @@ struct PasswordRoutes {
         return Responses.redirect(to: try await LoginCompletion(broker: broker).succeed(taken, user: user, method: method), status: .seeOther)
     }
 
-    private func auditFailure(_ reason: String, now: Date) async throws {
-        try await broker.store.append(AuditEvent(occurredAt: now, action: "login.failed", outcome: "failure", source: "password-login", details: ["reason": reason]))
+    private func auditFailure(_ reason: String, address: String, now: Date) async throws {
+        try await broker.store.append(AuditEvent(occurredAt: now, action: "login.failed", outcome: "failure", source: "password-login", details: ["reason": reason, "client_address": address]))
     }
 }

@@ -12,7 +12,7 @@ struct TokenRoutes {
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/oauth/token") { request, context in
             do {
-                return try Responses.json(try await token(request, address: context.remoteAddress))
+                return try Responses.json(try await token(request, address: context.clientAddress))
             } catch let failure as OAuthFailure {
                 return try failure.response()
             }

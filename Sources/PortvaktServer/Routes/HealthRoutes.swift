@@ -4,14 +4,18 @@ import PortvaktStorage
 /// Liveness and readiness for load balancers and orchestrators.
 struct HealthRoutes {
     let driver: any DatabaseDriver
+    let readiness: Readiness
 
     func register(on router: Router<some RequestContext>) {
         // Live: the process answers HTTP. Never touches the database.
         router.get("/health/live") { _, _ in
             HealthStatus(status: "live")
         }
-        // Ready: the database answers within two seconds.
+        // Ready: migrated, not shutting down, and the database answers within two seconds.
         router.get("/health/ready") { _, context in
+            guard readiness.state == .ready else {
+                return EditedResponse(status: .serviceUnavailable, response: HealthStatus(status: readiness.state.rawValue))
+            }
             do {
                 try await withTimeout(.seconds(2)) { try await driver.ping() }
                 return EditedResponse(status: .ok, response: HealthStatus(status: "ready"))

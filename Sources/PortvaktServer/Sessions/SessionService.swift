@@ -54,8 +54,10 @@ struct SessionService: Sendable {
         )
         switch rotation {
         case .rotated(let session), .repeated(let session):
+            if case .rotated = rotation { PortvaktMetrics.refreshRotated() }
             return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: successor, scope: "openid", nonce: nil, withIDToken: false)
         case .reused(let session):
+            PortvaktMetrics.refreshReuseDetected()
             broker.logger.warning("A rotated refresh token was used again; the session is revoked", metadata: ["user": "\(session.userId)"])
             try await audit(.revoked, action: "session.refresh_token_reused", sessionID: session.id, userID: session.userId, now: now)
             throw OAuthFailure.sessionExpired

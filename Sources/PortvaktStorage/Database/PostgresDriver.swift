@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import PostgresKit
 import PostgresNIO
 import ServiceLifecycle
@@ -60,8 +61,14 @@ public final class PostgresDriver: DatabaseDriver {
     /// work on the connection itself is not limited (a migration may wait for another's lock).
     private static func leased<R: Sendable>(_ operation: @escaping @Sendable (_ started: @escaping @Sendable () -> Void) async throws -> R) async throws -> R {
         let flag = LeaseFlag()
+        let asked = ContinuousClock.now
         return try await withThrowingTaskGroup(of: R?.self) { group in
-            group.addTask { try await operation { flag.set() } }
+            group.addTask {
+                try await operation {
+                    flag.set()
+                    Timer(label: "portvakt_database_pool_wait_seconds").record(duration: ContinuousClock.now - asked)
+                }
+            }
             group.addTask {
                 try await Task.sleep(for: leaseTimeout)
                 guard flag.isSet else { throw StoreError.unavailable("no database connection within \(leaseTimeout)") }

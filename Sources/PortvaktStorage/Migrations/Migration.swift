@@ -17,5 +17,6 @@ public struct Migration: Sendable {
         Migration(version: 7, name: "session indexes", apply: SessionIndexes.apply),
         Migration(version: 8, name: "audit keys", apply: AuditKeyMigration.apply),
         Migration(version: 9, name: "outbox claims", apply: OutboxClaims.apply),
+        Migration(version: 10, name: "login throttles", apply: LoginThrottles.apply),
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import Metrics
 import SQLKit
 
 extension PortvaktStore {
@@ -26,6 +27,7 @@ extension PortvaktStore {
         let head = try row.chain(after: previous, keys: keys)
         try await db.update("audit_chain_head").set("sequence", to: head.sequence).set("hash", to: head.hash).where("id", .equal, 1).run()
         try await db.insert(into: "audit_events").row(row).run()
+        Counter(label: "portvakt_audit_events_total", dimensions: [("action", event.action)]).increment()
     }
 
     /// The trail of one record, oldest first.

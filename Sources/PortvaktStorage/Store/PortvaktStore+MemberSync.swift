@@ -263,3 +263,16 @@ extension PortvaktStore {
         }
     }
 }
+
+extension PortvaktStore {
+    /// How many messages wait for delivery and how many are dead, over every organisation.
+    public func outboxCounts() async throws -> (pending: Int, dead: Int) {
+        try await read { db in
+            let rows = try await db.select().column("status").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+                .from("member_outbox").where("status", .in, ["pending", "dead"]).groupBy("status").all()
+            var counts: [String: Int] = [:]
+            for row in rows { counts[try row.decode(column: "status", as: String.self)] = try row.decode(column: "count", as: Int.self) }
+            return (counts["pending"] ?? 0, counts["dead"] ?? 0)
+        }
+    }
+}

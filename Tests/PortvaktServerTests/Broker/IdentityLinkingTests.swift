@@ -84,21 +84,52 @@ struct IdentityLinkingTests {
 
 @Suite("Login throttle")
 struct LoginThrottleTests {
-    @Test("Five free failures per account, then waits that double up to 15 minutes; success clears the account")
-    func growingWaits() async {
-        let throttle = LoginThrottle()
-        let start = Date(timeIntervalSince1970: 1_000_000)
-        let account = LoginThrottle.Key.account("a@example.no")
-        for _ in 0..<4 { await throttle.recordFailure([account], now: start) }
-        #expect(await throttle.blockedUntil([account], now: start) == nil)
-        await throttle.recordFailure([account], now: start)
-        #expect(await throttle.blockedUntil([account], now: start) == start.addingTimeInterval(5))
-        await throttle.recordFailure([account], now: start.addingTimeInterval(6))
-        #expect(await throttle.blockedUntil([account], now: start.addingTimeInterval(6)) == start.addingTimeInterval(16))
-        for step in 0..<20 { await throttle.recordFailure([account], now: start.addingTimeInterval(20 + Double(step))) }
-        let blocked = await throttle.blockedUntil([account], now: start.addingTimeInterval(40))
-        #expect(blocked == start.addingTimeInterval(39 + 900))
-        await throttle.recordSuccess(account)
-        #expect(await throttle.blockedUntil([account], now: start.addingTimeInterval(40)) == nil)
+    @Test("Five free failures per account, then waits that double up to 15 minutes; success clears the account", arguments: TestDatabase.kinds)
+    func growingWaits(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let throttle = LoginThrottle(store: store)
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            let account = LoginThrottle.Key.account("a@example.no")
+            for _ in 0..<4 { try await throttle.recordFailure([account], now: start) }
+            #expect(try await throttle.blockedUntil([account], now: start) == nil)
+            try await throttle.recordFailure([account], now: start)
+            #expect(try await throttle.blockedUntil([account], now: start) == start.addingTimeInterval(5))
+            try await throttle.recordFailure([account], now: start.addingTimeInterval(6))
+            #expect(try await throttle.blockedUntil([account], now: start.addingTimeInterval(6)) == start.addingTimeInterval(16))
+            for step in 0..<20 { try await throttle.recordFailure([account], now: start.addingTimeInterval(20 + Double(step))) }
+            let blocked = try await throttle.blockedUntil([account], now: start.addingTimeInterval(40))
+            #expect(blocked == start.addingTimeInterval(39 + 900))
+            try await throttle.recordSuccess(account)
+            #expect(try await throttle.blockedUntil([account], now: start.addingTimeInterval(40)) == nil)
+            // An hour without failures starts over.
+            for _ in 0..<5 { try await throttle.recordFailure([account], now: start) }
+            try await throttle.recordFailure([account], now: start.addingTimeInterval(3601 + 900))
+            #expect(try await throttle.blockedUntil([account], now: start.addingTimeInterval(3601 + 900)) == nil)
+        }
+    }
+
+    @Test("S21.1: failures counted at the same moment all count (atomic increments in the database), and the table holds no email or address", arguments: TestDatabase.kinds)
+    func sharedCounters(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))  // whole milliseconds, as stored
+            let address = LoginThrottle.Key.address("203.0.113.9")
+            let account = LoginThrottle.Key.account("victim@example.no")
+            // 29 failures at once: one short of the address's 30 free failures.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<29 {
+                    group.addTask { try await LoginThrottle(store: store).recordFailure([address], now: start.addingTimeInterval(Double(index) / 1000)) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await LoginThrottle(store: store).blockedUntil([address], now: start) == nil)
+            try await LoginThrottle(store: store).recordFailure([address, account], now: start.addingTimeInterval(1))
+            #expect(try await LoginThrottle(store: store).blockedUntil([account, address], now: start.addingTimeInterval(1)) == start.addingTimeInterval(6))
+            let keys = try await store.driver.withSession { db in
+                try await db.select().column("key").from("login_throttles").all().map { try $0.decode(column: "key", as: String.self) }
+            }
+            #expect(keys.count == 2)
+            #expect(!keys.contains { $0.contains("203.0.113") || $0.contains("victim") })
+            #expect(try await store.purgeStaleThrottles(now: start.addingTimeInterval(86400 + 60)) == 2)
+        }
     }
 }

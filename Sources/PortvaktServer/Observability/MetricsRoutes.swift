@@ -1,0 +1,53 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import PortvaktStorage
+import ServiceLifecycle
+
+/// `GET /metrics` in Prometheus text format: on the main port only with
+/// `Authorization: Bearer PORTVAKT_METRICS_TOKEN`, or without a token on `PORTVAKT_METRICS_PORT`,
+/// which the operator keeps off the public network.
+struct MetricsRoutes {
+    let store: PortvaktStore
+    /// Required bearer token; nil on the separate metrics port.
+    let token: String?
+
+    func register(on router: Router<some RequestContext>) {
+        router.get("/metrics") { request, _ -> Response in
+            if let token, !Self.presents(token, in: request) {
+                return Response(status: .unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="metrics""#])
+            }
+            // Gauges of the shared outbox are read at scrape time, so every instance reports the same.
+            if let counts = try? await store.outboxCounts() {
+                PortvaktMetrics.outboxMessages(pending: counts.pending, dead: counts.dead)
+            }
+            var text: [UInt8] = []
+            PortvaktMetrics.registry.emit(into: &text)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: text))
+            )
+        }
+    }
+
+    private static func presents(_ token: String, in request: Request) -> Bool {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
+        // Compared as digests, so the time taken says nothing about the token.
+        return SHA256.hash(data: Data(header.dropFirst(7).utf8)) == SHA256.hash(data: Data(token.utf8))
+    }
+}
+
+/// `/metrics` alone on `PORTVAKT_METRICS_PORT`, without a token.
+enum MetricsServer {
+    static func application(
+        port: Int, host: String, store: PortvaktStore, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void
+    ) -> any Service {
+        let router = Router()
+        MetricsRoutes(store: store, token: nil).register(on: router)
+        return Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { await onRunning($0.localAddress?.port ?? port) }, logger: logger
+        )
+    }
+}

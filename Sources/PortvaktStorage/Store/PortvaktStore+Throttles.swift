@@ -1,0 +1,75 @@
+import Foundation
+import SQLKit
+
+/// A failed attempt to count against one throttle key.
+public struct ThrottleFailure: Sendable {
+    public let key: String
+    /// A key with no failure for this long starts over.
+    public let forgetAfter: TimeInterval
+    /// How long the key is blocked after this many failures in a row; nil: not blocked.
+    public let blockFor: @Sendable (_ failures: Int) -> TimeInterval?
+
+    public init(key: String, forgetAfter: TimeInterval, blockFor: @escaping @Sendable (Int) -> TimeInterval?) {
+        self.key = key
+        self.forgetAfter = forgetAfter
+        self.blockFor = blockFor
+    }
+}
+
+extension PortvaktStore {
+    /// The latest time any of `keys` is blocked until, when later than `now`.
+    public func throttleBlockedUntil(keys: [String], now: Date = Date()) async throws -> Date? {
+        guard !keys.isEmpty else { return nil }
+        let time = now.millisecondsSince1970
+        return try await read { db in
+            try await db.select().column(SQLFunction("MAX", args: SQLColumn("blocked_until")), as: "until").from("login_throttles")
+                .where("key", .in, keys).where("blocked_until", .greaterThan, time)
+                .first().flatMap { try $0.decodeNil(column: "until") ? nil : $0.decode(column: "until", as: Int64.self) }
+                .map(Date.init(millisecondsSince1970:))
+        }
+    }
+
+    /// Counts a failure against each key, atomically (two instances counting at once both count).
+    public func recordThrottleFailures(_ failures: [ThrottleFailure], now: Date = Date()) async throws {
+        let time = now.millisecondsSince1970
+        try await write { db in
+            for failure in failures {
+                let startOver = time - Int64(failure.forgetAfter * 1000)
+                let count = try await db.raw("""
+                    INSERT INTO login_throttles (key, failures, last_failure_at, blocked_until) VALUES (\(bind: failure.key), 1, \(bind: time), 0)
+                    ON CONFLICT (key) DO UPDATE SET
+                        failures = CASE WHEN login_throttles.last_failure_at < \(bind: startOver) THEN 1 ELSE login_throttles.failures + 1 END,
+                        last_failure_at = excluded.last_failure_at
+                    RETURNING failures
+                    """).first().map { try $0.decode(column: "failures", as: Int.self) } ?? 1
+                if let wait = failure.blockFor(count) {
+                    try await db.update("login_throttles").set("blocked_until", to: time + Int64(wait * 1000))
+                        .where("key", .equal, failure.key).run()
+                }
+            }
+        }
+    }
+
+    /// A success: the key starts over.
+    public func clearThrottle(key: String) async throws {
+        // Nearly always there is nothing to clear: a read first keeps a success off the write lock.
+        let counted = try await read { db in
+            try await db.select().column("key").from("login_throttles").where("key", .equal, key).first() != nil
+        }
+        guard counted else { return }
+        try await write { db in
+            try await db.delete(from: "login_throttles").where("key", .equal, key).run()
+        }
+    }
+
+    /// Deletes counters with no failure for `age` that block nothing any more.
+    @discardableResult
+    public func purgeStaleThrottles(age: TimeInterval = 86400, now: Date = Date()) async throws -> Int {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            try await db.delete(from: "login_throttles")
+                .where("last_failure_at", .lessThan, time - Int64(age * 1000)).where("blocked_until", .lessThan, time)
+                .returning("key").all().count
+        }
+    }
+}

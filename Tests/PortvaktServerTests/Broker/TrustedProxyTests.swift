@@ -1,0 +1,93 @@
+import Foundation
+import SQLKit
+import PortvaktCore
+import PortvaktStorage
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktServer
+
+/// S21.2: behind a proxy, the client address comes from the proxies the operator trusts, and
+/// from nobody else.
+@Suite("Client address behind trusted proxies")
+struct TrustedProxyTests {
+    static let resolver = ClientAddressResolver(trustedProxies: ["10.0.0.0/8", "fd00::/8", "192.0.2.1"].compactMap(IPNetwork.init))
+
+    @Test("Headers from an untrusted peer are ignored; behind trusted proxies the right-most untrusted hop is the client", arguments: [
+        // (peer, Forwarded, X-Forwarded-For, client)
+        ("198.51.100.9", "", "203.0.113.5", "198.51.100.9"),
+        ("198.51.100.9", "for=203.0.113.5", "", "198.51.100.9"),
+        ("10.0.0.2", "", "203.0.113.5", "203.0.113.5"),
+        ("10.0.0.2", "", "203.0.113.5, 10.1.1.1", "203.0.113.5"),
+        ("10.0.0.2", "", "6.6.6.6, 203.0.113.5, 10.1.1.1", "203.0.113.5"),
+        ("10.0.0.2", "", "", "10.0.0.2"),
+        ("10.0.0.2", "", "10.9.9.9", "10.9.9.9"),
+        ("10.0.0.2", "", "not-an-address", "10.0.0.2"),
+        ("::ffff:10.0.0.2", "", "203.0.113.5", "203.0.113.5"),
+        ("192.0.2.1", "", "203.0.113.5:4711", "203.0.113.5"),
+        ("192.0.2.2", "", "203.0.113.5", "192.0.2.2"),
+        ("fd00::1", #"for=192.0.2.60;proto=https;by=203.0.113.43, for="[2001:db8:cafe::17]:4711""#, "", "2001:db8:cafe::17"),
+        ("10.0.0.2", #"for="_hidden", for=10.3.3.3"#, "203.0.113.5", "10.3.3.3"),
+        ("10.0.0.2", "For=unknown", "", "10.0.0.2"),
+        ("10.0.0.2", "for=203.0.113.7", "203.0.113.5", "203.0.113.7"),
+    ])
+    func resolves(peer: String, forwarded: String, forwardedFor: String, client: String) {
+        let address = Self.resolver.clientAddress(
+            peer: peer, forwarded: forwarded.isEmpty ? [] : [forwarded], forwardedFor: forwardedFor.isEmpty ? [] : [forwardedFor]
+        )
+        #expect(address == client)
+    }
+
+    @Test("CIDR blocks: prefix lengths on both families; malformed ones refused by the setting's name")
+    func networks() throws {
+        #expect(IPNetwork("10.0.0.0/8")?.contains(IPAddress("10.255.1.2")!) == true)
+        #expect(IPNetwork("10.0.0.0/8")?.contains(IPAddress("11.0.0.1")!) == false)
+        #expect(IPNetwork("172.16.0.0/12")?.contains(IPAddress("172.31.255.255")!) == true)
+        #expect(IPNetwork("172.16.0.0/12")?.contains(IPAddress("172.32.0.0")!) == false)
+        #expect(IPNetwork("fd00::/8")?.contains(IPAddress("fdab::1")!) == true)
+        #expect(IPNetwork("fd00::/8")?.contains(IPAddress("10.0.0.1")!) == false)
+        #expect(IPNetwork("0.0.0.0/0")?.contains(IPAddress("8.8.8.8")!) == true)
+        for bad in ["10.0.0.0/33", "10.0.0/8", "fd00::/129", "example.org", "10.0.0.0/-1", ""] {
+            #expect(IPNetwork(bad) == nil, "\(bad)")
+        }
+        let error = try #require(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(.development, from: ["PORTVAKT_TRUSTED_PROXIES": "10.0.0.0/8,10.0.0.0/33"])
+        }
+        #expect(error.description.contains("PORTVAKT_TRUSTED_PROXIES"))
+    }
+
+    @Test("S21.2: behind a trusted proxy one client's failures block that client only; the audit trail names the client", arguments: TestDatabase.kinds)
+    func throttlePerForwardedClient(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: ["PORTVAKT_TRUSTED_PROXIES": "127.0.0.1"]) { broker in
+            let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
+            func attempt(as client: String, _ index: Int) async throws -> Int {
+                try await broker.send("/oauth/password", method: .POST, form: [
+                    ("flow", flow), ("email", "nobody\(index)@example.no"), ("password", "wrong password"),
+                ], headers: [("X-Forwarded-For", "\(client), 127.0.0.1")]).status
+            }
+            // 30 free failures per address: the 31st attempt from the same client waits.
+            for index in 0..<30 { #expect(try await attempt(as: "203.0.113.5", index) == 401) }
+            #expect(try await attempt(as: "203.0.113.5", 30) == 429)
+            #expect(try await attempt(as: "203.0.113.6", 31) == 401, "another client behind the same proxy is not blocked")
+            let details = try await broker.withStore { store in
+                try await store.driver.withSession { db in
+                    try await db.select().column("details").from("audit_events").all().map { try $0.decode(column: "details", as: String.self) }
+                }
+            }
+            #expect(details.contains { $0.contains(#""client_address":"203.0.113.6""#) })
+            #expect(!details.contains { $0.contains("127.0.0.1") }, "the proxy is never taken for the client")
+        }
+    }
+
+    @Test("S21.2: without PORTVAKT_TRUSTED_PROXIES a spoofed X-Forwarded-For or Forwarded changes nothing: the failures count against the peer")
+    func spoofedHeadersIgnored() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
+            for index in 0..<31 {
+                let status = try await broker.send("/oauth/password", method: .POST, form: [
+                    ("flow", flow), ("email", "nobody\(index)@example.no"), ("password", "wrong password"),
+                ], headers: [("X-Forwarded-For", "203.0.113.\(index)"), ("Forwarded", "for=198.51.100.\(index)")]).status
+                #expect(status == (index < 30 ? 401 : 429), "attempt \(index + 1)")
+            }
+        }
+    }
+}
