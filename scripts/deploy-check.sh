@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Checks the deployment files: the systemd unit with `systemd-analyze verify` (required when
+# CI=true; .ci/run installs systemd), and that the Containerfile runs as a non-root user with a
+# health check on /health/ready.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=$(swift build --show-bin-path)/portvakt-server
+[ -x "$binary" ] || swift build --product portvakt-server
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+  dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+  # The unit as shipped, pointing at the binary just built.
+  sed "s#/usr/local/bin/portvakt-server#$binary#g" deploy/portvakt.service >"$dir/portvakt.service"
+  if ! out=$(systemd-analyze verify "$dir/portvakt.service" 2>&1); then
+    echo "deploy check: systemd-analyze verify failed:" >&2; echo "$out" >&2; exit 1
+  fi
+  if [ -n "$out" ]; then echo "deploy check: systemd-analyze verify warned:" >&2; echo "$out" >&2; exit 1; fi
+  security=$(systemd-analyze security --offline=true "$dir/portvakt.service" 2>/dev/null | tail -1 | sed 's/→ //' || true)
+  echo "deploy check: systemd unit verified${security:+; $security}"
+elif [ "${CI:-}" = "true" ]; then
+  echo "deploy check: systemd-analyze is required when CI=true" >&2; exit 1
+else
+  echo "deploy check: WARNING: no systemd-analyze; the unit was not verified" >&2
+fi
+
+grep -Eq '^USER [1-9][0-9]*' deploy/Containerfile || { echo "deploy check: the Containerfile must run as a non-root user" >&2; exit 1; }
+grep -A1 '^HEALTHCHECK' deploy/Containerfile | grep -q '/health/ready' || { echo "deploy check: the Containerfile needs a health check on /health/ready" >&2; exit 1; }
+grep -q '^FROM .* AS build' deploy/Containerfile || { echo "deploy check: the Containerfile must build in a stage of its own" >&2; exit 1; }
+echo "deploy check: Containerfile is multi-stage, non-root, with a health check"
