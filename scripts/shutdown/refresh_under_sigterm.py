@@ -7,50 +7,16 @@ stops answering, and writes each session's last acknowledged refresh token to ST
 `verify BASE STATE`: after a restart, each last acknowledged token must still refresh (200):
 a rotation the server acknowledged was committed, and one it did not acknowledge is repeated.
 """
-import base64, hashlib, json, os, secrets, signal, sys, threading, time
-import urllib.parse, urllib.request, urllib.error
+import json, os, signal, sys, threading, time
 
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-opener = urllib.request.build_opener(NoRedirect)
-
-def call(url, form=None):
-    data = urllib.parse.urlencode(form).encode() if form is not None else None
-    request = urllib.request.Request(url, data=data)
-    try:
-        with opener.open(request, timeout=10) as response:
-            return response.status, dict(response.headers), response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read().decode()
-
-def login(base, user):
-    verifier = secrets.token_urlsafe(48)
-    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    redirect = "no.portvakt.app:/oauth/callback"
-    query = urllib.parse.urlencode({
-        "client_id": "no.portvakt.app", "redirect_uri": redirect, "response_type": "code", "scope": "openid",
-        "code_challenge": challenge, "code_challenge_method": "S256", "state": secrets.token_urlsafe(8),
-        "nonce": secrets.token_urlsafe(8), "idp_hint": "vipps",
-    })
-    status, headers, _ = call(f"{base}/oauth/authorize?{query}")
-    provider = headers["Location"]
-    status, headers, _ = call(provider + f"&sandbox_user={user}&sandbox_action=approve")
-    status, headers, _ = call(headers["Location"])
-    code = urllib.parse.parse_qs(urllib.parse.urlsplit(headers["Location"]).query)["code"][0]
-    status, _, body = call(f"{base}/oauth/token", {
-        "grant_type": "authorization_code", "client_id": "no.portvakt.app", "code": code,
-        "redirect_uri": redirect, "code_verifier": verifier,
-    })
-    assert status == 200, body
-    return json.loads(body)["refresh_token"]
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from sandbox_login import call, login  # noqa: E402
 
 def refresh(base, token):
     return call(f"{base}/oauth/token", {"grant_type": "refresh_token", "client_id": "no.portvakt.app", "refresh_token": token})
 
 def load(base, pid, state):
-    tokens = [login(base, "kari") for _ in range(8)]
+    tokens = [login(base, "kari")["refresh_token"] for _ in range(8)]
     acknowledged = list(tokens)
     counts = [0] * len(tokens)
     refused = []

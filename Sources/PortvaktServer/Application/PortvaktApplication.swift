@@ -46,6 +46,7 @@ public enum PortvaktApplication {
         router.add(middleware: UnexpectedErrorMiddleware())
         HomePage(sandboxEnabled: configuration.sandboxEnabled).register(on: router)
         HealthRoutes(driver: driver, readiness: readiness).register(on: router)
+        OpenAPIRoutes().register(on: router)
         KeyRoutes(keys: broker.signingKeys).register(on: router)
         DiscoveryRoutes(broker: broker).register(on: router)
         AuthorizeRoutes(broker: broker).register(on: router)
@@ -68,6 +69,7 @@ public enum PortvaktApplication {
         }
         sandbox?.addRoutes(to: router)
         onRoutes(router.routes.map(\.description))
+        MethodNotAllowed.register(on: router)
 
         var app = Application(
             router: router,

@@ -151,3 +151,26 @@ enum ServerConfigurationProbe {
         try? ServerConfiguration.load(.development, from: settings).logFormat
     }
 }
+
+@Suite("OpenAPI document")
+struct OpenAPIDocumentTests {
+    @Test("S21.4: /openapi.json is OpenAPI 3.1 and lists every JSON endpoint the router serves (the route list comes from the router)")
+    func everyJSONRouteIsDescribed() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let reply = try await broker.send("/openapi.json")
+            #expect(reply.status == 200)
+            #expect(reply.json["openapi"] as? String == "3.1.0")
+            let paths = try #require(reply.json["paths"] as? [String: [String: Any]])
+            // Browser pages, the sandbox and operator endpoints are not part of the JSON API.
+            let pages = ["/", "/oauth/authorize", "/oauth/password", "/oauth/end-session", "/oauth/callback/vipps", "/oauth/callback/bankid",
+                         "/oauth/bankid/other-device", "/oauth/bankid/other-device.js", "/openapi.json", "/metrics"]
+            for route in broker.routes {
+                let parts = route.split(separator: " ", maxSplits: 1)
+                let method = parts[0].lowercased()
+                let path = String(parts[1]).replacing(/:(\w+)/) { "{\($0.1)}" }
+                guard !path.hasPrefix("/sandbox"), !pages.contains(path) else { continue }
+                #expect(paths[path]?[method] != nil, "\(route) is not in /openapi.json")
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import HTTPTypes
+import Hummingbird
+import PortvaktHTTP
+
+/// A known path asked with a method it does not serve answers 405 with `Allow` (RFC 9110
+/// §15.5.6), not 404: the path exists. Registered last, from the routes already there.
+enum MethodNotAllowed {
+    static let methods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .options, .trace, HTTPRequest.Method("QUERY")!]
+
+    static func register(on router: Router<PortvaktRequestContext>) {
+        for routes in Dictionary(grouping: router.routes, by: { $0.path.description }).values {
+            let served = Set(routes.map(\.method))
+            let allow = methods.filter(served.contains).map(\.rawValue).joined(separator: ", ")
+            for method in methods where !served.contains(method) {
+                router.on(routes[0].path, method: method) { _, _ in
+                    var response = try Responses.oauthError("method_not_allowed", "This address answers \(allow) only.", status: .methodNotAllowed)
+                    response.headers[.allow] = allow
+                    return response
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+"""Plain-HTTP helpers for the scripts: a login through the sandbox's pages, as a browser that
+does not follow redirects would make it (no browser needed)."""
+import base64, hashlib, json, secrets
+import urllib.parse, urllib.request, urllib.error
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+opener = urllib.request.build_opener(NoRedirect)
+
+def call(url, form=None):
+    data = urllib.parse.urlencode(form).encode() if form is not None else None
+    request = urllib.request.Request(url, data=data)
+    try:
+        with opener.open(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+def login(base, user, provider="vipps"):
+    """Logs `user` in through the sandbox; returns the token response."""
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    redirect = "no.portvakt.app:/oauth/callback"
+    query = urllib.parse.urlencode({
+        "client_id": "no.portvakt.app", "redirect_uri": redirect, "response_type": "code", "scope": "openid",
+        "code_challenge": challenge, "code_challenge_method": "S256", "state": secrets.token_urlsafe(8),
+        "nonce": secrets.token_urlsafe(8), "idp_hint": provider,
+    })
+    status, headers, _ = call(f"{base}/oauth/authorize?{query}")
+    provider_page = headers["Location"]
+    status, headers, _ = call(provider_page + f"&sandbox_user={user}&sandbox_action=approve")
+    status, headers, _ = call(headers["Location"])
+    code = urllib.parse.parse_qs(urllib.parse.urlsplit(headers["Location"]).query)["code"][0]
+    status, _, body = call(f"{base}/oauth/token", {
+        "grant_type": "authorization_code", "client_id": "no.portvakt.app", "code": code,
+        "redirect_uri": redirect, "code_verifier": verifier,
+    })
+    assert status == 200, body
+    return json.loads(body)
+
