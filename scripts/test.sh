@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, a smoke test of
-# the real server binary on both databases, SIGTERM under load, the deployment files, schemathesis against /openapi.json, a soak of unread request bodies (sockets and memory back
+# the real server binary on both databases, SIGTERM under load, the deployment files, schemathesis against /openapi.json, the web portal in Chromium with axe-core, a soak of unread request bodies (sockets and memory back
 # to baseline), an independent OIDC client (Python Authlib)
 # against its sandbox, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
 set -euo pipefail
@@ -26,6 +26,7 @@ scripts/smoke-test.sh
 scripts/shutdown-test.sh
 scripts/deploy-check.sh
 scripts/openapi-test.sh
+scripts/browser-test.sh
 scripts/soak-test.sh
 scripts/interop-test.sh
 scripts/e2e-test.sh

@@ -16,7 +16,7 @@ enum HTML {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title)) – \(language.pick("Sandkasse", "Sandbox"))</title>
         <style>
-        body { font-family: system-ui, sans-serif; font-size: 1.125rem; line-height: 1.5; max-width: 40rem; margin: 0 auto; padding: 0 1rem 2rem; color: #1a1a1a; background: #fff; }
+        body { font-family: system-ui, sans-serif; font-size: 1.125rem; line-height: 1.5; max-width: 40rem; margin: 0 auto; padding: 0 1rem 2rem; color: #1a1a1a; background: #fff; overflow-wrap: anywhere; }
         .banner { background: #ffd400; color: #1a1a1a; border: 3px solid #1a1a1a; padding: .75rem 1rem; margin: 1rem 0; font-weight: 700; }
         fieldset { border: 2px solid #595959; padding: .5rem 1rem; margin: 1rem 0; }
         legend { font-weight: 700; padding: 0 .25rem; }
@@ -28,13 +28,13 @@ enum HTML {
         a { color: #0b4f9c; }
         :focus-visible { outline: 3px solid #b3261e; outline-offset: 2px; }
         .error { border-left: 6px solid #b3261e; padding-left: .75rem; }
-        code { background: #f0f0f0; padding: 0 .2rem; }
+        code { background: #f0f0f0; padding: 0 .2rem; overflow-wrap: anywhere; }
         </style>
         </head>
         <body>
-        <p class="banner" role="note">\(language.pick(
+        <header><p class="banner" role="note">\(language.pick(
             "SANDKASSE – dette er ikke ekte BankID eller Vipps. Bare syntetiske testpersoner.",
-            "SANDBOX – this is not the real BankID or Vipps. Synthetic test people only."))</p>
+            "SANDBOX – this is not the real BankID or Vipps. Synthetic test people only."))</p></header>
         <main>
         \(body)
         </main>

@@ -6,17 +6,20 @@ struct LoginPage {
     let clientID: String
     let scopes: [String]
     let language: Language
+    /// OIDC `login_hint`: the test person to preselect (by id), as a real provider fills in the user.
+    let loginHint: String?
     /// The authorize URL with its original query, which the form posts back to.
     let formAction: String
     let languageSwitchURL: String
 
     func render() -> String {
         let lang = language
-        let people = TestUsers.all.enumerated().map { index, user in
+        let preselected = TestUsers.user(id: loginHint ?? "")?.id ?? TestUsers.all[0].id
+        let people = TestUsers.all.map { user in
             let roles = user.memberships.map { "\($0.organisation.uppercased()) \(RoleText.name($0.role, lang))" }
             let detail = roles.isEmpty ? lang.pick("ikke medlem noe sted", "not a member anywhere") : roles.joined(separator: ", ")
             return """
-            <label><input type="radio" name="user" value="\(HTML.escape(user.id))"\(index == 0 ? " checked" : "")> \
+            <label><input type="radio" name="user" value="\(HTML.escape(user.id))"\(user.id == preselected ? " checked" : "")> \
             \(HTML.escape(user.name)) <span>(\(HTML.escape(detail)))</span></label>
             """
         }.joined(separator: "\n")

@@ -58,7 +58,7 @@ extension OIDCRoutes {
         guard let choice else {
             return Responses.html(LoginPage(
                 provider: provider, clientID: client.clientID, scopes: scopes, language: language,
-                formAction: request.uri.description,
+                loginHint: query["login_hint"], formAction: request.uri.description,
                 languageSwitchURL: URLComponents.appending([("ui_locales", language.other.rawValue)], to: request.uri.path + "?" + stripped(request.uri.query, removing: "ui_locales"))
             ).render())
         }

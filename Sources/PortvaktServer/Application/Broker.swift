@@ -15,7 +15,6 @@ struct Broker: Sendable {
     let upstreams: UpstreamDirectory
     /// The organisations' own member systems, which get personnummer updates through the outbox.
     let memberSystems: MemberSystemDirectory
-    let clients: [AppClient]
     let lifetimes: SessionLifetimes
     /// Synthetic (test) personnummer are accepted only when the sandbox is on.
     let personnummerContext: Personnummer.Context
@@ -26,6 +25,9 @@ struct Broker: Sendable {
 
     var issuer: String { address.current }
     var refreshSecret: RefreshTokenSecret { RefreshTokenSecret(key: keys.refreshTokenKey) }
+
+    /// The app, the CLI and the portal (whose callback is under the issuer).
+    var clients: [AppClient] { AppClient.builtIn + [PortalClient.client(issuer: issuer)] }
 
     func client(_ id: String) -> AppClient? {
         clients.first { $0.id == id }

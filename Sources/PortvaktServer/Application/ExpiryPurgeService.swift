@@ -32,6 +32,7 @@ struct ExpiryPurgeService: Service {
             let challenges = try await store.purgeExpiredDeviceChallenges()
             let sessions = try await store.purgeEndedSessions()
             try await store.purgeStaleThrottles()
+            try await store.purgeExpiredPortalState()
             if flows + codes + orders + challenges + sessions > 0 {
                 logger.debug("Purged expired logins", metadata: [
                     "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)", "sessions": "\(sessions)",

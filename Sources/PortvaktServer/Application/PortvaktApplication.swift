@@ -33,7 +33,7 @@ public enum PortvaktApplication {
         let broker = Broker(
             store: store, keys: keys, signingKeys: SigningKeyCache(store: store, cipher: keys.cipher),
             address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(),
-            memberSystems: MemberSystemDirectory(configuration.memberSystems), clients: AppClient.builtIn,
+            memberSystems: MemberSystemDirectory(configuration.memberSystems),
             lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
             passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store), logger: logger, now: clock
         )
@@ -44,7 +44,7 @@ public enum PortvaktApplication {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: UnexpectedErrorMiddleware())
-        HomePage(sandboxEnabled: configuration.sandboxEnabled).register(on: router)
+        PortalRoutes(broker: broker, sandboxEnabled: configuration.sandboxEnabled).register(on: router)
         HealthRoutes(driver: driver, readiness: readiness).register(on: router)
         OpenAPIRoutes().register(on: router)
         KeyRoutes(keys: broker.signingKeys).register(on: router)

@@ -16,6 +16,8 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     var language: Language
     /// `idp_hint`: which method the app's button chose; nil shows the method page.
     var method: IdentityProvider?
+    /// OIDC `login_hint`, passed on to BankID or Vipps (a short, plain hint; anything else is dropped).
+    var loginHint: String?
 
     /// Where a problem found before the redirect URI is trusted is shown: on a page, never by
     /// redirecting (RFC 6749 §4.1.2.1).
@@ -54,9 +56,10 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
             guard let chosen = IdentityProvider(rawValue: hint) else { throw refuse("invalid_request", "idp_hint must be bankid, vipps or password") }
             method = chosen
         }
+        let hint = fields["login_hint"].flatMap { $0.utf8.count <= 64 && $0.allSatisfy { $0.isLetter || $0.isNumber || "+@.-_".contains($0) } ? $0 : nil }
         return AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: fields["nonce"], codeChallenge: challenge,
-            scope: scope, language: language, method: method
+            scope: scope, language: language, method: method, loginHint: hint
         )
     }
 

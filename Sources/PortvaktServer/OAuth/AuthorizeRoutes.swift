@@ -76,7 +76,8 @@ struct AuthorizeRoutes {
         let state = try await broker.begin(login)
         do {
             let url = try await upstream.authorizationURL(
-                state: state, nonce: nonce, codeVerifier: verifier, redirectURI: broker.callbackURI(provider), language: request.language
+                state: state, nonce: nonce, codeVerifier: verifier, redirectURI: broker.callbackURI(provider), language: request.language,
+                loginHint: request.loginHint
             )
             return Responses.redirect(to: url, status: .seeOther)
         } catch {

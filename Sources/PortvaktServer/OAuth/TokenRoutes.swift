@@ -56,7 +56,8 @@ struct TokenRoutes {
         } catch let error as HTTPError {
             throw OAuthFailure(error: "invalid_request", description: error.body ?? "Send a form.", status: error.status == .unsupportedMediaType ? .unsupportedMediaType : .badRequest)
         }
-        guard let id = fields["client_id"], let client = broker.client(id) else {
+        // The portal's codes are redeemed inside the server only: it is a confidential client without a secret to leak.
+        guard let id = fields["client_id"], id != PortalClient.id, let client = broker.client(id) else {
             throw OAuthFailure(error: "invalid_client", description: "client_id is missing or unknown.", status: .unauthorized)
         }
         return (fields, client)

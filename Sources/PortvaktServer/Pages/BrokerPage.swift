@@ -6,7 +6,7 @@ import PortvaktCore
 enum BrokerPage {
     static func render(title: String, language: Language, switchLanguageURL: String?, body: String) -> String {
         let switcher = switchLanguageURL.map {
-            #"<p><a href="\#($0.htmlEscaped)" lang="\#(language.other.rawValue)">\#(language.pick("English", "Norsk (bokmål)"))</a></p>"#
+            #"<p><a href="\#($0.htmlEscaped)" lang="\#(language.other.rawValue)" hreflang="\#(language.other.rawValue)">\#(language.pick("English", "Norsk (bokmål)"))</a></p>"#
         } ?? ""
         return """
         <!doctype html>
@@ -105,6 +105,10 @@ enum PasswordPage {
         </form>
         <p><a href="\(request.authorizeURL(method: nil).htmlEscaped)">\(language.pick("Velg BankID eller Vipps i stedet", "Choose BankID or Vipps instead"))</a></p>
         """
-        return BrokerPage.render(title: language.pick("Logg inn", "Log in"), language: language, switchLanguageURL: nil, body: body)
+        // A mistyped password is answered on this page, without a switch: the other language starts the form again.
+        return BrokerPage.render(
+            title: language.pick("Logg inn", "Log in"), language: language,
+            switchLanguageURL: message == nil ? request.authorizeURL(method: .password, language: language.other) : nil, body: body
+        )
     }
 }

@@ -11,6 +11,20 @@ struct SessionService: Sendable {
     /// `authorization_code` (RFC 6749 §4.1.3) with PKCE S256 (RFC 7636 §4.6). The code is gone
     /// after the first attempt; a failed attempt also ends the session the code was for.
     func redeem(code: String, clientID: String, redirectURI: String?, verifier: String?) async throws -> TokenResponse {
+        let (session, redeemed) = try await redeemSession(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier)
+        let refreshToken = randomToken()
+        _ = try await store.insertRefreshToken(
+            sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
+            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: broker.now()
+        )
+        return try await TokenIssuer(broker: broker).tokens(
+            for: session, refreshToken: refreshToken, scope: redeemed.scope, nonce: redeemed.nonce, withIDToken: true
+        )
+    }
+
+    /// Takes the code once and checks it against the client, redirect URI and PKCE verifier; a
+    /// mismatch ends the session the code was for. Returns the live session it opened.
+    func redeemSession(code: String, clientID: String, redirectURI: String?, verifier: String?) async throws -> (session: Session, code: AuthorizationCode) {
         let now = broker.now()
         guard let redeemed = try await store.redeemAuthorizationCode(hash: RefreshTokenSecret.hash(code), now: now) else {
             throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
@@ -33,14 +47,7 @@ struct SessionService: Sendable {
         guard let session = try await store.session(id: redeemed.sessionId), session.isActive(at: now) else {
             throw OAuthFailure.sessionExpired
         }
-        let refreshToken = randomToken()
-        _ = try await store.insertRefreshToken(
-            sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
-            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now
-        )
-        return try await TokenIssuer(broker: broker).tokens(
-            for: session, refreshToken: refreshToken, scope: redeemed.scope, nonce: redeemed.nonce, withIDToken: true
-        )
+        return (session, redeemed)
     }
 
     /// `refresh_token` (RFC 6749 §6) with rotation: a repeat gets the same successor while that

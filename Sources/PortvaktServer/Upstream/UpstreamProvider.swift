@@ -26,14 +26,18 @@ actor UpstreamProvider {
 
     /// Where to send the user's browser: the provider's authorization endpoint with PKCE S256,
     /// `state` and `nonce`.
-    func authorizationURL(state: String, nonce: String, codeVerifier: String, redirectURI: String, language: Language) async throws(UpstreamError) -> String {
+    func authorizationURL(
+        state: String, nonce: String, codeVerifier: String, redirectURI: String, language: Language, loginHint: String? = nil
+    ) async throws(UpstreamError) -> String {
         let metadata = try await currentMetadata(now: Date())
-        return URLComponents.appending([
+        var fields = [
             ("client_id", settings.clientID), ("response_type", "code"), ("redirect_uri", redirectURI),
             ("scope", settings.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
             ("code_challenge", PKCE.challenge(for: codeVerifier)), ("code_challenge_method", "S256"),
             ("ui_locales", language.rawValue),
-        ], to: metadata.authorizationEndpoint)
+        ]
+        if let loginHint { fields.append(("login_hint", loginHint)) }
+        return URLComponents.appending(fields, to: metadata.authorizationEndpoint)
     }
 
     /// Exchanges the code (RFC 6749 §4.1.3) and verifies the ID token.

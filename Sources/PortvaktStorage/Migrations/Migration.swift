@@ -18,5 +18,6 @@ public struct Migration: Sendable {
         Migration(version: 8, name: "audit keys", apply: AuditKeyMigration.apply),
         Migration(version: 9, name: "outbox claims", apply: OutboxClaims.apply),
         Migration(version: 10, name: "login throttles", apply: LoginThrottles.apply),
+        Migration(version: 11, name: "portal sessions", apply: PortalSessions.apply),
     ]
 }

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktStorage
+
+/// "My account": who is signed in, their organisations and roles in words, how this sign-in
+/// happened, their biometric phones, where they are signed in, and their recent security events,
+/// in local time (Europe/Oslo).
+struct AccountView {
+    let broker: Broker
+    let signedIn: PortalRoutes.SignedIn
+
+    func response(_ request: Request, pages: PortalPage, frame: PortalPage.Frame) async throws -> Response {
+        var frame = frame
+        let language = frame.language
+        let store = broker.store
+        let userID = signedIn.portal.userId
+        guard let user = try await store.user(id: userID) else { return pages.response("problem", frame: frame, status: .unauthorized) }
+        let names = Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) })
+        let roles = try await store.organisationRoles(userID: userID).flatMap { organisation in
+            organisation.roles.map { PortalWords.role($0, organisation: names[organisation.organisationID] ?? organisation.slug, language) }
+        }
+        let now = broker.now()
+        let sessions = try await store.activeSessions(userID: userID, now: now)
+        let current = sessions.first { $0.id == signedIn.portal.sessionId }
+        let devices = try await store.activeDevices(userID: userID)
+        let events = try await store.auditEvents(actorUserID: userID, actions: PortalWords.eventActions)
+        if let done = request.uri.queryParameters.get("done").flatMap(AccountActions.Done.init(rawValue:)) {
+            frame.status = done.text.text(language)
+        }
+        let time = { (milliseconds: Int64) in LocalTime.text(Date(millisecondsSince1970: milliseconds), language) }
+        let values: [String: Any] = [
+            "name": user.displayName,
+            "roles": roles, "hasRoles": !roles.isEmpty,
+            "method": current.map { PortalWords.method(amr: $0.amr, language) } ?? "",
+            "signedInAt": current.map { time($0.authTime) } ?? "",
+            "devices": devices.map { device -> [String: Any] in
+                ["id": device.id, "name": device.name, "kind": PortalWords.biometric(device.biometricKind, language),
+                 "lastUsed": device.lastUsedAt.map(time) ?? PortalText.neverUsed.text(language)]
+            },
+            "hasDevices": !devices.isEmpty,
+            "sessions": sessions.map { session -> [String: Any] in
+                let isCurrent = session.id == signedIn.portal.sessionId
+                return ["id": session.id, "current": isCurrent,
+                        "where": isCurrent ? PortalText.thisBrowser.text(language) : PortalWords.client(session.clientId, language),
+                        "since": time(session.authTime), "method": PortalWords.method(amr: session.amr, language)]
+            },
+            "others": sessions.contains { $0.id != signedIn.portal.sessionId },
+            "events": events.map { ["when": LocalTime.text($0.occurredAt, language), "what": PortalWords.event($0.action, outcome: $0.outcome, source: $0.source, language)] },
+            "hasEvents": !events.isEmpty,
+        ]
+        let title = frame.status.map { "\($0) – " } ?? ""
+        return PortalPage.response(
+            html: pages.render("account", frame: frame, values: values).replacingOccurrences(
+                of: "<title>\(PortalText.accountTitle.text(language).htmlEscaped)", with: "<title>\(title.htmlEscaped)\(PortalText.accountTitle.text(language).htmlEscaped)"
+            ),
+            status: .ok
+        )
+    }
+}
+
+/// Times as people in Norway read them.
+enum LocalTime {
+    static let zone = TimeZone(identifier: "Europe/Oslo") ?? TimeZone(secondsFromGMT: 3600)!
+
+    static func text(_ date: Date, _ language: Language) -> String {
+        var style = Date.FormatStyle(date: .long, time: .shortened, locale: Locale(identifier: language == .nb ? "nb_NO" : "en_GB"), timeZone: zone)
+        style.calendar = Calendar(identifier: .gregorian)
+        return date.formatted(style)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Mustache
+import PortvaktCore
+
+/// Renders the portal's pages from ``PortalTemplates`` with the texts of the page's language,
+/// and answers with the headers every portal page carries.
+struct PortalPage: Sendable {
+    let library: MustacheLibrary
+
+    init() {
+        var library = MustacheLibrary()
+        for (name, text) in PortalTemplates.all {
+            // The templates are part of the build: one that does not parse is a programming error.
+            library.register(try! MustacheTemplate(string: text), named: name)
+        }
+        self.library = library
+    }
+
+    /// What every page needs besides its own values.
+    struct Frame {
+        let language: Language
+        /// The path (with query) of the page, for the language switch to come back to.
+        let path: String
+        /// The signed-in browser's CSRF token; nil when nobody is signed in.
+        let csrf: String?
+        var status: String?
+    }
+
+    func render(_ template: String, frame: Frame, title: String? = nil, values: [String: Any] = [:]) -> String {
+        var context: [String: Any] = [
+            "t": PortalText.table(frame.language),
+            "lang": frame.language.rawValue,
+            "otherLang": frame.language.other.rawValue,
+            "switchLanguage": "/language?to=\(frame.language.other.rawValue)&back=\(FormFields.encode(frame.path))",
+            "signedIn": frame.csrf != nil,
+            "csrf": frame.csrf ?? "",
+        ]
+        if let status = frame.status { context["status"] = status }
+        context.merge(values) { $1 }
+        return library.render(context, withTemplate: template) ?? ""
+    }
+
+    func response(
+        _ template: String, frame: Frame, values: [String: Any] = [:], status: HTTPResponse.Status = .ok, cookies: [String] = []
+    ) -> Response {
+        Self.response(html: render(template, frame: frame, values: values), status: status, cookies: cookies)
+    }
+
+    static func response(html: String, status: HTTPResponse.Status, cookies: [String] = []) -> Response {
+        var headers = securityHeaders
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static func redirect(to location: String, cookies: [String] = []) -> Response {
+        var headers = securityHeaders
+        headers[.location] = location
+        headers[.cacheControl] = "no-store"
+        for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    /// No script at all, styles and images only from here, forms only to here, never in a frame.
+    static let securityHeaders: HTTPFields = [
+        .contentSecurityPolicy: "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        HTTPField.Name("Referrer-Policy")!: "same-origin",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("X-Frame-Options")!: "DENY",
+    ]
+}

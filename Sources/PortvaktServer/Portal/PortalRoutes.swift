@@ -1,0 +1,195 @@
+import Crypto
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktHTTP
+import PortvaktSandbox
+import PortvaktStorage
+
+/// The web portal: the start page, sign-in through Portvakt's own `/oauth/authorize` as the
+/// client ``PortalClient``, "My account", sign-out, and the language switch.
+struct PortalRoutes {
+    let broker: Broker
+    let sandboxEnabled: Bool
+    let pages = PortalPage()
+
+    static let idleLifetime: TimeInterval = 30 * 60
+    static let absoluteLifetime: TimeInterval = 12 * 3600
+    static let signInLifetime: TimeInterval = 600
+
+    var cookie: PortalSessionCookie { PortalSessionCookie(issuer: broker.issuer, keys: broker.keys) }
+    var callbackURI: String { broker.issuer + PortalClient.callbackPath }
+
+    func register(on router: Router<PortvaktRequestContext>) {
+        PortalStylesheet.register(on: router)
+        router.get("/") { request, _ in try await start(request) }
+        router.get("/language") { request, _ in switchLanguage(request) }
+        router.get("/portal/login") { request, _ in try await signIn(request) }
+        router.get(RouterPath(PortalClient.callbackPath)) { request, _ in try await callback(request) }
+        router.post("/portal/logout") { request, _ in
+            try await withForm(request) { signedIn, _ in try await signOut(request, signedIn) }
+        }
+        router.get("/account") { request, _ in
+            guard let signedIn = try await signedIn(request) else { return notSignedIn(request) }
+            return try await AccountView(broker: broker, signedIn: signedIn).response(request, pages: pages, frame: frame(request, signedIn))
+        }
+        router.post("/account/devices/:id/remove") { request, context in
+            try await withForm(request) { signedIn, _ in
+                try await AccountActions(broker: broker, signedIn: signedIn).removeDevice(context.parameters.get("id") ?? "")
+            }
+        }
+        router.post("/account/sessions/:id/end") { request, context in
+            try await withForm(request) { signedIn, _ in
+                try await AccountActions(broker: broker, signedIn: signedIn).endSession(context.parameters.get("id") ?? "")
+            }
+        }
+        router.post("/account/sessions/end-others") { request, _ in
+            try await withForm(request) { signedIn, _ in try await AccountActions(broker: broker, signedIn: signedIn).endOthers() }
+        }
+    }
+
+    // MARK: - Pages
+
+    private func start(_ request: Request) async throws -> Response {
+        let signedIn = try await signedIn(request)
+        var frame = frame(request, signedIn)
+        if request.uri.queryParameters.get("signed_out") != nil { frame.status = PortalText.signedOut.text(frame.language) }
+        var values: [String: Any] = ["sandbox": sandboxEnabled]
+        if sandboxEnabled { values["people"] = TryItPeople.all(frame.language) }
+        return pages.response("start", frame: frame, values: values)
+    }
+
+    private func switchLanguage(_ request: Request) -> Response {
+        let language = Language(rawValue: request.uri.queryParameters.get("to") ?? "") ?? PortalLanguage.of(request)
+        return PortalPage.redirect(to: Self.localPath(request.uri.queryParameters.get("back")) ?? "/", cookies: [cookie.languageSetting(language)])
+    }
+
+    // MARK: - Signing in
+
+    /// A sign-in payload kept (sealed) until the callback: the PKCE verifier and where to go after.
+    private struct SignIn: Codable {
+        let verifier: String
+        let back: String
+    }
+
+    private func signIn(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        let language = PortalLanguage.of(request)
+        let state = randomToken()
+        let verifier = PKCE.makeVerifier()
+        let payload = try JSONEncoder().encode(SignIn(verifier: verifier, back: Self.localPath(query.get("back")) ?? "/account"))
+        let now = broker.now()
+        try await broker.store.insertPortalLogin(
+            stateHash: PortalSessionCookie.hash(state), payload: try broker.keys.cipher.seal(payload, context: "portal-login"),
+            expiresAt: now.addingTimeInterval(Self.signInLifetime)
+        )
+        var fields = [
+            ("client_id", PortalClient.id), ("redirect_uri", callbackURI), ("response_type", "code"), ("scope", "openid"),
+            ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"), ("state", state),
+            ("nonce", randomToken(bytes: 16)), ("ui_locales", language.rawValue),
+        ]
+        if let method = query.get("method").flatMap(IdentityProvider.init(rawValue:)) { fields.append(("idp_hint", method.rawValue)) }
+        if sandboxEnabled, let person = query.get("person").flatMap(TestUsers.user(id:)) { fields.append(("login_hint", person.id)) }
+        return PortalPage.redirect(to: URLComponents.appending(fields, to: "/oauth/authorize"))
+    }
+
+    private func callback(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        let language = PortalLanguage.of(request)
+        let frame = PortalPage.Frame(language: language, path: "/", csrf: nil)
+        guard let state = query.get("state"), let sealed = try await broker.store.takePortalLogin(stateHash: PortalSessionCookie.hash(state), now: broker.now()),
+              let opened = try? broker.keys.cipher.open(sealed, context: "portal-login"),
+              let signIn = try? JSONDecoder().decode(SignIn.self, from: opened)
+        else {
+            return problem(.expiredSignIn, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
+        }
+        guard query.get("iss") == broker.issuer else {
+            return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
+        }
+        if let error = query.get("error") {
+            let message: PortalText = error == "access_denied" ? .signInCancelled : error == "temporarily_unavailable" ? .unavailable : .signInFailed
+            return problem(message, heading: .errorTitle, frame: frame, status: error == "temporarily_unavailable" ? .serviceUnavailable : .badRequest, retry: true)
+        }
+        guard let code = query.get("code") else {
+            return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
+        }
+        let session: Session
+        do {
+            session = try await SessionService(broker: broker).redeemSession(
+                code: code, clientID: PortalClient.id, redirectURI: callbackURI, verifier: signIn.verifier
+            ).session
+        } catch is OAuthFailure {
+            return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
+        }
+        let reference = randomToken()
+        let now = broker.now()
+        try await broker.store.insertPortalSession(PortalSession(
+            idHash: PortalSessionCookie.hash(reference), userID: session.userId, sessionID: session.id, now: now,
+            idle: Self.idleLifetime, absolute: Self.absoluteLifetime
+        ))
+        return PortalPage.redirect(to: signIn.back, cookies: [cookie.setting(reference, maxAge: Int(Self.absoluteLifetime))])
+    }
+
+    private func signOut(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        try await broker.store.deletePortalSession(idHash: PortalSessionCookie.hash(signedIn.reference))
+        if let session = try await broker.store.session(id: signedIn.portal.sessionId), session.revokedAt == nil {
+            try await SessionService(broker: broker).end(session, reason: "portal_sign_out", now: broker.now())
+        }
+        return PortalPage.redirect(to: "/?signed_out=1", cookies: [cookie.clearing])
+    }
+
+    // MARK: - Sessions and forms
+
+    /// A browser signed in to the portal.
+    struct SignedIn: Sendable {
+        let reference: String
+        let portal: PortalSession
+        let csrf: String
+    }
+
+    private func signedIn(_ request: Request) async throws -> SignedIn? {
+        let cookie = self.cookie
+        guard let reference = cookie.reference(in: request), reference.utf8.count <= 128,
+              let portal = try await broker.store.touchPortalSession(idHash: PortalSessionCookie.hash(reference), idle: Self.idleLifetime, now: broker.now())
+        else { return nil }
+        return SignedIn(reference: reference, portal: portal, csrf: cookie.csrfToken(for: reference))
+    }
+
+    /// A state-changing form: only from a signed-in browser, from this site, with its CSRF token.
+    private func withForm(_ request: Request, _ action: (SignedIn, FormFields) async throws -> Response) async throws -> Response {
+        guard let signedIn = try await signedIn(request) else { return notSignedIn(request) }
+        let fields = (try? await request.formFields()) ?? FormFields("")!
+        guard cookie.acceptsForm(request, token: fields["csrf"], reference: signedIn.reference) else {
+            return problem(.formExpired, heading: .errorTitle, frame: frame(request, signedIn), status: .forbidden, retry: false)
+        }
+        return try await action(signedIn, fields)
+    }
+
+    /// The frame of a page; the language switch of a form's answer leads to My account, which a GET can show.
+    func frame(_ request: Request, _ signedIn: SignedIn?) -> PortalPage.Frame {
+        PortalPage.Frame(language: PortalLanguage.of(request), path: request.method == .get ? request.uri.description : "/account", csrf: signedIn?.csrf)
+    }
+
+    private func notSignedIn(_ request: Request) -> Response {
+        let back = request.method == .get ? request.uri.path : "/account"
+        let frame = PortalPage.Frame(language: PortalLanguage.of(request), path: back, csrf: nil)
+        return pages.response("problem", frame: frame, values: [
+            "heading": PortalText.notSignedInTitle.text(frame.language), "message": PortalText.notSignedIn.text(frame.language),
+            "action": ["href": "/portal/login?back=\(FormFields.encode(back))", "label": PortalText.signIn.text(frame.language)],
+        ], status: .unauthorized, cookies: cookie.reference(in: request) == nil ? [] : [cookie.clearing])
+    }
+
+    private func problem(_ message: PortalText, heading: PortalText, frame: PortalPage.Frame, status: HTTPResponse.Status, retry: Bool) -> Response {
+        var values: [String: Any] = ["heading": heading.text(frame.language), "message": message.text(frame.language)]
+        if retry { values["action"] = ["href": "/portal/login", "label": PortalText.tryAgain.text(frame.language)] }
+        return pages.response("problem", frame: frame, values: values, status: status)
+    }
+
+    /// `path` when it is a path on this site (`/…`, never `//host`), else nil.
+    static func localPath(_ path: String?) -> String? {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path.utf8.count <= 512,
+              !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return path
+    }
+}

@@ -1,0 +1,69 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PortvaktCore
+
+/// The portal's cookie and the checks on every form it sends.
+///
+/// The cookie holds only a random reference (the database keeps its hash): `HttpOnly`,
+/// `SameSite=Lax`, and `Secure` with the `__Host-` prefix whenever the public URL is https. A
+/// form's CSRF token is an HMAC of that reference, so it is bound to the session and needs no
+/// storage; a form is also refused when its `Origin` is another site's.
+struct PortalSessionCookie: Sendable {
+    let secure: Bool
+    let csrfKey: SymmetricKey
+    let origin: String
+
+    init(issuer: String, keys: DataProtectionKeys) {
+        secure = issuer.hasPrefix("https://")
+        csrfKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: keys.refreshTokenKey, info: Data("portvakt portal csrf".utf8), outputByteCount: 32)
+        origin = URLComponents(string: issuer).map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? issuer
+    }
+
+    var name: String { secure ? "__Host-portvakt" : "portvakt" }
+    static let languageName = "portvakt_lang"
+
+    /// The session reference the request's cookie carries.
+    func reference(in request: Request) -> String? {
+        Self.cookie(named: name, in: request)
+    }
+
+    func setting(_ reference: String, maxAge: Int) -> String {
+        "\(name)=\(reference); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
+    }
+
+    var clearing: String { setting("", maxAge: 0) }
+
+    func languageSetting(_ language: Language) -> String {
+        "\(Self.languageName)=\(language.rawValue); Path=/; Max-Age=31536000; SameSite=Lax\(secure ? "; Secure" : "")"
+    }
+
+    static func hash(_ reference: String) -> Data {
+        Data(SHA256.hash(data: Data(reference.utf8)))
+    }
+
+    func csrfToken(for reference: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(reference.utf8), using: csrfKey)).base64URLEncoded()
+    }
+
+    /// Whether a form came from this site, with the token of this session.
+    func acceptsForm(_ request: Request, token: String?, reference: String) -> Bool {
+        if let origin = request.headers[.origin], origin != self.origin { return false }
+        guard let token, let expected = Data(base64URLEncoded: csrfToken(for: reference)), let given = Data(base64URLEncoded: token) else { return false }
+        return given.count == expected.count && HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: Data(reference.utf8), using: csrfKey)
+    }
+
+    static func cookie(named name: String, in request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                    let value = parts[1].trimmingCharacters(in: .whitespaces)
+                    return value.isEmpty ? nil : value
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,56 @@
+import Hummingbird
+
+/// The portal's one stylesheet, served as a static file (`/assets/portvakt.css`): large text,
+/// 44 px targets, visible focus, contrast of at least 4.5:1, one column that reflows to 320 px.
+enum PortalStylesheet {
+    static let path = "/assets/portvakt.css"
+
+    static func register(on router: Router<some RequestContext>) {
+        router.get(RouterPath(path)) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: css))
+            )
+        }
+    }
+
+    static let css = """
+    *, *::before, *::after { box-sizing: border-box; }
+    html { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 112.5%; line-height: 1.5; color: #1a1a1a; background: #fff; }
+    body { margin: 0; overflow-wrap: anywhere; }
+    header, main { max-width: 44rem; margin: 0 auto; padding: 0 1rem; }
+    header { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; justify-content: space-between; border-bottom: 1px solid #d0d0d0; padding-top: .5rem; padding-bottom: .5rem; }
+    header .site { margin: 0; font-weight: 700; font-size: 1.2rem; }
+    header ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0; padding: 0; align-items: center; }
+    header form { margin: 0; }
+    main { padding-top: 1rem; padding-bottom: 3rem; }
+    main:focus { outline: none; }
+    h1 { font-size: 1.75rem; line-height: 1.25; }
+    h2 { font-size: 1.35rem; margin-top: 2rem; }
+    h3 { font-size: 1.1rem; margin: 0 0 .25rem; }
+    a { color: #0b4f9c; }
+    a, button { min-height: 44px; }
+    header a, nav a { display: inline-flex; align-items: center; }
+    .skip { position: absolute; left: -100vw; top: 0; background: #fff; padding: .5rem 1rem; z-index: 1; }
+    .skip:focus { left: 1rem; }
+    :focus-visible { outline: 3px solid #b3261e; outline-offset: 2px; }
+    .button, button { display: inline-flex; align-items: center; justify-content: center; font: inherit; padding: .5rem 1.25rem; border: 2px solid #0b4f9c;
+      border-radius: .25rem; background: #0b4f9c; color: #fff; text-decoration: none; cursor: pointer; margin: .25rem 0; min-width: 44px; }
+    .button.secondary, button.secondary { background: #fff; color: #0b4f9c; }
+    button.link { background: none; border: none; color: #0b4f9c; text-decoration: underline; padding: 0; margin: 0; }
+    .actions, .people, .cards { list-style: none; padding: 0; }
+    .actions li { margin: .5rem 0; }
+    .people > li, .cards > li { border: 1px solid #8a8a8a; border-radius: .25rem; padding: .75rem 1rem; margin: .75rem 0; }
+    .people p, .cards p { margin: .25rem 0; }
+    .pair { display: flex; flex-wrap: wrap; gap: .5rem; }
+    dl { display: grid; grid-template-columns: max-content 1fr; gap: 0 1rem; margin: .25rem 0 .5rem; }
+    dt { font-weight: 600; }
+    dd { margin: 0; }
+    table { border-collapse: collapse; width: 100%; }
+    th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #d0d0d0; vertical-align: top; }
+    .status { border-left: 6px solid #1e6b34; background: #eef7f0; padding: .5rem .75rem; }
+    .error { border-left: 6px solid #b3261e; background: #fdf1f0; padding: .5rem .75rem; }
+    code { overflow-wrap: anywhere; }
+    @media (max-width: 30rem) { dl { grid-template-columns: 1fr; } }
+    """
+}

@@ -1,0 +1,166 @@
+import PortvaktCore
+
+/// Every text of the portal's pages, in Bokmål and English, in one place: a text exists in both
+/// languages or not at all (the switch below has no default). Templates name them as `t.<id>`.
+enum PortalText: String, CaseIterable {
+    case skipToContent = "skip_to_content"
+    case language = "language"
+    case otherLanguage = "other_language"
+    case siteName = "site_name"
+    case startTitle = "start_title"
+    case startIntro = "start_intro"
+    case startWho = "start_who"
+    case signIn = "sign_in"
+    case signInBankID = "sign_in_bankid"
+    case signInVipps = "sign_in_vipps"
+    case signInPassword = "sign_in_password"
+    case myAccount = "my_account"
+    case signOut = "sign_out"
+    case signedOut = "signed_out"
+    case tryTitle = "try_title"
+    case tryIntro = "try_intro"
+    case tryPerson = "try_person"
+    case tryMember = "try_member"
+    case tryShows = "try_shows"
+    case tryWithVipps = "try_with_vipps"
+    case tryWithBankID = "try_with_bankid"
+    case forDevelopers = "for_developers"
+    case discovery = "discovery"
+    case health = "health"
+    case integrationGuide = "integration_guide"
+    case accountTitle = "account_title"
+    case accountIntro = "account_intro"
+    case organisations = "organisations"
+    case noOrganisation = "no_organisation"
+    case signedInWith = "signed_in_with"
+    case devicesTitle = "devices_title"
+    case devicesIntro = "devices_intro"
+    case noDevices = "no_devices"
+    case deviceName = "device_name"
+    case deviceKind = "device_kind"
+    case deviceLastUsed = "device_last_used"
+    case neverUsed = "never_used"
+    case remove = "remove"
+    case removeDevice = "remove_device"
+    case sessionsTitle = "sessions_title"
+    case sessionsIntro = "sessions_intro"
+    case sessionWhere = "session_where"
+    case sessionSince = "session_since"
+    case thisBrowser = "this_browser"
+    case endSession = "end_session"
+    case endOtherSessions = "end_other_sessions"
+    case eventsTitle = "events_title"
+    case noEvents = "no_events"
+    case eventWhen = "event_when"
+    case eventWhat = "event_what"
+    case deviceRemoved = "device_removed"
+    case sessionEnded = "session_ended"
+    case otherSessionsEnded = "other_sessions_ended"
+    case errorTitle = "error_title"
+    case notSignedInTitle = "not_signed_in_title"
+    case notSignedIn = "not_signed_in"
+    case expiredSignIn = "expired_sign_in"
+    case formExpired = "form_expired"
+    case notFoundTitle = "not_found_title"
+    case notFound = "not_found"
+    case signInFailed = "sign_in_failed"
+    case signInCancelled = "sign_in_cancelled"
+    case unavailable = "unavailable"
+    case tooManyAttempts = "too_many_attempts"
+    case goToStart = "go_to_start"
+    case tryAgain = "try_again"
+
+    func text(_ language: Language) -> String {
+        switch self {
+        case .skipToContent: language.pick("Hopp til innholdet", "Skip to content")
+        case .language: language.pick("Språk", "Language")
+        case .otherLanguage: language.pick("English", "Norsk (bokmål)")
+        case .siteName: "Portvakt"
+        case .startTitle: language.pick("Innlogging for likepersoner", "Sign-in for peer mentors")
+        case .startIntro: language.pick(
+            "Portvakt er innloggingen til likepersonsappen til NHF, Blindeforbundet og HLF. Du logger inn med BankID, Vipps eller e-post og passord.",
+            "Portvakt is the sign-in of the peer-mentor app of NHF, Blindeforbundet and HLF. You sign in with BankID, Vipps or email and password.")
+        case .startWho: language.pick(
+            "Her ser du hvem du er logget inn som, hvilke telefoner som kan låse opp med ansikt eller fingeravtrykk, og hvor du er logget inn.",
+            "Here you see who you are signed in as, which phones can unlock with face or fingerprint, and where you are signed in.")
+        case .signIn: language.pick("Logg inn", "Sign in")
+        case .signInBankID: language.pick("Logg inn med BankID", "Sign in with BankID")
+        case .signInVipps: language.pick("Logg inn med Vipps", "Sign in with Vipps")
+        case .signInPassword: language.pick("Logg inn med e-post og passord", "Sign in with email and password")
+        case .myAccount: language.pick("Min konto", "My account")
+        case .signOut: language.pick("Logg ut", "Sign out")
+        case .signedOut: language.pick("Du er logget ut.", "You are signed out.")
+        case .tryTitle: language.pick("Prøv det (utviklingsmodus)", "Try it (development mode)")
+        case .tryIntro: language.pick(
+            "Dette er testpersoner i sandkassen. BankID og Vipps er simulert: du ser hele innloggingen, men ingen ekte data.",
+            "These are the sandbox's test people. BankID and Vipps are simulated: you see the whole sign-in, but no real data.")
+        case .tryPerson: language.pick("Person", "Person")
+        case .tryMember: language.pick("Medlem av", "Member of")
+        case .tryShows: language.pick("Hva innloggingen viser", "What the sign-in shows")
+        case .tryWithVipps: language.pick("Prøv med Vipps", "Try with Vipps")
+        case .tryWithBankID: language.pick("Prøv med BankID", "Try with BankID")
+        case .forDevelopers: language.pick("For utviklere", "For developers")
+        case .discovery: language.pick("OpenID Connect-oppsett", "OpenID Connect discovery")
+        case .health: language.pick("Helsesjekk", "Health check")
+        case .integrationGuide: language.pick(
+            "Integrasjon: se «Logging in through Portvakt» i README.md, og API-beskrivelsen",
+            "Integration: see “Logging in through Portvakt” in README.md, and the API description")
+        case .accountTitle: language.pick("Min konto", "My account")
+        case .accountIntro: language.pick("Logget inn som", "Signed in as")
+        case .organisations: language.pick("Organisasjoner og roller", "Organisations and roles")
+        case .noOrganisation: language.pick("Du har ingen rolle i noen organisasjon ennå.", "You have no role in any organisation yet.")
+        case .signedInWith: language.pick("Denne innloggingen", "This sign-in")
+        case .devicesTitle: language.pick("Telefoner med biometrisk innlogging", "Phones with biometric sign-in")
+        case .devicesIntro: language.pick(
+            "Mistet telefonen? Fjern den her. Da kan den ikke låse opp appen lenger, og innloggingene den åpnet avsluttes.",
+            "Lost your phone? Remove it here. It can no longer unlock the app, and the sign-ins it opened end.")
+        case .noDevices: language.pick("Ingen telefoner kan låse opp med ansikt eller fingeravtrykk.", "No phone can unlock with face or fingerprint.")
+        case .deviceName: language.pick("Navn", "Name")
+        case .deviceKind: language.pick("Lås opp med", "Unlocks with")
+        case .deviceLastUsed: language.pick("Sist brukt", "Last used")
+        case .neverUsed: language.pick("Ikke brukt ennå", "Not used yet")
+        case .remove: language.pick("Fjern", "Remove")
+        case .removeDevice: language.pick("Fjern telefonen", "Remove the phone")
+        case .sessionsTitle: language.pick("Der du er logget inn", "Where you are signed in")
+        case .sessionsIntro: language.pick("Logg ut der du ikke kjenner deg igjen.", "Sign out wherever you do not recognise it.")
+        case .sessionWhere: language.pick("Hvor", "Where")
+        case .sessionSince: language.pick("Logget inn", "Signed in")
+        case .thisBrowser: language.pick("Denne nettleseren", "This browser")
+        case .endSession: language.pick("Logg ut", "Sign out")
+        case .endOtherSessions: language.pick("Logg ut alle andre steder", "Sign out everywhere else")
+        case .eventsTitle: language.pick("Siste sikkerhetshendelser", "Recent security events")
+        case .noEvents: language.pick("Ingen hendelser ennå.", "No events yet.")
+        case .eventWhen: language.pick("Når", "When")
+        case .eventWhat: language.pick("Hva", "What")
+        case .deviceRemoved: language.pick("Telefonen er fjernet. Innloggingene den åpnet er avsluttet.", "The phone is removed. The sign-ins it opened have ended.")
+        case .sessionEnded: language.pick("Du er logget ut der.", "You are signed out there.")
+        case .otherSessionsEnded: language.pick("Du er logget ut alle andre steder.", "You are signed out everywhere else.")
+        case .errorTitle: language.pick("Noe gikk galt", "Something went wrong")
+        case .notSignedInTitle: language.pick("Du er ikke logget inn", "You are not signed in")
+        case .notSignedIn: language.pick(
+            "Du er ikke logget inn, eller innloggingen ble avsluttet etter 30 minutter uten bruk. Logg inn igjen for å fortsette.",
+            "You are not signed in, or the sign-in ended after 30 minutes without use. Sign in again to continue.")
+        case .expiredSignIn: language.pick(
+            "Denne innloggingen er utløpt eller allerede brukt. Start på nytt.",
+            "This sign-in has expired or was already used. Start again.")
+        case .formExpired: language.pick(
+            "Skjemaet kunne ikke sendes (det var for gammelt, eller kom fra en annen side). Ingenting er endret. Prøv igjen.",
+            "The form could not be sent (it was too old, or came from another site). Nothing was changed. Try again.")
+        case .notFoundTitle: language.pick("Fant ikke siden", "Page not found")
+        case .notFound: language.pick("Det finnes ingen side her, eller den er ikke din.", "There is no page here, or it is not yours.")
+        case .signInFailed: language.pick("Innloggingen mislyktes. Prøv igjen, eller velg en annen måte.", "The sign-in failed. Try again, or choose another way.")
+        case .signInCancelled: language.pick("Innloggingen ble avbrutt.", "The sign-in was cancelled.")
+        case .unavailable: language.pick(
+            "Portvakt får ikke kontakt med det den trenger akkurat nå. Prøv igjen om litt.",
+            "Portvakt cannot reach what it needs right now. Try again in a little while.")
+        case .tooManyAttempts: language.pick("For mange forsøk. Vent litt og prøv igjen.", "Too many attempts. Wait a little and try again.")
+        case .goToStart: language.pick("Til forsiden", "Go to the start page")
+        case .tryAgain: language.pick("Prøv igjen", "Try again")
+        }
+    }
+
+    /// The texts of a page, by id, for its template.
+    static func table(_ language: Language) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.text(language)) })
+    }
+}

@@ -1,0 +1,58 @@
+import PortvaktCore
+
+/// Ids the portal shows in words: roles, sign-in methods, device kinds, clients, security events.
+enum PortalWords {
+    static func role(_ role: Role, organisation: String, _ language: Language) -> String {
+        switch role {
+        case .peerMentor: language.pick("Likeperson i \(organisation)", "Peer mentor in \(organisation)")
+        case .coordinator: language.pick("Koordinator i \(organisation)", "Coordinator in \(organisation)")
+        case .orgAdmin: language.pick("Administrator i \(organisation)", "Administrator in \(organisation)")
+        }
+    }
+
+    /// How a session was opened, from its `amr` (RFC 8176).
+    static func method(amr: String, _ language: Language) -> String {
+        let values = Set(amr.split(separator: " ").map(String.init))
+        if values.contains("hwk") {
+            return values.contains("fpt")
+                ? language.pick("Fingeravtrykk på telefonen", "Fingerprint on the phone")
+                : language.pick("Ansikt på telefonen", "Face on the phone")
+        }
+        if values.contains("BID") { return "BankID" }
+        if values.contains("pwd") { return language.pick("E-post og passord", "Email and password") }
+        return "Vipps"
+    }
+
+    static func biometric(_ kind: String, _ language: Language) -> String {
+        kind == "fingerprint" ? language.pick("Fingeravtrykk", "Fingerprint") : language.pick("Ansikt", "Face")
+    }
+
+    static func client(_ id: String, _ language: Language) -> String {
+        switch id {
+        case "no.portvakt.app": language.pick("Appen", "The app")
+        case "portvakt-cli": language.pick("Kommandolinjen (portvakt)", "The command line (portvakt)")
+        case PortalClient.id: language.pick("Nettleser (Min konto)", "Browser (My account)")
+        default: id
+        }
+    }
+
+    /// The security events a person sees of their own, in words.
+    static let eventActions = ["login.succeeded", "device.unlock", "device.registered", "device.revoked", "device.assertion_failed", "device.step_up"]
+
+    static func event(_ action: String, outcome: String, source: String?, _ language: Language) -> String {
+        switch action {
+        case "login.succeeded":
+            switch source {
+            case "bankid-login": language.pick("Logget inn med BankID", "Signed in with BankID")
+            case "vipps-login": language.pick("Logget inn med Vipps", "Signed in with Vipps")
+            default: language.pick("Logget inn med e-post og passord", "Signed in with email and password")
+            }
+        case "device.unlock": language.pick("Låste opp appen med ansikt eller fingeravtrykk", "Unlocked the app with face or fingerprint")
+        case "device.registered": language.pick("La til en telefon for biometrisk innlogging", "Added a phone for biometric sign-in")
+        case "device.revoked": language.pick("Fjernet en telefon", "Removed a phone")
+        case "device.assertion_failed": language.pick("Mislykket opplåsing med telefonen", "Failed unlock with the phone")
+        case "device.step_up": language.pick("Bekreftet med ansikt eller fingeravtrykk", "Confirmed with face or fingerprint")
+        default: action
+        }
+    }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The web portal in real Chromium (selenium), keyboard only, with axe-core 4.12 on every page
+# and state at 1280 and 320 px in Bokmål and English (scripts/browser/portal_suite.py), on SQLite
+# and (when PORTVAKT_TEST_POSTGRES_URL is set) PostgreSQL. Required when CI=true.
+# Screenshots: BROWSER_SCREENSHOTS (default .build/browser-screenshots).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/wait-for-200.sh
+binary=$(swift build --show-bin-path)/portvakt-server
+[ -x "$binary" ] || swift build --product portvakt-server
+shots=${BROWSER_SCREENSHOTS:-$PWD/.build/browser-screenshots}
+
+missing() {
+  if [ "${CI:-}" = "true" ]; then echo "browser-test.sh: $1 is required when CI=true" >&2; exit 1; fi
+  echo "browser-test.sh: WARNING: no $1; the browser suite did not run" >&2; exit 0
+}
+command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || missing "chromium and chromium-driver"
+python3 -c "import selenium, cryptography" 2>/dev/null || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r scripts/browser/requirements.txt || missing "selenium"
+axe=.build/axe/axe_playwright_python/axe.min.js
+if [ ! -f "$axe" ]; then
+  mkdir -p .build/axe
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip download --quiet --no-deps axe-playwright-python==0.1.8 -d .build/axe || missing "axe-core (axe-playwright-python 0.1.8)"
+  python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract('axe_playwright_python/axe.min.js', sys.argv[2])" .build/axe/axe_playwright_python-0.1.8-py3-none-any.whl .build/axe
+fi
+head -c 40 "$axe" | grep -q "axe v4.12" || { echo "browser-test.sh: expected axe-core 4.12" >&2; exit 1; }
+
+suite() {
+  local name=$1; shift
+  local dir; dir=$(mktemp -d)
+  local port=$((20000 + RANDOM % 20000))
+  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port PORTVAKT_BCRYPT_COST=4 "$binary" dev >"$dir/log" 2>&1) &
+  local pid=$!
+  [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; exit 1; }
+  if ! python3 scripts/browser/portal_suite.py "http://127.0.0.1:$port" "$PWD/$axe" "$shots/$name" \
+      env -C "$dir" "$@" "$binary" set-password --dev; then
+    tail -30 "$dir/log" >&2; kill -TERM "$pid"; exit 1
+  fi
+  kill -TERM "$pid"; wait "$pid" || true
+  if grep -Eq '12438510085|04917912322|02829116912' "$dir/log"; then echo "browser suite ($name): the server logged a personnummer" >&2; exit 1; fi
+  rm -rf "$dir"
+}
+
+suite sqlite PORTVAKT_LOG_LEVEL=info
+if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+  database="portvakt_browser_$$"
+  psql=${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql
+  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
+  suite postgres PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$database?#")"
+  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "DROP DATABASE $database WITH (FORCE)" >/dev/null
+fi
