@@ -70,6 +70,12 @@ run_suite() {
   check S5.2 "biometric unlock opens home" 0 ok=True screen=home
   cli kari status
   check S5.2 "the unlocked session is device-bound" 0 amr='["hwk", "fpt"]'
+  check S1.3 "status names the role and home screen in words beside the ids" 0 \
+    organisations.0.role_names='["Peer mentor in Norges Handikapforbund"]' organisations.0.roles='["peer_mentor"]' home_screen_name="My activities"
+  text=$(PORTVAKT_CLI_HOME="$work/$suite-kari" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" status --lang nb </dev/null 2>&1)
+  echo "$text" | grep -q "Likeperson i Norges Handikapforbund" || fail "S1.3 status does not name the role in words: $text"
+  if echo "$text" | grep -q "peer_mentor"; then fail "S1.3 status shows a role id: $text"; fi
+  echo "e2e ($suite) S1.3: status in Bokmål: Likeperson i Norges Handikapforbund, no ids"
   # S6: a miss, three misses, cancel.
   cli kari unlock --biometric fail,pass
   check S6.3 "one miss, then success" 0 screen=home
@@ -116,8 +122,11 @@ run_suite() {
   cli una login --provider vipps --user una
   check S10.1 "someone not registered is told so" 3 message_id=not_registered
 
-  # S7: enable in settings, re-enrol, disable.
+  # S7: enable in settings, re-enrol, disable. A declined offer is not shown at all.
+  before=$(wc -l <"$work/stderr")
   cli ola login --provider bankid --user ola --no-enable-biometrics
+  if tail -n +$((before + 1)) "$work/stderr" | grep -q "Enable biometric login"; then fail "S4 --no-enable-biometrics still printed the enrolment offer"; fi
+  echo "e2e ($suite) S4: --no-enable-biometrics prints no enrolment offer"
   cli ola biometrics enable
   check S7.3 "enabling in settings" 0 enabled=True message_id=fingerprint_enabled
   cli ola biometrics reenroll

@@ -11,9 +11,11 @@ struct BankIDAppPage {
 
     func render() -> String {
         let lang = language
-        let people = TestUsers.all.enumerated().map { index, user in
+        // Preselected: the first person an order login finds by personnummer on a fresh server.
+        let preselected = TestUsers.all.first { !$0.memberships.isEmpty && $0.memberships.allSatisfy { $0.recorded == .same } }?.id
+        let people = TestUsers.all.map { user in
             """
-            <label><input type="radio" name="user" value="\(HTML.escape(user.id))"\(index == 0 ? " checked" : "")> \(HTML.escape(user.name))</label>
+            <label><input type="radio" name="user" value="\(HTML.escape(user.id))"\(user.id == preselected ? " checked" : "")> \(HTML.escape(user.name))</label>
             """
         }.joined(separator: "\n")
         let orderField: String
@@ -34,6 +36,7 @@ struct BankIDAppPage {
         <form method="post" action="\(HTML.escape(formAction))">
         \(orderField)
         \(redirectField)
+        <input type="hidden" name="ui_locales" value="\(lang.rawValue)">
         <fieldset>
         <legend>\(lang.pick("Velg testperson", "Choose a test person"))</legend>
         \(people)

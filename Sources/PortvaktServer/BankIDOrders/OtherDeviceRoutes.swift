@@ -58,7 +58,8 @@ struct OtherDeviceRoutes {
         let language = order.payload.request.language
         let svg = try await flow.qrData(order).map { try QRCode(text: $0.text).bankIDSVG(language: language) } ?? ""
         let html = OtherDevicePage.render(
-            sessionID: order.sessionID, qrSVG: svg, message: message, expiresAt: order.record.expiresDate, now: broker.now(), language: language
+            sessionID: order.sessionID, qrSVG: svg, message: message, expiresAt: order.record.expiresDate, now: broker.now(), language: language,
+            methodsURL: order.payload.request.authorizeURL(method: nil)
         )
         return BrokerPage.response(html, script: true)
     }

@@ -35,14 +35,15 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     }
 
     /// Parses and checks the query. Throws ``PageError`` or ``RedirectError``.
-    static func parse(_ fields: FormFields, clients: [AppClient]) throws -> AppAuthorizationRequest {
+    /// The language is `ui_locales`, else the browser's `Accept-Language`, else Bokmål.
+    static func parse(_ fields: FormFields, clients: [AppClient], acceptLanguage: String? = nil) throws -> AppAuthorizationRequest {
         guard let clientID = fields["client_id"], let client = clients.first(where: { $0.id == clientID }) else {
             throw PageError(description: "unknown client_id")
         }
         guard let redirectURI = fields["redirect_uri"], client.allowsRedirect(redirectURI) else {
             throw PageError(description: "redirect_uri is not registered for this client")
         }
-        let language = Language(uiLocales: fields["ui_locales"])
+        let language = fields["ui_locales"].map { Language(uiLocales: $0) } ?? acceptLanguage.flatMap(PortalLanguage.preferred) ?? .nb
         let state = fields["state"]
         func refuse(_ error: String, _ description: String) -> RedirectError {
             RedirectError(redirectURI: redirectURI, state: state, error: error, description: description, language: language)

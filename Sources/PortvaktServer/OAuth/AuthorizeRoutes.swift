@@ -30,9 +30,9 @@ struct AuthorizeRoutes {
             } catch {
                 throw AppAuthorizationRequest.PageError(description: error.description)
             }
-            return .request(try AppAuthorizationRequest.parse(fields, clients: broker.clients))
+            return .request(try AppAuthorizationRequest.parse(fields, clients: broker.clients, acceptLanguage: httpRequest.headers[.acceptLanguage]))
         } catch let error as AppAuthorizationRequest.PageError {
-            let language = Language(uiLocales: FormFields(httpRequest.uri.query ?? "")?["ui_locales"])
+            let language = PortalLanguage.of(httpRequest)
             return .refused(BrokerPage.problem(.invalidLoginRequest, reason: error.description, language: language))
         } catch let error as AppAuthorizationRequest.RedirectError {
             let location = LoginCompletion.redirect(

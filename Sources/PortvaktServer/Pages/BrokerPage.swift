@@ -59,7 +59,9 @@ enum BrokerPage {
         let body = """
         <h1>\(language.pick("Innloggingen kan ikke fortsette", "The login cannot continue").htmlEscaped)</h1>
         <p class="error" role="alert">\(message.text(language).htmlEscaped)</p>
-        <p><small>\(reason.htmlEscaped)</small></p>
+        <p><small>\(language.pick("Teknisk årsak", "Technical reason")): <span lang="en">\(reason.htmlEscaped)</span></small></p>
+        <p>\(language.pick("Gå tilbake til appen og start innloggingen på nytt, eller", "Go back to the app and start the login again, or")) \
+        <a href="/">\(language.pick("gå til Portvakts forside", "go to Portvakt's start page"))</a>.</p>
         """
         return response(render(title: message.text(language), language: language, switchLanguageURL: nil, body: body), status: status)
     }

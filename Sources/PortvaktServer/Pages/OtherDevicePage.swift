@@ -5,7 +5,8 @@ import PortvaktCore
 /// region, the time left and a cancel button. The script (``OtherDeviceScript``) swaps the QR
 /// frame every second and collects every two; without it, a button checks the status.
 enum OtherDevicePage {
-    static func render(sessionID: String, qrSVG: String, message: UserMessage, expiresAt: Date, now: Date, language: Language) -> String {
+    /// - Parameter methodsURL: the login's method choice, for choosing another way.
+    static func render(sessionID: String, qrSVG: String, message: UserMessage, expiresAt: Date, now: Date, language: Language, methodsURL: String) -> String {
         let seconds = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.up)))
         let body = """
         <h1>\(language.pick("BankID på en annen enhet", "BankID on another device"))</h1>
@@ -19,8 +20,12 @@ enum OtherDevicePage {
         <div id="qr" class="qr">\(qrSVG)</div>
         <p id="status" role="status" aria-live="polite">\(message.text(language).htmlEscaped)</p>
         <p>\(language.pick("Tid igjen", "Time left")): <span id="time-left">\(Self.clock(seconds))</span></p>
+        <p id="time-warning" aria-live="assertive"></p>
         </div>
-        <noscript><form method="post" action="\(OtherDeviceRoutes.path)/collect">
+        <noscript><p>\(language.pick(
+            "QR-koden skifter ikke uten JavaScript og virker bare i ca. 30 sekunder. Virker ikke skanningen, last inn siden på nytt.",
+            "Without JavaScript the QR code does not change and works for about 30 seconds only. If scanning fails, reload the page."))</p>
+        <form method="post" action="\(OtherDeviceRoutes.path)/collect">
         <input type="hidden" name="session" value="\(sessionID.htmlEscaped)">
         <button type="submit">\(language.pick("Jeg har identifisert meg – fortsett", "I have identified myself – continue"))</button>
         </form></noscript>
@@ -28,6 +33,7 @@ enum OtherDevicePage {
         <input type="hidden" name="session" value="\(sessionID.htmlEscaped)">
         <button type="submit" class="secondary">\(language.pick("Avbryt", "Cancel"))</button>
         </form>
+        <p><a href="\(methodsURL.htmlEscaped)">\(language.pick("Velg en annen måte å logge inn på", "Choose another way to log in"))</a></p>
         <style>.qr svg { width: 100%; max-width: 18rem; height: auto; display: block; } button.secondary { background: #fff; color: #0b4f9c; }</style>
         <script src="\(OtherDeviceRoutes.path).js"></script>
         """
@@ -55,6 +61,7 @@ enum OtherDeviceScript {
       var qr = document.getElementById("qr");
       var status = document.getElementById("status");
       var timeLeft = document.getElementById("time-left");
+      var warning = document.getElementById("time-warning");
       var warned = false;
       var ended = false;
 
@@ -88,7 +95,7 @@ enum OtherDeviceScript {
         var seconds = Math.max(0, Math.ceil((expiresAt - Date.now()) / 1000));
         var rest = seconds % 60;
         timeLeft.textContent = Math.floor(seconds / 60) + ":" + (rest < 10 ? "0" : "") + rest;
-        if (seconds <= 60 && !warned) { warned = true; say(root.getAttribute("data-one-minute")); }
+        if (seconds <= 60 && !warned) { warned = true; warning.textContent = root.getAttribute("data-one-minute"); }
       }
       setInterval(frame, 1000);
       setInterval(collect, 2000);

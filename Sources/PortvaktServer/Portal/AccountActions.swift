@@ -9,6 +9,8 @@ import PortvaktStorage
 struct AccountActions {
     let broker: Broker
     let signedIn: PortalRoutes.SignedIn
+    /// Answers for a phone or session that is not the person's (or no longer exists).
+    let notFound: @Sendable () -> Response
 
     enum Done: String {
         case deviceRemoved = "device_removed"
@@ -54,9 +56,5 @@ struct AccountActions {
 
     private func done(_ what: Done) -> Response {
         PortalPage.redirect(to: "/account?done=\(what.rawValue)")
-    }
-
-    private func notFound() -> Response {
-        PortalPage.redirect(to: "/account/not-found")
     }
 }

@@ -35,16 +35,23 @@ struct PortalRoutes {
         }
         router.post("/account/devices/:id/remove") { request, context in
             try await withForm(request) { signedIn, _ in
-                try await AccountActions(broker: broker, signedIn: signedIn).removeDevice(context.parameters.get("id") ?? "")
+                try await actions(request, signedIn).removeDevice(context.parameters.get("id") ?? "")
             }
         }
         router.post("/account/sessions/:id/end") { request, context in
             try await withForm(request) { signedIn, _ in
-                try await AccountActions(broker: broker, signedIn: signedIn).endSession(context.parameters.get("id") ?? "")
+                try await actions(request, signedIn).endSession(context.parameters.get("id") ?? "")
             }
         }
         router.post("/account/sessions/end-others") { request, _ in
-            try await withForm(request) { signedIn, _ in try await AccountActions(broker: broker, signedIn: signedIn).endOthers() }
+            try await withForm(request) { signedIn, _ in try await actions(request, signedIn).endOthers() }
+        }
+    }
+
+    private func actions(_ request: Request, _ signedIn: SignedIn) -> AccountActions {
+        let frame = frame(request, signedIn)
+        return AccountActions(broker: broker, signedIn: signedIn) { [pages] in
+            PortalRoutes.problem(.notFound, heading: .notFoundTitle, frame: frame, status: .notFound, retry: false, pages: pages, back: "/account")
         }
     }
 
@@ -180,8 +187,17 @@ struct PortalRoutes {
     }
 
     private func problem(_ message: PortalText, heading: PortalText, frame: PortalPage.Frame, status: HTTPResponse.Status, retry: Bool) -> Response {
+        Self.problem(message, heading: heading, frame: frame, status: status, retry: retry, pages: pages)
+    }
+
+    /// A page that says what happened and what to do next: try again, go back, or the start page.
+    static func problem(
+        _ message: PortalText, heading: PortalText, frame: PortalPage.Frame, status: HTTPResponse.Status, retry: Bool, pages: PortalPage,
+        back: String? = nil
+    ) -> Response {
         var values: [String: Any] = ["heading": heading.text(frame.language), "message": message.text(frame.language)]
         if retry { values["action"] = ["href": "/portal/login", "label": PortalText.tryAgain.text(frame.language)] }
+        if let back { values["action"] = ["href": back, "label": PortalText.myAccount.text(frame.language)] }
         return pages.response("problem", frame: frame, values: values, status: status)
     }
 

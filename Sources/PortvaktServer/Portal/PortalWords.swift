@@ -3,11 +3,7 @@ import PortvaktCore
 /// Ids the portal shows in words: roles, sign-in methods, device kinds, clients, security events.
 enum PortalWords {
     static func role(_ role: Role, organisation: String, _ language: Language) -> String {
-        switch role {
-        case .peerMentor: language.pick("Likeperson i \(organisation)", "Peer mentor in \(organisation)")
-        case .coordinator: language.pick("Koordinator i \(organisation)", "Coordinator in \(organisation)")
-        case .orgAdmin: language.pick("Administrator i \(organisation)", "Administrator in \(organisation)")
-        }
+        RoleWords.role(role.rawValue, organisation: organisation, language)
     }
 
     /// How a session was opened, from its `amr` (RFC 8176).

@@ -66,7 +66,10 @@ struct Login: AsyncParsableCommand {
         let language = cli.language
         if case .enrolmentOffer(let kind) = await driver.machine.screen {
             let offer = ScreenModel(await driver.machine, language: language)
-            Terminal.status([offer.title, offer.banner ?? offer.message].compactMap { $0 }.joined(separator: "\n"))
+            // Declined on the command line: the offer is not shown at all.
+            if enableBiometrics != false {
+                Terminal.status([offer.title, offer.banner ?? offer.message].compactMap { $0 }.joined(separator: "\n"))
+            }
             let accept = kind != nil && (enableBiometrics ?? (Terminal.isInteractive && Terminal.confirm(offer.actions.first?.label ?? "")))
             await driver.send(accept ? .enrolmentAccepted : .enrolmentDeclined)
         }

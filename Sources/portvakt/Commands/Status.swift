@@ -22,17 +22,22 @@ struct Status: AsyncParsableCommand {
         )
     }
 
-    /// The user, organisations, roles and home screen of `/v1/me`.
+    /// The user, organisations, roles and home screen of `/v1/me`, in words; the JSON keeps the
+    /// ids (`roles`, `home_screen`) beside the words (`role_names`, `home_screen_name`).
     static func summary(_ me: [String: Any], language: Language) -> (object: [String: Any], text: [String]) {
         let user = me["user"] as? [String: Any] ?? [:]
         let name = user["name"] as? String ?? ""
-        let organisations = (me["organisations"] as? [[String: Any]] ?? []).map { organisation in
-            "\(organisation["name"] as? String ?? organisation["slug"] as? String ?? ""): \((organisation["roles"] as? [String] ?? []).joined(separator: ", "))"
+        let organisations = (me["organisations"] as? [[String: Any]] ?? []).map { organisation -> [String: Any] in
+            let title = organisation["name"] as? String ?? organisation["slug"] as? String ?? ""
+            let roles = (organisation["roles"] as? [String] ?? []).map { RoleWords.role($0, organisation: title, language) }
+            return organisation.merging(["role_names": roles]) { $1 }
         }
+        let roleLines = organisations.flatMap { $0["role_names"] as? [String] ?? [] }
         let home = me["home_screen"] as? String ?? ""
+        let homeName = RoleWords.homeScreen(home, language)
         let session = me["session"] as? [String: Any] ?? [:]
-        let text = [language.pick("Logget inn som \(name)", "Logged in as \(name)")] + organisations.map { "  " + $0 }
-            + [language.pick("Startside: \(home)", "Home screen: \(home)")]
-        return (["user": user, "organisations": me["organisations"] ?? [], "home_screen": home, "amr": session["amr"] ?? []], text)
+        let text = [language.pick("Logget inn som \(name)", "Logged in as \(name)")] + roleLines.map { "  " + $0 }
+            + [language.pick("Startside: \(homeName)", "Home screen: \(homeName)")]
+        return (["user": user, "organisations": organisations, "home_screen": home, "home_screen_name": homeName, "amr": session["amr"] ?? []], text)
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+import PortvaktCore
+import Testing
+@testable import PortvaktServer
+
+@Suite("Portal texts and pages")
+struct PortalTextTests {
+    @Test("S19.4: every text id has a Bokmål and an English text, and every id a template uses exists")
+    func everyTextInBothLanguages() throws {
+        for text in PortalText.allCases {
+            #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty, "\(text.rawValue)")
+        }
+        let translated = PortalText.allCases.filter { $0.text(.nb) != $0.text(.en) }
+        #expect(translated.count >= PortalText.allCases.count - 3, "only names (Portvakt) and the like read the same in both")
+        let ids = Set(PortalText.allCases.map(\.rawValue))
+        for (name, template) in PortalTemplates.all {
+            for match in template.matches(of: /\{\{t\.([a-z_]+)\}\}/) {
+                #expect(ids.contains(String(match.1)), "template \(name) uses t.\(match.1), which has no text")
+            }
+            #expect(!template.contains("<script"), "template \(name) has a script")
+            #expect(!template.contains("style="), "template \(name) has an inline style")
+        }
+    }
+
+    @Test("S19.4: Accept-Language picks the supported language with the highest weight")
+    func acceptLanguage() {
+        #expect(PortalLanguage.preferred("en-GB,en;q=0.9") == .en)
+        #expect(PortalLanguage.preferred("nb-NO,nb;q=0.9,en;q=0.8") == .nb)
+        #expect(PortalLanguage.preferred("de-DE, en;q=0.5, nn;q=0.7") == .nb)
+        #expect(PortalLanguage.preferred("de, fr") == nil)
+        #expect(PortalLanguage.preferred("en;q=0, no") == .nb)
+    }
+
+    @Test("Only paths on this site are followed after sign-in or a language switch")
+    func localPaths() {
+        #expect(PortalRoutes.localPath("/account?done=device_removed") == "/account?done=device_removed")
+        for hostile in ["//evil.example/", "https://evil.example", "/\\evil.example", "account", "/a\u{0}b", nil] {
+            #expect(PortalRoutes.localPath(hostile) == nil, "\(String(describing: hostile))")
+        }
+    }
+}
