@@ -7,7 +7,7 @@ Flows (every click is Tab/Shift-Tab to the control, then Enter or Space; focus m
 start page → "Try it" as Kari through the sandbox Vipps page → My account → remove a phone
 (registered beforehand through the API) → sign out; the same as Ola with BankID; the password
 login; a form without its CSRF token and one from a foreign Origin are refused; a session that
-ended sends the person to a page that says so. axe-core runs on every page and state reached,
+ended sends the person to a page that says so; BankID on another device and the way back. axe-core runs on every page and state reached,
 in Bokmål and English, at 1280 and 320 px: 0 violations of the WCAG 2.0/2.1/2.2 A and AA rules.
 """
 import base64, json, os, subprocess, sys, time, urllib.parse
@@ -294,6 +294,21 @@ def ended_session(driver):
     check_page(driver, "method-choice")
 
 
+def other_device(driver):
+    """From the method choice: BankID on another device, its status regions, and the way back."""
+    press(driver, "BankID on another device", href_contains("/oauth/bankid/other-device"))
+    if not driver.find_elements(By.CSS_SELECTOR, "#qr svg"):
+        fail("the other-device page shows no QR code")
+    status = driver.find_element(By.ID, "status")
+    warning = driver.find_element(By.ID, "time-warning")
+    if status.get_attribute("role") != "status" or warning.get_attribute("aria-live") != "assertive":
+        fail("the order's status and the time warning need live regions of their own")
+    check_page(driver, "other-device")
+    press(driver, "Choose another way to log in", lambda e: "/oauth/authorize" in (e.get_attribute("href") or ""))
+    if not driver.find_elements(By.CSS_SELECTOR, "a.method"):
+        fail(f"the way back did not lead to the method choice: {driver.current_url}")
+
+
 def main():
     driver = browser()
     try:
@@ -302,6 +317,7 @@ def main():
         password_flow(driver)
         refused_forms(driver)
         ended_session(driver)
+        other_device(driver)
     finally:
         driver.quit()
     pages = sorted({page for page, _, _, _ in report})
