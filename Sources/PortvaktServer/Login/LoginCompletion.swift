@@ -34,9 +34,12 @@ struct LoginCompletion: Sendable {
         code: String = randomToken(), bankIDOrderID: String? = nil
     ) async throws -> String {
         let now = broker.now()
+        // The portal's session lives as long as its browser session, not as long as the app's.
+        let portal = request.clientID == PortalClient.id
         let session = Session.starting(
             userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: now,
-            idleLifetime: broker.lifetimes.idle, absoluteLifetime: broker.lifetimes.absolute, now: now
+            idleLifetime: portal ? PortalRoutes.idleLifetime : broker.lifetimes.idle,
+            absoluteLifetime: portal ? PortalRoutes.absoluteLifetime : broker.lifetimes.absolute, now: now
         )
         var memberSync = MemberSyncWrites()
         if let personnummer {

@@ -1,41 +1,16 @@
 import Hummingbird
 import PortvaktCore
 
-/// The frame of the broker's own pages (method choice, password, errors): one column, large
-/// text, visible focus, 44 px targets, `lang` set, and a link to the same page in the other language.
+/// The frame of the broker's own pages (method choice, password, errors): the portal's layout
+/// and stylesheet without its navigation, `lang` set, and a link to the same page in the other language.
 enum BrokerPage {
+    static let pages = PortalPage()
+
     static func render(title: String, language: Language, switchLanguageURL: String?, body: String) -> String {
-        let switcher = switchLanguageURL.map {
-            #"<p><a href="\#($0.htmlEscaped)" lang="\#(language.other.rawValue)" hreflang="\#(language.other.rawValue)">\#(language.pick("English", "Norsk (bokmål)"))</a></p>"#
-        } ?? ""
-        return """
-        <!doctype html>
-        <html lang="\(language.rawValue)">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(title.htmlEscaped) – Portvakt</title>
-        <style>
-        body { font-family: system-ui, sans-serif; font-size: 1.125rem; line-height: 1.5; max-width: 32rem; margin: 0 auto; padding: 1rem 1rem 2rem; color: #1a1a1a; background: #fff; }
-        h1 { font-size: 1.6rem; }
-        .method { display: block; text-align: center; font-size: 1.125rem; padding: .75rem 1rem; margin: .75rem 0; border: 2px solid #1a1a1a; border-radius: .25rem; min-height: 44px; box-sizing: border-box; text-decoration: none; color: #1a1a1a; background: #fff; }
-        .method.primary, button { background: #0b4f9c; color: #fff; border-color: #0b4f9c; }
-        label { display: block; font-weight: 600; margin-top: 1rem; }
-        input { font-size: 1.125rem; width: 100%; padding: .6rem; border: 2px solid #595959; border-radius: .25rem; box-sizing: border-box; min-height: 44px; }
-        button { font-size: 1.125rem; padding: .7rem 1.4rem; margin-top: 1.25rem; border: 2px solid #0b4f9c; border-radius: .25rem; min-height: 44px; cursor: pointer; }
-        a { color: #0b4f9c; }
-        :focus-visible { outline: 3px solid #b3261e; outline-offset: 2px; }
-        .error { border-left: 6px solid #b3261e; padding: .25rem .75rem; background: #fdf1f0; }
-        </style>
-        </head>
-        <body>
-        <main>
-        \(body)
-        \(switcher)
-        </main>
-        </body>
-        </html>
-        """
+        var frame = PortalPage.Frame(language: language, path: "/", csrf: nil)
+        frame.portal = false
+        frame.switchLanguage = switchLanguageURL
+        return pages.render("broker", frame: frame, values: ["title": title, "body": body])
     }
 
     /// - Parameter script: allow the page's own script (`script-src 'self'`) and its requests to this server.
@@ -46,7 +21,7 @@ enum BrokerPage {
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 // No form-action: the password form's answer redirects to the app's own scheme.
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline';\(scripting) frame-ancestors 'none'; base-uri 'none'",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'self';\(scripting) frame-ancestors 'none'; base-uri 'none'",
                 .init("Referrer-Policy")!: "no-referrer",
             ],
             body: .init(byteBuffer: ByteBuffer(string: html))

@@ -34,7 +34,6 @@ enum OtherDevicePage {
         <button type="submit" class="secondary">\(language.pick("Avbryt", "Cancel"))</button>
         </form>
         <p><a href="\(methodsURL.htmlEscaped)">\(language.pick("Velg en annen måte å logge inn på", "Choose another way to log in"))</a></p>
-        <style>.qr svg { width: 100%; max-width: 18rem; height: auto; display: block; } button.secondary { background: #fff; color: #0b4f9c; }</style>
         <script src="\(OtherDeviceRoutes.path).js"></script>
         """
         return BrokerPage.render(

@@ -15,7 +15,13 @@ struct AccountView {
         let language = frame.language
         let store = broker.store
         let userID = signedIn.portal.userId
-        guard let user = try await store.user(id: userID) else { return pages.response("problem", frame: frame, status: .unauthorized) }
+        // The account was merged into another or removed since the sign-in.
+        guard let user = try await store.user(id: userID) else {
+            return pages.response("problem", frame: frame, values: [
+                "heading": PortalText.notSignedInTitle.text(language), "message": PortalText.notSignedIn.text(language),
+                "action": ["href": "/portal/login", "label": PortalText.signIn.text(language)],
+            ], status: .unauthorized)
+        }
         let names = Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) })
         let roles = try await store.organisationRoles(userID: userID).flatMap { organisation in
             organisation.roles.map { PortalWords.role($0, organisation: names[organisation.organisationID] ?? organisation.slug, language) }
@@ -49,13 +55,8 @@ struct AccountView {
             "events": events.map { ["when": LocalTime.text($0.occurredAt, language), "what": PortalWords.event($0.action, outcome: $0.outcome, source: $0.source, language)] },
             "hasEvents": !events.isEmpty,
         ]
-        let title = frame.status.map { "\($0) – " } ?? ""
-        return PortalPage.response(
-            html: pages.render("account", frame: frame, values: values).replacingOccurrences(
-                of: "<title>\(PortalText.accountTitle.text(language).htmlEscaped)", with: "<title>\(title.htmlEscaped)\(PortalText.accountTitle.text(language).htmlEscaped)"
-            ),
-            status: .ok
-        )
+        // The title says what just happened too: a screen reader reads it first on the new page.
+        return pages.response("account", frame: frame, values: values)
     }
 }
 

@@ -26,6 +26,10 @@ struct PortalPage: Sendable {
         /// The signed-in browser's CSRF token; nil when nobody is signed in.
         let csrf: String?
         var status: String?
+        /// A portal page (its navigation shown), or one of the broker's pages in the app's login.
+        var portal = true
+        /// The language switch's address; nil: the portal's switch for `path`.
+        var switchLanguage: String?
     }
 
     func render(_ template: String, frame: Frame, title: String? = nil, values: [String: Any] = [:]) -> String {
@@ -33,11 +37,15 @@ struct PortalPage: Sendable {
             "t": PortalText.table(frame.language),
             "lang": frame.language.rawValue,
             "otherLang": frame.language.other.rawValue,
-            "switchLanguage": "/language?to=\(frame.language.other.rawValue)&back=\(FormFields.encode(frame.path))",
+            "portal": frame.portal,
+            "nav": frame.portal || frame.switchLanguage != nil,
             "signedIn": frame.csrf != nil,
             "csrf": frame.csrf ?? "",
         ]
         if let status = frame.status { context["status"] = status }
+        if let switchLanguage = frame.switchLanguage ?? (frame.portal ? "/language?to=\(frame.language.other.rawValue)&back=\(FormFields.encode(frame.path))" : nil) {
+            context["switchLanguage"] = switchLanguage
+        }
         context.merge(values) { $1 }
         return library.render(context, withTemplate: template) ?? ""
     }

@@ -51,6 +51,13 @@ enum PortalStylesheet {
     .status { border-left: 6px solid #1e6b34; background: #eef7f0; padding: .5rem .75rem; }
     .error { border-left: 6px solid #b3261e; background: #fdf1f0; padding: .5rem .75rem; }
     code { overflow-wrap: anywhere; }
+    .method { display: flex; align-items: center; justify-content: center; text-align: center; padding: .75rem 1rem; margin: .75rem 0; border: 2px solid #1a1a1a;
+      border-radius: .25rem; text-decoration: none; color: #1a1a1a; background: #fff; }
+    .method.primary { background: #0b4f9c; color: #fff; border-color: #0b4f9c; }
+    label { display: block; font-weight: 600; margin-top: 1rem; }
+    input { font: inherit; width: 100%; padding: .6rem; border: 2px solid #595959; border-radius: .25rem; min-height: 44px; }
+    input[type=hidden] { display: none; }
+    .qr svg { width: 100%; max-width: 18rem; height: auto; display: block; }
     @media (max-width: 30rem) { dl { grid-template-columns: 1fr; } }
     """
 }

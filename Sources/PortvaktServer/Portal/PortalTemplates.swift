@@ -14,9 +14,11 @@ enum PortalTemplates {
     <body>
     <a class="skip" href="#main">{{t.skip_to_content}}</a>
     <header>
-    <p class="site"><a href="/">{{t.site_name}}</a></p>
-    <nav aria-label="{{t.my_account}}">
+    <p class="site">{{#portal}}<a href="/">{{t.site_name}}</a>{{/portal}}{{^portal}}{{t.site_name}}{{/portal}}</p>
+    {{#nav}}
+    <nav aria-label="{{t.menu}}">
     <ul>
+    {{#portal}}
     {{#signedIn}}
     <li><a href="/account">{{t.my_account}}</a></li>
     <li><form method="post" action="/portal/logout"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="link">{{t.sign_out}}</button></form></li>
@@ -24,9 +26,11 @@ enum PortalTemplates {
     {{^signedIn}}
     <li><a href="/portal/login">{{t.sign_in}}</a></li>
     {{/signedIn}}
-    <li><a href="{{switchLanguage}}" lang="{{otherLang}}" hreflang="{{otherLang}}">{{t.other_language}}</a></li>
+    {{/portal}}
+    {{#switchLanguage}}<li><a href="{{switchLanguage}}" lang="{{otherLang}}" hreflang="{{otherLang}}">{{t.other_language}}</a></li>{{/switchLanguage}}
     </ul>
     </nav>
+    {{/nav}}
     </header>
     <main id="main" tabindex="-1">
     {{#status}}<p class="status" role="status">{{status}}</p>{{/status}}
@@ -38,7 +42,7 @@ enum PortalTemplates {
 
     static let start = #"""
     {{<layout}}
-    {{$title}}{{t.start_title}}{{/title}}
+    {{$title}}{{#status}}{{status}} – {{/status}}{{t.start_title}}{{/title}}
     {{$main}}
     <h1>{{t.start_title}}</h1>
     <p>{{t.start_intro}}</p>
@@ -82,7 +86,7 @@ enum PortalTemplates {
 
     static let account = #"""
     {{<layout}}
-    {{$title}}{{t.account_title}}{{/title}}
+    {{$title}}{{#status}}{{status}} – {{/status}}{{t.account_title}}{{/title}}
     {{$main}}
     <h1>{{t.account_title}}</h1>
     <p>{{t.account_intro}} <strong>{{name}}</strong>.</p>
@@ -147,5 +151,18 @@ enum PortalTemplates {
     {{/layout}}
     """#
 
-    static let all: [(name: String, text: String)] = [("layout", layout), ("start", start), ("account", account), ("problem", problem)]
+    /// The broker's own pages in the app's login (method choice, password, BankID on another
+    /// device, problems): their body is built and escaped by ``BrokerPage``'s callers.
+    static let broker = #"""
+    {{<layout}}
+    {{$title}}{{title}}{{/title}}
+    {{$main}}
+    {{{body}}}
+    {{/main}}
+    {{/layout}}
+    """#
+
+    static let all: [(name: String, text: String)] = [
+        ("layout", layout), ("start", start), ("account", account), ("problem", problem), ("broker", broker),
+    ]
 }

@@ -5,6 +5,7 @@ import PortvaktCore
 enum PortalText: String, CaseIterable {
     case skipToContent = "skip_to_content"
     case language = "language"
+    case menu = "menu"
     case otherLanguage = "other_language"
     case siteName = "site_name"
     case startTitle = "start_title"
@@ -74,6 +75,7 @@ enum PortalText: String, CaseIterable {
         switch self {
         case .skipToContent: language.pick("Hopp til innholdet", "Skip to content")
         case .language: language.pick("Språk", "Language")
+        case .menu: language.pick("Meny", "Menu")
         case .otherLanguage: language.pick("English", "Norsk (bokmål)")
         case .siteName: "Portvakt"
         case .startTitle: language.pick("Innlogging for likepersoner", "Sign-in for peer mentors")

@@ -47,18 +47,18 @@ extension PortvaktStore {
     }
 
     /// The portal session behind a cookie, if it and its Portvakt session are alive; each use
-    /// moves its idle expiry on by `idle`.
+    /// moves both idle expiries on by `idle` (never past the absolute one).
     public func touchPortalSession(idHash: Data, idle: TimeInterval, now: Date = Date()) async throws -> PortalSession? {
         let time = now.millisecondsSince1970
         return try await write { db in
-            guard let session = try await db.update("portal_sessions")
-                .set("idle_expires_at", to: SQLFunction(db.dialect.name == "sqlite" ? "MIN" : "LEAST", args: SQLBind(time + Int64(idle * 1000)), SQLColumn("absolute_expires_at")))
+            let nextIdle = SQLFunction(db.dialect.name == "sqlite" ? "MIN" : "LEAST", args: SQLBind(time + Int64(idle * 1000)), SQLColumn("absolute_expires_at"))
+            guard let session = try await db.update("portal_sessions").set("idle_expires_at", to: nextIdle)
                 .where("id_hash", .equal, idHash).where("idle_expires_at", .greaterThan, time).where("absolute_expires_at", .greaterThan, time)
                 .returning(SQLLiteral.all).first(as: PortalSession.self)
             else { return nil }
-            let alive = try await db.select().column("id").from("sessions").where("id", .equal, session.sessionId)
+            let alive = try await db.update("sessions").set("idle_expires_at", to: nextIdle).where("id", .equal, session.sessionId)
                 .where("revoked_at", .is, SQLLiteral.null).where("idle_expires_at", .greaterThan, time).where("absolute_expires_at", .greaterThan, time)
-                .first() != nil
+                .returning("id").first() != nil
             return alive ? session : nil
         }
     }

@@ -1,0 +1,28 @@
+import Hummingbird
+import PortvaktCore
+
+/// A browser that asks for an address that does not exist, or with a method it does not take,
+/// gets a page in its language that says so and leads on, not an empty 404 or a JSON 405.
+/// Programs (no `text/html` in `Accept`) keep the JSON answers.
+struct BrowserErrorPages: RouterMiddleware {
+    typealias Context = PortvaktRequestContext
+    let pages: PortalPage
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.headers[.accept]?.contains("text/html") == true else { return try await next(request, context) }
+        let status: HTTPResponse.Status
+        do {
+            let response = try await next(request, context)
+            guard [.notFound, .methodNotAllowed].contains(response.status),
+                  response.headers[.contentType]?.hasPrefix("text/html") != true
+            else { return response }
+            status = response.status
+        } catch let error as HTTPError where error.status == .notFound {
+            status = .notFound
+        }
+        let frame = PortalPage.Frame(language: PortalLanguage.of(request), path: "/", csrf: nil)
+        return pages.response("problem", frame: frame, values: [
+            "heading": PortalText.notFoundTitle.text(frame.language), "message": PortalText.notFound.text(frame.language),
+        ], status: status)
+    }
+}
