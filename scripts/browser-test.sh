@@ -5,9 +5,7 @@
 # Screenshots: BROWSER_SCREENSHOTS (default .build/browser-screenshots).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/wait-for-200.sh
-binary=$(swift build --show-bin-path)/portvakt-server
-[ -x "$binary" ] || swift build --product portvakt-server
+source scripts/lib/server.sh
 shots=${BROWSER_SCREENSHOTS:-$PWD/.build/browser-screenshots}
 
 missing() {
@@ -27,24 +25,19 @@ head -c 40 "$axe" | grep -q "axe v4.12" || { echo "browser-test.sh: expected axe
 suite() {
   local name=$1; shift
   local dir; dir=$(mktemp -d)
-  local port=$((20000 + RANDOM % 20000))
-  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port PORTVAKT_BCRYPT_COST=4 "$binary" dev >"$dir/log" 2>&1) &
-  local pid=$!
-  [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; exit 1; }
+  local port; port=$(random_port)
+  start_server "$dir" "$port" dev PORTVAKT_BCRYPT_COST=4 "$@" || exit 1
   if ! python3 scripts/browser/portal_suite.py "http://127.0.0.1:$port" "$PWD/$axe" "$shots/$name" \
       env -C "$dir" "$@" "$binary" set-password --dev; then
-    tail -30 "$dir/log" >&2; kill -TERM "$pid"; exit 1
+    tail -30 "$dir/log" >&2; stop_server || true; exit 1
   fi
-  kill -TERM "$pid"; wait "$pid" || true
+  stop_server || true
   if grep -Eq '12438510085|04917912322|02829116912' "$dir/log"; then echo "browser suite ($name): the server logged a personnummer" >&2; exit 1; fi
   rm -rf "$dir"
 }
 
 suite sqlite PORTVAKT_LOG_LEVEL=info
 if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
-  database="portvakt_browser_$$"
-  psql=${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql
-  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
-  suite postgres PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$database?#")"
-  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "DROP DATABASE $database WITH (FORCE)" >/dev/null
+  suite postgres PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(new_postgres_database "portvakt_browser_$$")"
+  drop_postgres_database "portvakt_browser_$$"
 fi

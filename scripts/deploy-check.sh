@@ -4,8 +4,7 @@
 # health check on /health/ready.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-binary=$(swift build --show-bin-path)/portvakt-server
-[ -x "$binary" ] || swift build --product portvakt-server
+source scripts/lib/server.sh
 
 if command -v systemd-analyze >/dev/null 2>&1; then
   dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT

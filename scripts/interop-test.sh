@@ -4,9 +4,7 @@
 # it fails under CI=true and warns otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/wait-for-200.sh
-binary=$(swift build --show-bin-path)/portvakt-server
-[ -x "$binary" ] || swift build --product portvakt-server
+source scripts/lib/server.sh
 
 if ! python3 -c "import authlib, requests" 2>/dev/null; then
   if ! PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r scripts/interop/requirements.txt; then
@@ -17,12 +15,10 @@ if ! python3 -c "import authlib, requests" 2>/dev/null; then
 fi
 
 dir=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
+port=$(random_port)
 token=$(python3 -c "import secrets; print(secrets.token_urlsafe(24))")
-(cd "$dir" && exec env PORTVAKT_PORT=$port PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$binary" dev >"$dir/log" 2>&1) &
-pid=$!
-trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
-wait_for_200 "http://127.0.0.1:$port/health/ready" >/dev/null
+trap 'stop_server 2>/dev/null || true; rm -rf "$dir"' EXIT
+start_server "$dir" "$port" dev PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" || exit 1
 if ! python3 scripts/interop/authlib_code_flow.py "http://127.0.0.1:$port" "$token"; then
   cat "$dir/log" >&2
   exit 1

@@ -5,9 +5,7 @@
 # type, headers, schema), 405 for undeclared methods. Bounded: SCHEMATHESIS_EXAMPLES per operation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/wait-for-200.sh
-binary=$(swift build --show-bin-path)/portvakt-server
-[ -x "$binary" ] || swift build --product portvakt-server
+source scripts/lib/server.sh
 
 if ! python3 -c "import schemathesis, openapi_spec_validator" 2>/dev/null; then
   if ! PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r scripts/openapi/requirements.txt; then
@@ -18,12 +16,10 @@ if ! python3 -c "import schemathesis, openapi_spec_validator" 2>/dev/null; then
 fi
 
 dir=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
-(cd "$dir" && exec env PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning "$binary" dev >"$dir/log" 2>&1) &
-pid=$!
-trap 'kill -TERM $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$dir"' EXIT
+port=$(random_port)
+trap 'stop_server 2>/dev/null || true; rm -rf "$dir"' EXIT
+start_server "$dir" "$port" dev PORTVAKT_LOG_LEVEL=warning || exit 1
 base="http://127.0.0.1:$port"
-[ "$(wait_for_200 "$base/health/ready")" = 200 ] || { cat "$dir/log" >&2; exit 1; }
 
 curl -fsS "$base/openapi.json" -o "$dir/openapi.json"
 python3 -c "import json, sys; from openapi_spec_validator import validate; validate(json.load(open(sys.argv[1])))" "$dir/openapi.json"

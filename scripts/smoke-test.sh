@@ -5,26 +5,21 @@
 # (intact, then a forged event found); `serve` without its settings refuses to start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/wait-for-200.sh
-binary=$(swift build --show-bin-path)/portvakt-server
-[ -x "$binary" ] || swift build --product portvakt-server
+source scripts/lib/server.sh
 
 # check NAME dev|serve SETTING=VALUE...
 check() {
   local name=$1 command=$2; shift 2
   local dir; dir=$(mktemp -d)
-  local port=$((20000 + RANDOM % 20000))
+  local port; port=$(random_port)
   local mode=()
   if [ "$command" = serve ]; then set -- "$@" PORTVAKT_PUBLIC_URL="http://127.0.0.1:$port"; else mode=(--dev); fi
-  (cd "$dir" && exec env "$@" PORTVAKT_PORT=$port "$binary" "$command" >"$dir/log" 2>&1) &
-  local pid=$!
-  local status; status=$(wait_for_200 "http://127.0.0.1:$port/health/ready")
+  start_server "$dir" "$port" "$command" "$@" || { echo "smoke test ($name) FAILED: /health/ready never answered 200" >&2; exit 1; }
   local sandbox; sandbox=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/sandbox/bankid/auth/realms/current/.well-known/openid-configuration")
-  kill -TERM "$pid"
   local code=0
-  wait "$pid" || code=$?
-  if [ "$status" != 200 ] || [ "$code" != 0 ] || ! grep -q "Portvakt is running: open http://127.0.0.1:$port/" "$dir/log"; then
-    echo "smoke test ($name) FAILED: ready=$status exit=$code" >&2
+  stop_server || code=$?
+  if [ "$code" != 0 ] || ! grep -q "Portvakt is running: open http://127.0.0.1:$port/" "$dir/log"; then
+    echo "smoke test ($name) FAILED: exit=$code" >&2
     cat "$dir/log" >&2
     exit 1
   fi
@@ -50,12 +45,9 @@ keys=$(python3 -c "import base64,os; print('k1=' + base64.b64encode(os.urandom(3
 check sqlite dev PORTVAKT_LOG_LEVEL=info
 if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
   check postgres dev DATABASE_URL="$PORTVAKT_TEST_POSTGRES_URL"
-  database="portvakt_production_$$"
-  psql=${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql
-  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
-  check production serve DATABASE_URL="$(echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$database?#")" \
+  check production serve DATABASE_URL="$(new_postgres_database "portvakt_production_$$")" \
     PORTVAKT_ENCRYPTION_KEYS="${keys% *}" PORTVAKT_INDEX_KEY="${keys#* }"
-  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "DROP DATABASE $database WITH (FORCE)" >/dev/null
+  drop_postgres_database "portvakt_production_$$"
 fi
 
 # `serve` is production: with no settings it refuses, naming what is missing and `dev`.
@@ -82,7 +74,7 @@ echo "$out" | grep -q "cannot reach the database" || { echo "smoke test: unclear
 echo "smoke test (unreachable database): $(echo "$out" | tail -1)"
 
 # The sandbox alone: serves the simulated providers without a database; refused in production.
-dir=$(mktemp -d); port=$((20000 + RANDOM % 20000))
+dir=$(mktemp -d); port=$(random_port)
 (cd "$dir" && exec env PORTVAKT_PORT=$port "$binary" sandbox >"$dir/log" 2>&1) &
 pid=$!
 status=$(wait_for_200 "http://127.0.0.1:$port/sandbox/bankid/auth/realms/current/.well-known/openid-configuration")

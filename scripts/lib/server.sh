@@ -1,0 +1,42 @@
+# Sourced by the test scripts: the server binary, starting it on a loopback port, and throwaway
+# PostgreSQL databases on PORTVAKT_TEST_POSTGRES_URL.
+source "$(dirname "${BASH_SOURCE[0]}")/../wait-for-200.sh"
+binary=$(swift build --show-bin-path)/portvakt-server
+[ -x "$binary" ] || swift build --product portvakt-server
+
+server_pid=""
+
+# random_port: a port for a server of this script.
+random_port() { echo $((20000 + RANDOM % 20000)); }
+
+# start_server DIR PORT COMMAND [SETTING=VALUE…]: `portvakt-server COMMAND` in DIR (its log in
+# DIR/log, appended); sets $server_pid; returns 1, after printing the log, unless /health/ready
+# answers 200 within 30 seconds.
+start_server() {
+  local dir=$1 port=$2 command=$3; shift 3
+  (cd "$dir" && exec env "$@" PORTVAKT_PORT="$port" "$binary" "$command" >>"$dir/log" 2>&1) &
+  server_pid=$!
+  if [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" != 200 ]; then
+    cat "$dir/log" >&2
+    return 1
+  fi
+}
+
+# stop_server: SIGTERM, then waits; returns the server's exit code.
+stop_server() {
+  local code=0
+  [ -n "$server_pid" ] || return 0
+  kill -TERM "$server_pid"; wait "$server_pid" || code=$?
+  server_pid=""
+  return "$code"
+}
+
+# new_postgres_database NAME: creates NAME on PORTVAKT_TEST_POSTGRES_URL and prints its URL.
+new_postgres_database() {
+  "${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $1" >/dev/null
+  echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$1?#"
+}
+
+drop_postgres_database() {
+  "${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "DROP DATABASE $1 WITH (FORCE)" >/dev/null
+}
