@@ -8,12 +8,8 @@ cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
 shots=${BROWSER_SCREENSHOTS:-$PWD/.build/browser-screenshots}
 
-missing() {
-  if [ "${CI:-}" = "true" ]; then echo "browser-test.sh: $1 is required when CI=true" >&2; exit 1; fi
-  echo "browser-test.sh: WARNING: no $1; the browser suite did not run" >&2; exit 0
-}
 command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || missing "chromium and chromium-driver"
-python3 -c "import selenium, cryptography" 2>/dev/null || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r scripts/browser/requirements.txt || missing "selenium"
+need_python "selenium, cryptography" scripts/browser/requirements.txt "selenium"
 axe=.build/axe/axe_playwright_python/axe.min.js
 if [ ! -f "$axe" ]; then
   mkdir -p .build/axe

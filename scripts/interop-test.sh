@@ -6,13 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
 
-if ! python3 -c "import authlib, requests" 2>/dev/null; then
-  if ! PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r scripts/interop/requirements.txt; then
-    if [ "${CI:-}" = "true" ]; then echo "interop-test.sh: Authlib is required when CI=true" >&2; exit 1; fi
-    echo "interop-test.sh: WARNING: no Authlib; the independent client test did not run" >&2
-    exit 0
-  fi
-fi
+need_python "authlib, requests" scripts/interop/requirements.txt "Authlib"
 
 dir=$(mktemp -d)
 port=$(random_port)

@@ -7,13 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
 
-if ! python3 -c "import schemathesis, openapi_spec_validator" 2>/dev/null; then
-  if ! PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r scripts/openapi/requirements.txt; then
-    if [ "${CI:-}" = "true" ]; then echo "openapi-test.sh: schemathesis is required when CI=true" >&2; exit 1; fi
-    echo "openapi-test.sh: WARNING: no schemathesis; the API description was not checked" >&2
-    exit 0
-  fi
-fi
+need_python "schemathesis, openapi_spec_validator" scripts/openapi/requirements.txt "schemathesis"
 
 dir=$(mktemp -d)
 port=$(random_port)

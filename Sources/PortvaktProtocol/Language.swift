@@ -4,12 +4,19 @@ public enum Language: String, Sendable, CaseIterable, Codable {
 
     /// The first supported tag of an OIDC `ui_locales` value (space-separated, RFC 5646).
     public init(uiLocales: String?) {
-        let tags = (uiLocales ?? "").split(separator: " ").map { $0.lowercased() }
-        self = tags.lazy.compactMap { tag -> Language? in
-            if tag.hasPrefix("en") { return .en }
-            if tag.hasPrefix("nb") || tag.hasPrefix("no") || tag.hasPrefix("nn") { return .nb }
+        self = (uiLocales ?? "").split(separator: " ").lazy.compactMap { Language(tag: String($0)) }.first ?? .nb
+    }
+
+    /// The language of one language tag (RFC 5646: `en-GB`, `nb`, `no`, `nn`), nil when neither.
+    public init?(tag: String) {
+        let tag = tag.lowercased()
+        if tag.hasPrefix("en") {
+            self = .en
+        } else if tag.hasPrefix("nb") || tag.hasPrefix("no") || tag.hasPrefix("nn") {
+            self = .nb
+        } else {
             return nil
-        }.first ?? .nb
+        }
     }
 
     public func pick(_ nb: String, _ en: String) -> String {

@@ -40,3 +40,18 @@ new_postgres_database() {
 drop_postgres_database() {
   "${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "DROP DATABASE $1 WITH (FORCE)" >/dev/null
 }
+
+# missing WHAT: without WHAT the script cannot check anything: a failure when CI=true, else a
+# warning and a clean exit.
+missing() {
+  local script; script=$(basename "$0")
+  if [ "${CI:-}" = "true" ]; then echo "$script: $1 is required when CI=true" >&2; exit 1; fi
+  echo "$script: WARNING: no $1; this check did not run" >&2
+  exit 0
+}
+
+# need_python "MODULE, …" REQUIREMENTS WHAT: imports the modules, or installs REQUIREMENTS from PyPI, or `missing WHAT`.
+need_python() {
+  python3 -c "import $1" 2>/dev/null && return 0
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r "$2" || missing "$3"
+}

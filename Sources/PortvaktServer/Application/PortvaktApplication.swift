@@ -44,7 +44,7 @@ public enum PortvaktApplication {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: UnexpectedErrorMiddleware())
-        router.add(middleware: BrowserErrorPages(pages: PortalPage()))
+        router.add(middleware: BrowserErrorPages(pages: .shared))
         PortalRoutes(broker: broker, sandboxEnabled: configuration.sandboxEnabled).register(on: router)
         HealthRoutes(driver: driver, readiness: readiness).register(on: router)
         OpenAPIRoutes().register(on: router)

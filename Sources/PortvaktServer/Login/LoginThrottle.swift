@@ -52,13 +52,10 @@ struct LoginThrottle: Sendable {
 
         /// What the database keeps: a hash, so no email or IP address is stored.
         var stored: String {
-            let text = switch self {
-            case .account(let email): "account:\(email)"
-            case .address(let address): "address:\(address)"
-            case .device(let id): "device:\(id)"
-            case .user(let id): "user:\(id)"
+            let value = switch self {
+            case .account(let value), .address(let value), .device(let value), .user(let value): value
             }
-            return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+            return SHA256.hash(data: Data("\(kind):\(value)".utf8)).map { String(format: "%02x", $0) }.joined()
         }
     }
 

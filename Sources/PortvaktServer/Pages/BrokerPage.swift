@@ -4,7 +4,7 @@ import PortvaktCore
 /// The frame of the broker's own pages (method choice, password, errors): the portal's layout
 /// and stylesheet without its navigation, `lang` set, and a link to the same page in the other language.
 enum BrokerPage {
-    static let pages = PortalPage()
+    static let pages = PortalPage.shared
 
     static func render(title: String, language: Language, switchLanguageURL: String?, body: String) -> String {
         var frame = PortalPage.Frame(language: language, path: "/", csrf: nil)

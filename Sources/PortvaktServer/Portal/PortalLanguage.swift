@@ -5,16 +5,14 @@ import PortvaktCore
 /// `Accept-Language`, then Bokmål.
 enum PortalLanguage {
     static func of(_ request: Request) -> Language {
-        if let asked = request.uri.queryParameters.get("ui_locales"), let language = supported(asked) { return language }
-        if let saved = PortalSessionCookie.cookie(named: PortalSessionCookie.languageName, in: request), let language = Language(rawValue: saved) {
+        if let asked = request.uri.queryParameters.get("ui_locales"),
+           let language = asked.split(separator: " ").lazy.compactMap({ Language(tag: String($0)) }).first {
+            return language
+        }
+        if let saved = request.cookies[PortalSessionCookie.languageName], let language = Language(rawValue: saved.value) {
             return language
         }
         return request.headers[.acceptLanguage].flatMap(preferred) ?? .nb
-    }
-
-    /// The first supported tag of a space-separated list, or nil.
-    private static func supported(_ tags: String) -> Language? {
-        tags.split(separator: " ").lazy.compactMap { language(ofTag: String($0)) }.first
     }
 
     /// The supported language with the highest weight in an `Accept-Language` value (RFC 9110 §12.5.4).
@@ -22,17 +20,10 @@ enum PortalLanguage {
         var best: (language: Language, weight: Double)?
         for range in header.split(separator: ",") {
             let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = parts.first, let language = language(ofTag: tag) else { continue }
+            guard let tag = parts.first, let language = Language(tag: tag) else { continue }
             let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
             if weight > 0, weight > (best?.weight ?? 0) { best = (language, weight) }
         }
         return best?.language
-    }
-
-    private static func language(ofTag tag: String) -> Language? {
-        let tag = tag.lowercased()
-        if tag == "en" || tag.hasPrefix("en-") { return .en }
-        if ["nb", "no", "nn"].contains(tag) || ["nb-", "no-", "nn-"].contains(where: tag.hasPrefix) { return .nb }
-        return nil
     }
 }

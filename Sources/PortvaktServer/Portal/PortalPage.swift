@@ -7,6 +7,9 @@ import PortvaktCore
 /// Renders the portal's pages from ``PortalTemplates`` with the texts of the page's language,
 /// and answers with the headers every portal page carries.
 struct PortalPage: Sendable {
+    /// The templates, parsed once for every page the server renders.
+    static let shared = PortalPage()
+
     let library: MustacheLibrary
 
     init() {

@@ -11,13 +11,21 @@ import PortvaktStorage
 struct PortalRoutes {
     let broker: Broker
     let sandboxEnabled: Bool
-    let pages = PortalPage()
+    let pages = PortalPage.shared
+    private let csrfKey: SymmetricKey
+
+    init(broker: Broker, sandboxEnabled: Bool) {
+        self.broker = broker
+        self.sandboxEnabled = sandboxEnabled
+        csrfKey = PortalSessionCookie.csrfKey(broker.keys)
+    }
 
     static let idleLifetime: TimeInterval = 30 * 60
     static let absoluteLifetime: TimeInterval = 12 * 3600
     static let signInLifetime: TimeInterval = 600
 
-    var cookie: PortalSessionCookie { PortalSessionCookie(issuer: broker.issuer, keys: broker.keys) }
+    /// The issuer is known only once the server listens (port 0), so the cookie's form follows it.
+    var cookie: PortalSessionCookie { PortalSessionCookie(issuer: broker.issuer, csrfKey: csrfKey) }
     var callbackURI: String { broker.issuer + PortalClient.callbackPath }
 
     func register(on router: Router<PortvaktRequestContext>) {

@@ -15,10 +15,15 @@ struct PortalSessionCookie: Sendable {
     let csrfKey: SymmetricKey
     let origin: String
 
-    init(issuer: String, keys: DataProtectionKeys) {
+    init(issuer: String, csrfKey: SymmetricKey) {
         secure = issuer.hasPrefix("https://")
-        csrfKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: keys.refreshTokenKey, info: Data("portvakt portal csrf".utf8), outputByteCount: 32)
+        self.csrfKey = csrfKey
         origin = URLComponents(string: issuer).map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? issuer
+    }
+
+    /// The key of the CSRF tokens, derived from the server's refresh-token key.
+    static func csrfKey(_ keys: DataProtectionKeys) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: keys.refreshTokenKey, info: Data("portvakt portal csrf".utf8), outputByteCount: 32)
     }
 
     var name: String { secure ? "__Host-portvakt" : "portvakt" }
@@ -26,17 +31,17 @@ struct PortalSessionCookie: Sendable {
 
     /// The session reference the request's cookie carries.
     func reference(in request: Request) -> String? {
-        Self.cookie(named: name, in: request)
+        request.cookies[name].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     func setting(_ reference: String, maxAge: Int) -> String {
-        "\(name)=\(reference); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax\(secure ? "; Secure" : "")"
+        Cookie(name: name, value: reference, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax).description
     }
 
     var clearing: String { setting("", maxAge: 0) }
 
     func languageSetting(_ language: Language) -> String {
-        "\(Self.languageName)=\(language.rawValue); Path=/; Max-Age=31536000; SameSite=Lax\(secure ? "; Secure" : "")"
+        Cookie(name: Self.languageName, value: language.rawValue, maxAge: 31_536_000, path: "/", secure: secure, httpOnly: false, sameSite: .lax).description
     }
 
     static func hash(_ reference: String) -> Data {
@@ -52,18 +57,5 @@ struct PortalSessionCookie: Sendable {
         if let origin = request.headers[.origin], origin != self.origin { return false }
         guard let token, let expected = Data(base64URLEncoded: csrfToken(for: reference)), let given = Data(base64URLEncoded: token) else { return false }
         return given.count == expected.count && HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: Data(reference.utf8), using: csrfKey)
-    }
-
-    static func cookie(named name: String, in request: Request) -> String? {
-        for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-                    let value = parts[1].trimmingCharacters(in: .whitespaces)
-                    return value.isEmpty ? nil : value
-                }
-            }
-        }
-        return nil
     }
 }

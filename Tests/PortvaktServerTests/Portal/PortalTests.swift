@@ -72,7 +72,7 @@ struct PortalTests {
     func secureCookie() throws {
         let text = DataProtectionKeys.generateText()
         let keys = try DataProtectionKeys(encryptionKeys: text.encryptionKeys, indexKey: text.indexKey, encryptionSetting: "keys", indexSetting: "index")
-        let cookie = PortalSessionCookie(issuer: "https://login.example.no", keys: keys)
+        let cookie = PortalSessionCookie(issuer: "https://login.example.no", csrfKey: PortalSessionCookie.csrfKey(keys))
         #expect(cookie.name == "__Host-portvakt")
         let set = cookie.setting("abc", maxAge: 60)
         #expect(set.hasPrefix("__Host-portvakt=abc;") && set.contains("; Secure") && set.contains("Path=/") && !set.contains("Domain"))
