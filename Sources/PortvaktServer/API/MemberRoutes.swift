@@ -39,16 +39,8 @@ struct MemberRoutes {
                 let userID = context.parameters.get("user") ?? ""
                 let members = try await broker.store.memberships(organisationID: organisation.organisationID)
                 guard members.contains(where: { $0.userId == userID }) else { throw OAuthFailure.notFound("member") }
-                let now = broker.now()
-                var revoked = 0
-                for device in try await broker.store.activeDevices(userID: userID) where try await broker.store.revokeDevice(id: device.id, userID: userID, now: now) {
-                    revoked += 1
-                    try await broker.store.append(AuditEvent(
-                        occurredAt: now, action: "device.revoked", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
-                        organisationID: UUID(uuidString: organisation.organisationID), subjectType: "device", subjectID: device.id,
-                        details: ["by": "org_admin"]
-                    ))
-                }
+                let revoked = try await MemberAdministration(broker: broker, adminID: caller.userID, organisationID: organisation.organisationID)
+                    .removeAllDevices(userID: userID, source: "api")
                 return try APIResponse.json(["revoked": revoked])
             }
         }

@@ -6,9 +6,12 @@ import NIOPosix
 /// long whether or not the email exists.
 struct PasswordChecker: Sendable {
     private let dummyHash: String
+    /// The cost of new hashes.
+    let cost: Int
 
     /// Hashes the dummy at `cost`, the cost of new hashes, so unknown accounts take as long.
     init(cost: Int) {
+        self.cost = cost
         dummyHash = Bcrypt.hash("portvakt-no-such-account", cost: UInt8(cost))
     }
 

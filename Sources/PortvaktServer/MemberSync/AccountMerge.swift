@@ -28,19 +28,25 @@ struct AccountMerge: Sendable {
 
     /// An organisation administrator's merge: refused unless it stays inside their organisation.
     func mergeAsAdministrator(keep: String, remove: String, adminID: String, organisationID: String, now: Date) async throws {
-        guard keep != remove else { throw Refusal.sameAccount }
-        guard adminID != keep, adminID != remove else { throw Refusal.ownAccount }
+        if let refusal = try await refusal(keep: keep, remove: remove, adminID: adminID, organisationID: organisationID) { throw refusal }
+        try await merge(keep: keep, remove: remove, by: adminID, source: "admin-review", organisationID: organisationID, now: now)
+    }
+
+    /// Why an administrator may not merge these accounts; nil when they may.
+    func refusal(keep: String, remove: String, adminID: String, organisationID: String) async throws -> Refusal? {
+        guard keep != remove else { return .sameAccount }
+        guard adminID != keep, adminID != remove else { return .ownAccount }
         for account in [keep, remove] {
             let organisations = Set(try await store.organisationRoles(userID: account).map(\.organisationID))
-            guard organisations.contains(organisationID) else { throw Refusal.notMembers }
-            guard organisations == [organisationID] else { throw Refusal.otherOrganisation }
+            guard organisations.contains(organisationID) else { return .notMembers }
+            guard organisations == [organisationID] else { return .otherOrganisation }
         }
-        try await merge(keep: keep, remove: remove, by: adminID, source: "admin-review", now: now)
+        return nil
     }
 
     /// Merges without an organisation's bounds (the operator's command); audits both accounts'
     /// roles and provider accounts before, and the kept account's after.
-    func merge(keep: String, remove: String, by actor: String?, source: String, now: Date) async throws {
+    func merge(keep: String, remove: String, by actor: String?, source: String, organisationID: String? = nil, now: Date) async throws {
         guard keep != remove, let kept = try await store.user(id: keep), let removed = try await store.user(id: remove) else {
             throw StoreError.notFound("users")
         }
@@ -52,7 +58,7 @@ struct AccountMerge: Sendable {
         let removedBefore = try await access(of: remove)
         try await store.mergeUsers(keep: keep, remove: remove, personnummer: personnummer, audit: AuditEvent(
             occurredAt: now, action: "user.merged", outcome: "success", actorUserID: actor.flatMap(UUID.init(uuidString:)),
-            subjectType: "user", subjectID: keep, source: source, details: [
+            organisationID: organisationID.flatMap(UUID.init(uuidString:)), subjectType: "user", subjectID: keep, source: source, details: [
                 "removed": remove, "kept_before": keptBefore.description, "removed_before": removedBefore.description,
                 "kept_after": keptBefore.union(removedBefore).description,
             ]

@@ -12,7 +12,9 @@ import PortvaktStorage
 ///   `personnummer.read` the member's and the login's numbers in full (audited);
 /// - `POST /v1/organisations/{slug}/member-sync/{id}/resolve` `{"keep": "member" | "login"}`:
 ///   closes an open conflict, taking the login's number into the record (and the outbox) or not;
-/// - `GET /v1/organisations/{slug}/outbox[?status=dead]`: updates for the member system.
+/// - `GET /v1/organisations/{slug}/outbox[?status=dead]`: updates for the member system;
+/// - `POST /v1/organisations/{slug}/outbox/{id}/retry`: sends a dead or waiting update again now
+///   (same idempotency key), audited.
 struct MemberSyncRoutes {
     let broker: Broker
 
@@ -39,10 +41,7 @@ struct MemberSyncRoutes {
                 // Full numbers only behind a fresh biometric step-up; masked otherwise.
                 let full = (try? await APICaller.authenticate(request, broker: broker, stepUp: .personnummerRead)) != nil
                 if full {
-                    try await broker.store.append(AuditEvent(
-                        occurredAt: broker.now(), action: "member.personnummer.viewed", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
-                        organisationID: UUID(uuidString: organisation.organisationID), subjectType: "member_sync", subjectID: entry.id
-                    ))
+                    try await ConflictResolver(broker: broker).recordViewed(entry, by: caller.userID, organisationID: organisation.organisationID, source: "api")
                 }
                 return try APIResponse.json(try await info(entry, full: full))
             }
@@ -57,40 +56,37 @@ struct MemberSyncRoutes {
                 return try APIResponse.json(["messages": messages.map(OutboxInfo.init)])
             }
         }
+        router.post("/v1/organisations/:slug/outbox/:id/retry") { request, context in
+            try await APIResponse.answer { try await retry(request, context) }
+        }
     }
 
     private func resolve(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
         let (caller, organisation) = try await administrator(request, context)
         let entry = try await entry(context, in: organisation)
         let body = try await request.decodeJSON(Resolution.self)
-        guard ["member", "login"].contains(body.keep) else { throw OAuthFailure.invalidRequest("keep must be member or login.") }
-        guard entry.outcome == .conflict, entry.status == "open", let recordID = entry.memberRecordId,
-              let record = try await broker.store.memberRecord(id: recordID)
-        else { throw OAuthFailure(error: "conflict", description: "Only an open conflict can be resolved.", status: .conflict) }
-        let now = broker.now()
-        var writes = MemberSyncWrites()
-        if body.keep == "login", let sealed = entry.loginPersonnummer {
-            let number = try broker.keys.vault.open(sealed, record: MemberSyncEntry.vaultRecord(entryID: entry.id))
-            if try await broker.store.memberRecords(personnummerIndex: broker.keys.vault.blindIndex(number))
-                .contains(where: { $0.organisationId == record.organisationId && $0.id != record.id }) {
-                throw OAuthFailure(error: "conflict", description: "Another member record of the organisation holds the login's number; merge them first.", status: .conflict)
-            }
-            writes.personnummerUpdates.append((record.id, try broker.keys.vault.protect(number, record: MemberRecord.personnummerContext(recordID: record.id))))
-            if let message = try await MemberSyncPlanner(broker: broker).outboxMessage(for: record, number: number, source: "admin-review", now: now) {
-                writes.outbox.append(message)
-            }
-        }
-        let resolution = body.keep == "login" ? "took_login" : "kept_member"
-        writes.audit.append(AuditEvent(
-            occurredAt: now, action: "member.personnummer.conflict_resolved", outcome: resolution, actorUserID: UUID(uuidString: caller.userID),
-            organisationID: UUID(uuidString: organisation.organisationID), subjectType: "member", subjectID: record.id, source: "admin-review",
-            details: ["entry": entry.id]
-        ))
-        guard try await broker.store.resolveConflict(entryID: entry.id, resolution: resolution, by: caller.userID, writes: writes, now: now) else {
+        guard let decision = ConflictResolver.Decision(rawValue: body.keep) else { throw OAuthFailure.invalidRequest("keep must be member or login.") }
+        do {
+            let resolved = try await ConflictResolver(broker: broker).resolve(entry, keep: decision, by: caller.userID, organisationID: organisation.organisationID)
+            return try APIResponse.json(try await info(resolved, full: false))
+        } catch ConflictResolver.Refusal.notOpen {
             throw OAuthFailure(error: "conflict", description: "Only an open conflict can be resolved.", status: .conflict)
+        } catch ConflictResolver.Refusal.numberHeldElsewhere {
+            throw OAuthFailure(error: "conflict", description: "Another member record of the organisation holds the login's number; merge them first.", status: .conflict)
         }
-        guard let resolved = try await broker.store.memberSyncEntry(id: entry.id) else { throw OAuthFailure.notFound("entry") }
-        return try APIResponse.json(try await info(resolved, full: false))
+    }
+
+    private func retry(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
+        let (caller, organisation) = try await administrator(request, context)
+        let id = context.parameters.get("id") ?? ""
+        let administration = MemberAdministration(broker: broker, adminID: caller.userID, organisationID: organisation.organisationID)
+        guard let message = try await administration.retryDelivery(id: id, source: "api") else {
+            guard let existing = try await broker.store.outboxMessage(id: id), existing.organisationId == organisation.organisationID else {
+                throw OAuthFailure.notFound("message")
+            }
+            throw OAuthFailure(error: "conflict", description: "Only a dead or waiting message can be retried; this one is \(existing.status == "delivered" ? "delivered" : "being delivered").", status: .conflict)
+        }
+        return try APIResponse.json(OutboxInfo(message))
     }
 
     /// The caller, when an administrator of the organisation in the path.
@@ -109,18 +105,11 @@ struct MemberSyncRoutes {
     }
 
     private func info(_ entry: MemberSyncEntry, full: Bool) async throws -> EntryInfo {
-        var record: MemberRecord?
-        if let id = entry.memberRecordId { record = try await broker.store.memberRecord(id: id) }
-        let vault = broker.keys.vault
-        let memberNumber = try record.flatMap { record in
-            try record.personnummer.map { try vault.open($0.sealed, record: MemberRecord.personnummerContext(recordID: record.id)) }
-        }
-        let loginNumber = try entry.loginPersonnummer.map { try vault.open($0, record: MemberSyncEntry.vaultRecord(entryID: entry.id)) }
-        let show = { (number: Personnummer?) in number.map { full ? $0.digits : $0.masked } }
+        let (record, member, login) = try await ConflictResolver(broker: broker).numbers(of: entry, full: full)
         return EntryInfo(
             id: entry.id, occurredAt: Date(millisecondsSince1970: entry.occurredAt).formatted(.iso8601), source: entry.source,
             outcome: entry.outcome.rawValue, status: entry.status, memberID: entry.memberRecordId, memberName: record?.fullName,
-            memberPersonnummer: show(memberNumber), loginPersonnummer: show(loginNumber), resolution: entry.resolution
+            memberPersonnummer: member, loginPersonnummer: login, resolution: entry.resolution
         )
     }
 }
@@ -150,6 +139,7 @@ private struct OutboxInfo: Encodable {
     let status: String
     let attempts: Int
     let lastError: String?
+    let nextAttemptAt: String?
     let createdAt: String
     let deliveredAt: String?
 
@@ -160,6 +150,7 @@ private struct OutboxInfo: Encodable {
         status = message.status
         attempts = message.attempts
         lastError = message.lastError
+        nextAttemptAt = message.status == "pending" ? Date(millisecondsSince1970: message.nextAttemptAt).formatted(.iso8601) : nil
         createdAt = Date(millisecondsSince1970: message.createdAt).formatted(.iso8601)
         deliveredAt = message.deliveredAt.map { Date(millisecondsSince1970: $0).formatted(.iso8601) }
     }

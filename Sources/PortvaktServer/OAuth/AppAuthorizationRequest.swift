@@ -18,6 +18,9 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     var method: IdentityProvider?
     /// OIDC `login_hint`, passed on to BankID or Vipps (a short, plain hint; anything else is dropped).
     var loginHint: String?
+    /// OIDC `max_age` (0 for `prompt=login`): the person must authenticate at BankID or Vipps
+    /// now, not be let through by a session there; checked against the provider's `auth_time`.
+    var maxAge: Int?
 
     /// Where a problem found before the redirect URI is trusted is shown: on a page, never by
     /// redirecting (RFC 6749 §4.1.2.1).
@@ -57,10 +60,19 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
             guard let chosen = IdentityProvider(rawValue: hint) else { throw refuse("invalid_request", "idp_hint must be bankid, vipps or password") }
             method = chosen
         }
+        var maxAge: Int?
+        if let text = fields["max_age"] {
+            guard let seconds = Int(text), (0...86_400 * 365).contains(seconds) else { throw refuse("invalid_request", "max_age must be a number of seconds") }
+            maxAge = seconds
+        }
+        let prompts = Set((fields["prompt"] ?? "").split(separator: " ").map(String.init))
+        // Portvakt keeps no login session of its own, so it can never answer without asking.
+        if prompts.contains("none") { throw refuse("login_required", "Portvakt always asks the person to log in; prompt=none cannot be met") }
+        if prompts.contains("login") { maxAge = 0 }
         let hint = fields["login_hint"].flatMap { $0.utf8.count <= 64 && $0.allSatisfy { $0.isLetter || $0.isNumber || "+@.-_".contains($0) } ? $0 : nil }
         return AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: fields["nonce"], codeChallenge: challenge,
-            scope: scope, language: language, method: method, loginHint: hint
+            scope: scope, language: language, method: method, loginHint: hint, maxAge: maxAge
         )
     }
 
@@ -116,6 +128,7 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         if let state { fields.append(("state", state)) }
         if let nonce { fields.append(("nonce", nonce)) }
         if let method { fields.append(("idp_hint", method.rawValue)) }
+        if let maxAge { fields.append(("max_age", String(maxAge))) }
         return URLComponents.appending(fields, to: path)
     }
 }

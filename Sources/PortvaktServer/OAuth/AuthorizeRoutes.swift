@@ -77,7 +77,7 @@ struct AuthorizeRoutes {
         do {
             let url = try await upstream.authorizationURL(
                 state: state, nonce: nonce, codeVerifier: verifier, redirectURI: broker.callbackURI(provider), language: request.language,
-                loginHint: request.loginHint
+                loginHint: request.loginHint, maxAge: request.maxAge
             )
             return Responses.redirect(to: url, status: .seeOther)
         } catch {

@@ -10,6 +10,8 @@ import PortvaktStorage
 /// sends the browser on to the app with Portvakt's own code, or with an error the app can show.
 struct CallbackRoutes {
     let broker: Broker
+    /// How far the provider's clock may be from ours when `auth_time` is checked.
+    static let clockSkew: TimeInterval = 60
 
     func register(on router: Router<some RequestContext>) {
         for provider in [IdentityProvider.bankid, .vipps] {
@@ -53,6 +55,12 @@ struct CallbackRoutes {
             // RFC 9207: when the provider names itself, it must be the provider this flow went to.
             if let iss = fields["iss"], iss != idToken.iss {
                 throw UpstreamError.rejected("iss in the authorization response is another issuer")
+            }
+            // OIDC Core §3.1.2.1: with max_age, the provider's auth_time must show a login that recent.
+            if let maxAge = login.request.maxAge {
+                guard let authTime = idToken.authTime, now.timeIntervalSince1970 - authTime <= Double(maxAge) + Self.clockSkew else {
+                    throw UpstreamError.rejected("the provider's auth_time is missing or older than max_age")
+                }
             }
             let (linkerLogin, provided) = try await identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
             let linker = IdentityLinker(store: broker.store, vault: broker.keys.vault)

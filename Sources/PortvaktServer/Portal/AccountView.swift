@@ -23,7 +23,14 @@ struct AccountView {
             ], status: .unauthorized)
         }
         let names = Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) })
-        let roles = try await store.organisationRoles(userID: userID).flatMap { organisation in
+        let organisationRoles = try await store.organisationRoles(userID: userID)
+        let administers = organisationRoles.filter { $0.roles.contains(.orgAdmin) || $0.roles.contains(.coordinator) }.map { organisation -> [String: String] in
+            let name = names[organisation.organisationID] ?? organisation.slug
+            let isAdmin = organisation.roles.contains(.orgAdmin)
+            return ["href": isAdmin ? "/admin/\(organisation.slug)" : "/admin/\(organisation.slug)/members",
+                    "label": language.pick("Administrer \(name)", "Administer \(name)")]
+        }
+        let roles = organisationRoles.flatMap { organisation in
             organisation.roles.map { PortalWords.role($0, organisation: names[organisation.organisationID] ?? organisation.slug, language) }
         }
         let now = broker.now()
@@ -37,7 +44,7 @@ struct AccountView {
         let time = { (milliseconds: Int64) in LocalTime.text(Date(millisecondsSince1970: milliseconds), language) }
         let values: [String: Any] = [
             "name": user.displayName,
-            "roles": roles, "hasRoles": !roles.isEmpty,
+            "roles": roles, "hasRoles": !roles.isEmpty, "administers": administers,
             "method": current.map { PortalWords.method(amr: $0.amr, language) } ?? "",
             "signedInAt": current.map { time($0.authTime) } ?? "",
             "devices": devices.map { device -> [String: Any] in
@@ -68,5 +75,26 @@ enum LocalTime {
         var style = Date.FormatStyle(date: .long, time: .shortened, locale: Locale(identifier: language == .nb ? "nb_NO" : "en_GB"), timeZone: zone)
         style.calendar = Calendar(identifier: .gregorian)
         return date.formatted(style)
+    }
+
+    /// `YYYY-MM-DD` of the day in Norway.
+    static func dayText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The start of a day given as `YYYY-MM-DD` (an `<input type="date">`), in Norway.
+    static func day(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), (1900...9999).contains(year)
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = DateComponents(year: year, month: month, day: day)
+        guard components.isValidDate(in: calendar) else { return nil }
+        return calendar.date(from: components)
     }
 }

@@ -14,7 +14,7 @@ struct PortalPage: Sendable {
 
     init() {
         var library = MustacheLibrary()
-        for (name, text) in PortalTemplates.all {
+        for (name, text) in PortalTemplates.all + AdminTemplates.all {
             // The templates are part of the build: one that does not parse is a programming error.
             library.register(try! MustacheTemplate(string: text), named: name)
         }
@@ -35,9 +35,14 @@ struct PortalPage: Sendable {
         var switchLanguage: String?
     }
 
+    /// Every text of the portal and its administration, by language.
+    private static let texts: [Language: [String: String]] = Dictionary(uniqueKeysWithValues: [Language.nb, .en].map { language in
+        (language, PortalText.table(language).merging(AdminText.table(language)) { portal, _ in portal })
+    })
+
     func render(_ template: String, frame: Frame, title: String? = nil, values: [String: Any] = [:]) -> String {
         var context: [String: Any] = [
-            "t": PortalText.table(frame.language),
+            "t": Self.texts[frame.language] ?? [:],
             "lang": frame.language.rawValue,
             "otherLang": frame.language.other.rawValue,
             "portal": frame.portal,

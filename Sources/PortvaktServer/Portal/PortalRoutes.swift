@@ -85,6 +85,8 @@ struct PortalRoutes {
     private struct SignIn: Codable {
         let verifier: String
         let back: String
+        /// A signed-in administrator confirming who they are with BankID or Vipps now.
+        var stepUp: Bool?
     }
 
     private func signIn(_ request: Request) async throws -> Response {
@@ -92,7 +94,8 @@ struct PortalRoutes {
         let language = PortalLanguage.of(request)
         let state = randomToken()
         let verifier = PKCE.makeVerifier()
-        let payload = try JSONEncoder().encode(SignIn(verifier: verifier, back: Self.localPath(query.get("back")) ?? "/account"))
+        let stepUp = query.get("step_up") == "1"
+        let payload = try JSONEncoder().encode(SignIn(verifier: verifier, back: Self.localPath(query.get("back")) ?? "/account", stepUp: stepUp))
         let now = broker.now()
         try await broker.store.insertPortalLogin(
             stateHash: PortalSessionCookie.hash(state), payload: try broker.keys.cipher.seal(payload, context: "portal-login"),
@@ -103,7 +106,13 @@ struct PortalRoutes {
             ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"), ("state", state),
             ("nonce", randomToken(bytes: 16)), ("ui_locales", language.rawValue),
         ]
-        if let method = query.get("method").flatMap(IdentityProvider.init(rawValue:)) { fields.append(("idp_hint", method.rawValue)) }
+        var method = query.get("method").flatMap(IdentityProvider.init(rawValue:))
+        if stepUp {
+            // RFC 9470 style: a new BankID or Vipps authentication, whatever session the provider has.
+            if method == .password || method == nil { method = .bankid }
+            fields += [("prompt", "login"), ("max_age", "0")]
+        }
+        if let method { fields.append(("idp_hint", method.rawValue)) }
         if sandboxEnabled, let person = query.get("person").flatMap(TestUsers.user(id:)) { fields.append(("login_hint", person.id)) }
         return PortalPage.redirect(to: URLComponents.appending(fields, to: "/oauth/authorize"))
     }
@@ -136,6 +145,7 @@ struct PortalRoutes {
         } catch is OAuthFailure {
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
+        if signIn.stepUp == true { return try await finishStepUp(request, session: session, back: signIn.back, frame: frame) }
         let reference = randomToken()
         let now = broker.now()
         try await broker.store.insertPortalSession(PortalSession(
@@ -143,6 +153,27 @@ struct PortalRoutes {
             idle: Self.idleLifetime, absolute: Self.absoluteLifetime
         ))
         return PortalPage.redirect(to: signIn.back, cookies: [cookie.setting(reference, maxAge: Int(Self.absoluteLifetime))])
+    }
+
+    /// The step-up's login must be the same person's, by BankID or Vipps, just now; the browser's
+    /// portal session then rests on it, and the session it rested on ends.
+    private func finishStepUp(_ request: Request, session: Session, back: String, frame: PortalPage.Frame) async throws -> Response {
+        let now = broker.now()
+        let service = SessionService(broker: broker)
+        guard let current = try await signedIn(request) else {
+            try await service.end(session, reason: "portal_step_up_refused", now: now)
+            return notSignedIn(request)
+        }
+        guard session.userId == current.portal.userId, DeviceTrust.isFreshElectronicIDLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now) else {
+            try await service.end(session, reason: "portal_step_up_refused", now: now)
+            let message: PortalText = session.userId == current.portal.userId ? .stepUpNotFresh : .stepUpOtherPerson
+            return problem(message, heading: .errorTitle, frame: frame, status: .forbidden, retry: false)
+        }
+        try await broker.store.movePortalSession(idHash: PortalSessionCookie.hash(current.reference), toSession: session.id)
+        if let previous = try await broker.store.session(id: current.portal.sessionId), previous.revokedAt == nil {
+            try await service.end(previous, reason: "portal_step_up", now: now)
+        }
+        return PortalPage.redirect(to: back)
     }
 
     private func signOut(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
@@ -162,7 +193,7 @@ struct PortalRoutes {
         let csrf: String
     }
 
-    private func signedIn(_ request: Request) async throws -> SignedIn? {
+    func signedIn(_ request: Request) async throws -> SignedIn? {
         let cookie = self.cookie
         guard let reference = cookie.reference(in: request), reference.utf8.count <= 128,
               let portal = try await broker.store.touchPortalSession(idHash: PortalSessionCookie.hash(reference), idle: Self.idleLifetime, now: broker.now())
@@ -171,7 +202,7 @@ struct PortalRoutes {
     }
 
     /// A state-changing form: only from a signed-in browser, from this site, with its CSRF token.
-    private func withForm(_ request: Request, _ action: (SignedIn, FormFields) async throws -> Response) async throws -> Response {
+    func withForm(_ request: Request, _ action: (SignedIn, FormFields) async throws -> Response) async throws -> Response {
         guard let signedIn = try await signedIn(request) else { return notSignedIn(request) }
         let fields = (try? await request.formFields()) ?? FormFields("")!
         guard cookie.acceptsForm(request, token: fields["csrf"], reference: signedIn.reference) else {
@@ -185,7 +216,7 @@ struct PortalRoutes {
         PortalPage.Frame(language: PortalLanguage.of(request), path: request.method == .get ? request.uri.description : "/account", csrf: signedIn?.csrf)
     }
 
-    private func notSignedIn(_ request: Request) -> Response {
+    func notSignedIn(_ request: Request) -> Response {
         let back = request.method == .get ? request.uri.path : "/account"
         let frame = PortalPage.Frame(language: PortalLanguage.of(request), path: back, csrf: nil)
         return pages.response("problem", frame: frame, values: [

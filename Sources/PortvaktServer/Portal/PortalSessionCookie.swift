@@ -18,7 +18,12 @@ struct PortalSessionCookie: Sendable {
     init(issuer: String, csrfKey: SymmetricKey) {
         secure = issuer.hasPrefix("https://")
         self.csrfKey = csrfKey
-        origin = URLComponents(string: issuer).map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? issuer
+        origin = Self.origin(of: issuer)
+    }
+
+    /// `scheme://host[:port]` of a URL, as browsers send it in `Origin`.
+    static func origin(of url: String) -> String {
+        URLComponents(string: url).map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? url
     }
 
     /// The key of the CSRF tokens, derived from the server's refresh-token key.

@@ -58,6 +58,34 @@ enum PortalStylesheet {
     input { font: inherit; width: 100%; padding: .6rem; border: 2px solid #595959; border-radius: .25rem; min-height: 44px; }
     input[type=hidden] { display: none; }
     .qr svg { width: 100%; max-width: 18rem; height: auto; display: block; }
+    select { font: inherit; width: 100%; padding: .5rem; border: 2px solid #595959; border-radius: .25rem; min-height: 44px; background: #fff; color: #1a1a1a; }
+    input[type=radio], input[type=checkbox] { width: 24px; min-height: 24px; height: 24px; margin: 0; accent-color: #0b4f9c; }
+    .choice { display: flex; gap: .75rem; align-items: center; margin: .5rem 0; }
+    .choice label { margin: 0; font-weight: 400; }
+    fieldset { border: 1px solid #8a8a8a; border-radius: .25rem; margin: 1rem 0; padding: .5rem 1rem; }
+    legend { font-weight: 600; padding: 0 .25rem; }
+    .subnav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: 0 0 1rem; border-bottom: 1px solid #d0d0d0; }
+    .subnav a[aria-current] { font-weight: 700; text-decoration-thickness: 3px; }
+    .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin: 1rem 0; }
+    .filters > div { flex: 1 1 10rem; }
+    .filters label { margin-top: 0; }
+    .filters fieldset { flex: 1 1 100%; }
+    .table-scroll { overflow-x: auto; margin: 1rem 0; }
+    .table-scroll:focus-visible { outline: 3px solid #b3261e; }
+    caption { text-align: left; font-weight: 600; padding: .25rem 0; }
+    table form { margin: 0; }
+    .counts { list-style: none; padding: 0; display: grid; gap: .75rem; }
+    .counts a { display: flex; gap: .75rem; align-items: baseline; border: 1px solid #8a8a8a; border-radius: .25rem; padding: .75rem 1rem; }
+    .count { font-size: 1.75rem; font-weight: 700; }
+    .notice { border: 2px solid #0b4f9c; border-radius: .25rem; padding: .5rem 1rem; margin: 1rem 0; }
+    .notice h2 { margin-top: .5rem; }
+    .error-summary { border: 3px solid #b3261e; border-radius: .25rem; padding: .5rem 1rem; margin: 1rem 0; }
+    .error-summary h2 { margin-top: .25rem; }
+    .verified { border-left: 6px solid #1e6b34; background: #eef7f0; padding: .5rem .75rem; }
+    .number { font-variant-numeric: tabular-nums; }
+    .pair-columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 0 1.5rem; }
+    .paging ul { list-style: none; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; padding: 0; align-items: center; }
+    main.wide, header.wide { max-width: 72rem; }
     @media (max-width: 30rem) { dl { grid-template-columns: 1fr; } }
     """
 }

@@ -93,6 +93,7 @@ enum PortalTemplates {
     <h2>{{t.organisations}}</h2>
     {{#hasRoles}}<ul>{{#roles}}<li>{{.}}</li>{{/roles}}</ul>{{/hasRoles}}
     {{^roles}}<p>{{t.no_organisation}}</p>{{/roles}}
+    {{#administers}}<p><a class="button" href="{{href}}">{{label}}</a></p>{{/administers}}
     <p>{{t.signed_in_with}}: {{method}}, {{signedInAt}}.</p>
 
     <h2 id="devices">{{t.devices_title}}</h2>

@@ -68,6 +68,9 @@ enum PortalText: String, CaseIterable {
     case signInCancelled = "sign_in_cancelled"
     case unavailable = "unavailable"
     case tooManyAttempts = "too_many_attempts"
+    case stepUpNotFresh = "step_up_not_fresh"
+    case stepUpOtherPerson = "step_up_other_person"
+    case administration = "administration"
     case goToStart = "go_to_start"
     case tryAgain = "try_again"
 
@@ -156,6 +159,13 @@ enum PortalText: String, CaseIterable {
             "Portvakt får ikke kontakt med det den trenger akkurat nå. Prøv igjen om litt.",
             "Portvakt cannot reach what it needs right now. Try again in a little while.")
         case .tooManyAttempts: language.pick("For mange forsøk. Vent litt og prøv igjen.", "Too many attempts. Wait a little and try again.")
+        case .stepUpNotFresh: language.pick(
+            "Bekreftelsen må gjøres med BankID eller Vipps nå nettopp. Ingenting er endret. Prøv igjen.",
+            "The confirmation must be made with BankID or Vipps just now. Nothing was changed. Try again.")
+        case .stepUpOtherPerson: language.pick(
+            "Du bekreftet som en annen person enn den som er logget inn. Ingenting er endret.",
+            "You confirmed as another person than the one signed in. Nothing was changed.")
+        case .administration: language.pick("Administrasjon", "Administration")
         case .goToStart: language.pick("Til forsiden", "Go to the start page")
         case .tryAgain: language.pick("Prøv igjen", "Try again")
         }

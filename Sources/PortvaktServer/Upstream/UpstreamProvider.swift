@@ -27,7 +27,8 @@ actor UpstreamProvider {
     /// Where to send the user's browser: the provider's authorization endpoint with PKCE S256,
     /// `state` and `nonce`.
     func authorizationURL(
-        state: String, nonce: String, codeVerifier: String, redirectURI: String, language: Language, loginHint: String? = nil
+        state: String, nonce: String, codeVerifier: String, redirectURI: String, language: Language, loginHint: String? = nil,
+        maxAge: Int? = nil
     ) async throws(UpstreamError) -> String {
         let metadata = try await currentMetadata(now: Date())
         var fields = [
@@ -37,6 +38,10 @@ actor UpstreamProvider {
             ("ui_locales", language.rawValue),
         ]
         if let loginHint { fields.append(("login_hint", loginHint)) }
+        if let maxAge {
+            fields.append(("max_age", String(maxAge)))
+            if maxAge == 0 { fields.append(("prompt", "login")) }
+        }
         return URLComponents.appending(fields, to: metadata.authorizationEndpoint)
     }
 

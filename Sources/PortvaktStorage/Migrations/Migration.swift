@@ -19,5 +19,6 @@ public struct Migration: Sendable {
         Migration(version: 9, name: "outbox claims", apply: OutboxClaims.apply),
         Migration(version: 10, name: "login throttles", apply: LoginThrottles.apply),
         Migration(version: 11, name: "portal sessions", apply: PortalSessions.apply),
+        Migration(version: 12, name: "password invites", apply: PasswordInvites.apply),
     ]
 }

@@ -67,7 +67,7 @@ extension PortvaktStore {
         try await write { db in try await db.delete(from: "portal_sessions").where("id_hash", .equal, idHash).run() }
     }
 
-    /// Deletes sign-ins never finished and portal sessions past their expiry.
+    /// Deletes sign-ins never finished, portal sessions and password invitations past their expiry.
     @discardableResult
     public func purgeExpiredPortalState(now: Date = Date()) async throws -> Int {
         let time = now.millisecondsSince1970
@@ -77,7 +77,8 @@ extension PortvaktStore {
                 .where(SQLBinaryExpression(SQLColumn("idle_expires_at"), .lessThanOrEqual, SQLBind(time)))
                 .orWhere("absolute_expires_at", .lessThanOrEqual, time)
                 .returning("id_hash").all().count
-            return logins + sessions
+            let invites = try await db.delete(from: "password_invites").where("expires_at", .lessThanOrEqual, time).returning("token_hash").all().count
+            return logins + sessions + invites
         }
     }
 

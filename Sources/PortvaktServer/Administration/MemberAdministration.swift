@@ -1,0 +1,40 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// An administrator's actions on members and deliveries that the JSON API and the portal share,
+/// each audited with the administrator and the organisation.
+struct MemberAdministration: Sendable {
+    let broker: Broker
+    let adminID: String
+    let organisationID: String
+
+    /// A lost phone: every biometric device of the member is revoked, which ends the sessions
+    /// they unlocked. - Returns: how many were revoked.
+    func removeAllDevices(userID: String, source: String) async throws -> Int {
+        let now = broker.now()
+        var revoked = 0
+        for device in try await broker.store.activeDevices(userID: userID) where try await broker.store.revokeDevice(id: device.id, userID: userID, now: now) {
+            revoked += 1
+            try await broker.store.append(AuditEvent(
+                occurredAt: now, action: "device.revoked", outcome: "success", actorUserID: UUID(uuidString: adminID),
+                organisationID: UUID(uuidString: organisationID), subjectType: "device", subjectID: device.id, source: source,
+                details: ["by": "org_admin", "user": userID]
+            ))
+        }
+        return revoked
+    }
+
+    /// Sends a dead or waiting message again now (same id, so the receiver's idempotency key is
+    /// unchanged). - Returns: nil when the message is not the organisation's, delivered, or being delivered.
+    func retryDelivery(id: String, source: String) async throws -> OutboxMessage? {
+        let before = try await broker.store.outboxMessage(id: id)
+        guard let message = try await broker.store.retryOutboxMessage(id: id, organisationID: organisationID, now: broker.now()) else { return nil }
+        try await broker.store.append(AuditEvent(
+            occurredAt: broker.now(), action: "member.outbox.retried", outcome: "success", actorUserID: UUID(uuidString: adminID),
+            organisationID: UUID(uuidString: organisationID), subjectType: "outbox", subjectID: id, source: source,
+            details: ["status_before": before?.status ?? "", "attempts_before": "\(before?.attempts ?? 0)", "member": message.memberRecordId ?? ""]
+        ))
+        return message
+    }
+}

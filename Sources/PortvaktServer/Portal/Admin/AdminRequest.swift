@@ -1,0 +1,107 @@
+import Crypto
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktStorage
+
+/// One request to an organisation's administration pages, after the checks every one of them
+/// makes on the server: signed in, a member of the organisation in the path (else 404, as if it
+/// did not exist), and the role the page needs (else 403); a form also carries its CSRF token.
+struct AdminRequest {
+    let broker: Broker
+    let pages: PortalPage
+    let request: Request
+    let signedIn: PortalRoutes.SignedIn
+    let organisation: OrganisationRoles
+    let organisationName: String
+    var frame: PortalPage.Frame
+    /// The form's fields, for a POST.
+    let form: FormFields?
+    /// Signs confirmations bound to this browser's session (the CSRF key).
+    let confirmationKey: SymmetricKey
+
+    var language: Language { frame.language }
+    var adminID: String { signedIn.portal.userId }
+    var organisationID: String { organisation.organisationID }
+    var isAdmin: Bool { organisation.roles.contains(.orgAdmin) }
+    /// `/admin/{slug}`: every page of the organisation is under it.
+    var base: String { "/admin/\(organisation.slug)" }
+    var query: FormFields { FormFields(request.uri.query ?? "") ?? FormFields("")! }
+
+    var administration: MemberAdministration {
+        MemberAdministration(broker: broker, adminID: adminID, organisationID: organisationID)
+    }
+
+    /// Whether this browser's Portvakt session was opened by BankID or Vipps in the last five
+    /// minutes: what revealing a personnummer, resolving a conflict and merging need.
+    func hasFreshStepUp() async throws -> Bool {
+        guard let session = try await broker.store.session(id: signedIn.portal.sessionId) else { return false }
+        return DeviceTrust.isFreshElectronicIDLogin(session, maxAge: Self.stepUpMaxAge, at: broker.now())
+    }
+
+    static let stepUpMaxAge: TimeInterval = 300
+
+    /// A page of the organisation: its name, the section's navigation, and where a step-up returns.
+    func page(_ template: String, section: AdminSection, values: [String: Any] = [:], status: HTTPResponse.Status = .ok) -> Response {
+        var context: [String: Any] = [
+            "org": ["slug": organisation.slug, "name": organisationName, "admin": isAdmin],
+            "here": [section.rawValue: true],
+            "base": base,
+            "stepUpBack": FormFields.encode(request.method == .get ? request.uri.description : base),
+        ]
+        context.merge(values) { $1 }
+        return pages.response(template, frame: frame, values: context, status: status)
+    }
+
+    /// A page that says what went wrong, with a way back to `back` (default: the overview).
+    func problem(_ message: AdminText, heading: AdminText = .problemTitle, status: HTTPResponse.Status, back: String? = nil) -> Response {
+        pages.response("problem", frame: frame, values: [
+            "heading": heading.text(language), "message": message.text(language),
+            "action": ["href": back ?? base, "label": AdminText.backToAdministration.text(language)],
+        ], status: status)
+    }
+
+    func redirect(_ path: String) -> Response { PortalPage.redirect(to: path) }
+
+    /// `page` (from 1) of a list, or nil when the parameter is not a page there.
+    func paging(total: Int, size: Int) -> Paging? {
+        let text = query["page"] ?? "1"
+        guard text.utf8.count <= 6, let page = Int(text), page >= 1 else { return nil }
+        let pages = max(1, (total + size - 1) / size)
+        guard page <= pages else { return nil }
+        return Paging(page: page, pages: pages, size: size, total: total)
+    }
+}
+
+/// The sections of an organisation's administration, for the navigation's `aria-current`.
+enum AdminSection: String {
+    case overview, members, sync, deliveries, merge, audit
+}
+
+/// Where a list is: page `page` of `pages`.
+struct Paging {
+    let page: Int
+    let pages: Int
+    let size: Int
+    let total: Int
+
+    var offset: Int { (page - 1) * size }
+
+    /// The navigation's values; `link` makes the address of another page with the same filters.
+    func values(_ language: Language, link: (Int) -> String) -> [String: Any] {
+        var values: [String: Any] = [
+            "pageText": language.pick("Side \(page) av \(pages)", "Page \(page) of \(pages)"),
+        ]
+        if page > 1 { values["previous"] = link(page - 1) }
+        if page < pages { values["next"] = link(page + 1) }
+        return values
+    }
+}
+
+extension FormFields {
+    /// The address `path` with these query fields, one of them replaced (nil: left out), empty ones dropped.
+    static func link(_ path: String, _ fields: [(String, String?)]) -> String {
+        let kept = fields.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : (name, $0) } }
+        return URLComponents.appending(kept, to: path)
+    }
+}

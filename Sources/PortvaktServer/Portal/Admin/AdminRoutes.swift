@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktStorage
+
+/// An organisation's administration in the portal, under `/admin/{slug}`: overview, members,
+/// member sync, deliveries to the member system, merging accounts, and the audit trail. Every
+/// page and action checks the role on the server (``AdminRequest``); coordinators see the member
+/// list only, read-only.
+struct AdminRoutes {
+    let portal: PortalRoutes
+
+    var broker: Broker { portal.broker }
+
+    /// Who may open a page: administrators only, or coordinators too (read-only pages).
+    enum Audience {
+        case administrators
+        case coordinatorsToo
+    }
+
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.get("/admin") { request, _ in try await organisations(request) }
+        get(router, "", .overview) { admin, _ in try await OverviewPage(admin: admin).response() }
+        get(router, "/members", .members, audience: .coordinatorsToo) { admin, _ in try await MembersPage(admin: admin).list() }
+        get(router, "/members/:id", .members) { admin, id in try await MembersPage(admin: admin).member(id) }
+        post(router, "/members/:id/devices/remove") { admin, id in try await MembersPage(admin: admin).removeDevices(id) }
+        post(router, "/members/:id/invite") { admin, id in try await MembersPage(admin: admin).invite(id) }
+        get(router, "/sync", .sync) { admin, _ in try await SyncPages(admin: admin).list() }
+        get(router, "/sync/:id", .sync) { admin, id in try await SyncPages(admin: admin).entry(id, reveal: false) }
+        post(router, "/sync/:id/reveal") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: true) }
+        post(router, "/sync/:id/resolve") { admin, id in try await SyncPages(admin: admin).resolve(id) }
+        get(router, "/deliveries", .deliveries) { admin, _ in try await DeliveriesPage(admin: admin).list() }
+        post(router, "/deliveries/:id/retry") { admin, id in try await DeliveriesPage(admin: admin).retry(id) }
+        get(router, "/merge", .merge) { admin, _ in try await MergePages(admin: admin).choose() }
+        get(router, "/merge/preview", .merge) { admin, _ in try await MergePages(admin: admin).preview() }
+        post(router, "/merge") { admin, _ in try await MergePages(admin: admin).merge() }
+        get(router, "/merge/done", .merge) { admin, _ in try await MergePages(admin: admin).done() }
+        get(router, "/audit", .audit) { admin, _ in try await AuditPages(admin: admin).list() }
+        get(router, "/audit/export", .audit) { admin, _ in try await AuditPages(admin: admin).export() }
+    }
+
+    /// A page's handler: the checked request and the path's `:id` ("" when it has none).
+    private typealias Handler = @Sendable (AdminRequest, String) async throws -> Response
+
+    private func get(_ router: Router<PortvaktRequestContext>, _ path: String, _ section: AdminSection, audience: Audience = .administrators, _ handler: @escaping Handler) {
+        router.get(RouterPath("/admin/:slug" + path)) { request, context in
+            guard let signedIn = try await portal.signedIn(request) else { return portal.notSignedIn(request) }
+            return try await admin(request, context, signedIn: signedIn, form: nil, audience: audience, handler)
+        }
+    }
+
+    private func post(_ router: Router<PortvaktRequestContext>, _ path: String, _ handler: @escaping Handler) {
+        router.post(RouterPath("/admin/:slug" + path)) { request, context in
+            try await portal.withForm(request) { signedIn, form in
+                try await admin(request, context, signedIn: signedIn, form: form, audience: .administrators, handler)
+            }
+        }
+    }
+
+    private func admin(
+        _ request: Request, _ context: PortvaktRequestContext, signedIn: PortalRoutes.SignedIn, form: FormFields?, audience: Audience, _ handler: Handler
+    ) async throws -> Response {
+        var frame = portal.frame(request, signedIn)
+        let slug = context.parameters.get("slug") ?? ""
+        if request.method == .post { frame = PortalPage.Frame(language: frame.language, path: "/admin/\(slug)", csrf: frame.csrf) }
+        let roles = try await broker.store.organisationRoles(userID: signedIn.portal.userId)
+        // Another organisation's pages do not exist for this person: the same 404 as a wrong address.
+        guard let organisation = roles.first(where: { $0.slug == slug }), let stored = try await broker.store.organisation(slug: slug) else {
+            return PortalRoutes.problem(.notFound, heading: .notFoundTitle, frame: frame, status: .notFound, retry: false, pages: portal.pages)
+        }
+        let admin = AdminRequest(
+            broker: broker, pages: portal.pages, request: request, signedIn: signedIn, organisation: organisation,
+            organisationName: stored.name, frame: frame, form: form, confirmationKey: portal.cookie.csrfKey
+        )
+        let allowed = organisation.roles.contains(.orgAdmin) || (audience == .coordinatorsToo && organisation.roles.contains(.coordinator))
+        guard allowed else {
+            return admin.problem(.administratorsOnly, heading: .notAllowedTitle, status: .forbidden,
+                                 back: organisation.roles.contains(.coordinator) ? "/admin/\(slug)/members" : "/account")
+        }
+        return try await handler(admin, context.parameters.get("id") ?? "")
+    }
+
+    /// `/admin`: the organisations this person administers or coordinates.
+    private func organisations(_ request: Request) async throws -> Response {
+        guard let signedIn = try await portal.signedIn(request) else { return portal.notSignedIn(request) }
+        let frame = portal.frame(request, signedIn)
+        let names = Dictionary(uniqueKeysWithValues: try await broker.store.organisations().map { ($0.id, $0.name) })
+        let managed = try await broker.store.organisationRoles(userID: signedIn.portal.userId).compactMap { organisation -> [String: Any]? in
+            let isAdmin = organisation.roles.contains(.orgAdmin)
+            guard isAdmin || organisation.roles.contains(.coordinator) else { return nil }
+            let name = names[organisation.organisationID] ?? organisation.slug
+            return [
+                "name": name, "href": isAdmin ? "/admin/\(organisation.slug)" : "/admin/\(organisation.slug)/members",
+                "role": PortalWords.role(isAdmin ? .orgAdmin : .coordinator, organisation: name, frame.language),
+            ]
+        }
+        return portal.pages.response("admin_home", frame: frame, values: ["organisations": managed, "hasOrganisations": !managed.isEmpty])
+    }
+}

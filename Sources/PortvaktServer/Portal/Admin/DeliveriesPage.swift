@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktStorage
+
+/// `/admin/{slug}/deliveries`: the updates for the organisation's member system (waiting,
+/// retrying, gave up, delivered) with attempts, next try and the last error in words, and
+/// "Retry now" for one that gave up or waits.
+struct DeliveriesPage {
+    let admin: AdminRequest
+
+    private var language: Language { admin.language }
+
+    func list() async throws -> Response {
+        var status: String?
+        if let text = admin.query["status"], !text.isEmpty {
+            guard ["pending", "dead", "delivered"].contains(text) else { return admin.problem(.badFilter, status: .badRequest, back: admin.base + "/deliveries") }
+            status = text
+        }
+        let messages = try await admin.broker.store.outboxMessages(organisationID: admin.organisationID, status: status)
+        var names: [String: String] = [:]
+        for id in Set(messages.compactMap(\.memberRecordId)) { names[id] = try await admin.broker.store.memberRecord(id: id)?.fullName }
+        let time = { (milliseconds: Int64) in LocalTime.text(Date(millisecondsSince1970: milliseconds), language) }
+        let rows = messages.map { message -> [String: Any] in
+            let retryable = message.status == "dead" || (message.status == "pending" && message.claimId == nil)
+            return [
+                "id": message.id,
+                "created": time(message.createdAt),
+                "member": message.memberRecordId.flatMap { names[$0] } ?? "–",
+                "what": AdminWords.outboxEvent(message.event, language),
+                "status": AdminWords.outboxStatus(message, language),
+                "attempts": message.attempts,
+                "next": message.status == "pending" ? time(message.nextAttemptAt) : "–",
+                "error": message.lastError.map { AdminWords.deliveryError($0, language) } ?? "–",
+                "retryable": retryable,
+            ]
+        }
+        var page = admin
+        if admin.query["done"] == "retried" { page.frame.status = AdminText.retryQueued.text(language) }
+        return page.page("admin_deliveries", section: .deliveries, values: [
+            "statuses": [[String: Any]]([("pending", AdminText.deliveryWaiting), ("dead", AdminText.deliveryDead), ("delivered", AdminText.deliveryDelivered)].map {
+                ["value": $0.0, "label": $0.1.text(language), "selected": $0.0 == status]
+            }),
+            "messages": rows, "hasMessages": !rows.isEmpty,
+        ])
+    }
+
+    func retry(_ id: String) async throws -> Response {
+        guard id.utf8.count <= 64, let message = try await admin.broker.store.outboxMessage(id: id), message.organisationId == admin.organisationID else {
+            return admin.problem(.deliveryNotFound, heading: .notFoundTitle, status: .notFound, back: admin.base + "/deliveries")
+        }
+        guard try await admin.administration.retryDelivery(id: message.id, source: "portal") != nil else {
+            return admin.problem(message.status == "delivered" ? .alreadyDelivered : .beingDelivered, status: .conflict, back: admin.base + "/deliveries")
+        }
+        return admin.redirect(admin.base + "/deliveries?done=retried")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktStorage
+
+/// `/admin/{slug}/members`: the member list (search by name, filters from the overview, pages of
+/// 25) and one member: their phones ("Remove all devices" for a lost phone) and an invitation to
+/// password login, a one-time link the member opens to choose the password themselves.
+struct MembersPage {
+    let admin: AdminRequest
+    static let pageSize = 25
+    static let inviteLifetime: TimeInterval = 24 * 3600
+
+    private var store: PortvaktStore { admin.broker.store }
+    private var language: Language { admin.language }
+
+    enum Filter: String {
+        case noPersonnummer = "no-personnummer"
+        case devices
+
+        var label: AdminText { self == .devices ? .filteredWithDevices : .filteredWithoutPersonnummer }
+    }
+
+    func list() async throws -> Response {
+        let query = admin.query
+        let search = (query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        var filter: Filter?
+        if let name = query["filter"], !name.isEmpty {
+            guard let parsed = Filter(rawValue: name) else { return admin.problem(.badFilter, status: .badRequest, back: admin.base + "/members") }
+            filter = parsed
+        }
+        guard search.count <= 100 else { return admin.problem(.badFilter, status: .badRequest, back: admin.base + "/members") }
+        let users = try await recordUsers()
+        let withDevices = filter == .devices ? try await store.usersWithDevices(organisationID: admin.organisationID) : []
+        let records = try await store.memberRecords(organisationID: admin.organisationID).filter { record in
+            if !search.isEmpty, !record.fullName.localizedStandardContains(search) { return false }
+            switch filter {
+            case .noPersonnummer: return record.personnummer == nil
+            case .devices: return users[record.id].map(withDevices.contains) ?? false
+            case nil: return true
+            }
+        }.sorted { $0.fullName.localizedStandardCompare($1.fullName) == .orderedAscending }
+        guard let paging = admin.paging(total: records.count, size: Self.pageSize) else {
+            return admin.problem(.noSuchPage, status: .badRequest, back: admin.base + "/members")
+        }
+        let shown = Array(records.dropFirst(paging.offset).prefix(paging.size))
+        let providers = try await store.identityProviders(userIDs: shown.compactMap { users[$0.id] })
+        let rows = shown.map { record -> [String: Any] in
+            var row: [String: Any] = [
+                "name": record.fullName,
+                "role": PortalWords.role(record.role, organisation: admin.organisationName, language),
+                "logins": AdminWords.logins(users[record.id].flatMap { providers[$0] }, language),
+                "onFile": AdminWords.yesNo(record.personnummer != nil, language),
+            ]
+            if admin.isAdmin { row["link"] = "\(admin.base)/members/\(record.id)" }
+            return row
+        }
+        let link = { (page: Int) in FormFields.link(admin.base + "/members", [("q", search), ("filter", filter?.rawValue), ("page", String(page))]) }
+        let first = records.isEmpty ? 0 : paging.offset + 1
+        return admin.page("admin_members", section: .members, values: [
+            "query": search, "filter": filter?.rawValue ?? "", "filterLabel": filter.map { $0.label.text(language) } ?? "",
+            "members": rows, "hasMembers": !rows.isEmpty,
+            "summary": language.pick("Viser \(first)–\(paging.offset + shown.count) av \(records.count)", "Showing \(first)–\(paging.offset + shown.count) of \(records.count)"),
+            "paging": paging.values(language, link: link),
+        ])
+    }
+
+    func member(_ recordID: String, invite: (link: String, email: String)? = nil) async throws -> Response {
+        guard let record = try await record(recordID) else { return notFound() }
+        let userID = try await recordUsers()[record.id]
+        var devices: [Device] = []
+        var providers: [String]?
+        if let userID {
+            devices = try await store.activeDevices(userID: userID)
+            providers = try await store.identityProviders(userIDs: [userID])[userID]
+        }
+        var frame = admin.frame
+        if let done = admin.query["done"], done == "devices_removed" { frame.status = AdminText.devicesRemoved.text(language) }
+        if invite != nil { frame.status = AdminText.inviteMade.text(language) }
+        var values: [String: Any] = [
+            "name": record.fullName, "path": "\(admin.base)/members/\(record.id)",
+            "role": PortalWords.role(record.role, organisation: admin.organisationName, language),
+            "email": record.email ?? "–", "canInvite": record.email != nil,
+            "logins": AdminWords.logins(providers, language),
+            "onFile": AdminWords.yesNo(record.personnummer != nil, language),
+            "devices": devices.map { device -> [String: Any] in
+                ["name": device.name, "kind": PortalWords.biometric(device.biometricKind, language),
+                 "lastUsed": device.lastUsedAt.map { LocalTime.text(Date(millisecondsSince1970: $0), language) } ?? PortalText.neverUsed.text(language)]
+            },
+            "hasDevices": !devices.isEmpty,
+        ]
+        if let invite {
+            let subject = AdminText.inviteMailSubject.text(language)
+            let body = AdminText.inviteMailBody.text(language) + "\n\n" + invite.link
+            values["invite"] = [
+                "link": invite.link,
+                "mailto": "mailto:\(invite.email)?subject=\(FormFields.encode(subject))&body=\(FormFields.encode(body))",
+            ]
+        }
+        var page = admin
+        page.frame = frame
+        return page.page("admin_member", section: .members, values: values)
+    }
+
+    func removeDevices(_ recordID: String) async throws -> Response {
+        guard let record = try await record(recordID) else { return notFound() }
+        if let userID = try await recordUsers()[record.id] {
+            _ = try await admin.administration.removeAllDevices(userID: userID, source: "portal")
+        }
+        return admin.redirect("\(admin.base)/members/\(record.id)?done=devices_removed")
+    }
+
+    /// Makes a one-time link (24 hours) and shows it once; the database keeps only its hash.
+    func invite(_ recordID: String) async throws -> Response {
+        guard let record = try await record(recordID) else { return notFound() }
+        guard let email = record.email else { return admin.problem(.inviteNeedsEmail, status: .conflict, back: "\(admin.base)/members/\(record.id)") }
+        let token = randomToken()
+        let now = admin.broker.now()
+        try await store.insertPasswordInvite(PasswordInvite(
+            tokenHash: PortalSessionCookie.hash(token), memberRecordID: record.id, email: email, createdBy: admin.adminID, now: now, lifetime: Self.inviteLifetime
+        ))
+        try await store.append(AuditEvent(
+            occurredAt: now, action: "user.password_invited", outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
+            organisationID: UUID(uuidString: admin.organisationID), subjectType: "member", subjectID: record.id, source: "portal"
+        ))
+        return try await member(record.id, invite: (admin.broker.issuer + PasswordInvitePage.path(token), email))
+    }
+
+    /// The organisation's record with this id; nil for another organisation's or an unknown one.
+    private func record(_ id: String) async throws -> MemberRecord? {
+        guard id.utf8.count <= 64, let record = try await store.memberRecord(id: id), record.organisationId == admin.organisationID else { return nil }
+        return record
+    }
+
+    /// Member record id → the account holding it.
+    private func recordUsers() async throws -> [String: String] {
+        Dictionary(
+            try await store.memberships(organisationID: admin.organisationID).compactMap { membership in membership.memberRecordId.map { ($0, membership.userId) } },
+            uniquingKeysWith: { first, _ in first }
+        )
+    }
+
+    private func notFound() -> Response {
+        admin.problem(.memberNotFound, heading: .notFoundTitle, status: .notFound, back: admin.base + "/members")
+    }
+}

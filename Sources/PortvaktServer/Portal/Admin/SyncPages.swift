@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktStorage
+
+/// `/admin/{slug}/sync`: the member-sync log in words, filtered by outcome, open/closed and date;
+/// one entry with both numbers masked. Revealing them in full and resolving a conflict need a
+/// BankID or Vipps login of the administrator within five minutes; both are audited.
+struct SyncPages {
+    let admin: AdminRequest
+    static let pageSize = 25
+
+    private var store: PortvaktStore { admin.broker.store }
+    private var language: Language { admin.language }
+
+    func list() async throws -> Response {
+        let query = admin.query
+        var outcome: MemberSyncOutcome?
+        var status: String?
+        if let text = query["outcome"], !text.isEmpty {
+            guard let parsed = MemberSyncOutcome(rawValue: text) else { return badFilter() }
+            outcome = parsed
+        }
+        if let text = query["status"], !text.isEmpty {
+            guard ["open", "resolved"].contains(text) else { return badFilter() }
+            status = text
+        }
+        let fromText = query["from"] ?? "", toText = query["to"] ?? ""
+        let from = fromText.isEmpty ? nil : LocalTime.day(fromText)
+        let to = toText.isEmpty ? nil : LocalTime.day(toText)?.addingTimeInterval(86_400)
+        guard fromText.isEmpty || from != nil, toText.isEmpty || to != nil else { return badFilter() }
+        let total = try await store.memberSyncEntries(
+            organisationID: admin.organisationID, outcome: outcome, status: status, from: from, to: to, offset: 0, limit: 0
+        ).total
+        guard let paging = admin.paging(total: total, size: Self.pageSize) else { return admin.problem(.noSuchPage, status: .badRequest, back: admin.base + "/sync") }
+        let entries = try await store.memberSyncEntries(
+            organisationID: admin.organisationID, outcome: outcome, status: status, from: from, to: to, offset: paging.offset, limit: paging.size
+        ).entries
+        var names: [String: String] = [:]
+        for id in Set(entries.compactMap(\.memberRecordId)) { names[id] = try await store.memberRecord(id: id)?.fullName }
+        let rows = entries.map { entry -> [String: Any] in
+            [
+                "href": "\(admin.base)/sync/\(entry.id)",
+                "when": LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
+                "member": entry.memberRecordId.flatMap { names[$0] } ?? "–",
+                "what": AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
+                "status": AdminWords.syncStatus(entry, language),
+            ]
+        }
+        let link = { (page: Int) in
+            FormFields.link(admin.base + "/sync", [("outcome", outcome?.rawValue), ("status", status), ("from", fromText), ("to", toText), ("page", String(page))])
+        }
+        return admin.page("admin_sync", section: .sync, values: [
+            "outcomes": [[String: Any]](MemberSyncOutcome.allCases.map { ["value": $0.rawValue, "label": AdminWords.outcomeName($0, language), "selected": $0 == outcome] }),
+            "statuses": [[String: Any]]([("open", AdminText.statusOpen), ("resolved", AdminText.statusResolved)].map { ["value": $0.0, "label": $0.1.text(language), "selected": $0.0 == status] }),
+            "from": fromText, "to": toText,
+            "entries": rows, "hasEntries": !rows.isEmpty,
+            "summary": language.pick("\(total) oppføringer", "\(total) entries"),
+            "paging": paging.values(language, link: link),
+        ])
+    }
+
+    /// One entry; `reveal` (a POST) shows the numbers in full after a step-up, and audits it.
+    func entry(_ id: String, reveal: Bool, error: AdminText? = nil) async throws -> Response {
+        guard let entry = try await entry(id) else { return notFound() }
+        let steppedUp = try await admin.hasFreshStepUp()
+        if reveal {
+            guard steppedUp else { return stepUpNeeded(entry) }
+            try await ConflictResolver(broker: admin.broker).recordViewed(entry, by: admin.adminID, organisationID: admin.organisationID, source: "portal")
+        }
+        let (record, memberNumber, loginNumber) = try await ConflictResolver(broker: admin.broker).numbers(of: entry, full: reveal)
+        var page = admin
+        if reveal { page.frame.status = AdminText.numbersShown.text(language) }
+        if admin.query["done"] == "resolved" { page.frame.status = AdminText.conflictResolved.text(language) }
+        var values: [String: Any] = [
+            "path": "\(admin.base)/sync/\(entry.id)",
+            "when": LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
+            "member": record?.fullName ?? "–",
+            "memberLink": record.map { "\(admin.base)/members/\($0.id)" } ?? "",
+            "what": AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
+            "status": AdminWords.syncStatus(entry, language),
+            "isConflict": entry.outcome == .conflict,
+            "open": entry.outcome == .conflict && entry.status == "open",
+            "memberNumber": memberNumber ?? AdminText.noneOnFile.text(language),
+            "loginNumber": loginNumber ?? "–",
+            "revealed": reveal, "steppedUp": steppedUp,
+        ]
+        if let error { values["error"] = error.text(language) }
+        return page.page("admin_sync_entry", section: .sync, values: values, status: error == nil ? .ok : .badRequest)
+    }
+
+    func resolve(_ id: String) async throws -> Response {
+        guard let entry = try await entry(id) else { return notFound() }
+        guard try await admin.hasFreshStepUp() else { return stepUpNeeded(entry) }
+        guard let choice = admin.form?["keep"], let decision = ConflictResolver.Decision(rawValue: choice) else {
+            return try await self.entry(id, reveal: false, error: .chooseNumber)
+        }
+        do {
+            _ = try await ConflictResolver(broker: admin.broker).resolve(entry, keep: decision, by: admin.adminID, organisationID: admin.organisationID)
+        } catch ConflictResolver.Refusal.notOpen {
+            return admin.problem(.conflictNotOpen, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
+        } catch ConflictResolver.Refusal.numberHeldElsewhere {
+            return admin.problem(.numberHeldElsewhere, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
+        }
+        return admin.redirect("\(admin.base)/sync/\(entry.id)?done=resolved")
+    }
+
+    private func entry(_ id: String) async throws -> MemberSyncEntry? {
+        guard id.utf8.count <= 64, let entry = try await store.memberSyncEntry(id: id), entry.organisationId == admin.organisationID else { return nil }
+        return entry
+    }
+
+    private func stepUpNeeded(_ entry: MemberSyncEntry) -> Response {
+        var page = admin
+        page.frame = PortalPage.Frame(language: language, path: "\(admin.base)/sync/\(entry.id)", csrf: admin.frame.csrf)
+        return page.page("admin_step_up", section: .sync, values: ["back": "\(admin.base)/sync/\(entry.id)", "stepUpBack": FormFields.encode("\(admin.base)/sync/\(entry.id)")], status: .unauthorized)
+    }
+
+    private func notFound() -> Response {
+        admin.problem(.entryNotFound, heading: .notFoundTitle, status: .notFound, back: admin.base + "/sync")
+    }
+
+    private func badFilter() -> Response {
+        admin.problem(.badFilter, status: .badRequest, back: admin.base + "/sync")
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// What needs an administrator's attention in one organisation.
+public struct OrganisationAttention: Sendable, Hashable {
+    public let openConflicts: Int
+    public let deadDeliveries: Int
+    public let membersWithoutPersonnummer: Int
+    public let membersWithDevices: Int
+}
+
+/// One audit event as the trail holds it: the event and its place in the hash chain.
+public struct ChainedAuditEvent: Sendable, Hashable {
+    public let sequence: Int64?
+    public let event: AuditEvent
+}
+
+/// How much of an account a merge would move: rows per kind.
+public struct AccountHoldings: Sendable, Hashable {
+    public let providers: [String]
+    public let memberships: [Membership]
+    public let devices: Int
+    public let activities: Int
+    public let claims: Int
+    public let contacts: Int
+    public let syncEntries: Int
+}
+
+/// A one-time link to set a password, for the email of one member record.
+public struct PasswordInvite: Sendable, Hashable, Codable {
+    public let tokenHash: Data
+    public let memberRecordId: String
+    public let email: String
+    public let createdBy: String
+    public let createdAt: Int64
+    public let expiresAt: Int64
+    public let usedAt: Int64?
+
+    public init(tokenHash: Data, memberRecordID: String, email: String, createdBy: String, now: Date, lifetime: TimeInterval) {
+        self.tokenHash = tokenHash
+        memberRecordId = memberRecordID
+        self.email = email
+        self.createdBy = createdBy
+        createdAt = now.millisecondsSince1970
+        expiresAt = now.addingTimeInterval(lifetime).millisecondsSince1970
+        usedAt = nil
+    }
+}
+
+extension PortvaktStore {
+    public func attention(organisationID: String) async throws -> OrganisationAttention {
+        try await read { db in
+            func count(_ query: SQLSelectBuilder) async throws -> Int {
+                try await query.first()?.decode(column: "count", as: Int.self) ?? 0
+            }
+            let all = SQLFunction("COUNT", args: SQLLiteral.all)
+            let conflicts = try await count(db.select().column(all, as: "count").from("member_sync_log")
+                .where("organisation_id", .equal, organisationID).where("outcome", .equal, "conflict").where("status", .equal, "open"))
+            let dead = try await count(db.select().column(all, as: "count").from("member_outbox")
+                .where("organisation_id", .equal, organisationID).where("status", .equal, "dead"))
+            let missing = try await count(db.select().column(all, as: "count").from("member_records")
+                .where("organisation_id", .equal, organisationID).where("personnummer_index", .is, SQLLiteral.null))
+            let withDevices = try await count(db.select().column(SQLFunction("COUNT", args: SQLDistinct(SQLColumn("user_id", table: "memberships"))), as: "count")
+                .from("memberships")
+                .join("devices", on: SQLColumn("user_id", table: "devices"), .equal, SQLColumn("user_id", table: "memberships"))
+                .where(SQLColumn("organisation_id", table: "memberships"), .equal, SQLBind(organisationID))
+                .where(SQLColumn("revoked_at", table: "devices"), .is, SQLLiteral.null))
+            return OrganisationAttention(openConflicts: conflicts, deadDeliveries: dead, membersWithoutPersonnummer: missing, membersWithDevices: withDevices)
+        }
+    }
+
+    /// The users of an organisation who have an active biometric device.
+    public func usersWithDevices(organisationID: String) async throws -> Set<String> {
+        try await read { db in
+            Set(try await db.select().distinct().column(SQLColumn("user_id", table: "memberships")).from("memberships")
+                .join("devices", on: SQLColumn("user_id", table: "devices"), .equal, SQLColumn("user_id", table: "memberships"))
+                .where(SQLColumn("organisation_id", table: "memberships"), .equal, SQLBind(organisationID))
+                .where(SQLColumn("revoked_at", table: "devices"), .is, SQLLiteral.null)
+                .all().map { try $0.decode(column: "user_id", as: String.self) })
+        }
+    }
+
+    /// Each user's linked provider accounts (`bankid`, `vipps`, `password`), for these users.
+    public func identityProviders(userIDs: [String]) async throws -> [String: [String]] {
+        guard !userIDs.isEmpty else { return [:] }
+        return try await read { db in
+            var providers: [String: [String]] = [:]
+            for row in try await db.select().column("user_id").column("provider").from("identities").where("user_id", .in, userIDs).orderBy("provider").all() {
+                providers[try row.decode(column: "user_id", as: String.self), default: []].append(try row.decode(column: "provider", as: String.self))
+            }
+            return providers
+        }
+    }
+
+    /// Everything a merge of `userID` into another account would move.
+    public func holdings(userID: String) async throws -> AccountHoldings {
+        try await read { db in
+            func count(_ table: String, _ column: String, extra: ((SQLSelectBuilder) -> SQLSelectBuilder)? = nil) async throws -> Int {
+                var query = db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from(table).where(SQLIdentifier(column), .equal, SQLBind(userID))
+                if let extra { query = extra(query) }
+                return try await query.first()?.decode(column: "count", as: Int.self) ?? 0
+            }
+            return AccountHoldings(
+                providers: try await db.select().column("provider").from("identities").where("user_id", .equal, userID).orderBy("provider").all()
+                    .map { try $0.decode(column: "provider", as: String.self) },
+                memberships: try await db.select().column("*").from("memberships").where("user_id", .equal, userID).all(as: Membership.self),
+                devices: try await count("devices", "user_id") { $0.where("revoked_at", .is, SQLLiteral.null) },
+                activities: try await count("activities", "user_id"),
+                claims: try await count("expense_claims", "user_id"),
+                contacts: try await count("contacts", "assigned_user_id"),
+                syncEntries: try await count("member_sync_log", "user_id")
+            )
+        }
+    }
+
+    /// Puts a dead or waiting message back at the head of the queue, due now, with a fresh set
+    /// of attempts; its id (the receiver's idempotency key) and payload stay. A message a worker
+    /// is delivering at this moment is left to it.
+    /// - Returns: the message as it is now; nil when it is not the organisation's, delivered, or being delivered.
+    public func retryOutboxMessage(id: String, organisationID: String, now: Date = Date()) async throws -> OutboxMessage? {
+        try await write { db in
+            try await db.update("member_outbox").set("status", to: "pending").set("attempts", to: 0)
+                .set("next_attempt_at", to: now.millisecondsSince1970)
+                .where("id", .equal, id).where("organisation_id", .equal, organisationID)
+                .where { $0.where("status", .equal, "dead").orWhere { $0.where("status", .equal, "pending").where("claim_id", .is, SQLLiteral.null) } }
+                .returning(SQLLiteral.all).first(as: OutboxMessage.self)
+        }
+    }
+
+    public func outboxMessage(id: String) async throws -> OutboxMessage? {
+        try await read { db in try await db.select().column("*").from("member_outbox").where("id", .equal, id).first(as: OutboxMessage.self) }
+    }
+
+    /// A page of the organisation's sync log, newest first, with filters; and how many match.
+    public func memberSyncEntries(
+        organisationID: String, outcome: MemberSyncOutcome?, status: String?, from: Date?, to: Date?, offset: Int, limit: Int
+    ) async throws -> (entries: [MemberSyncEntry], total: Int) {
+        try await read { db in
+            func filtered(_ query: SQLSelectBuilder) -> SQLSelectBuilder {
+                var query = query.where("organisation_id", .equal, organisationID)
+                if let outcome { query = query.where("outcome", .equal, outcome.rawValue) }
+                if let status { query = query.where("status", .equal, status) }
+                if let from { query = query.where("occurred_at", .greaterThanOrEqual, from.millisecondsSince1970) }
+                if let to { query = query.where("occurred_at", .lessThan, to.millisecondsSince1970) }
+                return query
+            }
+            let total = try await filtered(db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from("member_sync_log"))
+                .first()?.decode(column: "count", as: Int.self) ?? 0
+            let entries = try await filtered(db.select().column("*").from("member_sync_log"))
+                .orderBy("occurred_at", .descending).orderBy("id").offset(offset).limit(limit).all(as: MemberSyncEntry.self)
+            return (entries, total)
+        }
+    }
+
+    /// An organisation's audit events, newest first: optionally one action, and one member
+    /// (events about their record or account, or that they did).
+    public func auditEvents(
+        organisationID: String, action: String? = nil, member: (recordID: String, userID: String?)? = nil, offset: Int = 0, limit: Int = 50
+    ) async throws -> (events: [ChainedAuditEvent], total: Int) {
+        try await read { db in
+            func filtered(_ query: SQLSelectBuilder) -> SQLSelectBuilder {
+                var query = query.where("organisation_id", .equal, organisationID)
+                if let action { query = query.where("action", .equal, action) }
+                if let member {
+                    query = query.where { group in
+                        var group = group.where("subject_id", .equal, member.recordID)
+                        if let user = member.userID { group = group.orWhere("subject_id", .equal, user).orWhere("actor_user_id", .equal, user) }
+                        return group
+                    }
+                }
+                return query
+            }
+            let total = try await filtered(db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from("audit_events"))
+                .first()?.decode(column: "count", as: Int.self) ?? 0
+            let rows = try await filtered(db.select().column("*").from("audit_events"))
+                .orderBy("occurred_at", .descending).orderBy("sequence", .descending).offset(offset).limit(limit).all(as: AuditRow.self)
+            return (rows.map { ChainedAuditEvent(sequence: $0.sequence, event: $0.event) }, total)
+        }
+    }
+
+    /// An organisation's audit events from `from` up to (not including) `to`, oldest first, at most `limit`.
+    public func auditEvents(organisationID: String, from: Date, to: Date, limit: Int) async throws -> [ChainedAuditEvent] {
+        try await read { db in
+            try await db.select().column("*").from("audit_events").where("organisation_id", .equal, organisationID)
+                .where("occurred_at", .greaterThanOrEqual, from.millisecondsSince1970).where("occurred_at", .lessThan, to.millisecondsSince1970)
+                .orderBy("occurred_at").orderBy("sequence").limit(limit).all(as: AuditRow.self)
+                .map { ChainedAuditEvent(sequence: $0.sequence, event: $0.event) }
+        }
+    }
+
+    /// The distinct actions in an organisation's trail, for the filter.
+    public func auditActions(organisationID: String) async throws -> [String] {
+        try await read { db in
+            try await db.select().distinct().column("action").from("audit_events").where("organisation_id", .equal, organisationID)
+                .orderBy("action").all().map { try $0.decode(column: "action", as: String.self) }
+        }
+    }
+
+    public func insertPasswordInvite(_ invite: PasswordInvite) async throws {
+        try await write { db in try await db.insert(into: "password_invites").model(invite).run() }
+    }
+
+    /// The invitation behind a link, while it is unused and unexpired.
+    public func passwordInvite(tokenHash: Data, now: Date = Date()) async throws -> PasswordInvite? {
+        try await read { db in
+            try await db.select().column("*").from("password_invites").where("token_hash", .equal, tokenHash)
+                .where("used_at", .is, SQLLiteral.null).where("expires_at", .greaterThan, now.millisecondsSince1970)
+                .first(as: PasswordInvite.self)
+        }
+    }
+
+    /// Uses an invitation: marks it used, once. Nil when it was used, expired or unknown.
+    public func takePasswordInvite(tokenHash: Data, now: Date = Date()) async throws -> PasswordInvite? {
+        try await write { db in
+            try await db.update("password_invites").set("used_at", to: now.millisecondsSince1970)
+                .where("token_hash", .equal, tokenHash).where("used_at", .is, SQLLiteral.null)
+                .where("expires_at", .greaterThan, now.millisecondsSince1970)
+                .returning(SQLLiteral.all).first(as: PasswordInvite.self)
+        }
+    }
+
+    /// Makes a taken invitation usable again (setting the password failed after it was taken).
+    public func releasePasswordInvite(tokenHash: Data) async throws {
+        try await write { db in
+            try await db.update("password_invites").set("used_at", to: SQLLiteral.null).where("token_hash", .equal, tokenHash).run()
+        }
+    }
+
+    /// Points a portal session at another Portvakt session of the same user (after a step-up login).
+    public func movePortalSession(idHash: Data, toSession sessionID: String) async throws {
+        try await write { db in
+            try await db.update("portal_sessions").set("session_id", to: sessionID).where("id_hash", .equal, idHash).run()
+        }
+    }
+}
