@@ -23,6 +23,10 @@ public enum TestUsers {
         user(12, "sofie", "Sofie", "Lien", "14889235307", [member("nhf", .peerMentor, .different("14489237688"))]),
     ]
 
+    /// A member registered twice by NHF (an old import with only her email): set a password for
+    /// that email and log Kari in with Vipps, and she has two accounts for the merge tool.
+    public static let duplicateRecord = (organisation: "nhf", externalRef: "sandbox-kari-2019", name: "Kari Nordmann", email: "kari.nordmann@sandbox.portvakt.test")
+
     /// The user with this id, for example `kari`.
     public static func user(id: String) -> TestUser? {
         all.first { $0.id == id }

@@ -113,8 +113,15 @@ struct PortalRoutes {
             fields += [("prompt", "login"), ("max_age", "0")]
         }
         if let method { fields.append(("idp_hint", method.rawValue)) }
-        if sandboxEnabled, let person = query.get("person").flatMap(TestUsers.user(id:)) { fields.append(("login_hint", person.id)) }
+        if sandboxEnabled, let person = try await sandboxPerson(request, asked: query.get("person"), stepUp: stepUp) { fields.append(("login_hint", person.id)) }
         return PortalPage.redirect(to: URLComponents.appending(fields, to: "/oauth/authorize"))
+    }
+
+    /// In the sandbox, the test person to preselect: the one asked for, or for a step-up the person signed in.
+    private func sandboxPerson(_ request: Request, asked: String?, stepUp: Bool) async throws -> TestUser? {
+        if let person = asked.flatMap(TestUsers.user(id:)) { return person }
+        guard stepUp, let signedIn = try await signedIn(request), let email = try await broker.store.user(id: signedIn.portal.userId)?.email else { return nil }
+        return TestUsers.all.first { $0.email == email }
     }
 
     private func callback(_ request: Request) async throws -> Response {

@@ -38,6 +38,12 @@ enum DevelopmentSeed {
                     )
                 }
             }
+            let duplicate = TestUsers.duplicateRecord
+            if duplicate.organisation == organisation.slug {
+                _ = try await store.createMemberRecord(organisationID: stored.id, NewMemberRecord(
+                    externalRef: duplicate.externalRef, fullName: duplicate.name, email: duplicate.email, role: .peerMentor
+                ))
+            }
             created.append(organisation.slug)
         }
         if !created.isEmpty {

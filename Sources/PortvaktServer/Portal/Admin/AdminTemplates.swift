@@ -153,7 +153,7 @@ enum AdminTemplates {
     <caption id="sync-caption">{{t.admin_sync_caption}}</caption>
     <thead><tr><th scope="col">{{t.event_when}}</th><th scope="col">{{t.admin_member}}</th><th scope="col">{{t.event_what}}</th><th scope="col">{{t.admin_status}}</th></tr></thead>
     <tbody>
-    {{#entries}}<tr><td><a href="{{href}}">{{when}}</a></td><td>{{member}}</td><td>{{what}}</td><td>{{status}}</td></tr>{{/entries}}
+    {{#entries}}<tr><td><a href="{{href}}">{{when}}</a></td><td>{{member}}</td><td>{{what}}</td><td>{{state}}</td></tr>{{/entries}}
     </tbody>
     </table>
     </div>
@@ -180,7 +180,7 @@ enum AdminTemplates {
     <dt>{{t.event_when}}</dt><dd>{{when}}</dd>
     <dt>{{t.admin_member}}</dt><dd>{{#memberLink}}<a href="{{memberLink}}">{{member}}</a>{{/memberLink}}{{^memberLink}}{{member}}{{/memberLink}}</dd>
     <dt>{{t.event_what}}</dt><dd>{{what}}</dd>
-    <dt>{{t.admin_status}}</dt><dd>{{status}}</dd>
+    <dt>{{t.admin_status}}</dt><dd>{{state}}</dd>
     </dl>
     {{#isConflict}}
     <h2 id="numbers">{{t.admin_numbers}}</h2>
@@ -240,7 +240,7 @@ enum AdminTemplates {
     <thead><tr><th scope="col">{{t.admin_created}}</th><th scope="col">{{t.admin_member}}</th><th scope="col">{{t.event_what}}</th><th scope="col">{{t.admin_status}}</th>
     <th scope="col">{{t.admin_attempts}}</th><th scope="col">{{t.admin_next_try}}</th><th scope="col">{{t.admin_last_error}}</th><th scope="col">{{t.admin_action}}</th></tr></thead>
     <tbody>
-    {{#messages}}<tr><td>{{created}}</td><td>{{member}}</td><td>{{what}}</td><td>{{status}}</td><td>{{attempts}}</td><td>{{next}}</td><td>{{error}}</td>
+    {{#messages}}<tr><td>{{created}}</td><td>{{member}}</td><td>{{what}}</td><td>{{state}}</td><td>{{attempts}}</td><td>{{next}}</td><td>{{error}}</td>
     <td>{{#retryable}}<form method="post" action="{{base}}/deliveries/{{id}}/retry"><input type="hidden" name="csrf" value="{{csrf}}">
     <button type="submit" aria-label="{{t.admin_retry_now}}: {{member}}, {{created}}">{{t.admin_retry_now}}</button></form>{{/retryable}}{{^retryable}}–{{/retryable}}</td></tr>{{/messages}}
     </tbody>

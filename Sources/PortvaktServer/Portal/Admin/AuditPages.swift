@@ -54,7 +54,7 @@ struct AuditPages {
             "kinds": [[String: Any]](actions.map { ["value": $0, "label": AdminWords.event($0, outcome: nil, language), "selected": $0 == action] }),
             "members": [[String: Any]](records.map { ["value": $0.id, "label": $0.fullName, "selected": $0.id == member?.recordID] }),
             "events": rows, "hasEvents": !rows.isEmpty,
-            "summary": language.pick("\(total) hendelser", "\(total) events"),
+            "summary": language.pick(total == 1 ? "1 hendelse" : "\(total) hendelser", total == 1 ? "1 event" : "\(total) events"),
             "paging": paging.values(language, link: link),
             "today": LocalTime.dayText(admin.broker.now()),
         ])

@@ -28,7 +28,7 @@ struct DeliveriesPage {
                 "created": time(message.createdAt),
                 "member": message.memberRecordId.flatMap { names[$0] } ?? "–",
                 "what": AdminWords.outboxEvent(message.event, language),
-                "status": AdminWords.outboxStatus(message, language),
+                "state": AdminWords.outboxStatus(message, language),
                 "attempts": message.attempts,
                 "next": message.status == "pending" ? time(message.nextAttemptAt) : "–",
                 "error": message.lastError.map { AdminWords.deliveryError($0, language) } ?? "–",

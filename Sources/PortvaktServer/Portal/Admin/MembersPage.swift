@@ -57,12 +57,14 @@ struct MembersPage {
         }
         let link = { (page: Int) in FormFields.link(admin.base + "/members", [("q", search), ("filter", filter?.rawValue), ("page", String(page))]) }
         let first = records.isEmpty ? 0 : paging.offset + 1
-        return admin.page("admin_members", section: .members, values: [
-            "query": search, "filter": filter?.rawValue ?? "", "filterLabel": filter.map { $0.label.text(language) } ?? "",
+        var values: [String: Any] = [
+            "query": search,
             "members": rows, "hasMembers": !rows.isEmpty,
             "summary": language.pick("Viser \(first)–\(paging.offset + shown.count) av \(records.count)", "Showing \(first)–\(paging.offset + shown.count) of \(records.count)"),
             "paging": paging.values(language, link: link),
-        ])
+        ]
+        if let filter { values["filter"] = filter.rawValue; values["filterLabel"] = filter.label.text(language) }
+        return admin.page("admin_members", section: .members, values: values)
     }
 
     func member(_ recordID: String, invite: (link: String, email: String)? = nil) async throws -> Response {

@@ -44,7 +44,7 @@ struct SyncPages {
                 "when": LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
                 "member": entry.memberRecordId.flatMap { names[$0] } ?? "–",
                 "what": AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
-                "status": AdminWords.syncStatus(entry, language),
+                "state": AdminWords.syncStatus(entry, language),
             ]
         }
         let link = { (page: Int) in
@@ -55,7 +55,7 @@ struct SyncPages {
             "statuses": [[String: Any]]([("open", AdminText.statusOpen), ("resolved", AdminText.statusResolved)].map { ["value": $0.0, "label": $0.1.text(language), "selected": $0.0 == status] }),
             "from": fromText, "to": toText,
             "entries": rows, "hasEntries": !rows.isEmpty,
-            "summary": language.pick("\(total) oppføringer", "\(total) entries"),
+            "summary": language.pick(total == 1 ? "1 oppføring" : "\(total) oppføringer", total == 1 ? "1 entry" : "\(total) entries"),
             "paging": paging.values(language, link: link),
         ])
     }
@@ -76,9 +76,8 @@ struct SyncPages {
             "path": "\(admin.base)/sync/\(entry.id)",
             "when": LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
             "member": record?.fullName ?? "–",
-            "memberLink": record.map { "\(admin.base)/members/\($0.id)" } ?? "",
             "what": AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
-            "status": AdminWords.syncStatus(entry, language),
+            "state": AdminWords.syncStatus(entry, language),
             "isConflict": entry.outcome == .conflict,
             "open": entry.outcome == .conflict && entry.status == "open",
             "memberNumber": memberNumber ?? AdminText.noneOnFile.text(language),
@@ -86,6 +85,7 @@ struct SyncPages {
             "revealed": reveal, "steppedUp": steppedUp,
         ]
         if let error { values["error"] = error.text(language) }
+        if let record { values["memberLink"] = "\(admin.base)/members/\(record.id)" }
         return page.page("admin_sync_entry", section: .sync, values: values, status: error == nil ? .ok : .badRequest)
     }
 

@@ -1,0 +1,204 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktServer
+
+/// S20: the organisation's administration in the portal, over real HTTP: roles and isolation,
+/// the step-up before numbers and decisions, Retry now (page and JSON API), bad input.
+@Suite("Web portal II: administration")
+struct AdminPortalTests {
+    /// A portal sign-in with email and password (no step-up yet); returns the cookie.
+    static func signInWithPassword(_ broker: LiveBroker, email: String, password: String) async throws -> String {
+        let start = try await broker.send("/portal/login?method=password&back=%2Fadmin")
+        let page = try await broker.send(try #require(start.location))
+        let flow = String(try #require(page.body.firstMatch(of: /name="flow" value="([^"]+)"/)).1)
+        let submitted = try await PasswordLoginTests.submit(flow, email: email, password: password, at: broker)
+        let signedIn = try await broker.send(try #require(submitted.location))
+        #expect(signedIn.status == 303, "\(signedIn.body.prefix(300))")
+        return String(try #require(signedIn.headers["set-cookie"]).split(separator: ";")[0])
+    }
+
+    static func get(_ broker: LiveBroker, _ path: String, cookie: String) async throws -> LiveBroker.Reply {
+        try await broker.send(path, headers: [("Cookie", cookie), ("Accept", "text/html")])
+    }
+
+    static func post(_ broker: LiveBroker, _ path: String, cookie: String, form: [(String, String)]) async throws -> LiveBroker.Reply {
+        try await broker.send(path, method: .POST, form: form, headers: [("Cookie", cookie)])
+    }
+
+    /// Sofie's open conflict in NHF, made by her Vipps login.
+    static func sofiesConflict(_ broker: LiveBroker) async throws -> String {
+        _ = try await broker.tokens(provider: "vipps", user: "sofie")
+        return try await broker.withStore { store in
+            let nhf = try #require(try await store.organisation(slug: "nhf"))
+            return try #require(try await store.memberSyncEntries(organisationID: nhf.id, outcome: .conflict).first).id
+        }
+    }
+
+    @Test("S20.7: an administrator's pages are theirs only: a coordinator gets 403 pages and a read-only member list, another organisation's administrator 404s", arguments: TestDatabase.kinds)
+    func rolesAndIsolation(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let entry = try await Self.sofiesConflict(broker)
+            let ingrid = try await PortalTests.signIn(broker, person: "ingrid").cookie
+            let ola = try await PortalTests.signIn(broker, person: "ola", method: "bankid").cookie
+            let lars = try await PortalTests.signIn(broker, person: "lars").cookie
+            for path in ["/admin/nhf", "/admin/nhf/members", "/admin/nhf/sync/\(entry)", "/admin/nhf/deliveries", "/admin/nhf/merge", "/admin/nhf/audit"] {
+                #expect(try await Self.get(broker, path, cookie: ingrid).status == 200, "\(path)")
+                let coordinator = try await Self.get(broker, path, cookie: ola)
+                #expect(coordinator.status == (path == "/admin/nhf/members" ? 200 : 403), "\(path)")
+                #expect(coordinator.headers["content-type"]?.hasPrefix("text/html") == true)
+                let other = try await Self.get(broker, path, cookie: lars)
+                #expect(other.status == 404, "\(path)")
+                #expect(other.body.contains("Fant ikke siden"))
+                #expect(try await broker.send(path).status == 401, "not signed in: \(path)")
+            }
+            let list = try await Self.get(broker, "/admin/nhf/members", cookie: ola)
+            #expect(list.body.contains("Sofie Lien") && !list.body.contains("/admin/nhf/members/"), "read-only: no links to the member pages")
+            #expect(!list.body.contains("14489237688") && !list.body.contains("144892"), "never a number on the member list")
+            // A form to another organisation's entry changes nothing.
+            let forged = try await Self.post(broker, "/admin/blindeforbundet/sync/\(entry)/resolve", cookie: ingrid,
+                                             form: [("csrf", PortalTests.csrf(in: try await Self.get(broker, "/admin/nhf", cookie: ingrid).body)), ("keep", "login")])
+            #expect(forged.status == 404)
+            #expect(try await broker.withStore { try await $0.memberSyncEntry(id: entry)?.status } == "open")
+        }
+    }
+
+    @Test("S20.3: numbers in full and a resolution need a BankID or Vipps login of the same administrator within 5 minutes (prompt=login, max_age=0); both are audited", arguments: TestDatabase.kinds)
+    func stepUpBeforeRevealAndResolve(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let entry = try await Self.sofiesConflict(broker)
+            _ = try await PortvaktApplication.setPassword(
+                configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
+            )
+            let cookie = try await Self.signInWithPassword(broker, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password)
+            let page = try await Self.get(broker, "/admin/nhf/sync/\(entry)", cookie: cookie)
+            #expect(page.body.contains("144892*****") && page.body.contains("148892*****"))
+            #expect(page.body.contains("step_up=1") && !page.body.contains("/reveal"), "a password sign-in must step up first")
+            let csrf = try PortalTests.csrf(in: page.body)
+            for action in ["reveal", "resolve"] {
+                let refused = try await Self.post(broker, "/admin/nhf/sync/\(entry)/\(action)", cookie: cookie, form: [("csrf", csrf), ("keep", "login")])
+                #expect(refused.status == 401, "\(action)")
+                #expect(!refused.body.contains("14489237688"))
+            }
+            #expect(try await broker.withStore { try await $0.memberSyncEntry(id: entry)?.status } == "open")
+
+            // A step-up as someone else is refused and changes nothing.
+            let other = try await stepUp(broker, cookie: cookie, person: "ola", back: "/admin/nhf/sync/\(entry)")
+            #expect(other.status == 403)
+            #expect(try await Self.get(broker, "/admin/nhf/sync/\(entry)", cookie: cookie).body.contains("step_up=1"))
+
+            let done = try await stepUp(broker, cookie: cookie, person: "ingrid", back: "/admin/nhf/sync/\(entry)")
+            #expect(done.status == 303 && done.location == "/admin/nhf/sync/\(entry)")
+            let revealed = try await Self.post(broker, "/admin/nhf/sync/\(entry)/reveal", cookie: cookie, form: [("csrf", csrf)])
+            #expect(revealed.status == 200)
+            #expect(revealed.body.contains("14489237688") && revealed.body.contains("14889235307"))
+            #expect(revealed.headers["cache-control"] == "no-store")
+            let resolved = try await Self.post(broker, "/admin/nhf/sync/\(entry)/resolve", cookie: cookie, form: [("csrf", csrf), ("keep", "login")])
+            #expect(resolved.status == 303)
+            let again = try await Self.post(broker, "/admin/nhf/sync/\(entry)/resolve", cookie: cookie, form: [("csrf", csrf), ("keep", "member")])
+            #expect(again.status == 409 && again.body.contains("allerede løst"))
+            let actions = try await broker.withStore { store in
+                try await store.auditEvents(subjectType: "member_sync", subjectID: entry).map(\.action)
+            }
+            #expect(actions == ["member.personnummer.viewed"])
+            #expect(try await broker.withStore { try await $0.memberSyncEntry(id: entry)?.resolution } == "took_login")
+            // Five minutes on, the step-up has run out.
+            broker.clock.advance(by: 301)
+            #expect(try await Self.post(broker, "/admin/nhf/sync/\(entry)/reveal", cookie: cookie, form: [("csrf", csrf)]).status == 401)
+        }
+    }
+
+    /// The portal's step-up through the sandbox as `person`; returns the portal callback's answer.
+    private func stepUp(_ broker: LiveBroker, cookie: String, person: String, back: String) async throws -> LiveBroker.Reply {
+        let start = try await Self.get(broker, "/portal/login?method=vipps&step_up=1&back=\(FormFields.encode(back))", cookie: cookie)
+        let authorize = try await broker.send(try #require(start.location))
+        let provider = try #require(authorize.location)
+        #expect(provider.contains("prompt=login") && provider.contains("max_age=0"), "the provider is asked for a new authentication")
+        let approved = try await broker.send(provider + "&sandbox_user=\(person)&sandbox_action=approve")
+        let back = try await broker.send(try #require(approved.location))
+        return try await Self.get(broker, try #require(back.location), cookie: cookie)
+    }
+
+    @Test("S20.4: Retry now over JSON and in the portal: a dead message is sent again with the same idempotency key, audited; a delivered one is a 409", arguments: TestDatabase.kinds)
+    func retryNow(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: ["PORTVAKT_OUTBOX_MAX_ATTEMPTS": "1"]) { broker in
+            try await broker.setMemberSystemFault("nhf", "outage")
+            _ = try await broker.tokens(provider: "vipps", user: "kari")
+            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == "dead" })
+            let id = try #require(try await broker.outbox("nhf").first?.id)
+            let ingrid = try await broker.bankIDLogin("ingrid").access
+            let lars = try await broker.bankIDLogin("lars").access
+            #expect(try await broker.api(.POST, "/v1/organisations/nhf/outbox/\(id)/retry", token: lars).status == 403)
+            #expect(try await broker.api(.POST, "/v1/organisations/blindeforbundet/outbox/\(id)/retry", token: lars).status == 404)
+            try await broker.setMemberSystemFault("nhf", nil)
+            let retried = try await broker.api(.POST, "/v1/organisations/nhf/outbox/\(id)/retry", token: ingrid)
+            #expect(retried.status == 200)
+            #expect(retried.string("id") == id && retried.string("status") == "pending")
+            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == "delivered" })
+            let received = try await broker.memberSystemReceived("nhf")
+            #expect(received.count == 1)
+            #expect(received.first?["idempotency_key"] as? String == id, "the receiver sees the message's own key")
+            let late = try await broker.api(.POST, "/v1/organisations/nhf/outbox/\(id)/retry", token: ingrid)
+            #expect(late.status == 409)
+            let audited = try await broker.withStore { try await $0.auditEvents(subjectType: "outbox", subjectID: id) }
+            #expect(audited.map(\.action) == ["member.outbox.retried"])
+            #expect(audited.first?.details["status_before"] == "dead")
+            // The portal's button, from the deliveries page, answers the same way once delivered.
+            let cookie = try await PortalTests.signIn(broker, person: "ingrid").cookie
+            let page = try await Self.get(broker, "/admin/nhf/deliveries", cookie: cookie)
+            #expect(page.body.contains("Levert") && !page.body.contains("/deliveries/\(id)/retry"))
+            let button = try await Self.post(broker, "/admin/nhf/deliveries/\(id)/retry", cookie: cookie, form: [("csrf", try PortalTests.csrf(in: page.body))])
+            #expect(button.status == 409)
+        }
+    }
+
+    @Test("S20: bad input is a clear page with a 4xx and changes nothing: paging, filters, exports, self-merge, another organisation's account, forged CSRF", arguments: TestDatabase.kinds)
+    func badInput(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let cookie = try await PortalTests.signIn(broker, person: "ingrid").cookie
+            for path in ["/admin/nhf/members?page=2", "/admin/nhf/members?page=0", "/admin/nhf/members?page=abc", "/admin/nhf/audit?page=-1",
+                         "/admin/nhf/sync?page=9999999", "/admin/nhf/members?filter=everyone", "/admin/nhf/sync?outcome=stolen",
+                         "/admin/nhf/sync?from=2026-13-01", "/admin/nhf/audit?kind=drop%20table", "/admin/nhf/deliveries?status=lost",
+                         "/admin/nhf/audit/export?from=2026-02-01&to=2026-01-01&format=csv", "/admin/nhf/audit/export?from=2026-01-01&to=2026-01-02&format=xml"] {
+                let reply = try await Self.get(broker, path, cookie: cookie)
+                #expect(reply.status == 400, "\(path)")
+                #expect(reply.body.contains("<h1>") && reply.headers["content-type"]?.hasPrefix("text/html") == true, "\(path)")
+            }
+            let ingridID = try await broker.withStore { try #require(try await $0.user(email: "ingrid@sandbox.portvakt.test")).id }
+            let page = try await Self.get(broker, "/admin/nhf/merge", cookie: cookie)
+            let csrf = try PortalTests.csrf(in: page.body)
+            let same = try await Self.post(broker, "/admin/nhf/merge", cookie: cookie, form: [("csrf", csrf), ("keep", ingridID), ("remove", ingridID), ("confirmation", "x")])
+            #expect(same.status == 400)
+            let forged = try await Self.post(broker, "/admin/nhf/merge", cookie: cookie, form: [("csrf", "forged"), ("keep", ingridID), ("remove", "x")])
+            #expect(forged.status == 403)
+            _ = try await broker.tokens(provider: "vipps", user: "lars")
+            let larsID = try await broker.withStore { try #require(try await $0.user(email: "lars@sandbox.portvakt.test")).id }
+            let preview = try await Self.get(broker, "/admin/nhf/merge/preview?keep=\(ingridID)&remove=\(larsID)", cookie: cookie)
+            #expect(preview.status == 404, "another organisation's account does not exist here")
+            let own = try await Self.get(broker, "/admin/nhf/merge/preview?keep=\(ingridID)&remove=\(ingridID)", cookie: cookie)
+            #expect(own.status == 400 && own.body.contains("error-summary"))
+            let export = try await Self.get(broker, "/admin/nhf/audit/export?from=2020-01-01&to=2030-12-31&format=jsonl", cookie: cookie)
+            #expect(export.status == 200 && export.headers["content-type"] == "application/x-ndjson")
+            for line in export.body.split(separator: "\n") {
+                #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil)
+            }
+            #expect(!export.body.contains("23466814679"), "the export holds ids, never a number")
+        }
+    }
+
+    @Test("prompt=none cannot be met (Portvakt keeps no login session): login_required to the app; max_age must be a number")
+    func promptAndMaxAge() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let login = AppLogin()
+            let none = try await broker.send(login.authorizeURL(method: "vipps") + "&prompt=none")
+            #expect(none.status == 303 || none.status == 302)
+            #expect(none.location?.contains("error=login_required") == true)
+            let bad = try await broker.send(login.authorizeURL(method: "vipps") + "&max_age=soon")
+            #expect(bad.location?.contains("error=invalid_request") == true)
+            let fresh = try await broker.send(login.authorizeURL(method: "vipps") + "&max_age=0")
+            #expect(fresh.location?.contains("prompt=login") == true && fresh.location?.contains("max_age=0") == true)
+        }
+    }
+}
