@@ -198,7 +198,7 @@ extension PortvaktStore {
     }
 
     public func insertPasswordInvite(_ invite: PasswordInvite) async throws {
-        try await write { db in try await db.insert(into: "password_invites").model(invite).run() }
+        try await write { db in try await db.insert(into: "password_invites").row(invite).run() }
     }
 
     /// The invitation behind a link, while it is unused and unexpired.

@@ -30,12 +30,13 @@ struct PasswordInvitePage {
         guard token.utf8.count <= 128, try await broker.store.passwordInvite(tokenHash: PortalSessionCookie.hash(token), now: broker.now()) != nil else {
             return gone(frame)
         }
-        return pages.response("password_invite", frame: frame, values: [
+        var values: [String: Any] = [
             "action": Self.path(token),
             "errors": errors.map { ["field": $0.field, "text": $0.text.text(frame.language)] }, "hasErrors": !errors.isEmpty,
-            "passwordError": errors.first { $0.field == "password" }?.text.text(frame.language) ?? "",
-            "repeatError": errors.first { $0.field == "repeat" }?.text.text(frame.language) ?? "",
-        ], status: errors.isEmpty ? .ok : .badRequest)
+        ]
+        // Only fields with an error get a message (an empty string would still open the section).
+        for (field, text) in errors { values[field + "Error"] = text.text(frame.language) }
+        return pages.response("password_invite", frame: frame, values: values, status: errors.isEmpty ? .ok : .badRequest)
     }
 
     private func submit(_ request: Request, token: String) async throws -> Response {
