@@ -857,6 +857,9 @@ enum OpenAPIDocument {
      },
      "delivered_at": {
       "type": "string"
+     },
+     "next_attempt_at": {
+      "type": "string"
      }
     },
     "required": [
@@ -2576,6 +2579,85 @@ enum OpenAPIDocument {
          "required": [
           "messages"
          ]
+        }
+       }
+      }
+     },
+     "default": {
+      "description": "An error: an OAuth-style body (`error`, `error_description`, `message_id`), or a page for browsers",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       },
+       "text/html": {
+        "schema": {
+         "type": "string"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
+  "/v1/organisations/{slug}/outbox/{id}/retry": {
+   "post": {
+    "summary": "Send a dead or waiting member-system update again now, with the same idempotency key (administrators; audited)",
+    "security": [
+     {
+      "bearer": []
+     }
+    ],
+    "parameters": [
+     {
+      "name": "slug",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "maxLength": 64
+      },
+      "description": "organisation slug"
+     },
+     {
+      "name": "id",
+      "in": "path",
+      "required": true,
+      "schema": {
+       "type": "string",
+       "maxLength": 64
+      },
+      "description": "message id"
+     }
+    ],
+    "responses": {
+     "200": {
+      "description": "The message, due now",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/OutboxMessage"
+        }
+       }
+      }
+     },
+     "404": {
+      "description": "Not a message of this organisation",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "409": {
+      "description": "Delivered already, or being delivered",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
         }
        }
       }

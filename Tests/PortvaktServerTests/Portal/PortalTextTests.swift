@@ -5,15 +5,24 @@ import Testing
 
 @Suite("Portal texts and pages")
 struct PortalTextTests {
-    @Test("S19.4: every text id has a Bokmål and an English text, and every id a template uses exists")
+    @Test("S19.4, S20: every text id has a Bokmål and an English text, and every id and partial a template uses exists")
     func everyTextInBothLanguages() throws {
         for text in PortalText.allCases {
             #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty, "\(text.rawValue)")
         }
         let translated = PortalText.allCases.filter { $0.text(.nb) != $0.text(.en) }
         #expect(translated.count >= PortalText.allCases.count - 3, "only names (Portvakt) and the like read the same in both")
-        let ids = Set(PortalText.allCases.map(\.rawValue))
-        for (name, template) in PortalTemplates.all {
+        for text in AdminText.allCases {
+            #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty, "\(text.rawValue)")
+        }
+        #expect(AdminText.allCases.filter { $0.text(.nb) == $0.text(.en) }.count <= 6, "only names and codes read the same in both")
+        let ids = Set(PortalText.allCases.map(\.rawValue) + AdminText.allCases.map(\.rawValue))
+        let templates = PortalTemplates.all + AdminTemplates.all
+        let names = Set(templates.map(\.name))
+        for (name, template) in templates {
+            for match in template.matches(of: /\{\{[<>] ?([a-z_]+)\}\}/) {
+                #expect(names.contains(String(match.1)), "template \(name) uses \(match.1), which is not a template")
+            }
             for match in template.matches(of: /\{\{t\.([a-z_]+)\}\}/) {
                 #expect(ids.contains(String(match.1)), "template \(name) uses t.\(match.1), which has no text")
             }
