@@ -4,7 +4,8 @@ import Logging
 import PortvaktCore
 
 /// Logs each request's method, path, status and duration. The query string, headers and body
-/// are never logged: they carry codes, tokens and personnummer.
+/// are never logged: they carry codes, tokens and personnummer; nor is a path whose route takes a
+/// token (a password invitation's link): its route is logged instead.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -23,11 +24,13 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         PortvaktMetrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status, duration: elapsed)
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        let route = context.endpointPath
+        // Decoded, so that the redacting log handler sees digits however they were escaped.
+        let path = route.map { $0.contains("{token}") } == true ? route ?? "" : PercentEncoding.decode(request.uri.path) ?? "[undecodable]"
         context.logger.info("request", metadata: [
             "method": "\(request.method.rawValue)",
-            // Decoded, so that the redacting log handler sees digits however they were escaped.
-            "path": "\(PercentEncoding.decode(request.uri.path) ?? "[undecodable]")",
-            "route": "\(context.endpointPath ?? "unmatched")",
+            "path": "\(path)",
+            "route": "\(route ?? "unmatched")",
             "status": "\(status)",
             "ms": "\((milliseconds * 10).rounded() / 10)",
         ])

@@ -188,6 +188,46 @@ struct AdminPortalTests {
         }
     }
 
+    @Test("S20.2: an invitation to password sign-in is a one-time link for 24 hours; the member chooses the password; the link is never logged", arguments: TestDatabase.kinds)
+    func passwordInvitation(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let cookie = try await PortalTests.signIn(broker, person: "ingrid").cookie
+            let record = try await broker.withStore { store in
+                let nhf = try #require(try await store.organisation(slug: "nhf"))
+                return try #require(try await store.memberRecords(organisationID: nhf.id).first { $0.fullName == "Sofie Lien" }).id
+            }
+            let page = try await Self.get(broker, "/admin/nhf/members/\(record)", cookie: cookie)
+            let made = try await Self.post(broker, "/admin/nhf/members/\(record)/invite", cookie: cookie, form: [("csrf", try PortalTests.csrf(in: page.body))])
+            #expect(made.status == 200)
+            let link = String(try #require(made.body.firstMatch(of: /value="(http[^"]+\/portal\/password\/[^"]+)"/)).1)
+            let token = String(try #require(link.split(separator: "/").last))
+            #expect(made.body.contains("mailto:sofie@sandbox.portvakt.test"))
+            let path = "/portal/password/\(token)"
+            #expect(try await broker.send(path).status == 200)
+            let mismatch = try await broker.send(path, method: .POST, form: [("password", "a-long-password-1"), ("repeat", "a-long-password-2")])
+            #expect(mismatch.status == 400 && mismatch.body.contains(##"href="#repeat""##))
+            let short = try await broker.send(path, method: .POST, form: [("password", "short"), ("repeat", "short")])
+            #expect(short.status == 400 && short.body.contains(##"href="#password""##))
+            let foreign = try await broker.send(path, method: .POST, form: [("password", "a-long-password-1"), ("repeat", "a-long-password-1")],
+                                                headers: [("Origin", "https://evil.example")])
+            #expect(foreign.status == 403)
+            let set = try await broker.send(path, method: .POST, form: [("password", "a-long-password-1"), ("repeat", "a-long-password-1")])
+            #expect(set.status == 200)
+            #expect(try await broker.send(path).status == 410, "used once")
+            #expect(try await broker.send(path, method: .POST, form: [("password", "b-long-password-1"), ("repeat", "b-long-password-1")]).status == 410)
+            let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
+            let login = try await PasswordLoginTests.submit(flow, email: "sofie@sandbox.portvakt.test", password: "a-long-password-1", at: broker)
+            #expect(login.status == 303 && login.location?.contains("code=") == true, "the member signs in with the password she chose")
+            #expect(!broker.logs.text.contains(token), "the link's token is never logged")
+            #expect(broker.logs.text.contains("path=/portal/password/{token}"))
+            // A day later a new link has expired.
+            let again = try await Self.post(broker, "/admin/nhf/members/\(record)/invite", cookie: cookie, form: [("csrf", try PortalTests.csrf(in: page.body))])
+            let second = String(try #require(again.body.firstMatch(of: /\/portal\/password\/([A-Za-z0-9_-]+)/)).1)
+            broker.clock.advance(by: 24 * 3600 + 1)
+            #expect(try await broker.send("/portal/password/\(second)").status == 410)
+        }
+    }
+
     @Test("prompt=none cannot be met (Portvakt keeps no login session): login_required to the app; max_age must be a number")
     func promptAndMaxAge() async throws {
         try await LiveBroker.run(.sqlite) { broker in
