@@ -2,7 +2,7 @@ import PortvaktCore
 
 /// Every text of the portal's pages, in Bokmål and English, in one place: a text exists in both
 /// languages or not at all (the switch below has no default). Templates name them as `t.<id>`.
-enum PortalText: String, CaseIterable {
+enum PortalText: String, PageTexts {
     case skipToContent = "skip_to_content"
     case language = "language"
     case menu = "menu"
@@ -171,7 +171,15 @@ enum PortalText: String, CaseIterable {
         }
     }
 
-    /// The texts of a page, by id, for its template.
+}
+
+/// A set of page texts in both languages, named by id in the templates (`t.<id>`).
+protocol PageTexts: RawRepresentable<String>, CaseIterable {
+    func text(_ language: Language) -> String
+}
+
+extension PageTexts {
+    /// The texts by id, for a page's template.
     static func table(_ language: Language) -> [String: String] {
         Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.text(language)) })
     }

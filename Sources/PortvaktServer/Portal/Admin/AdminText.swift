@@ -2,7 +2,7 @@ import PortvaktCore
 
 /// The administration pages' texts, in Bokmål and English (as ``PortalText``: both or none).
 /// Templates name them as `t.<id>`.
-enum AdminText: String, CaseIterable {
+enum AdminText: String, PageTexts {
     case accountsCaption = "admin_accounts_caption"
     case action = "admin_action"
     case activities = "admin_activities"
@@ -327,10 +327,5 @@ enum AdminText: String, CaseIterable {
         case .withDevices: language.pick("medlemmer med biometrisk innlogging", "members with biometric sign-in")
         case .withoutPersonnummer: language.pick("medlemmer uten fødselsnummer i registeret", "members without a national identity number on record")
         }
-    }
-}
-extension AdminText {
-    static func table(_ language: Language) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.text(language)) })
     }
 }

@@ -94,11 +94,6 @@ enum AdminWords {
         switch action {
         case "login.succeeded": language.pick("Logget inn", "Signed in")
         case "login.failed": language.pick("Mislykket innlogging", "Failed sign-in")
-        case "device.registered": language.pick("La til en telefon for biometrisk innlogging", "Added a phone for biometric sign-in")
-        case "device.revoked": language.pick("Fjernet en telefon", "Removed a phone")
-        case "device.unlock": language.pick("Låste opp appen med telefonen", "Unlocked the app with the phone")
-        case "device.step_up": language.pick("Bekreftet med ansikt eller fingeravtrykk", "Confirmed with face or fingerprint")
-        case "device.assertion_failed": language.pick("Mislykket opplåsing med telefonen", "Failed unlock with the phone")
         case "user.merged": language.pick("Slo sammen to kontoer", "Merged two accounts")
         case "user.password_invited": language.pick("Inviterte til innlogging med passord", "Invited to password sign-in")
         case "user.password_set": language.pick("Valgte passord fra en invitasjon", "Chose a password from an invitation")
@@ -117,7 +112,8 @@ enum AdminWords {
         case "session.ended": language.pick("Avsluttet en innlogging", "Ended a sign-in")
         case "expense.submitted": language.pick("Sendte inn et utlegg", "Submitted an expense claim")
         case "contact.details_read": language.pick("Så kontaktopplysninger", "Viewed contact details")
-        default: action
+        // The phone's events read as on My account.
+        default: PortalWords.event(action, outcome: outcome ?? "", source: nil, language)
         }
     }
 
