@@ -20,29 +20,29 @@ struct AdminRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/admin") { request, _ in try await organisations(request) }
-        get(router, "", .overview) { admin, _ in try await OverviewPage(admin: admin).response() }
-        get(router, "/members", .members, audience: .coordinatorsToo) { admin, _ in try await MembersPage(admin: admin).list() }
-        get(router, "/members/:id", .members) { admin, id in try await MembersPage(admin: admin).member(id) }
+        get(router, "") { admin, _ in try await OverviewPage(admin: admin).response() }
+        get(router, "/members", audience: .coordinatorsToo) { admin, _ in try await MembersPage(admin: admin).list() }
+        get(router, "/members/:id") { admin, id in try await MembersPage(admin: admin).member(id) }
         post(router, "/members/:id/devices/remove") { admin, id in try await MembersPage(admin: admin).removeDevices(id) }
         post(router, "/members/:id/invite") { admin, id in try await MembersPage(admin: admin).invite(id) }
-        get(router, "/sync", .sync) { admin, _ in try await SyncPages(admin: admin).list() }
-        get(router, "/sync/:id", .sync) { admin, id in try await SyncPages(admin: admin).entry(id, reveal: false) }
+        get(router, "/sync") { admin, _ in try await SyncPages(admin: admin).list() }
+        get(router, "/sync/:id") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: false) }
         post(router, "/sync/:id/reveal") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: true) }
         post(router, "/sync/:id/resolve") { admin, id in try await SyncPages(admin: admin).resolve(id) }
-        get(router, "/deliveries", .deliveries) { admin, _ in try await DeliveriesPage(admin: admin).list() }
+        get(router, "/deliveries") { admin, _ in try await DeliveriesPage(admin: admin).list() }
         post(router, "/deliveries/:id/retry") { admin, id in try await DeliveriesPage(admin: admin).retry(id) }
-        get(router, "/merge", .merge) { admin, _ in try await MergePages(admin: admin).choose() }
-        get(router, "/merge/preview", .merge) { admin, _ in try await MergePages(admin: admin).preview() }
+        get(router, "/merge") { admin, _ in try await MergePages(admin: admin).choose() }
+        get(router, "/merge/preview") { admin, _ in try await MergePages(admin: admin).preview() }
         post(router, "/merge") { admin, _ in try await MergePages(admin: admin).merge() }
-        get(router, "/merge/done", .merge) { admin, _ in try await MergePages(admin: admin).done() }
-        get(router, "/audit", .audit) { admin, _ in try await AuditPages(admin: admin).list() }
-        get(router, "/audit/export", .audit) { admin, _ in try await AuditPages(admin: admin).export() }
+        get(router, "/merge/done") { admin, _ in try await MergePages(admin: admin).done() }
+        get(router, "/audit") { admin, _ in try await AuditPages(admin: admin).list() }
+        get(router, "/audit/export") { admin, _ in try await AuditPages(admin: admin).export() }
     }
 
     /// A page's handler: the checked request and the path's `:id` ("" when it has none).
     private typealias Handler = @Sendable (AdminRequest, String) async throws -> Response
 
-    private func get(_ router: Router<PortvaktRequestContext>, _ path: String, _ section: AdminSection, audience: Audience = .administrators, _ handler: @escaping Handler) {
+    private func get(_ router: Router<PortvaktRequestContext>, _ path: String, audience: Audience = .administrators, _ handler: @escaping Handler) {
         router.get(RouterPath("/admin/:slug" + path)) { request, context in
             guard let signedIn = try await portal.signedIn(request) else { return portal.notSignedIn(request) }
             return try await admin(request, context, signedIn: signedIn, form: nil, audience: audience, handler)
