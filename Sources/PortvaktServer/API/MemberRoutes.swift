@@ -22,11 +22,7 @@ struct MemberRoutes {
                 let caller = try await APICaller.authenticate(request, broker: broker)
                 let organisation = try caller.organisation(context.parameters.get("slug"))
                 try caller.require([.coordinator, .orgAdmin], in: organisation)
-                let users = Dictionary(
-                    try await broker.store.memberships(organisationID: organisation.organisationID).compactMap { membership in
-                        membership.memberRecordId.map { ($0, membership.userId) }
-                    }, uniquingKeysWith: { first, _ in first }
-                )
+                let users = try await broker.store.recordHolders(organisationID: organisation.organisationID)
                 let records = try await broker.store.memberRecords(organisationID: organisation.organisationID)
                 return try APIResponse.json(["members": records.map { MemberInfo($0, userID: users[$0.id]) }])
             }

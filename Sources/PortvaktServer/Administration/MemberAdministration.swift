@@ -25,16 +25,26 @@ struct MemberAdministration: Sendable {
         return revoked
     }
 
+    enum RetryOutcome {
+        case retried(OutboxMessage)
+        /// Not a message of this organisation.
+        case notFound
+        case alreadyDelivered
+        case beingDelivered
+    }
+
     /// Sends a dead or waiting message again now (same id, so the receiver's idempotency key is
-    /// unchanged). - Returns: nil when the message is not the organisation's, delivered, or being delivered.
-    func retryDelivery(id: String, source: String) async throws -> OutboxMessage? {
-        let before = try await broker.store.outboxMessage(id: id)
-        guard let message = try await broker.store.retryOutboxMessage(id: id, organisationID: organisationID, now: broker.now()) else { return nil }
+    /// unchanged), with a fresh set of attempts; audited.
+    func retryDelivery(id: String, source: String) async throws -> RetryOutcome {
+        guard id.utf8.count <= 64, let before = try await broker.store.outboxMessage(id: id), before.organisationId == organisationID else { return .notFound }
+        guard let message = try await broker.store.retryOutboxMessage(id: id, organisationID: organisationID, now: broker.now()) else {
+            return before.status == "delivered" ? .alreadyDelivered : .beingDelivered
+        }
         try await broker.store.append(AuditEvent(
             occurredAt: broker.now(), action: "member.outbox.retried", outcome: "success", actorUserID: UUID(uuidString: adminID),
             organisationID: UUID(uuidString: organisationID), subjectType: "outbox", subjectID: id, source: source,
-            details: ["status_before": before?.status ?? "", "attempts_before": "\(before?.attempts ?? 0)", "member": message.memberRecordId ?? ""]
+            details: ["status_before": before.status, "attempts_before": "\(before.attempts)", "member": message.memberRecordId ?? ""]
         ))
-        return message
+        return .retried(message)
     }
 }

@@ -80,13 +80,14 @@ struct MemberSyncRoutes {
         let (caller, organisation) = try await administrator(request, context)
         let id = context.parameters.get("id") ?? ""
         let administration = MemberAdministration(broker: broker, adminID: caller.userID, organisationID: organisation.organisationID)
-        guard let message = try await administration.retryDelivery(id: id, source: "api") else {
-            guard let existing = try await broker.store.outboxMessage(id: id), existing.organisationId == organisation.organisationID else {
-                throw OAuthFailure.notFound("message")
-            }
-            throw OAuthFailure(error: "conflict", description: "Only a dead or waiting message can be retried; this one is \(existing.status == "delivered" ? "delivered" : "being delivered").", status: .conflict)
+        switch try await administration.retryDelivery(id: id, source: "api") {
+        case .retried(let message): return try APIResponse.json(OutboxInfo(message))
+        case .notFound: throw OAuthFailure.notFound("message")
+        case .alreadyDelivered:
+            throw OAuthFailure(error: "conflict", description: "Only a dead or waiting message can be retried; this one is delivered.", status: .conflict)
+        case .beingDelivered:
+            throw OAuthFailure(error: "conflict", description: "Only a dead or waiting message can be retried; this one is being delivered.", status: .conflict)
         }
-        return try APIResponse.json(OutboxInfo(message))
     }
 
     /// The caller, when an administrator of the organisation in the path.

@@ -70,6 +70,14 @@ extension PortvaktStore {
         }
     }
 
+    /// Each member record of the organisation that an account holds → that account's id.
+    public func recordHolders(organisationID: String) async throws -> [String: String] {
+        Dictionary(
+            try await memberships(organisationID: organisationID).compactMap { membership in membership.memberRecordId.map { ($0, membership.userId) } },
+            uniquingKeysWith: { first, _ in first }
+        )
+    }
+
     /// The users of an organisation who have an active biometric device.
     public func usersWithDevices(organisationID: String) async throws -> Set<String> {
         try await read { db in

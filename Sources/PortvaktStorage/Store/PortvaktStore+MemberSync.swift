@@ -102,6 +102,10 @@ public struct OutboxMessage: Sendable, Hashable, Codable {
 
     public var payload: SealedValue { SealedValue(keyID: payloadKeyId, combined: payloadSealed) }
 
+    /// Whether an administrator may send it again now: it gave up, or waits and no worker holds
+    /// it (``PortvaktStore/retryOutboxMessage(id:organisationID:now:)`` applies the same rule).
+    public var isRetryable: Bool { status == "dead" || (status == "pending" && claimId == nil) }
+
     /// The encryption context of a message's payload.
     public static func payloadContext(messageID: String) -> String { "member-outbox:\(messageID)" }
 }

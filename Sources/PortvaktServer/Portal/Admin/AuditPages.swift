@@ -27,8 +27,7 @@ struct AuditPages {
         var member: (recordID: String, userID: String?)?
         if let text = query["member"], !text.isEmpty {
             guard let record = records.first(where: { $0.id == text }) else { return badFilter() }
-            let user = try await store.memberships(organisationID: admin.organisationID).first { $0.memberRecordId == record.id }?.userId
-            member = (record.id, user)
+            member = (record.id, try await store.recordHolders(organisationID: admin.organisationID)[record.id])
         }
         let total = try await store.auditEvents(organisationID: admin.organisationID, action: action, member: member, limit: 0).total
         guard let paging = admin.paging(total: total, size: Self.pageSize) else { return admin.problem(.noSuchPage, status: .badRequest, back: admin.base + "/audit") }

@@ -22,7 +22,6 @@ struct DeliveriesPage {
         for id in Set(messages.compactMap(\.memberRecordId)) { names[id] = try await admin.broker.store.memberRecord(id: id)?.fullName }
         let time = { (milliseconds: Int64) in LocalTime.text(Date(millisecondsSince1970: milliseconds), language) }
         let rows = messages.map { message -> [String: Any] in
-            let retryable = message.status == "dead" || (message.status == "pending" && message.claimId == nil)
             return [
                 "id": message.id,
                 "created": time(message.createdAt),
@@ -32,7 +31,7 @@ struct DeliveriesPage {
                 "attempts": message.attempts,
                 "next": message.status == "pending" ? time(message.nextAttemptAt) : "–",
                 "error": message.lastError.map { AdminWords.deliveryError($0, language) } ?? "–",
-                "retryable": retryable,
+                "retryable": message.isRetryable,
             ]
         }
         var page = admin
@@ -46,12 +45,12 @@ struct DeliveriesPage {
     }
 
     func retry(_ id: String) async throws -> Response {
-        guard id.utf8.count <= 64, let message = try await admin.broker.store.outboxMessage(id: id), message.organisationId == admin.organisationID else {
-            return admin.problem(.deliveryNotFound, heading: .notFoundTitle, status: .notFound, back: admin.base + "/deliveries")
+        let back = admin.base + "/deliveries"
+        switch try await admin.administration.retryDelivery(id: id, source: "portal") {
+        case .retried: return admin.redirect(back + "?done=retried")
+        case .notFound: return admin.problem(.deliveryNotFound, heading: .notFoundTitle, status: .notFound, back: back)
+        case .alreadyDelivered: return admin.problem(.alreadyDelivered, status: .conflict, back: back)
+        case .beingDelivered: return admin.problem(.beingDelivered, status: .conflict, back: back)
         }
-        guard try await admin.administration.retryDelivery(id: message.id, source: "portal") != nil else {
-            return admin.problem(message.status == "delivered" ? .alreadyDelivered : .beingDelivered, status: .conflict, back: admin.base + "/deliveries")
-        }
-        return admin.redirect(admin.base + "/deliveries?done=retried")
     }
 }

@@ -30,7 +30,7 @@ struct MembersPage {
             filter = parsed
         }
         guard search.count <= 100 else { return admin.problem(.badFilter, status: .badRequest, back: admin.base + "/members") }
-        let users = try await recordUsers()
+        let users = try await store.recordHolders(organisationID: admin.organisationID)
         let withDevices = filter == .devices ? try await store.usersWithDevices(organisationID: admin.organisationID) : []
         let records = try await store.memberRecords(organisationID: admin.organisationID).filter { record in
             if !search.isEmpty, !record.fullName.localizedStandardContains(search) { return false }
@@ -69,7 +69,7 @@ struct MembersPage {
 
     func member(_ recordID: String, invite: (link: String, email: String)? = nil) async throws -> Response {
         guard let record = try await record(recordID) else { return notFound() }
-        let userID = try await recordUsers()[record.id]
+        let userID = try await store.recordHolders(organisationID: admin.organisationID)[record.id]
         var devices: [Device] = []
         var providers: [String]?
         if let userID {
@@ -106,7 +106,7 @@ struct MembersPage {
 
     func removeDevices(_ recordID: String) async throws -> Response {
         guard let record = try await record(recordID) else { return notFound() }
-        if let userID = try await recordUsers()[record.id] {
+        if let userID = try await store.recordHolders(organisationID: admin.organisationID)[record.id] {
             _ = try await admin.administration.removeAllDevices(userID: userID, source: "portal")
         }
         return admin.redirect("\(admin.base)/members/\(record.id)?done=devices_removed")
@@ -132,14 +132,6 @@ struct MembersPage {
     private func record(_ id: String) async throws -> MemberRecord? {
         guard id.utf8.count <= 64, let record = try await store.memberRecord(id: id), record.organisationId == admin.organisationID else { return nil }
         return record
-    }
-
-    /// Member record id → the account holding it.
-    private func recordUsers() async throws -> [String: String] {
-        Dictionary(
-            try await store.memberships(organisationID: admin.organisationID).compactMap { membership in membership.memberRecordId.map { ($0, membership.userId) } },
-            uniquingKeysWith: { first, _ in first }
-        )
     }
 
     private func notFound() -> Response {
