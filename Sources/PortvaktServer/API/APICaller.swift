@@ -16,7 +16,7 @@ struct APICaller: Sendable {
     var userID: String { session.userId }
 
     static func authenticate(_ request: Request, broker: Broker) async throws -> APICaller {
-        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(bearer: request.bearerToken)
+        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(request)
         return APICaller(claims: claims, session: session, organisations: try await broker.store.organisationRoles(userID: session.userId))
     }
 
@@ -26,13 +26,19 @@ struct APICaller: Sendable {
     /// asks for Face ID or fingerprint instead of refreshing.
     static func authenticate(_ request: Request, broker: Broker, stepUp action: StepUpAction) async throws -> APICaller {
         let verifier = AccessTokenVerifier(broker: broker)
-        if let token = request.bearerToken, let claims = try? await verifier.claims(of: token, allowExpired: true),
+        let credential = AccessTokenVerifier.Credential(request)
+        func stepUpRequired(_ description: String) -> OAuthFailure {
+            var failure = OAuthFailure.stepUpRequired(action, description)
+            failure.scheme = credential?.scheme ?? .bearer
+            return failure
+        }
+        if let token = credential?.token, let claims = try? await verifier.claims(of: token, allowExpired: true),
            claims.stepUp == action.rawValue, claims.exp <= Int(broker.now().timeIntervalSince1970) {
-            throw OAuthFailure.stepUpRequired(action, "The step-up for \(action.rawValue) has expired.")
+            throw stepUpRequired("The step-up for \(action.rawValue) has expired.")
         }
         let caller = try await authenticate(request, broker: broker)
         guard caller.claims.stepUp == action.rawValue else {
-            throw OAuthFailure.stepUpRequired(action, "A biometric step-up for \(action.rawValue) is required.")
+            throw stepUpRequired("A biometric step-up for \(action.rawValue) is required.")
         }
         return caller
     }

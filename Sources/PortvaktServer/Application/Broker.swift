@@ -22,12 +22,15 @@ struct Broker: Sendable {
     let throttle: LoginThrottle
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Built-in clients allowed to go without PAR and DPoP (`PORTVAKT_LEGACY_CLIENTS`).
+    var legacyClients: Set<String> = []
+    let dpopNonces: DPoPNonces
 
     var issuer: String { address.current }
     var refreshSecret: RefreshTokenSecret { RefreshTokenSecret(key: keys.refreshTokenKey) }
 
     /// The app, the CLI and the portal (whose callback is under the issuer).
-    var clients: [AppClient] { AppClient.builtIn + [PortalClient.client(issuer: issuer)] }
+    var clients: [AppClient] { AppClient.builtIn(legacy: legacyClients) + [PortalClient.client(issuer: issuer)] }
 
     func client(_ id: String) -> AppClient? {
         clients.first { $0.id == id }

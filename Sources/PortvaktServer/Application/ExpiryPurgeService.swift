@@ -33,6 +33,7 @@ struct ExpiryPurgeService: Service {
             let sessions = try await store.purgeEndedSessions()
             try await store.purgeStaleThrottles()
             try await store.purgeExpiredPortalState()
+            try await store.purgeExpiredDPoPProofs()
             if flows + codes + orders + challenges + sessions > 0 {
                 logger.debug("Purged expired logins", metadata: [
                     "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)", "sessions": "\(sessions)",

@@ -35,7 +35,8 @@ public enum PortvaktApplication {
             address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(),
             memberSystems: MemberSystemDirectory(configuration.memberSystems),
             lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
-            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store), logger: logger, now: clock
+            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store), logger: logger, now: clock,
+            legacyClients: configuration.legacyClients, dpopNonces: DPoPNonces(secret: keys.refreshTokenKey)
         )
 
         _ = PortvaktMetrics.registry
@@ -44,6 +45,7 @@ public enum PortvaktApplication {
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: UnexpectedErrorMiddleware())
+        router.add(middleware: DPoPNonceMiddleware(nonces: broker.dpopNonces, now: clock))
         router.add(middleware: BrowserErrorPages(pages: .shared))
         let portal = PortalRoutes(broker: broker, sandboxEnabled: configuration.sandboxEnabled)
         portal.register(on: router)

@@ -12,10 +12,13 @@ struct BankIDOrderStartRequest: Decodable, Sendable {
     let scope: String?
     let nonce: String?
     let uiLocales: String?
+    /// RFC 9449 §10: only a DPoP proof by this key redeems the order's code.
+    let dpopJKT: String?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", redirectURI = "redirect_uri", codeChallenge = "code_challenge"
         case codeChallengeMethod = "code_challenge_method", returnURL = "return_url", scope, nonce, uiLocales = "ui_locales"
+        case dpopJKT = "dpop_jkt"
     }
 }
 

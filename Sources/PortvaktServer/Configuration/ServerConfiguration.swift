@@ -87,6 +87,9 @@ public struct ServerConfiguration: Sendable {
     public var shutdownTimeout: Duration = .seconds(30)
     /// Proxies whose `Forwarded`/`X-Forwarded-For` headers are believed.
     var trustedProxies: [IPNetwork] = []
+    /// Built-in clients (`no.portvakt.app`, `portvakt-cli`) that may go without PAR and DPoP, for
+    /// app versions from before them; every such login is audited.
+    public var legacyClients: Set<String> = []
 
     static let names: Set<String> = Set([
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
@@ -98,6 +101,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
         "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT",
+        "PORTVAKT_LEGACY_CLIENTS",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names)
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
@@ -189,6 +193,10 @@ public struct ServerConfiguration: Sendable {
         configuration.trustedProxies = try settings.parse("PORTVAKT_TRUSTED_PROXIES", default: [], expected: "a list of addresses or CIDR blocks, like 10.0.0.0/8,fd00::/8") { text in
             let networks = text.split(separator: ",").map { IPNetwork($0.trimmingCharacters(in: .whitespaces)) }
             return networks.contains(nil) ? nil : networks.compactMap { $0 }
+        }
+        configuration.legacyClients = try settings.parse("PORTVAKT_LEGACY_CLIENTS", default: [], expected: "a list of built-in client ids: no.portvakt.app,portvakt-cli") { text in
+            let ids = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            return ids.isSubset(of: AppClient.builtIn.map(\.id)) ? ids : nil
         }
         try configuration.checkProductionRules()
         return configuration

@@ -11,7 +11,8 @@ struct DeviceUnlock: Sendable {
     /// The grant type (RFC 7523 §2.1: a JWT as an authorization grant; the assertion is the device's JWS).
     static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
-    func tokens(assertion: String, clientID: String, address: String) async throws -> TokenResponse {
+    /// With `proofKey` (the request's DPoP key) the new session is bound to it.
+    func tokens(assertion: String, clientID: String, address: String, proofKey: String?) async throws -> TokenResponse {
         let verified = try await DeviceAssertionVerifier(broker: broker).verify(assertion, purpose: .unlock, address: address)
         let now = broker.now()
         let trust = DeviceTrust(lifetimes: broker.lifetimes)
@@ -22,7 +23,9 @@ struct DeviceUnlock: Sendable {
         let refreshToken = randomToken()
         let session: Session
         do {
-            session = try await startSession(verified, clientID: clientID, trustedUntil: trustedUntil, refreshToken: refreshToken, now: now)
+            session = try await startSession(
+                verified, clientID: clientID, trustedUntil: trustedUntil, proofKey: proofKey, refreshToken: refreshToken, now: now
+            )
         } catch let error as StoreError where error.isNotFound && error.detail == "devices" {
             throw OAuthFailure.invalidGrant("The device was removed.", message: .deviceNotRecognised)
         }
@@ -31,12 +34,12 @@ struct DeviceUnlock: Sendable {
     }
 
     private func startSession(
-        _ verified: DeviceAssertionVerifier.Verified, clientID: String, trustedUntil: Date, refreshToken: String, now: Date
+        _ verified: DeviceAssertionVerifier.Verified, clientID: String, trustedUntil: Date, proofKey: String?, refreshToken: String, now: Date
     ) async throws -> Session {
         try await broker.store.startDeviceSession(
             userID: verified.user.id, clientID: clientID, deviceID: verified.device.id, amr: ["hwk", verified.biometric.amr],
             acr: TokenIssuer.deviceACR, idleLifetime: broker.lifetimes.idle,
-            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(now)),
+            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(now)), dpopJKT: proofKey,
             refreshTokenHash: RefreshTokenSecret.hash(refreshToken),
             audit: event(verified, outcome: "success", now: now, details: ["client": clientID]), now: now
         )

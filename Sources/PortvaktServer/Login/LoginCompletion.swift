@@ -50,7 +50,8 @@ struct LoginCompletion: Sendable {
             code: AuthorizationCode(
                 codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: request.clientID,
                 redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope,
-                nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode)
+                nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode),
+                dpopJKT: request.dpopJKT
             ),
             eidLogin: method.provider != .password, memberSync: memberSync,
             audit: AuditEvent(

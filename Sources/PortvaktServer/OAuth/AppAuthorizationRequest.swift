@@ -21,6 +21,11 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     /// OIDC `max_age` (0 for `prompt=login`): the person must authenticate at BankID or Vipps
     /// now, not be let through by a session there; checked against the provider's `auth_time`.
     var maxAge: Int?
+    /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key that alone may redeem the code.
+    var dpopJKT: String?
+    /// Set when the request was pushed (PAR, RFC 9126): the request sealed by the server, which the
+    /// method and password pages' links carry instead of the parameters (``AuthorizationContinuation``).
+    var continuation: String?
 
     /// Where a problem found before the redirect URI is trusted is shown: on a page, never by
     /// redirecting (RFC 6749 §4.1.2.1).
@@ -69,11 +74,21 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         // Portvakt keeps no login session of its own, so it can never answer without asking.
         if prompts.contains("none") { throw refuse("login_required", "Portvakt always asks the person to log in; prompt=none cannot be met") }
         if prompts.contains("login") { maxAge = 0 }
+        var dpopJKT: String?
+        if let jkt = fields["dpop_jkt"] {
+            guard isThumbprint(jkt) else { throw refuse("invalid_request", "dpop_jkt must be a base64url SHA-256 JWK thumbprint") }
+            dpopJKT = jkt
+        }
         let hint = fields["login_hint"].flatMap { $0.utf8.count <= 64 && $0.allSatisfy { $0.isLetter || $0.isNumber || "+@.-_".contains($0) } ? $0 : nil }
         return AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: fields["nonce"], codeChallenge: challenge,
-            scope: scope, language: language, method: method, loginHint: hint, maxAge: maxAge
+            scope: scope, language: language, method: method, loginHint: hint, maxAge: maxAge, dpopJKT: dpopJKT
         )
+    }
+
+    /// An RFC 7638 SHA-256 thumbprint: 43 base64url characters.
+    static func isThumbprint(_ text: String) -> Bool {
+        text.utf8.count == 43 && Data(base64URLEncoded: text)?.count == 32
     }
 
     /// An order start from the app (`POST /bankid/orders`): the same checks as
@@ -89,9 +104,10 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         let refuse = { (error: String, description: String) in OAuthFailure(error: error, description: description) }
         let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, refuse: refuse)
         let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, refuse: refuse)
+        if let jkt = body.dpopJKT, !isThumbprint(jkt) { throw OAuthFailure.invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint.") }
         let request = AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: nil, nonce: body.nonce, codeChallenge: challenge,
-            scope: scope, language: Language(uiLocales: body.uiLocales), method: .bankid
+            scope: scope, language: Language(uiLocales: body.uiLocales), method: .bankid, dpopJKT: body.dpopJKT
         )
         return (request, client)
     }
@@ -120,6 +136,11 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     /// The same request with another method, as a link on the method and password pages;
     /// `path` sends it to another page of the broker (BankID on another device).
     func authorizeURL(method: IdentityProvider?, language: Language? = nil, path: String = "/oauth/authorize") -> String {
+        if let continuation {
+            var fields = [("client_id", clientID), ("continuation", continuation), ("ui_locales", (language ?? self.language).rawValue)]
+            if let method { fields.append(("idp_hint", method.rawValue)) }
+            return URLComponents.appending(fields, to: path)
+        }
         var fields = [
             ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
             ("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope),
@@ -129,6 +150,7 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         if let nonce { fields.append(("nonce", nonce)) }
         if let method { fields.append(("idp_hint", method.rawValue)) }
         if let maxAge { fields.append(("max_age", String(maxAge))) }
+        if let dpopJKT { fields.append(("dpop_jkt", dpopJKT)) }
         return URLComponents.appending(fields, to: path)
     }
 }

@@ -13,6 +13,19 @@ struct AppClient: Sendable, Hashable {
     /// Where the BankID app may send the user back after an order started on this device: the
     /// app's own scheme or a claimed https link, compared exactly.
     var bankIDReturnURLs: [String] = []
+    /// Whether the client must push its authorization requests (PAR, RFC 9126) and prove its key
+    /// at every token request (DPoP, RFC 9449).
+    var senderConstraint: SenderConstraint = .optional
+
+    enum SenderConstraint: Sendable, Hashable {
+        /// The client may use PAR and DPoP (the portal: its codes never leave the server).
+        case optional
+        /// Every authorization request pushed, every token request with a proof.
+        case required
+        /// Required by default, but `PORTVAKT_LEGACY_CLIENTS` lets old app versions go without;
+        /// each time one does, it is audited.
+        case relaxed
+    }
 
     func allowsRedirect(_ uri: String) -> Bool {
         if redirectURIs.contains(uri) { return true }
@@ -39,8 +52,18 @@ struct AppClient: Sendable, Hashable {
         AppClient(
             id: "no.portvakt.app", redirectURIs: ["no.portvakt.app:/oauth/callback"], loopbackPaths: [],
             postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"],
-            bankIDReturnURLs: ["no.portvakt.app:/bankid/return", "https://app.portvakt.no/bankid/return"]
+            bankIDReturnURLs: ["no.portvakt.app:/bankid/return", "https://app.portvakt.no/bankid/return"],
+            senderConstraint: .required
         ),
-        AppClient(id: "portvakt-cli", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: []),
+        AppClient(id: "portvakt-cli", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: [], senderConstraint: .required),
     ]
+
+    /// The built-in clients, with those named in `PORTVAKT_LEGACY_CLIENTS` relaxed.
+    static func builtIn(legacy: Set<String>) -> [AppClient] {
+        builtIn.map { client in
+            var client = client
+            if legacy.contains(client.id) { client.senderConstraint = .relaxed }
+            return client
+        }
+    }
 }

@@ -22,7 +22,10 @@ struct AuthorizeRoutes {
         case refused(Response)
     }
 
-    static func check(_ httpRequest: Request, broker: Broker) -> Checked {
+    /// A request arrives three ways: pushed (PAR, `request_uri`), as a page's link of a pushed
+    /// request (`continuation`), or with its parameters in the query, which a client that must
+    /// push its requests may not do.
+    static func check(_ httpRequest: Request, broker: Broker) async -> Checked {
         do {
             let fields: FormFields
             do {
@@ -30,7 +33,25 @@ struct AuthorizeRoutes {
             } catch {
                 throw AppAuthorizationRequest.PageError(description: error.description)
             }
-            return .request(try AppAuthorizationRequest.parse(fields, clients: broker.clients, acceptLanguage: httpRequest.headers[.acceptLanguage]))
+            if let requestURI = fields["request_uri"] {
+                return .request(try await pushed(requestURI, clientID: fields["client_id"], broker: broker))
+            }
+            if let continuation = fields["continuation"] {
+                return .request(try continued(continuation, fields: fields, broker: broker))
+            }
+            let request = try AppAuthorizationRequest.parse(fields, clients: broker.clients, acceptLanguage: httpRequest.headers[.acceptLanguage])
+            switch broker.client(request.clientID)?.senderConstraint {
+            case .required?:
+                throw AppAuthorizationRequest.RedirectError(
+                    redirectURI: request.redirectURI, state: request.state, error: "invalid_request",
+                    description: "this client must push its authorization request first (PAR, RFC 9126)", language: request.language
+                )
+            case .relaxed?:
+                try await SessionService(broker: broker).auditLegacyUse(request.clientID, skipped: "par")
+            case .optional?, nil:
+                break
+            }
+            return .request(request)
         } catch let error as AppAuthorizationRequest.PageError {
             let language = PortalLanguage.of(httpRequest)
             return .refused(BrokerPage.problem(.invalidLoginRequest, reason: error.description, language: language))
@@ -42,13 +63,37 @@ struct AuthorizeRoutes {
             )
             return .refused(Responses.redirect(to: location, status: .seeOther))
         } catch {
+            broker.logger.error("An authorization request could not be read", metadata: ["error": "\(error)"])
             return .refused(BrokerPage.problem(.invalidLoginRequest, reason: "the request could not be read", language: .nb))
         }
     }
 
+    /// The pushed request, once, for the client that pushed it (RFC 9126 §4).
+    private static func pushed(_ requestURI: String, clientID: String?, broker: Broker) async throws -> AppAuthorizationRequest {
+        guard var request = try await broker.takePushed(requestURI), request.clientID == clientID else {
+            throw AppAuthorizationRequest.PageError(description: "request_uri is unknown, used or older than 60 seconds; start the login again in the app")
+        }
+        request.continuation = try AuthorizationContinuation.seal(request, broker: broker)
+        return request
+    }
+
+    /// A link on a page of a pushed request: the sealed request, with the method and language the link chose.
+    private static func continued(_ text: String, fields: FormFields, broker: Broker) throws -> AppAuthorizationRequest {
+        guard var request = AuthorizationContinuation.open(text, broker: broker), request.clientID == fields["client_id"] else {
+            throw AppAuthorizationRequest.PageError(description: "the login has expired; start it again in the app")
+        }
+        request.method = nil
+        if let hint = fields["idp_hint"] {
+            guard let method = IdentityProvider(rawValue: hint) else { throw AppAuthorizationRequest.PageError(description: "idp_hint must be bankid, vipps or password") }
+            request.method = method
+        }
+        if let locales = fields["ui_locales"] { request.language = Language(uiLocales: locales) }
+        return request
+    }
+
     private func authorize(_ httpRequest: Request) async throws -> Response {
         let request: AppAuthorizationRequest
-        switch Self.check(httpRequest, broker: broker) {
+        switch await Self.check(httpRequest, broker: broker) {
         case .request(let checked): request = checked
         case .refused(let response): return response
         }

@@ -14,6 +14,7 @@ struct DiscoveryRoutes {
                 tokenEndpoint: issuer + "/oauth/token",
                 userinfoEndpoint: issuer + "/oauth/userinfo",
                 revocationEndpoint: issuer + "/oauth/revoke",
+                pushedAuthorizationRequestEndpoint: issuer + "/oauth/par",
                 endSessionEndpoint: issuer + "/oauth/end-session",
                 jwksURI: issuer + "/.well-known/jwks.json"
             ))
@@ -26,6 +27,7 @@ struct DiscoveryRoutes {
         let tokenEndpoint: String
         let userinfoEndpoint: String
         let revocationEndpoint: String
+        let pushedAuthorizationRequestEndpoint: String
         let endSessionEndpoint: String
         let jwksURI: String
         let responseTypesSupported = ["code"]
@@ -37,6 +39,9 @@ struct DiscoveryRoutes {
         let scopesSupported = AppAuthorizationRequest.supportedScopes.sorted()
         let uiLocalesSupported = ["nb", "en"]
         let authorizationResponseIssParameterSupported = true
+        let dpopSigningAlgValuesSupported = ["ES256"]
+        /// The app and the CLI must push (the portal, a client inside the server, need not): per client, not for every client.
+        let requirePushedAuthorizationRequests = false
         let claimsSupported = ["sub", "name", "email", "sid", "amr", "acr", "auth_time", "org"]
 
         enum CodingKeys: String, CodingKey {
@@ -45,6 +50,9 @@ struct DiscoveryRoutes {
             case tokenEndpoint = "token_endpoint"
             case userinfoEndpoint = "userinfo_endpoint"
             case revocationEndpoint = "revocation_endpoint"
+            case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+            case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+            case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
             case endSessionEndpoint = "end_session_endpoint"
             case jwksURI = "jwks_uri"
             case responseTypesSupported = "response_types_supported"

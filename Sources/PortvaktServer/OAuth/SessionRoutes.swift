@@ -25,7 +25,7 @@ struct SessionRoutes {
     }
 
     private func userinfo(_ request: Request) async throws -> Response {
-        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(bearer: request.bearerToken)
+        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(request)
         guard let user = try await broker.store.user(id: session.userId) else { throw OAuthFailure.sessionExpired }
         return try Responses.json(Userinfo(sub: user.id, name: user.displayName, email: user.email, org: claims.org))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import JWTKit
 import PortvaktStorage
 
@@ -34,12 +35,55 @@ struct AccessTokenVerifier: Sendable {
         return try? await collection.verify(token, as: Payload.self)
     }
 
-    /// The claims, when the token is valid and its session is still active.
-    func activeSession(bearer token: String?) async throws(OAuthFailure) -> (claims: AccessTokenClaims, session: Session) {
-        guard let token else {
-            throw OAuthFailure(error: "invalid_token", description: "A Bearer access token is required.", status: .unauthorized)
+    /// The access token of a resource request: `Authorization: Bearer` (RFC 6750) or `DPoP`
+    /// (RFC 9449 §7.1) and the token.
+    struct Credential {
+        let scheme: OAuthFailure.Scheme
+        let token: String
+
+        init?(_ request: Request) {
+            guard let header = request.headers[.authorization], let space = header.firstIndex(of: " ") else { return nil }
+            let token = header[space...].trimmingCharacters(in: .whitespaces)
+            switch header[..<space].lowercased() {
+            case "bearer": scheme = .bearer
+            case "dpop": scheme = .dpop
+            default: return nil
+            }
+            guard !token.isEmpty else { return nil }
+            self.token = token
         }
-        let claims = try await claims(of: token)
+    }
+
+    /// The claims, when the token is valid, presented as its binding requires, and its session
+    /// is still active. A token bound to a DPoP key needs the `DPoP` scheme and a proof by that
+    /// key for this request; sent as `Bearer` it is refused (RFC 9449 §7.2).
+    func activeSession(_ request: Request) async throws(OAuthFailure) -> (claims: AccessTokenClaims, session: Session) {
+        guard let credential = Credential(request) else {
+            throw OAuthFailure(error: "invalid_token", description: "A Bearer or DPoP access token is required.", status: .unauthorized)
+        }
+        let claims: AccessTokenClaims
+        do {
+            claims = try await self.claims(of: credential.token)
+        } catch {
+            var failure = error
+            failure.scheme = credential.scheme
+            throw failure
+        }
+        switch (claims.cnf?.jkt, credential.scheme) {
+        case (let bound?, .dpop):
+            let key = try await DPoPCheck(broker: broker).proofKey(request, at: .resource, accessToken: credential.token)
+            guard let key else { throw DPoPCheck.invalid("A DPoP proof is required with a DPoP token.", at: .resource) }
+            guard key == bound else { throw DPoPCheck.invalid("The proof is signed by another key than the token is bound to.", at: .resource) }
+        case (_?, .bearer):
+            throw OAuthFailure(
+                error: "invalid_token", description: "This token is bound to a DPoP key: send it as DPoP with a proof.",
+                status: .unauthorized, scheme: .dpop
+            )
+        case (nil, .dpop):
+            throw OAuthFailure(error: "invalid_token", description: "This token is not bound to a DPoP key: send it as Bearer.", status: .unauthorized)
+        case (nil, .bearer):
+            break
+        }
         let session: Session?
         do {
             session = try await broker.store.session(id: claims.sid)
@@ -48,7 +92,9 @@ struct AccessTokenVerifier: Sendable {
             throw .temporarilyUnavailable
         }
         guard let session, session.isActive(at: broker.now()) else {
-            throw OAuthFailure(error: "invalid_token", description: "The session has ended.", message: .sessionExpired, status: .unauthorized)
+            throw OAuthFailure(
+                error: "invalid_token", description: "The session has ended.", message: .sessionExpired, status: .unauthorized, scheme: credential.scheme
+            )
         }
         return (claims, session)
     }

@@ -10,6 +10,13 @@ struct OAuthFailure: Error, Sendable {
     var status: HTTPResponse.Status = .badRequest
     /// Further `WWW-Authenticate` parameters of a 401, already quoted.
     var challengeParameters = ""
+    /// The scheme a 401 challenges: `DPoP` (RFC 9449 §7.1) when the token is bound or the request used DPoP.
+    var scheme: Scheme = .bearer
+
+    enum Scheme: String, Sendable {
+        case bearer = "Bearer"
+        case dpop = "DPoP"
+    }
 
     static func invalidRequest(_ description: String) -> OAuthFailure {
         OAuthFailure(error: "invalid_request", description: description)
@@ -48,8 +55,13 @@ struct OAuthFailure: Error, Sendable {
     func response() throws -> Response {
         try Responses.oauthError(
             error, description, messageID: message?.id, status: status,
-            challenge: status == .unauthorized ? #"Bearer error="\#(error)""# + challengeParameters : nil
+            challenge: status == .unauthorized ? challenge : nil
         )
+    }
+
+    private var challenge: String {
+        let algorithms = scheme == .dpop ? #", algs="ES256""# : ""
+        return #"\#(scheme.rawValue) error="\#(error)""# + challengeParameters + algorithms
     }
 }
 

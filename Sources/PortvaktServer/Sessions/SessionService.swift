@@ -10,8 +10,9 @@ struct SessionService: Sendable {
 
     /// `authorization_code` (RFC 6749 §4.1.3) with PKCE S256 (RFC 7636 §4.6). The code is gone
     /// after the first attempt; a failed attempt also ends the session the code was for.
-    func redeem(code: String, clientID: String, redirectURI: String?, verifier: String?) async throws -> TokenResponse {
-        let (session, redeemed) = try await redeemSession(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier)
+    /// With `proofKey` (the request's DPoP key) the session's tokens are bound to that key.
+    func redeem(code: String, clientID: String, redirectURI: String?, verifier: String?, proofKey: String?) async throws -> TokenResponse {
+        let (session, redeemed) = try await redeemSession(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, proofKey: proofKey)
         let refreshToken = randomToken()
         _ = try await store.insertRefreshToken(
             sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
@@ -24,7 +25,9 @@ struct SessionService: Sendable {
 
     /// Takes the code once and checks it against the client, redirect URI and PKCE verifier; a
     /// mismatch ends the session the code was for. Returns the live session it opened.
-    func redeemSession(code: String, clientID: String, redirectURI: String?, verifier: String?) async throws -> (session: Session, code: AuthorizationCode) {
+    func redeemSession(
+        code: String, clientID: String, redirectURI: String?, verifier: String?, proofKey: String? = nil
+    ) async throws -> (session: Session, code: AuthorizationCode) {
         let now = broker.now()
         guard let redeemed = try await store.redeemAuthorizationCode(hash: RefreshTokenSecret.hash(code), now: now) else {
             throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
@@ -38,26 +41,34 @@ struct SessionService: Sendable {
             problem = "code_verifier does not match the code_challenge."
         } else if verifier == nil {
             problem = "code_verifier is required."
+        } else if let bound = redeemed.dpopJkt, bound != proofKey {
+            problem = "The code is bound to another DPoP key (dpop_jkt)."
         }
         if let problem {
             try await store.revokeSession(id: redeemed.sessionId, reason: "code_redemption_failed", now: now)
             try await audit(.failure, action: "login.code_redemption", sessionID: redeemed.sessionId, now: now, details: ["reason": problem])
             throw OAuthFailure.invalidGrant(problem, message: .loginFailed)
         }
-        guard let session = try await store.session(id: redeemed.sessionId), session.isActive(at: now) else {
+        guard var session = try await store.session(id: redeemed.sessionId), session.isActive(at: now) else {
             throw OAuthFailure.sessionExpired
+        }
+        if let proofKey {
+            guard let bound = try await store.bindSession(id: session.id, dpopJKT: proofKey) else { throw OAuthFailure.sessionExpired }
+            session = bound
         }
         return (session, redeemed)
     }
 
     /// `refresh_token` (RFC 6749 §6) with rotation: a repeat gets the same successor while that
     /// successor is unused; once it has been used, the old token revokes the session.
-    func refresh(token: String, clientID: String) async throws -> TokenResponse {
+    /// A session bound to a DPoP key rotates only for a proof by that key (`proofKey`); any
+    /// other key, or none, changes nothing, so a stolen token cannot end the session either.
+    func refresh(token: String, clientID: String, proofKey: String?) async throws -> TokenResponse {
         let now = broker.now()
         let successor = broker.refreshSecret.successor(of: token)
         let rotation = try await store.rotateRefreshToken(
             hash: RefreshTokenSecret.hash(token), successorHash: RefreshTokenSecret.hash(successor), clientID: clientID,
-            idleLifetime: broker.lifetimes.idle, now: now
+            dpopJKT: proofKey, idleLifetime: broker.lifetimes.idle, now: now
         )
         switch rotation {
         case .rotated(let session), .repeated(let session):
@@ -68,6 +79,13 @@ struct SessionService: Sendable {
             broker.logger.warning("A rotated refresh token was used again; the session is revoked", metadata: ["user": "\(session.userId)"])
             try await audit(.revoked, action: "session.refresh_token_reused", sessionID: session.id, userID: session.userId, now: now)
             throw OAuthFailure.sessionExpired
+        case .wrongKey(let session):
+            broker.logger.warning("A bound refresh token came without its DPoP key; nothing changed", metadata: ["user": "\(session.userId)"])
+            try await audit(.failure, action: "session.refresh_wrong_key", sessionID: session.id, userID: session.userId, now: now)
+            guard proofKey != nil else {
+                throw DPoPCheck.invalid("This refresh token is bound to a DPoP key: send a proof signed by it.", at: .authorizationServer)
+            }
+            throw OAuthFailure.invalidGrant("This refresh token is bound to another DPoP key.")
         case .expired, .unknown:
             throw OAuthFailure.sessionExpired
         }
@@ -75,14 +93,27 @@ struct SessionService: Sendable {
 
     /// Ends the session a refresh token or access token belongs to (RFC 7009: unknown tokens are
     /// not an error).
-    func revoke(token: String, clientID: String, reason: String) async throws {
+    /// A bound session's token is revoked only with a proof by its key.
+    func revoke(token: String, clientID: String, proofKey: String?, reason: String) async throws {
         let now = broker.now()
         var session = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token))
         if session == nil, let claims = try? await AccessTokenVerifier(broker: broker).claims(of: token, allowExpired: true) {
             session = try await store.session(id: claims.sid)
         }
         guard let session, session.clientId == clientID, session.revokedAt == nil else { return }
+        if let bound = session.dpopJkt, bound != proofKey {
+            throw DPoPCheck.invalid("This token is bound to a DPoP key: revoke it with a proof signed by that key.", at: .authorizationServer)
+        }
         try await end(session, reason: reason, now: now)
+    }
+
+    /// A built-in client relaxed by `PORTVAKT_LEGACY_CLIENTS` went without PAR or DPoP (`skipped`).
+    func auditLegacyUse(_ clientID: String, skipped: String) async throws {
+        broker.logger.notice("A legacy client went without \(skipped)", metadata: ["client": "\(clientID)"])
+        try await store.append(AuditEvent(
+            occurredAt: broker.now(), action: "oauth.legacy_client", outcome: Outcome.success.rawValue, actorUserID: nil,
+            subjectType: "client", subjectID: clientID, details: ["skipped": skipped]
+        ))
     }
 
     func end(_ session: Session, reason: String, now: Date) async throws {

@@ -19,9 +19,11 @@ struct AccessTokenClaims: JWTPayload {
     let org: [OrganisationClaim]
     /// Set only on an elevated token: the action a biometric step-up allowed (RFC 9470 style).
     var stepUp: String? = nil
+    /// The DPoP key the token is bound to (RFC 9449 §6.1); nil for a Bearer token.
+    var cnf: Confirmation? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, jti, sid, scope, amr, acr, org
+        case iss, sub, aud, exp, iat, jti, sid, scope, amr, acr, org, cnf
         case clientID = "client_id"
         case authTime = "auth_time"
         case stepUp = "step_up"
@@ -29,6 +31,11 @@ struct AccessTokenClaims: JWTPayload {
 
     /// Time and audience are checked by ``AccessTokenVerifier`` with its clock.
     func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// `cnf` (RFC 7800) with the RFC 7638 thumbprint of the client's DPoP key.
+struct Confirmation: Codable, Sendable, Hashable {
+    let jkt: String
 }
 
 struct OrganisationClaim: Codable, Sendable, Hashable {

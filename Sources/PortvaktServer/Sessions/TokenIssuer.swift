@@ -6,7 +6,8 @@ import PortvaktStorage
 /// The token response (RFC 6749 §5.1, OIDC Core §3.1.3.3).
 struct TokenResponse: Encodable, Sendable {
     let accessToken: String
-    let tokenType = "Bearer"
+    /// `DPoP` when the tokens are bound to the client's key (RFC 9449 §5), else `Bearer`.
+    let tokenType: String
     let expiresIn: Int
     let refreshToken: String
     let idToken: String?
@@ -25,7 +26,7 @@ struct TokenResponse: Encodable, Sendable {
 /// The elevated token of a step-up (the `step_up` claim names the action).
 struct StepUpResponse: Encodable, Sendable {
     let accessToken: String
-    let tokenType = "Bearer"
+    let tokenType: String
     let expiresIn: Int
     let action: String
 
@@ -63,7 +64,9 @@ struct TokenIssuer: Sendable {
             )
             idToken = try await keys.sign(claims, kid: JWKIdentifier(string: kid))
         }
-        return TokenResponse(accessToken: accessToken, expiresIn: lifetime, refreshToken: refreshToken, idToken: idToken, scope: scope)
+        return TokenResponse(
+            accessToken: accessToken, tokenType: session.tokenType, expiresIn: lifetime, refreshToken: refreshToken, idToken: idToken, scope: scope
+        )
     }
 
     /// A short-lived access token of the same session that also allows `action`: the biometric
@@ -77,7 +80,7 @@ struct TokenIssuer: Sendable {
         )
         claims.stepUp = action.rawValue
         let token = try await keys.sign(claims, kid: JWKIdentifier(string: set.active.kid), header: ["typ": "at+jwt"])
-        return StepUpResponse(accessToken: token, expiresIn: lifetime, action: action.rawValue)
+        return StepUpResponse(accessToken: token, tokenType: session.tokenType, expiresIn: lifetime, action: action.rawValue)
     }
 
     private func accessClaims(
@@ -89,7 +92,13 @@ struct TokenIssuer: Sendable {
             iss: broker.issuer, sub: session.userId, aud: session.clientId, clientID: session.clientId,
             exp: issuedAt + lifetime, iat: issuedAt, jti: randomToken(bytes: 16), sid: session.id, scope: scope,
             amr: amr, acr: acr, authTime: authTime,
-            org: organisations.map { OrganisationClaim(id: $0.organisationID, slug: $0.slug, roles: $0.roles.map(\.rawValue)) }
+            org: organisations.map { OrganisationClaim(id: $0.organisationID, slug: $0.slug, roles: $0.roles.map(\.rawValue)) },
+            cnf: session.dpopJkt.map(Confirmation.init(jkt:))
         )
     }
+}
+
+extension Session {
+    /// How the session's access tokens are presented.
+    var tokenType: String { dpopJkt == nil ? "Bearer" : "DPoP" }
 }

@@ -13,10 +13,12 @@ public struct AuthorizationCode: Sendable, Hashable, Codable {
     public let nonce: String?
     public let createdAt: Int64
     public let expiresAt: Int64
+    /// `dpop_jkt` of the authorization request (RFC 9449 §10): only a proof by this key redeems the code.
+    public let dpopJkt: String?
 
     public init(
         codeHash: Data, sessionID: String, clientID: String, redirectURI: String, codeChallenge: String,
-        scope: String, nonce: String?, createdAt: Date, expiresAt: Date
+        scope: String, nonce: String?, createdAt: Date, expiresAt: Date, dpopJKT: String? = nil
     ) {
         self.codeHash = codeHash
         self.sessionId = sessionID
@@ -27,6 +29,7 @@ public struct AuthorizationCode: Sendable, Hashable, Codable {
         self.nonce = nonce
         self.createdAt = createdAt.millisecondsSince1970
         self.expiresAt = expiresAt.millisecondsSince1970
+        self.dpopJkt = dpopJKT
     }
 }
 

@@ -13,6 +13,9 @@ public enum RefreshRotation: Sendable, Equatable {
     case reused(Session)
     /// The session ended (idle, absolute lifetime, logout or earlier revocation).
     case expired(Session)
+    /// The session is bound to a DPoP key (RFC 9449) and the request proved another key or none:
+    /// nothing changed.
+    case wrongKey(Session)
     /// No such token, or it belongs to another client.
     case unknown
 }
@@ -28,9 +31,10 @@ extension PortvaktStore {
     ///   - hash: the presented token's hash.
     ///   - successorHash: the hash of the successor the caller derived from the presented token;
     ///     deterministic, so a repeat yields the same successor.
+    ///   - dpopJKT: the thumbprint of the key the request's DPoP proof was signed with.
     ///   - idleLifetime: the session's idle expiry moves to now + this (never past the absolute one).
     public func rotateRefreshToken(
-        hash: Data, successorHash: Data, clientID: String, idleLifetime: TimeInterval, now: Date = Date()
+        hash: Data, successorHash: Data, clientID: String, dpopJKT: String? = nil, idleLifetime: TimeInterval, now: Date = Date()
     ) async throws -> RefreshRotation {
         let time = now.millisecondsSince1970
         return try await write { db in
@@ -38,6 +42,9 @@ extension PortvaktStore {
                   let session = try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self),
                   session.clientId == clientID
             else { return .unknown }
+            // Before anything changes: a token presented without its key neither rotates nor
+            // revokes, so whoever lifted it cannot log the user out either.
+            if let bound = session.dpopJkt, bound != dpopJKT { return .wrongKey(session) }
             guard session.isActive(at: now), token.expiresAt > time else { return .expired(session) }
             // First, and guarded: this locks the session row, so a concurrent logout either
             // committed before (nothing updated: expired) or waits until these tokens exist and

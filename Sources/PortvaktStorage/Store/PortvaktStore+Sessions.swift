@@ -17,18 +17,21 @@ public struct Session: Sendable, Hashable, Codable {
     public let absoluteExpiresAt: Int64
     public let revokedAt: Int64?
     public let revokedReason: String?
+    /// The RFC 7638 thumbprint of the client's DPoP key (RFC 9449) its tokens are bound to; nil
+    /// for Bearer tokens.
+    public let dpopJkt: String?
 
     /// A new session of a login at `now`.
     public static func starting(
         userID: String, clientID: String, deviceID: String? = nil, amr: [String], acr: String, authTime: Date,
-        idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, now: Date
+        idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, dpopJKT: String? = nil, now: Date
     ) -> Session {
         Session(
             id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, amr: amr.joined(separator: " "),
             acr: acr, authTime: authTime.millisecondsSince1970, createdAt: now.millisecondsSince1970,
             idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
             absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970,
-            revokedAt: nil, revokedReason: nil
+            revokedAt: nil, revokedReason: nil, dpopJkt: dpopJKT
         )
     }
 
@@ -96,12 +99,12 @@ extension PortvaktStore {
     /// - Throws: ``StoreError/notFound(_:)`` (`devices`) when the device was revoked meanwhile.
     public func startDeviceSession(
         userID: String, clientID: String, deviceID: String, amr: [String], acr: String, idleLifetime: TimeInterval,
-        absoluteLifetime: TimeInterval, refreshTokenHash: Data, audit: AuditEvent, now: Date = Date()
+        absoluteLifetime: TimeInterval, dpopJKT: String? = nil, refreshTokenHash: Data, audit: AuditEvent, now: Date = Date()
     ) async throws -> Session {
         let time = now.millisecondsSince1970
         let session = Session.starting(
             userID: userID, clientID: clientID, deviceID: deviceID, amr: amr, acr: acr, authTime: now,
-            idleLifetime: idleLifetime, absoluteLifetime: absoluteLifetime, now: now
+            idleLifetime: idleLifetime, absoluteLifetime: absoluteLifetime, dpopJKT: dpopJKT, now: now
         )
         let token = RefreshToken(
             id: newID(), sessionId: session.id, tokenHash: refreshTokenHash, parentId: nil, createdAt: time,
@@ -123,6 +126,17 @@ extension PortvaktStore {
             try await append(audit, in: db)
         }
         return session
+    }
+
+    /// Binds a session that is not yet bound to the DPoP key `jkt` (at the redemption of its
+    /// code); returns the session as it is now, or nil when it is bound to another key or gone.
+    public func bindSession(id: String, dpopJKT jkt: String) async throws -> Session? {
+        try await write { db in
+            try await db.update("sessions").set("dpop_jkt", to: jkt)
+                .where("id", .equal, id).where("dpop_jkt", .is, SQLLiteral.null).run()
+            let session = try await db.select().column("*").from("sessions").where("id", .equal, id).first(as: Session.self)
+            return session?.dpopJkt == jkt ? session : nil
+        }
     }
 
     public func session(id: String) async throws -> Session? {

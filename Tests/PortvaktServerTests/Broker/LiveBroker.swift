@@ -41,8 +41,12 @@ struct LiveBroker: Sendable {
     static func serve(
         databaseURL: String?, settings: [String: String], _ body: @escaping @Sendable (LiveBroker) async throws -> Void
     ) async throws {
+        // The suites written before DPoP and PAR drive the app's client as an old app version
+        // would (`PORTVAKT_LEGACY_CLIENTS`); SenderConstraintTests and the CLI's end-to-end
+        // suite run with the default, which requires both.
         var environment = [
             "PORTVAKT_PORT": "0", "PORTVAKT_BCRYPT_COST": "4", "PORTVAKT_SANDBOX_ADMIN_TOKEN": adminToken, "PORTVAKT_LOG_LEVEL": "trace",
+            "PORTVAKT_LEGACY_CLIENTS": "no.portvakt.app,portvakt-cli",
         ]
         environment["DATABASE_URL"] = databaseURL
         let configuration = try TestServer.configuration(environment.merging(settings) { $1 })

@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PortvaktCore
+import PortvaktProtocol
+
+/// Checks the `DPoP` header of a request (RFC 9449 §4.3): a well-formed proof signed by its own
+/// key, for this method and URL, made within the last minute, with the server's nonce, carrying
+/// the `ath` of the access token it accompanies, and never seen before by any instance.
+struct DPoPCheck: Sendable {
+    let broker: Broker
+
+    /// How far a proof's `iat` may be from the server's clock.
+    static let window: TimeInterval = 60
+
+    /// Where the proof is checked decides how a refusal is answered: 400 at the authorization
+    /// server's endpoints, 401 with a `DPoP` challenge at a resource (RFC 9449 §7.1, §8).
+    enum Endpoint {
+        case authorizationServer, resource
+    }
+
+    /// The thumbprint of the key that signed the request's valid proof; nil without a proof.
+    /// - Throws: `invalid_dpop_proof`, or `use_dpop_nonce` when the nonce is missing or old.
+    func proofKey(_ request: Request, at endpoint: Endpoint, accessToken: String? = nil) async throws(OAuthFailure) -> String? {
+        let values = request.headers[values: .dpop]
+        guard !values.isEmpty else { return nil }
+        guard values.count == 1 else { throw Self.invalid("Send exactly one DPoP header.", at: endpoint) }
+        let proof: DPoPProof
+        do {
+            proof = try DPoPProof(compact: values[0])
+        } catch {
+            throw Self.invalid(error.description, at: endpoint)
+        }
+        let now = broker.now()
+        guard proof.htm == request.method.rawValue else { throw Self.invalid("The proof's htm is not this request's method.", at: endpoint) }
+        guard proof.htu == DPoPProof.withoutQueryAndFragment(broker.issuer + request.uri.path) else {
+            throw Self.invalid("The proof's htu is not this request's URL.", at: endpoint)
+        }
+        guard abs(Double(proof.iat) - now.timeIntervalSince1970) <= Self.window else {
+            throw Self.invalid("The proof's iat is more than \(Int(Self.window)) seconds from the server's time.", at: endpoint)
+        }
+        if let accessToken {
+            guard let ath = proof.ath else { throw Self.invalid("The proof needs ath, the hash of the access token.", at: endpoint) }
+            guard constantTimeEqual(ath, DPoPProof.accessTokenHash(accessToken)) else {
+                throw Self.invalid("The proof's ath is not the hash of this access token.", at: endpoint)
+            }
+        }
+        guard let nonce = proof.nonce, broker.dpopNonces.isValid(nonce, at: now) else {
+            throw Self.useNonce(at: endpoint)
+        }
+        let recorded: Bool
+        do {
+            let jtiHash = Data(SHA256.hash(data: Data("\(proof.thumbprint) \(proof.jti)".utf8)))
+            recorded = try await broker.store.recordDPoPProof(jtiHash: jtiHash, expiresAt: now.addingTimeInterval(2 * Self.window + 5))
+        } catch {
+            broker.logger.error("A DPoP proof could not be recorded", metadata: ["error": "\(error)"])
+            throw .temporarilyUnavailable
+        }
+        guard recorded else { throw Self.invalid("This proof was used before; sign a new one for every request.", at: endpoint) }
+        return proof.thumbprint
+    }
+
+    static func invalid(_ description: String, at endpoint: Endpoint) -> OAuthFailure {
+        OAuthFailure(
+            error: "invalid_dpop_proof", description: description, status: endpoint == .resource ? .unauthorized : .badRequest,
+            scheme: endpoint == .resource ? .dpop : .bearer
+        )
+    }
+
+    static func useNonce(at endpoint: Endpoint) -> OAuthFailure {
+        OAuthFailure(
+            error: "use_dpop_nonce", description: "Sign the proof again with the nonce in the DPoP-Nonce header.",
+            status: endpoint == .resource ? .unauthorized : .badRequest, scheme: endpoint == .resource ? .dpop : .bearer
+        )
+    }
+}
+
+extension HTTPField.Name {
+    static let dpop = HTTPField.Name("DPoP")!
+    static let dpopNonce = HTTPField.Name("DPoP-Nonce")!
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// Pushed authorization requests (RFC 9126): stored sealed in `login_flows` under the hash of the
+/// `request_uri`'s random part, for 60 seconds, and taken once.
+extension Broker {
+    static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+    static let pushedRequestLifetime: TimeInterval = 60
+    private static let pushedKind = "par"
+
+    /// Stores a checked request; returns its `request_uri`.
+    func push(_ request: AppAuthorizationRequest) async throws -> String {
+        let handle = randomToken()
+        let now = self.now()
+        let data = try JSONEncoder().encode(request)
+        _ = try await store.insertLoginFlow(
+            kind: Self.pushedKind, stateHash: RefreshTokenSecret.hash(handle), expiresAt: now.addingTimeInterval(Self.pushedRequestLifetime), now: now
+        ) { id in try keys.cipher.seal(data, context: "pushed-request:\(id)") }
+        return Self.requestURIPrefix + handle
+    }
+
+    /// The pushed request of `requestURI`, removed so a second use finds nothing; nil when it is
+    /// unknown, used or older than 60 seconds.
+    func takePushed(_ requestURI: String) async throws -> AppAuthorizationRequest? {
+        guard requestURI.hasPrefix(Self.requestURIPrefix) else { return nil }
+        let handle = String(requestURI.dropFirst(Self.requestURIPrefix.count))
+        guard let flow = try await store.takeLoginFlow(stateHash: RefreshTokenSecret.hash(handle), now: now()), flow.kind == Self.pushedKind else {
+            return nil
+        }
+        let data = try keys.cipher.open(flow.payload, context: "pushed-request:\(flow.id)")
+        return try JSONDecoder().decode(AppAuthorizationRequest.self, from: data)
+    }
+}
+
+/// The links of the method and password pages of a pushed request: the request sealed by the
+/// server (integrity and confidentiality as PAR gives them), valid as long as a login flow, and
+/// opened by any instance. The link may choose the method (`idp_hint`) and the language
+/// (`ui_locales`), nothing else.
+struct AuthorizationContinuation: Codable {
+    let request: AppAuthorizationRequest
+    let expiresAt: Date
+
+    static func seal(_ request: AppAuthorizationRequest, broker: Broker) throws -> String {
+        var request = request
+        request.continuation = nil
+        let data = try JSONEncoder().encode(AuthorizationContinuation(request: request, expiresAt: broker.now().addingTimeInterval(broker.lifetimes.loginFlow)))
+        let sealed = try broker.keys.cipher.seal(data, context: "authorization-continuation")
+        return "\(sealed.keyID).\(sealed.combined.base64URLEncoded())"
+    }
+
+    /// The request sealed in `text`, with `continuation` set again for the next page's links;
+    /// nil when it is not ours or has expired.
+    static func open(_ text: String, broker: Broker) -> AppAuthorizationRequest? {
+        guard text.utf8.count <= 8192, let dot = text.lastIndex(of: "."),
+              let combined = Data(base64URLEncoded: String(text[text.index(after: dot)...])),
+              let data = try? broker.keys.cipher.open(SealedValue(keyID: String(text[..<dot]), combined: combined), context: "authorization-continuation"),
+              let continuation = try? JSONDecoder().decode(AuthorizationContinuation.self, from: data),
+              continuation.expiresAt > broker.now()
+        else { return nil }
+        var request = continuation.request
+        request.continuation = text
+        return request
+    }
+}
