@@ -29,7 +29,10 @@ struct CLI {
         }
         serverURL = url
         storage = FileSecureStorage(directory: options.homeDirectory)
-        client = PortvaktClient(configuration: PortvaktConfiguration(baseURL: url, clientID: "portvakt-cli", redirectURI: redirectURI))
+        // Tokens are bound to the proof key (DPoP), sealed in the home directory like the rest.
+        client = PortvaktClient(
+            configuration: PortvaktConfiguration(baseURL: url, clientID: "portvakt-cli", redirectURI: redirectURI), proofKey: SoftwareProofKey(storage: storage)
+        )
         tokens = TokenManager(storage: storage, refresher: client)
         queue = OfflineQueue(storage: storage)
         let biometrics = TerminalBiometrics(script: options.biometric?.outcomes, language: language)

@@ -14,6 +14,9 @@ public enum LoginMethod: String, Sendable, Hashable, CaseIterable {
 
     /// The quiet message of a user's own cancellation.
     var cancelledMessage: UserMessage { self == .vipps ? .vippsCancelled : .bankIDCancelled }
+
+    /// What the user is told when the provider (or Portvakt on the way to it) cannot be reached.
+    public var unavailableMessage: UserMessage { self == .vipps ? .vippsUnavailable : .bankIDUnavailable }
 }
 
 extension BiometricKind {

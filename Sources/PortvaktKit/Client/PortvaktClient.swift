@@ -36,32 +36,38 @@ public struct PortvaktError: Error, Sendable, Hashable {
 }
 
 /// Portvakt's HTTP API as the app uses it, over `URLSession` (which also runs on Linux).
+///
+/// With a ``ProofKey`` (the app and the CLI always have one) every token request, revocation and
+/// pushed request carries a DPoP proof (RFC 9449), so the tokens are bound to that key, and every
+/// bound access token is sent as `DPoP` with a proof. A `use_dpop_nonce` answer is retried once
+/// with the server's new nonce.
 public struct PortvaktClient: Sendable, TokenRefresher {
     public let configuration: PortvaktConfiguration
     private let session: URLSession
+    /// Signs the proofs; nil sends Bearer tokens (a server without DPoP).
+    public let dpop: DPoPSigner?
 
-    public init(configuration: PortvaktConfiguration, session: URLSession = URLSession(configuration: .ephemeral)) {
+    public init(configuration: PortvaktConfiguration, session: URLSession = URLSession(configuration: .ephemeral), proofKey: (any ProofKey)? = nil) {
         self.configuration = configuration
         self.session = session
+        dpop = proofKey.map { DPoPSigner(key: $0) }
     }
 
-    /// The authorization URL for `method` with a fresh PKCE S256 challenge, `state` and `nonce` (S1.1, S2.1).
-    public func authorizationRequest(_ method: LoginMethod, language: Language = .nb) -> AuthorizationRequest {
+    /// The login in the browser for `method` (S1.1, S2.1): a fresh PKCE S256 challenge, `state`
+    /// and `nonce` pushed to Portvakt first (PAR, RFC 9126), so the browser carries only the
+    /// `request_uri`; the proof binds the code to the proof key.
+    public func authorizationRequest(_ method: LoginMethod, language: Language = .nb) async throws -> AuthorizationRequest {
         let verifier = PKCE.makeVerifier()
         let state = randomToken(bytes: 16)
-        var components = URLComponents(url: configuration.baseURL.appendingPathComponent("oauth/authorize"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "client_id", value: configuration.clientID),
-            URLQueryItem(name: "redirect_uri", value: configuration.redirectURI),
-            URLQueryItem(name: "response_type", value: "code"),
-            URLQueryItem(name: "scope", value: "openid"),
-            URLQueryItem(name: "code_challenge", value: PKCE.challenge(for: verifier)),
-            URLQueryItem(name: "code_challenge_method", value: "S256"),
-            URLQueryItem(name: "state", value: state),
-            URLQueryItem(name: "nonce", value: randomToken(bytes: 16)),
-            URLQueryItem(name: "ui_locales", value: language.rawValue),
-            URLQueryItem(name: "idp_hint", value: method == .bankIDOrder ? LoginMethod.bankID.rawValue : method.rawValue),
-        ]
+        let answer = try await perform("POST", "oauth/par", form: [
+            ("client_id", configuration.clientID), ("redirect_uri", configuration.redirectURI), ("response_type", "code"),
+            ("scope", "openid"), ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"),
+            ("state", state), ("nonce", randomToken(bytes: 16)), ("ui_locales", language.rawValue),
+            ("idp_hint", method == .bankIDOrder ? LoginMethod.bankID.rawValue : method.rawValue),
+        ])
+        guard let requestURI = answer["request_uri"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+        var components = URLComponents(url: url("oauth/authorize"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "client_id", value: configuration.clientID), URLQueryItem(name: "request_uri", value: requestURI)]
         return AuthorizationRequest(url: components.url!, verifier: verifier, state: state)
     }
 
@@ -106,6 +112,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
             "code_challenge": PKCE.challenge(for: verifier), "code_challenge_method": "S256", "ui_locales": language.rawValue,
         ]
         body["return_url"] = returnURL
+        body["dpop_jkt"] = try await dpop?.thumbprint()
         let answer = try await json("POST", "bankid/orders", body: try JSONEncoder().encode(body), accessToken: nil)
         guard let session = answer["sessionId"] as? String, let launch = (answer["launchURL"] as? String).flatMap(URL.init(string:)),
               let expiresIn = answer["expiresIn"] as? Int
@@ -139,13 +146,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// Ends the session at the server (RFC 7009): the refresh token and its session stop working.
     public func revoke(_ refreshToken: String) async throws {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("oauth/revoke"))
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("client_id=\(PercentEncoding.encode(configuration.clientID))&token=\(PercentEncoding.encode(refreshToken))".utf8)
-        let (_, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else { throw PortvaktError(status: status, error: nil, messageID: nil) }
+        _ = try await perform("POST", "oauth/revoke", form: [("client_id", configuration.clientID), ("token", refreshToken)])
     }
 
     /// Registers a device key; returns the device id.
@@ -158,12 +159,12 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// Revokes a device key; the sessions it unlocked end too.
     public func revokeDevice(_ id: String, accessToken: String) async throws {
-        _ = try await perform(request("DELETE", "v1/devices/\(PercentEncoding.encode(id))", body: nil, accessToken: accessToken))
+        _ = try await perform("DELETE", "v1/devices/\(PercentEncoding.encode(id))", body: nil, accessToken: accessToken)
     }
 
     /// A JSON resource of the app's API (`v1/me`, `v1/activities`, …).
     public func get(_ path: String, accessToken: String) async throws -> [String: Any] {
-        try await perform(request("GET", path, body: nil, accessToken: accessToken))
+        try await perform("GET", path, body: nil, accessToken: accessToken)
     }
 
     /// A single-use challenge for the device to sign.
@@ -193,15 +194,10 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// Sends one queued write with its idempotency key.
     public func send(_ write: QueuedWrite, accessToken: String) async -> ReplayOutcome {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent(write.path))
-        request.httpMethod = write.method
-        request.httpBody = write.body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue(write.id, forHTTPHeaderField: "Idempotency-Key")
-        request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
-        guard let (_, response) = try? await session.data(for: request), let status = (response as? HTTPURLResponse)?.statusCode else {
-            return .unavailable
-        }
+        guard let (_, status) = try? await exchange(
+            write.method, url(write.path), body: write.body, contentType: "application/json", accessToken: accessToken,
+            headers: [("Idempotency-Key", write.id)]
+        ) else { return .unavailable }
         switch status {
         case 200..<300: return .sent
         case 401: return write.stepUp != nil ? .needsStepUp : .unavailable
@@ -213,11 +209,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     // MARK: - HTTP
 
     private func tokens(_ form: [(String, String)]) async throws -> TokenSet {
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent("oauth/token"))
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(form.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&").utf8)
-        let answer = try await perform(request)
+        let answer = try await perform("POST", "oauth/token", form: form)
         guard let access = answer["access_token"] as? String, let refresh = answer["refresh_token"] as? String,
               let expiresIn = answer["expires_in"] as? Int
         else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
@@ -225,30 +217,63 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     private func json(_ method: String, _ path: String, body: Data, accessToken: String?) async throws -> [String: Any] {
-        try await perform(request(method, path, body: body, accessToken: accessToken))
+        try await perform(method, path, body: body, accessToken: accessToken)
     }
 
-    private func request(_ method: String, _ path: String, body: Data?, accessToken: String?) -> URLRequest {
-        var request = URLRequest(url: url(path))
-        request.httpMethod = method
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
-        return request
+    /// A form to one of the authorization server's endpoints, with a DPoP proof.
+    private func perform(_ method: String, _ path: String, form: [(String, String)]) async throws -> [String: Any] {
+        let body = Data(form.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&").utf8)
+        let (data, status) = try await exchange(method, url(path), body: body, contentType: "application/x-www-form-urlencoded", accessToken: nil, proof: true)
+        return try Self.answer(data, status: status)
     }
 
-    private func perform(_ request: URLRequest) async throws -> [String: Any] {
-        var request = request
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    private func perform(_ method: String, _ path: String, body: Data?, accessToken: String?) async throws -> [String: Any] {
+        let (data, status) = try await exchange(method, url(path), body: body, contentType: body == nil ? nil : "application/json", accessToken: accessToken)
+        return try Self.answer(data, status: status)
+    }
+
+    private static func answer(_ data: Data, status: Int) throws -> [String: Any] {
         let answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         guard (200..<300).contains(status) else {
             throw PortvaktError(status: status, error: answer["error"] as? String, messageID: answer["message_id"] as? String)
         }
         return answer
+    }
+
+    /// One request; a bound access token goes as `DPoP` with a proof (`proof` adds one without a
+    /// token). Asked for a new nonce, it signs again once with it.
+    private func exchange(
+        _ method: String, _ url: URL, body: Data?, contentType: String?, accessToken: String?, proof: Bool = false, headers: [(String, String)] = []
+    ) async throws -> (Data, Int) {
+        let bound = dpop != nil && accessToken.map(AccessTokenBinding.isBound) == true
+        for attempt in 1...2 {
+            var request = URLRequest(url: url)
+            request.httpMethod = method
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Accept")
+            if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            if let accessToken { request.setValue("\(bound ? "DPoP" : "Bearer") \(accessToken)", forHTTPHeaderField: "Authorization") }
+            if let dpop, proof || bound {
+                request.setValue(try await dpop.proof(method: method, url: url, accessToken: bound ? accessToken : nil), forHTTPHeaderField: "DPoP")
+            }
+            let (data, response) = try await session.data(for: request)
+            let http = response as? HTTPURLResponse
+            await dpop?.remember(nonce: http?.value(forHTTPHeaderField: "DPoP-Nonce"))
+            let status = http?.statusCode ?? 0
+            if attempt == 1, dpop != nil, Self.asksForNonce(data, status: status, challenge: http?.value(forHTTPHeaderField: "WWW-Authenticate")) {
+                continue
+            }
+            return (data, status)
+        }
+        preconditionFailure("the loop returns on its second pass")
+    }
+
+    /// `use_dpop_nonce` (RFC 9449 §8): as the token endpoint's error, or a resource's challenge.
+    static func asksForNonce(_ data: Data, status: Int, challenge: String?) -> Bool {
+        if status == 401 { return challenge?.contains(#"error="use_dpop_nonce""#) == true }
+        guard status == 400, let answer = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return answer["error"] as? String == "use_dpop_nonce"
     }
 
     /// `path` (with any query) under the base URL.

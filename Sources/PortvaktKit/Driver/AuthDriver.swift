@@ -131,6 +131,8 @@ public actor AuthDriver {
             }
         case .clearSession:
             if let held = try? await s.tokens.logout() { try? await s.client.revoke(held) }
+            // After the revocation, which the proof key signs: without it no token of this session works anywhere.
+            await s.client.dpop?.forget()
         case .forgetStoredSession:
             _ = try? await s.tokens.forgetStoredSession()
         case .syncOfflineQueue:
@@ -151,8 +153,8 @@ public actor AuthDriver {
 
     private func browserLogin(_ method: LoginMethod) async -> AuthEvent {
         let s = services
-        let request = s.client.authorizationRequest(method, language: s.language)
         do {
+            let request = try await s.client.authorizationRequest(method, language: s.language)
             // The verifier is stored before the browser opens, so an app killed meanwhile can finish.
             try await s.storage.write(request.verifier, for: .pkceVerifier)
             let answer = try await s.browser.authenticate(url: request.url, callbackScheme: s.client.configuration.redirectURI)
@@ -170,6 +172,10 @@ public actor AuthDriver {
             return .browserCancelled
         } catch WebAuthenticationError.refused(let message) {
             return .browserFailed(message)
+        } catch let error as PortvaktError {
+            return .browserFailed(error.message)
+        } catch is URLError {
+            return .browserFailed(method.unavailableMessage)
         } catch {
             return .browserFailed(.loginFailed)
         }

@@ -57,7 +57,7 @@ struct TerminalBrowser: WebAuthenticator {
                 url = components.url!
             }
             let (_, response) = try await HTTP.send(HTTP.request(url))
-            if response.statusCode >= 500 { throw WebAuthenticationError.refused(Self.unavailable(start)) }
+            if response.statusCode >= 500 { throw WebAuthenticationError.refused(Self.unavailable(url)) }
             guard (300..<400).contains(response.statusCode), let location = response.value(forHTTPHeaderField: "Location"),
                   let target = URL(string: location, relativeTo: url)?.absoluteURL
             else { throw WebAuthenticationError.failed }
@@ -89,10 +89,10 @@ struct TerminalBrowser: WebAuthenticator {
         }
     }
 
-    /// A provider's page that answers 5xx is the provider being down (S1.5), named by the login's `idp_hint`.
-    private static func unavailable(_ authorizeURL: URL) -> UserMessage {
-        let hint = URLComponents(url: authorizeURL, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "idp_hint" }?.value
-        return hint == "vipps" ? .vippsUnavailable : .bankIDUnavailable
+    /// A provider's page that answers 5xx is the provider being down (S1.5), named by its address
+    /// (the pushed request's `request_uri` does not say which provider it is for).
+    private static func unavailable(_ providerURL: URL) -> UserMessage {
+        (providerURL.host ?? "").contains("vipps") || providerURL.path.contains("/vipps") ? .vippsUnavailable : .bankIDUnavailable
     }
 
     static func hiddenField(_ name: String, in html: String) -> String? {

@@ -28,6 +28,7 @@ struct Biometrics: AsyncParsableCommand {
             await driver.send(.settingsDisableBiometrics)
             // This run ends now, so the session it kept in memory ends at the server too.
             if let held = try? await cli.tokens.logout() { try? await cli.client.revoke(held) }
+            await cli.client.dpop?.forget()
         case .status:
             break
         }

@@ -8,8 +8,12 @@ import Testing
 /// step-up and the offline queue, with the sandbox's providers as the browser's other end.
 @Suite("PortvaktKit against a live server")
 struct PortvaktKitIntegrationTests {
+    /// The app's client as it ships: a proof key, so PAR and DPoP (issue 22).
     private static func client(_ broker: LiveBroker) throws -> PortvaktClient {
-        PortvaktClient(configuration: PortvaktConfiguration(baseURL: try #require(URL(string: broker.baseURL))))
+        PortvaktClient(
+            configuration: PortvaktConfiguration(baseURL: try #require(URL(string: broker.baseURL))),
+            proofKey: SoftwareProofKey(storage: MemorySecureStorage())
+        )
     }
 
     /// The in-app browser's trip for an SDK authorization request: returns the code.
@@ -22,19 +26,22 @@ struct PortvaktKitIntegrationTests {
         return try #require(callback.code)
     }
 
-    @Test("Login, refresh, device unlock, step-up and an offline queue replayed without duplicates")
+    @Test("Login, refresh, device unlock, step-up and an offline queue replayed without duplicates, every token bound to the proof key (issue 22)")
     func wholeJourney() async throws {
-        try await LiveBroker.run(.sqlite) { broker in
+        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy) { broker in
             let client = try Self.client(broker)
             let storage = MemorySecureStorage()
             let tokens = TokenManager(storage: storage, refresher: client, margin: 0)
 
             // S1: BankID in the browser, code exchanged with the verifier.
-            let request = client.authorizationRequest(.bankID)
-            #expect(request.url.absoluteString.contains("code_challenge_method=S256"))
+            let request = try await client.authorizationRequest(.bankID)
+            #expect(request.url.absoluteString.contains("request_uri=urn") && !request.url.absoluteString.contains("code_challenge"))
             let code = try await Self.browserLogin(request, at: broker, user: "magnus")
             let first = try await client.exchange(code: code, verifier: request.verifier)
             try await tokens.signedIn(first)
+            let thumbprint = try await #require(client.dpop).thumbprint()
+            func boundKey(_ token: String) -> String? { (LiveBroker.claims(token)["cnf"] as? [String: Any])?["jkt"] as? String }
+            #expect(boundKey(first.accessToken) == thumbprint)
 
             // S8.2: refresh rotates the stored refresh token.
             let refreshed = try await tokens.refresh()
@@ -51,6 +58,9 @@ struct PortvaktKitIntegrationTests {
             #expect(await unlocker.unlock(into: tokens) == .unlockSucceeded(offline: false))
             let access = try await tokens.accessToken()
             #expect((LiveBroker.claims(access)["amr"] as? [String]) == ["hwk", "fpt"])
+            #expect(boundKey(access) == thumbprint, "the unlock's session is bound to the same proof key")
+            let me = try await client.get("v1/me", accessToken: access)
+            #expect((me["user"] as? [String: Any])?["name"] as? String == "Magnus Dahl", "\(me)")
 
             // S6.1/S6.2: a missed check and a changed enrolment come back as machine events.
             await key.script([.failed])
