@@ -1,12 +1,12 @@
 """An independent OIDC relying party (Authlib) against the sandbox's simulated Vipps and BankID,
-and then against Portvakt's own OIDC provider (the broker).
+the first half of the interop suite.
 
 For each provider: discovery, authorization code flow with PKCE S256, client_secret_basic, and
 ID token verification against the provider's JWKS with Authlib's own JOSE code (iss, aud, exp,
 nonce). Then two faults must be caught: a forged signature, and a wrong nonce.
 
-The broker: Authlib as the public client `portvakt-cli` (loopback redirect, no secret, PKCE S256)
-logs in through BankID, verifies Portvakt's ES256 ID token, refreshes (rotation) and revokes.
+Portvakt's own OIDC provider, which requires PAR and DPoP of the app and the CLI, is checked by
+dpop_par_client.py (Authlib has no DPoP client).
 
 Usage: authlib_code_flow.py BASE_URL ADMIN_TOKEN     (BASE_URL like http://127.0.0.1:8080)
 """
@@ -95,42 +95,5 @@ def main():
                 set_faults(provider, [])
 
 
-def broker():
-    metadata = requests.get(f"{BASE}/.well-known/openid-configuration", timeout=10).json()
-    assert metadata["code_challenge_methods_supported"] == ["S256"], metadata
-    redirect = "http://127.0.0.1:9/callback"
-    session = OAuth2Session("portvakt-cli", None, scope="openid", redirect_uri=redirect,
-                            code_challenge_method="S256", token_endpoint_auth_method="none")
-    verifier, nonce = generate_token(64), secrets.token_urlsafe(16)
-    url, state = session.create_authorization_url(metadata["authorization_endpoint"], code_verifier=verifier, nonce=nonce,
-                                                  idp_hint="bankid")
-    hop = requests.get(url, allow_redirects=False, timeout=10)
-    assert hop.status_code == 303, f"broker authorize answered {hop.status_code}"
-    hop = requests.get(hop.headers["Location"] + "&sandbox_user=ingrid&sandbox_action=approve", allow_redirects=False, timeout=10)
-    hop = requests.get(hop.headers["Location"], allow_redirects=False, timeout=10)
-    location = hop.headers["Location"]
-    query = parse_qs(urlparse(location).query)
-    assert location.startswith(redirect + "?") and query["state"] == [state] and query["iss"] == [metadata["issuer"]], location
-    token = session.fetch_token(metadata["token_endpoint"], authorization_response=location, code_verifier=verifier)
-    jwks = JsonWebKey.import_key_set(requests.get(metadata["jwks_uri"], timeout=10).json())
-    claims = jwt.decode(token["id_token"], jwks, claims_options={
-        "iss": {"essential": True, "value": metadata["issuer"]},
-        "aud": {"essential": True, "value": "portvakt-cli"},
-        "nonce": {"essential": True, "value": nonce},
-    })
-    claims.validate(leeway=5)
-    access = jwt.decode(token["access_token"], jwks)
-    assert access.header["alg"] == "ES256" and access["sid"] == claims["sid"], access.header
-    refreshed = session.refresh_token(metadata["token_endpoint"], refresh_token=token["refresh_token"])
-    assert refreshed["refresh_token"] != token["refresh_token"], "the refresh token rotates"
-    revoked = requests.post(metadata["revocation_endpoint"], data={"client_id": "portvakt-cli", "token": refreshed["refresh_token"]}, timeout=10)
-    assert revoked.status_code == 200
-    after = requests.post(metadata["token_endpoint"], data={"grant_type": "refresh_token", "client_id": "portvakt-cli",
-                                                            "refresh_token": refreshed["refresh_token"]}, timeout=10)
-    assert after.status_code == 400 and after.json()["message_id"] == "session_expired", after.text
-    print(f"authlib: Portvakt broker login through BankID as portvakt-cli, ES256 ID token verified, refresh rotated, revoke ended the session")
-
-
 if __name__ == "__main__":
     main()
-    broker()
