@@ -17,12 +17,16 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
   local dir port pid
   dir=$(mktemp -d)
   port=$((20000 + RANDOM % 20000))
-  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning DATABASE_URL=$2 exec "$bin/portvakt-server" dev 2>"$dir/log") &
+  # Old app versions may go without DPoP, so both runs below hit the same server.
+  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning PORTVAKT_LEGACY_CLIENTS=no.portvakt.app DATABASE_URL=$2 exec "$bin/portvakt-server" dev 2>"$dir/log") &
   pid=$!
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; kill $pid; return 1; }
   for concurrency in 16 64; do
-    echo "== $1, concurrency $concurrency"
-    "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500
+    for tokens in bearer dpop; do
+      echo "== $1, concurrency $concurrency, $tokens"
+      "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500 \
+        $([ "$tokens" = dpop ] && echo --dpop)
+    done
   done
   kill $pid; wait $pid 2>/dev/null || true
   rm -rf "$dir"

@@ -23,7 +23,9 @@ suite() {
   local dir; dir=$(mktemp -d)
   local port; port=$(random_port)
   local token="browser-admin-$RANDOM$RANDOM$RANDOM"
-  start_server "$dir" "$port" dev PORTVAKT_BCRYPT_COST=4 PORTVAKT_OUTBOX_MAX_ATTEMPTS=2 PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$@" || exit 1
+  # The suite's helpers log in as an old app version would (no PAR, Bearer tokens) to set the
+  # scene; the CLI it drives uses PAR and DPoP.
+  start_server "$dir" "$port" dev PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BCRYPT_COST=4 PORTVAKT_OUTBOX_MAX_ATTEMPTS=2 PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$@" || exit 1
   if ! PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" PORTVAKT_CLI="$(dirname "$binary")/portvakt" python3 scripts/browser/portal_suite.py "http://127.0.0.1:$port" "$PWD/$axe" "$shots/$name" \
       env -C "$dir" "$@" "$binary" set-password --dev; then
     tail -30 "$dir/log" >&2; stop_server || true; exit 1

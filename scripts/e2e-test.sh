@@ -61,6 +61,14 @@ run_suite() {
   port=$((20000 + RANDOM % 20000))
   start_server
 
+  # Issue 22: the server requires PAR and DPoP of portvakt-cli (the default policy), so every
+  # login, refresh, unlock and revocation below is pushed and bound to the CLI's proof key.
+  out=$(curl -s -X POST -d 'grant_type=refresh_token&client_id=portvakt-cli&refresh_token=e2e' "http://127.0.0.1:$port/oauth/token")
+  echo "$out" | grep -q '"invalid_dpop_proof"' || fail "issue 22: a token request without a DPoP proof was not refused"
+  out=$(curl -s -o /dev/null -w '%{redirect_url}' "http://127.0.0.1:$port/oauth/authorize?client_id=portvakt-cli&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcallback&response_type=code&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&state=e2e-state-22&idp_hint=vipps")
+  echo "$out" | grep -q 'error=invalid_request' || fail "issue 22: an authorization request without PAR was not refused"
+  echo "e2e ($suite) issue 22: the CLI's client must use PAR and DPoP (without: invalid_dpop_proof, invalid_request)"
+
   # S2, S4: Vipps first login, the enrolment offer accepted; S1.3 the role's home screen.
   cli kari login --provider vipps --user kari --enable-biometrics
   check S2.2 "Vipps login opens a session" 0 ok=True screen=home home_screen=peer_mentor_activities

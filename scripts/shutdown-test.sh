@@ -12,7 +12,8 @@ run() {
   local name=$1; shift
   local dir; dir=$(mktemp -d)
   local port; port=$(random_port)
-  start() { start_server "$dir" "$port" dev PORTVAKT_SHUTDOWN_SECONDS=10 "$@" || { echo "shutdown test ($name): no start" >&2; exit 1; }; }
+  # Refreshes as an old app version (no DPoP): the test is about in-flight requests at SIGTERM.
+  start() { start_server "$dir" "$port" dev PORTVAKT_SHUTDOWN_SECONDS=10 PORTVAKT_LEGACY_CLIENTS=no.portvakt.app "$@" || { echo "shutdown test ($name): no start" >&2; exit 1; }; }
   start "$@"
   if grep -E " (warning|error|critical) " "$dir/log" | grep -vq -e "USING DEVELOPMENT KEYS" -e "Development mode"; then
     echo "shutdown test ($name): the first start logged a warning:" >&2; grep -E " (warning|error|critical) " "$dir/log" >&2; exit 1

@@ -9,6 +9,7 @@ import Histogram
 import NIOCore
 import NIOHTTP1
 import PortvaktCore
+import Synchronization
 
 @main
 struct PortvaktLoad: AsyncParsableCommand {
@@ -25,6 +26,7 @@ struct PortvaktLoad: AsyncParsableCommand {
     @Option(help: "Sandbox test user.") var user = "kari"
     @Option(help: "BankID order starts to time (each cancelled after), 0 for none.") var orders = 0
     @Option(help: "Biometric unlocks to time one by one, then unlock for --duration seconds at --concurrency; 0 for none.") var unlocks = 0
+    @Flag(help: "As the app does: push the login (PAR) and bind the tokens to a DPoP key, a proof with every token request.") var dpop = false
 
     func run() async throws {
         var poolConfiguration = HTTPClient.Configuration.ConnectionPool()
@@ -33,7 +35,8 @@ struct PortvaktLoad: AsyncParsableCommand {
             eventLoopGroupProvider: .singleton,
             configuration: .init(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(30)), connectionPool: poolConfiguration)
         )
-        let client = LoadClient(http: http, baseURL: url)
+        let client = LoadClient(http: http, baseURL: url, proofs: dpop ? Proofs() : nil)
+        print("tokens: \(dpop ? "DPoP-bound (PAR + a proof per token request)" : "Bearer")")
         do {
             try await measure(client)
         } catch {
@@ -141,6 +144,8 @@ private func microseconds(since start: ContinuousClock.Instant) -> UInt64 {
 struct LoadClient: Sendable {
     let http: HTTPClient
     let baseURL: String
+    /// With DPoP: the key every session of this run is bound to, and the server's nonce.
+    let proofs: Proofs?
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -155,8 +160,16 @@ struct LoadClient: Sendable {
         let challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64URL
         let state = Data((0..<12).map { _ in UInt8.random(in: .min ... .max) }).base64URL
         let redirect = "no.portvakt.app:/oauth/callback"
-        let authorize = "\(baseURL)/oauth/authorize?client_id=no.portvakt.app&redirect_uri=\(encode(redirect))&response_type=code"
+        var authorize = "\(baseURL)/oauth/authorize?client_id=no.portvakt.app&redirect_uri=\(encode(redirect))&response_type=code"
             + "&scope=openid&code_challenge=\(challenge)&code_challenge_method=S256&state=\(state)&idp_hint=\(provider)"
+        if proofs != nil {
+            let pushed = try await post("/oauth/par", [
+                ("client_id", "no.portvakt.app"), ("redirect_uri", redirect), ("response_type", "code"), ("scope", "openid"),
+                ("code_challenge", challenge), ("code_challenge_method", "S256"), ("state", state), ("idp_hint", provider),
+            ])
+            guard let requestURI = pushed["request_uri"] as? String else { throw Failure(description: "PAR failed: \(pushed)") }
+            authorize = "\(baseURL)/oauth/authorize?client_id=no.portvakt.app&request_uri=\(encode(requestURI))"
+        }
         let atProvider = try await location(of: authorize) + "&sandbox_user=\(user)&sandbox_action=approve"
         let callback = try await location(of: atProvider)
         let app = try await location(of: callback)
@@ -238,15 +251,29 @@ struct LoadClient: Sendable {
         return try await post(path, contentType: "application/x-www-form-urlencoded", body: ByteBuffer(string: form))
     }
 
+    /// A POST; with DPoP a proof for it (and `ath` with a token), once more on `use_dpop_nonce`.
     private func post(_ path: String, contentType: String, body: ByteBuffer, bearer: String? = nil) async throws -> [String: Any] {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: contentType)
-        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        request.body = .bytes(body)
-        let response = try await http.execute(request, timeout: .seconds(30))
-        let answer = try await response.body.collect(upTo: 1024 * 1024)
-        return (try? JSONSerialization.jsonObject(with: Data(answer.readableBytesView)) as? [String: Any]) ?? [:]
+        for attempt in 1...2 {
+            var request = HTTPClientRequest(url: baseURL + path)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: contentType)
+            if let proofs {
+                request.headers.add(name: "DPoP", value: try proofs.proof("POST", baseURL + path, accessToken: bearer))
+                if let bearer { request.headers.add(name: "Authorization", value: "DPoP \(bearer)") }
+            } else if let bearer {
+                request.headers.add(name: "Authorization", value: "Bearer \(bearer)")
+            }
+            request.body = .bytes(body)
+            let response = try await http.execute(request, timeout: .seconds(30))
+            let answer = try await response.body.collect(upTo: 1024 * 1024)
+            let json = (try? JSONSerialization.jsonObject(with: Data(answer.readableBytesView)) as? [String: Any]) ?? [:]
+            if let proofs, let nonce = response.headers.first(name: "DPoP-Nonce") { proofs.remember(nonce) }
+            let asksForNonce = json["error"] as? String == "use_dpop_nonce"
+                || response.headers.first(name: "WWW-Authenticate")?.contains("use_dpop_nonce") == true
+            if attempt == 1, proofs != nil, asksForNonce { continue }
+            return json
+        }
+        return [:]
     }
 
     private func encode(_ text: String) -> String {
@@ -257,5 +284,22 @@ struct LoadClient: Sendable {
 extension Data {
     var base64URL: String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
+
+/// The run's DPoP key (RFC 9449) and the server's latest nonce.
+final class Proofs: Sendable {
+    private let key = P256.Signing.PrivateKey()
+    private let nonce = Mutex<String?>(nil)
+
+    func proof(_ method: String, _ url: String, accessToken: String?) throws -> String {
+        try DPoPProof(
+            key: DevicePublicKey(key.publicKey), method: method, url: url, issuedAt: Date(), accessToken: accessToken,
+            nonce: nonce.withLock { $0 }
+        ).compact(signedBy: key)
+    }
+
+    func remember(_ value: String) {
+        nonce.withLock { $0 = value }
     }
 }

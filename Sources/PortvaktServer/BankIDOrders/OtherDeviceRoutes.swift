@@ -38,7 +38,7 @@ struct OtherDeviceRoutes {
 
     private func page(_ httpRequest: Request, endUserIP: String) async throws -> Response {
         let request: AppAuthorizationRequest
-        switch await AuthorizeRoutes.check(httpRequest, broker: broker) {
+        switch try await AuthorizeRoutes.check(httpRequest, broker: broker) {
         case .request(let checked): request = checked
         case .refused(let response): return response
         }

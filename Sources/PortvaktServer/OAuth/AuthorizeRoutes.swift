@@ -25,7 +25,8 @@ struct AuthorizeRoutes {
     /// A request arrives three ways: pushed (PAR, `request_uri`), as a page's link of a pushed
     /// request (`continuation`), or with its parameters in the query, which a client that must
     /// push its requests may not do.
-    static func check(_ httpRequest: Request, broker: Broker) async -> Checked {
+    /// - Throws: only what the database throws (a 503 page then).
+    static func check(_ httpRequest: Request, broker: Broker) async throws -> Checked {
         do {
             let fields: FormFields
             do {
@@ -62,9 +63,6 @@ struct AuthorizeRoutes {
                 state: error.state, issuer: broker.issuer
             )
             return .refused(Responses.redirect(to: location, status: .seeOther))
-        } catch {
-            broker.logger.error("An authorization request could not be read", metadata: ["error": "\(error)"])
-            return .refused(BrokerPage.problem(.invalidLoginRequest, reason: "the request could not be read", language: .nb))
         }
     }
 
@@ -93,7 +91,7 @@ struct AuthorizeRoutes {
 
     private func authorize(_ httpRequest: Request) async throws -> Response {
         let request: AppAuthorizationRequest
-        switch await Self.check(httpRequest, broker: broker) {
+        switch try await Self.check(httpRequest, broker: broker) {
         case .request(let checked): request = checked
         case .refused(let response): return response
         }

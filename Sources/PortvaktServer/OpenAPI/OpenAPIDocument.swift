@@ -77,7 +77,8 @@ enum OpenAPIDocument {
      "token_type": {
       "type": "string",
       "enum": [
-       "Bearer"
+       "Bearer",
+       "DPoP"
       ]
      },
      "expires_in": {
@@ -219,6 +220,10 @@ enum OpenAPIDocument {
      },
      "ui_locales": {
       "type": "string"
+     },
+     "dpop_jkt": {
+      "type": "string",
+      "description": "RFC 9449 §10: the thumbprint of the DPoP key that alone may redeem the code"
      }
     },
     "required": [
@@ -887,6 +892,12 @@ enum OpenAPIDocument {
     "type": "http",
     "scheme": "bearer",
     "bearerFormat": "JWT"
+   },
+   "dpop": {
+    "type": "http",
+    "scheme": "DPoP",
+    "bearerFormat": "JWT",
+    "description": "RFC 9449: a token with cnf.jkt, with a DPoP proof header (ES256, ath, the server's nonce) signed by that key"
    }
   }
  },
@@ -1153,12 +1164,99 @@ enum OpenAPIDocument {
     }
    }
   },
+  "/oauth/par": {
+   "post": {
+    "summary": "RFC 9126 pushed authorization request: the /oauth/authorize parameters, stored 60 s; a DPoP proof binds the code",
+    "requestBody": {
+     "required": true,
+     "content": {
+      "application/x-www-form-urlencoded": {
+       "schema": {
+        "type": "object",
+        "properties": {
+         "client_id": {
+          "type": "string"
+         },
+         "redirect_uri": {
+          "type": "string"
+         },
+         "response_type": {
+          "type": "string"
+         },
+         "code_challenge": {
+          "type": "string"
+         },
+         "code_challenge_method": {
+          "type": "string"
+         },
+         "state": {
+          "type": "string"
+         },
+         "nonce": {
+          "type": "string"
+         },
+         "scope": {
+          "type": "string"
+         },
+         "idp_hint": {
+          "type": "string"
+         },
+         "dpop_jkt": {
+          "type": "string"
+         }
+        },
+        "required": [
+         "client_id"
+        ]
+       }
+      }
+     }
+    },
+    "responses": {
+     "201": {
+      "description": "Stored",
+      "content": {
+       "application/json": {
+        "schema": {
+         "type": "object",
+         "properties": {
+          "request_uri": {
+           "type": "string"
+          },
+          "expires_in": {
+           "type": "integer"
+          }
+         },
+         "required": [
+          "request_uri",
+          "expires_in"
+         ]
+        }
+       }
+      }
+     },
+     "default": {
+      "description": "An error: an OAuth-style body (`error`, `error_description`, `message_id`)",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     }
+    }
+   }
+  },
   "/oauth/userinfo": {
    "get": {
     "summary": "OpenID Connect userinfo",
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "responses": {
@@ -1464,6 +1562,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "responses": {
@@ -1510,6 +1611,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "requestBody": {
@@ -1557,6 +1661,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -1651,6 +1758,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "requestBody": {
@@ -1706,6 +1816,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -1752,6 +1865,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "responses": {
@@ -1798,6 +1914,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -1865,6 +1984,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "responses": {
@@ -1911,6 +2033,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "requestBody": {
@@ -1958,6 +2083,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2006,6 +2134,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "responses": {
@@ -2052,6 +2183,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2119,6 +2253,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2179,6 +2316,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2245,6 +2385,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2328,6 +2471,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2402,6 +2548,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2460,6 +2609,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2540,6 +2692,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
@@ -2607,6 +2762,9 @@ enum OpenAPIDocument {
     "security": [
      {
       "bearer": []
+     },
+     {
+      "dpop": []
      }
     ],
     "parameters": [
