@@ -896,7 +896,6 @@ enum OpenAPIDocument {
    "dpop": {
     "type": "http",
     "scheme": "DPoP",
-    "bearerFormat": "JWT",
     "description": "RFC 9449: a token with cnf.jkt, with a DPoP proof header (ES256, ath, the server's nonce) signed by that key"
    }
   }
