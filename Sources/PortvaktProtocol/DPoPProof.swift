@@ -33,17 +33,15 @@ public struct DPoPProof: Sendable, Hashable {
 
     /// The compact JWS, signed by `sign`, which returns the raw 64-byte `r || s` ES256 signature.
     public func compact(sign: (Data) throws -> Data) throws -> String {
-        let input = try signingInput()
-        return "\(input).\(try sign(Data(input.utf8)).base64URLEncoded())"
+        try CompactJWS.compact(try signingInput(), sign: sign)
     }
 
     /// `base64url(header).base64url(claims)`: the bytes the signature covers.
     public func signingInput() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = try encoder.encode(Header(typ: Self.type, alg: "ES256", jwk: key.jwk)).base64URLEncoded()
-        let claims = try encoder.encode(Claims(jti: jti, htm: htm, htu: htu, iat: iat, ath: ath, nonce: nonce)).base64URLEncoded()
-        return "\(header).\(claims)"
+        try CompactJWS.signingInput(
+            header: Header(typ: Self.type, alg: "ES256", jwk: key.jwk),
+            payload: Claims(jti: jti, htm: htm, htu: htu, iat: iat, ath: ath, nonce: nonce)
+        )
     }
 
     public func compact(signedBy key: P256.Signing.PrivateKey) throws -> String {

@@ -31,16 +31,12 @@ public struct DeviceAssertion: Sendable, Hashable, Codable {
     /// The compact JWS, signed by `sign`, which returns the raw 64-byte `r || s` ES256 signature
     /// of its input (RFC 7518 §3.4).
     public func compact(sign: (Data) throws -> Data) throws -> String {
-        let input = try signingInput()
-        return "\(input).\(try sign(Data(input.utf8)).base64URLEncoded())"
+        try CompactJWS.compact(try signingInput(), sign: sign)
     }
 
     /// `base64url(header).base64url(payload)`: the bytes the signature covers (RFC 7515 §5.1).
     public func signingInput() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let header = try encoder.encode(["alg": "ES256", "typ": "JWT", "kid": iss]).base64URLEncoded()
-        return "\(header).\(try encoder.encode(self).base64URLEncoded())"
+        try CompactJWS.signingInput(header: ["alg": "ES256", "typ": "JWT", "kid": iss], payload: self)
     }
 
     /// Signed with a software key (the Linux client and tests; Apple devices use the Secure Enclave).

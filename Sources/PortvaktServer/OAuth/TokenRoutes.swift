@@ -40,14 +40,22 @@ struct TokenRoutes {
 
     private func token(_ request: Request, address: String) async throws -> TokenResponse {
         let (fields, client) = try await clientFields(request)
-        let proofKey = try await DPoPCheck(broker: broker).proofKey(request, at: .authorizationServer)
-        if proofKey == nil, client.senderConstraint == .required {
+        let check = DPoPCheck(broker: broker)
+        let proof = try check.verify(request, at: .authorizationServer)
+        if proof == nil, client.senderConstraint == .required {
             throw DPoPCheck.invalid("\(client.id) must send a DPoP proof (RFC 9449) with every token request.", at: .authorizationServer)
         }
-        let response = try await grant(fields, client: client, proofKey: proofKey, address: address)
+        let sessions = SessionService(broker: broker)
+        // The hot path: a refresh records its proof in the rotation's own transaction.
+        if fields["grant_type"] == "refresh_token" {
+            guard let token = fields["refresh_token"] else { throw OAuthFailure.invalidRequest("refresh_token is required.") }
+            return try await sessions.refresh(token: token, clientID: client.id, proof: proof)
+        }
+        if let proof { try await check.record(proof, at: .authorizationServer) }
+        let response = try await grant(fields, client: client, proofKey: proof?.key, address: address)
         // An old app version's new session without DPoP is recorded; its refreshes are not.
-        if proofKey == nil, client.senderConstraint == .relaxed, fields["grant_type"] != "refresh_token" {
-            try await SessionService(broker: broker).auditLegacyUse(client.id, skipped: "dpop")
+        if proof == nil, client.senderConstraint == .relaxed {
+            try await sessions.auditLegacyUse(client.id, skipped: "dpop")
         }
         return response
     }
@@ -60,9 +68,6 @@ struct TokenRoutes {
             return try await sessions.redeem(
                 code: code, clientID: client.id, redirectURI: fields["redirect_uri"], verifier: fields["code_verifier"], proofKey: proofKey
             )
-        case "refresh_token":
-            guard let token = fields["refresh_token"] else { throw OAuthFailure.invalidRequest("refresh_token is required.") }
-            return try await sessions.refresh(token: token, clientID: client.id, proofKey: proofKey)
         case DeviceUnlock.grantType:
             guard let assertion = fields["assertion"] else { throw OAuthFailure.invalidRequest("assertion is required.") }
             return try await DeviceUnlock(broker: broker).tokens(assertion: assertion, clientID: client.id, address: address, proofKey: proofKey)

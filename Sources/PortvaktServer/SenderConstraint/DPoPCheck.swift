@@ -20,9 +20,27 @@ struct DPoPCheck: Sendable {
         case authorizationServer, resource
     }
 
-    /// The thumbprint of the key that signed the request's valid proof; nil without a proof.
+    /// A proof that passed every check but the replay record, which the caller makes (``record(_:at:)``)
+    /// or hands to the store to make in its own transaction (a refresh: one commit, not two).
+    struct Verified: Sendable {
+        /// The thumbprint of the key that signed the proof.
+        let key: String
+        /// The proof's `jti`, scoped to its key, as the replay record stores it.
+        let jtiHash: Data
+        let expiresAt: Date
+    }
+
+    /// The thumbprint of the key that signed the request's valid proof, the proof now recorded;
+    /// nil without a proof.
     /// - Throws: `invalid_dpop_proof`, or `use_dpop_nonce` when the nonce is missing or old.
     func proofKey(_ request: Request, at endpoint: Endpoint, accessToken: String? = nil) async throws(OAuthFailure) -> String? {
+        guard let verified = try verify(request, at: endpoint, accessToken: accessToken) else { return nil }
+        try await record(verified, at: endpoint)
+        return verified.key
+    }
+
+    /// Every check of the request's proof but the replay record; nil without a proof.
+    func verify(_ request: Request, at endpoint: Endpoint, accessToken: String? = nil) throws(OAuthFailure) -> Verified? {
         let values = request.headers[values: .dpop]
         guard !values.isEmpty else { return nil }
         guard values.count == 1 else { throw Self.invalid("Send exactly one DPoP header.", at: endpoint) }
@@ -49,16 +67,27 @@ struct DPoPCheck: Sendable {
         guard let nonce = proof.nonce, broker.dpopNonces.isValid(nonce, at: now) else {
             throw Self.useNonce(at: endpoint)
         }
+        return Verified(
+            key: proof.thumbprint, jtiHash: Data(SHA256.hash(data: Data("\(proof.thumbprint) \(proof.jti)".utf8))),
+            expiresAt: now.addingTimeInterval(2 * Self.window + 5)
+        )
+    }
+
+    /// Records the proof's `jti`, so no instance accepts it again.
+    /// - Throws: `invalid_dpop_proof` when it was recorded before.
+    func record(_ verified: Verified, at endpoint: Endpoint) async throws(OAuthFailure) {
         let recorded: Bool
         do {
-            let jtiHash = Data(SHA256.hash(data: Data("\(proof.thumbprint) \(proof.jti)".utf8)))
-            recorded = try await broker.store.recordDPoPProof(jtiHash: jtiHash, expiresAt: now.addingTimeInterval(2 * Self.window + 5))
+            recorded = try await broker.store.recordDPoPProof(jtiHash: verified.jtiHash, expiresAt: verified.expiresAt)
         } catch {
             broker.logger.error("A DPoP proof could not be recorded", metadata: ["error": "\(error)"])
             throw .temporarilyUnavailable
         }
-        guard recorded else { throw Self.invalid("This proof was used before; sign a new one for every request.", at: endpoint) }
-        return proof.thumbprint
+        guard recorded else { throw Self.replayed(at: endpoint) }
+    }
+
+    static func replayed(at endpoint: Endpoint) -> OAuthFailure {
+        invalid("This proof was used before; sign a new one for every request.", at: endpoint)
     }
 
     static func invalid(_ description: String, at endpoint: Endpoint) -> OAuthFailure {

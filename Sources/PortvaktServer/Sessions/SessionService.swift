@@ -61,14 +61,17 @@ struct SessionService: Sendable {
 
     /// `refresh_token` (RFC 6749 §6) with rotation: a repeat gets the same successor while that
     /// successor is unused; once it has been used, the old token revokes the session.
-    /// A session bound to a DPoP key rotates only for a proof by that key (`proofKey`); any
-    /// other key, or none, changes nothing, so a stolen token cannot end the session either.
-    func refresh(token: String, clientID: String, proofKey: String?) async throws -> TokenResponse {
+    /// A session bound to a DPoP key rotates only for a proof by that key (`proof`, recorded in
+    /// the rotation's transaction); any other key, or none, changes nothing, so a stolen token
+    /// cannot end the session either.
+    func refresh(token: String, clientID: String, proof: DPoPCheck.Verified?) async throws -> TokenResponse {
         let now = broker.now()
+        let proofKey = proof?.key
         let successor = broker.refreshSecret.successor(of: token)
         let rotation = try await store.rotateRefreshToken(
             hash: RefreshTokenSecret.hash(token), successorHash: RefreshTokenSecret.hash(successor), clientID: clientID,
-            dpopJKT: proofKey, idleLifetime: broker.lifetimes.idle, now: now
+            dpopJKT: proofKey, proof: proof.map { DPoPProofRecord(jtiHash: $0.jtiHash, expiresAt: $0.expiresAt) },
+            idleLifetime: broker.lifetimes.idle, now: now
         )
         switch rotation {
         case .rotated(let session), .repeated(let session):
@@ -86,6 +89,8 @@ struct SessionService: Sendable {
                 throw DPoPCheck.invalid("This refresh token is bound to a DPoP key: send a proof signed by it.", at: .authorizationServer)
             }
             throw OAuthFailure.invalidGrant("This refresh token is bound to another DPoP key.")
+        case .replayedProof:
+            throw DPoPCheck.replayed(at: .authorizationServer)
         case .expired, .unknown:
             throw OAuthFailure.sessionExpired
         }

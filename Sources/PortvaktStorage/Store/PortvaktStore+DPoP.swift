@@ -5,12 +5,14 @@ extension PortvaktStore {
     /// Records a DPoP proof's `jti` (as a hash, scoped to its key by the caller) until
     /// `expiresAt`; false when it was recorded before: a replay, whichever instance saw it first.
     public func recordDPoPProof(jtiHash: Data, expiresAt: Date) async throws -> Bool {
-        try await write { db in
-            try await db.insert(into: "dpop_proofs").columns("jti_hash", "expires_at")
-                .values(SQLBind(jtiHash), SQLBind(expiresAt.millisecondsSince1970))
-                .ignoringConflicts(with: ["jti_hash"])
-                .returning("jti_hash").first() != nil
-        }
+        try await write { db in try await Self.recordDPoPProof(DPoPProofRecord(jtiHash: jtiHash, expiresAt: expiresAt), in: db) }
+    }
+
+    static func recordDPoPProof(_ record: DPoPProofRecord, in db: any SQLDatabase) async throws -> Bool {
+        try await db.insert(into: "dpop_proofs").columns("jti_hash", "expires_at")
+            .values(SQLBind(record.jtiHash), SQLBind(record.expiresAt.millisecondsSince1970))
+            .ignoringConflicts(with: ["jti_hash"])
+            .returning("jti_hash").first() != nil
     }
 
     /// Deletes proof records past their window; returns how many.
@@ -20,5 +22,16 @@ extension PortvaktStore {
             try await db.delete(from: "dpop_proofs").where("expires_at", .lessThanOrEqual, now.millisecondsSince1970)
                 .returning("jti_hash").all().count
         }
+    }
+}
+
+/// A DPoP proof's `jti` (hashed with its key) to record once, until `expiresAt`.
+public struct DPoPProofRecord: Sendable {
+    public let jtiHash: Data
+    public let expiresAt: Date
+
+    public init(jtiHash: Data, expiresAt: Date) {
+        self.jtiHash = jtiHash
+        self.expiresAt = expiresAt
     }
 }

@@ -16,6 +16,8 @@ public enum RefreshRotation: Sendable, Equatable {
     /// The session is bound to a DPoP key (RFC 9449) and the request proved another key or none:
     /// nothing changed.
     case wrongKey(Session)
+    /// The request's DPoP proof was recorded before (a replay): nothing changed.
+    case replayedProof
     /// No such token, or it belongs to another client.
     case unknown
 }
@@ -32,12 +34,15 @@ extension PortvaktStore {
     ///   - successorHash: the hash of the successor the caller derived from the presented token;
     ///     deterministic, so a repeat yields the same successor.
     ///   - dpopJKT: the thumbprint of the key the request's DPoP proof was signed with.
+    ///   - proof: the proof's replay record, made in the same transaction (one commit per refresh).
     ///   - idleLifetime: the session's idle expiry moves to now + this (never past the absolute one).
     public func rotateRefreshToken(
-        hash: Data, successorHash: Data, clientID: String, dpopJKT: String? = nil, idleLifetime: TimeInterval, now: Date = Date()
+        hash: Data, successorHash: Data, clientID: String, dpopJKT: String? = nil, proof: DPoPProofRecord? = nil,
+        idleLifetime: TimeInterval, now: Date = Date()
     ) async throws -> RefreshRotation {
         let time = now.millisecondsSince1970
         return try await write { db in
+            if let proof, try await !Self.recordDPoPProof(proof, in: db) { return .replayedProof }
             guard let token = try await Self.refreshToken(hash: hash, in: db),
                   let session = try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self),
                   session.clientId == clientID

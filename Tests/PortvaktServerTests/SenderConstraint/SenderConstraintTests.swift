@@ -189,6 +189,20 @@ struct SenderConstraintTests {
             let rotated = try await key.send("/oauth/token", form: form)
             #expect(rotated.status == 200, "\(rotated.body)")
             #expect(rotated.string("token_type") == "DPoP")
+            // A refresh records its proof in the rotation's transaction: the same proof twice is a replay.
+            let next = try #require(rotated.string("refresh_token"))
+            let proof = try key.proof("POST", "/oauth/token")
+            let nextForm = [("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", next)]
+            let firstUse = try await broker.send("/oauth/token", method: .POST, form: nextForm, headers: [("DPoP", proof)])
+            #expect(firstUse.status == 200, "\(firstUse.body)")
+            let successor = try #require(firstUse.string("refresh_token"))
+            let replay = try await broker.send("/oauth/token", method: .POST, form: [
+                ("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", successor),
+            ], headers: [("DPoP", proof)])
+            #expect(replay.status == 400 && replay.string("error") == "invalid_dpop_proof", "\(replay.body)")
+            #expect(try await key.send("/oauth/token", form: [
+                ("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", successor),
+            ]).status == 200, "the replay changed nothing: the successor still rotates")
             let events = try await broker.withStore { store in try await store.auditEvents(subjectType: "session", subjectID: sessionID) }
             #expect(events.filter { $0.action == "session.refresh_wrong_key" }.count == 1, "the thief's try; a request without a proof is refused before the token is looked at")
         }

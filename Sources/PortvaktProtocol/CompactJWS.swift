@@ -1,0 +1,17 @@
+import Foundation
+
+/// JWS compact serialisation (RFC 7515 §7.1) of what the client signs: device assertions and
+/// DPoP proofs. Keys sorted, slashes unescaped, so the same claims give the same bytes.
+enum CompactJWS {
+    /// `base64url(header).base64url(payload)`: the bytes the signature covers (RFC 7515 §5.1).
+    static func signingInput(header: some Encodable, payload: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return "\(try encoder.encode(header).base64URLEncoded()).\(try encoder.encode(payload).base64URLEncoded())"
+    }
+
+    /// The compact JWS of `input` signed by `sign` (raw 64-byte `r || s` for ES256).
+    static func compact(_ input: String, sign: (Data) throws -> Data) throws -> String {
+        "\(input).\(try sign(Data(input.utf8)).base64URLEncoded())"
+    }
+}
