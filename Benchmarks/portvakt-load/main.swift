@@ -290,11 +290,16 @@ extension Data {
 /// The run's DPoP key (RFC 9449) and the server's latest nonce.
 final class Proofs: Sendable {
     private let key = P256.Signing.PrivateKey()
+    private let publicKey: DevicePublicKey
     private let nonce = Mutex<String?>(nil)
+
+    init() {
+        publicKey = DevicePublicKey(key.publicKey)
+    }
 
     func proof(_ method: String, _ url: String, accessToken: String?) throws -> String {
         try DPoPProof(
-            key: DevicePublicKey(key.publicKey), method: method, url: url, issuedAt: Date(), accessToken: accessToken,
+            key: publicKey, method: method, url: url, issuedAt: Date(), accessToken: accessToken,
             nonce: nonce.withLock { $0 }
         ).compact(signedBy: key)
     }

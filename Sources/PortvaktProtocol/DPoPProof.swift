@@ -19,10 +19,11 @@ public struct DPoPProof: Sendable, Hashable {
     public let nonce: String?
 
     /// The RFC 7638 thumbprint of the proof's key: what tokens are bound to (`cnf.jkt`).
-    public var thumbprint: String { key.thumbprint }
+    public let thumbprint: String
 
     public init(key: DevicePublicKey, method: String, url: String, issuedAt: Date, accessToken: String? = nil, nonce: String? = nil) {
         self.key = key
+        thumbprint = key.thumbprint
         jti = randomToken(bytes: 16)
         htm = method
         htu = Self.withoutQueryAndFragment(url)
@@ -81,6 +82,7 @@ public struct DPoPProof: Sendable, Hashable {
         }
         guard (1...256).contains(claims.jti.utf8.count) else { throw Problem(description: "The DPoP proof's jti must be 1 to 256 characters.") }
         self.key = key
+        thumbprint = key.thumbprint
         jti = claims.jti
         htm = claims.htm
         htu = claims.htu

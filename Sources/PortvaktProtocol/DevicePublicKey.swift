@@ -6,6 +6,8 @@ import Foundation
 public struct DevicePublicKey: Sendable, Hashable {
     public let x: String
     public let y: String
+    /// The key for verifying the device's signatures, made once from the checked point.
+    public let verifyingKey: P256.Signing.PublicKey
 
     /// Why a JWK is not a usable device key; the text is safe to send back to the app.
     public struct Problem: Error, Sendable, CustomStringConvertible {
@@ -21,17 +23,29 @@ public struct DevicePublicKey: Sendable, Hashable {
               xBytes.count == 32, yBytes.count == 32
         else { throw Problem(description: "The JWK needs 32-byte base64url x and y coordinates.") }
         // Throws for a point that is not on the curve.
-        guard (try? P256.Signing.PublicKey(rawRepresentation: xBytes + yBytes)) != nil else {
+        guard let key = try? P256.Signing.PublicKey(rawRepresentation: xBytes + yBytes) else {
             throw Problem(description: "The JWK's point is not on P-256.")
         }
         self.x = xBytes.base64URLEncoded()
         self.y = yBytes.base64URLEncoded()
+        verifyingKey = key
     }
 
     public init(_ key: P256.Signing.PublicKey) {
         let raw = key.rawRepresentation
         x = raw.prefix(32).base64URLEncoded()
         y = raw.suffix(32).base64URLEncoded()
+        verifyingKey = key
+    }
+
+    /// Two keys are the same point.
+    public static func == (lhs: DevicePublicKey, rhs: DevicePublicKey) -> Bool {
+        lhs.x == rhs.x && lhs.y == rhs.y
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(x)
+        hasher.combine(y)
     }
 
     public var jwk: [String: String] { ["kty": "EC", "crv": "P-256", "x": x, "y": y] }
@@ -41,10 +55,4 @@ public struct DevicePublicKey: Sendable, Hashable {
 
     /// The RFC 7638 thumbprint: one registration per key.
     public var thumbprint: String { JWKThumbprint.p256(x: x, y: y) }
-
-    /// The key for verifying the device's signatures.
-    public var verifyingKey: P256.Signing.PublicKey {
-        // init(jwk:) and init(_:) checked the point.
-        try! P256.Signing.PublicKey(rawRepresentation: Data(base64URLEncoded: x)! + Data(base64URLEncoded: y)!)
-    }
 }
