@@ -13,6 +13,10 @@ swift build -c "$configuration" --product portvakt-load >/dev/null
 bin=$(swift build -c "$configuration" --show-bin-path)
 echo "configuration: $configuration, $(nproc) cores, $duration s per run"
 
+server_cpu_ticks() {  # utime + stime of process $1, in clock ticks (proc(5))
+  awk '{print $14 + $15}' "/proc/$1/stat"
+}
+
 run_against() {  # $1: label, $2: DATABASE_URL or empty
   local dir port pid
   dir=$(mktemp -d)
@@ -27,6 +31,15 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
       "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500 \
         $([ "$tokens" = dpop ] && echo --dpop)
     done
+  done
+  # The server's own CPU per rotation (the load generator shares the two cores): rotations only.
+  for tokens in bearer dpop; do
+    local before after output rotations
+    before=$(server_cpu_ticks $pid)
+    output=$("$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency 16 --duration "$duration" --logins 16 $([ "$tokens" = dpop ] && echo --dpop))
+    after=$(server_cpu_ticks $pid)
+    rotations=$(echo "$output" | sed -n 's/^refresh-token rotations.*: \([0-9]*\) done.*/\1/p')
+    echo "== $1, $tokens: server CPU $(( (after - before) * 1000000 / $(getconf CLK_TCK) / rotations )) µs per rotation (16 logins + $rotations rotations; $(echo "$output" | grep rotations))"
   done
   kill $pid; wait $pid 2>/dev/null || true
   rm -rf "$dir"

@@ -5,9 +5,14 @@ import Foundation
 enum CompactJWS {
     /// `base64url(header).base64url(payload)`: the bytes the signature covers (RFC 7515 §5.1).
     static func signingInput(header: some Encodable, payload: some Encodable) throws -> String {
+        "\(try encode(header)).\(try encode(payload))"
+    }
+
+    /// One part: base64url of the JSON.
+    static func encode(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return "\(try encoder.encode(header).base64URLEncoded()).\(try encoder.encode(payload).base64URLEncoded())"
+        return try encoder.encode(value).base64URLEncoded()
     }
 
     /// The compact JWS of `input` signed by `sign` (raw 64-byte `r || s` for ES256).

@@ -39,10 +39,14 @@ public struct DPoPProof: Sendable, Hashable {
 
     /// `base64url(header).base64url(claims)`: the bytes the signature covers.
     public func signingInput() throws -> String {
-        try CompactJWS.signingInput(
-            header: Header(typ: Self.type, alg: "ES256", jwk: key.jwk),
-            payload: Claims(jti: jti, htm: htm, htu: htu, iat: iat, ath: ath, nonce: nonce)
-        )
+        "\(Self.encodedHeader(key)).\(try CompactJWS.encode(Claims(jti: jti, htm: htm, htu: htu, iat: iat, ath: ath, nonce: nonce)))"
+    }
+
+    /// The header, the same for every proof of a key: written out (the members in sorted order,
+    /// only base64url values) rather than encoded, since a client signs one for every request.
+    static func encodedHeader(_ key: DevicePublicKey) -> String {
+        let json = #"{"alg":"ES256","jwk":{"crv":"P-256","kty":"EC","x":"\#(key.x)","y":"\#(key.y)"},"typ":"\#(type)"}"#
+        return Data(json.utf8).base64URLEncoded()
     }
 
     public func compact(signedBy key: P256.Signing.PrivateKey) throws -> String {
