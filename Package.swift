@@ -173,7 +173,7 @@ let package = Package(
         // Prints throughput figures for BENCHMARKS.md; run in release mode.
         .executableTarget(
             name: "portvakt-benchmarks",
-            dependencies: ["Personnummer", "PortvaktCore", "QRCode"],
+            dependencies: ["Personnummer", "PortvaktCore", "QRCode", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/portvakt-benchmarks"
         ),
 

@@ -1,5 +1,6 @@
 // Prints throughput figures for BENCHMARKS.md. Run in release mode:
 //   swift run -c release portvakt-benchmarks
+import Crypto
 import Foundation
 import Personnummer
 import PortvaktCore
@@ -97,4 +98,36 @@ try measure("BankID QR frame (payload + encode, no rendering)", operations: 2_00
         total &+= try QRCode(text: BankIDQRCode.frame(qrStartToken: qrStartToken, qrStartSecret: qrStartSecret, seconds: second)).mask
     }
     return total
+}
+
+// DPoP (issue 22): what a client pays to sign a proof and the server to parse and verify one,
+// and the parts of the latter.
+let proofKey = P256.Signing.PrivateKey()
+let proofPublicKey = DevicePublicKey(proofKey.publicKey)
+let proofs = (0..<2_000).map { _ in
+    try! DPoPProof(key: proofPublicKey, method: "POST", url: "https://login.example.no/oauth/token", issuedAt: Date(), nonce: "AAAAAAAGAQ4ss7aGqT2X5yPCXdrWd4a1Ri8")
+        .compact(signedBy: proofKey)
+}
+measure("DPoP proof: sign (client)", operations: 2_000) {
+    (0..<2_000).reduce(0) { sum, _ in
+        sum + (try! DPoPProof(key: proofPublicKey, method: "POST", url: "https://login.example.no/oauth/token", issuedAt: Date())
+            .compact(signedBy: proofKey)).utf8.count
+    }
+}
+measure("DPoP proof: parse + verify (server)", operations: proofs.count) {
+    proofs.reduce(0) { sum, proof in sum + (try! DPoPProof(compact: proof)).iat % 2 }
+}
+let signedInput = Data("header.claims".utf8)
+let signature = try! proofKey.signature(for: signedInput)
+measure("  of which ECDSA P-256 verify", operations: 2_000) {
+    (0..<2_000).reduce(0) { sum, _ in sum + (proofPublicKey.verifyingKey.isValidSignature(signature, for: signedInput) ? 1 : 0) }
+}
+measure("  of which the jwk → P-256 key", operations: 2_000) {
+    (0..<2_000).reduce(0) { sum, _ in sum + (try! DevicePublicKey(jwk: proofPublicKey.jwk)).x.count }
+}
+measure("  of which the RFC 7638 thumbprint", operations: 2_000) {
+    (0..<2_000).reduce(0) { sum, _ in sum + proofPublicKey.thumbprint.count }
+}
+measure("  htu without query and fragment (URLComponents)", operations: 2_000) {
+    (0..<2_000).reduce(0) { sum, _ in sum + DPoPProof.withoutQueryAndFragment("https://login.example.no/oauth/token").count }
 }
