@@ -46,9 +46,13 @@ extension Request {
     }
 
     /// The token of an `Authorization: Bearer` header.
-    public var bearerToken: String? {
-        guard let header = headers[.authorization], header.lowercased().hasPrefix("bearer ") else { return nil }
-        let token = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+    public var bearerToken: String? { authorizationToken(scheme: "Bearer") }
+
+    /// The token of an `Authorization` header with `scheme` (compared without regard to case,
+    /// RFC 9110 §11.1): `Bearer`, or `DPoP` (RFC 9449 §7.1).
+    public func authorizationToken(scheme: String) -> String? {
+        guard let header = headers[.authorization], header.lowercased().hasPrefix(scheme.lowercased() + " ") else { return nil }
+        let token = header.dropFirst(scheme.count + 1).trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
     }
 

@@ -61,9 +61,8 @@ class DPoPKey:
 
     def send(self, method, url, access_token=None, **kwargs):
         """One request with a fresh proof, once more with the nonce the server asked for."""
-        for attempt in (1, 2):
-            headers = dict(kwargs.pop("headers", {}) if attempt == 1 else headers)
-            headers["DPoP"] = self.proof(method, url, access_token)
+        for _ in (1, 2):
+            headers = {"DPoP": self.proof(method, url, access_token)}
             if access_token:
                 headers["Authorization"] = f"DPoP {access_token}"
             response = requests.request(method, url, headers=headers, allow_redirects=False, timeout=10, **kwargs)

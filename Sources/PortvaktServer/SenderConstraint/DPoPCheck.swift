@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import PortvaktCore
 import PortvaktProtocol
+import PortvaktStorage
 
 /// Checks the `DPoP` header of a request (RFC 9449 §4.3): a well-formed proof signed by its own
 /// key, for this method and URL, made within the last minute, with the server's nonce, carrying
@@ -25,9 +26,8 @@ struct DPoPCheck: Sendable {
     struct Verified: Sendable {
         /// The thumbprint of the key that signed the proof.
         let key: String
-        /// The proof's `jti`, scoped to its key, as the replay record stores it.
-        let jtiHash: Data
-        let expiresAt: Date
+        /// The proof's `jti`, scoped to its key, and until when it is remembered.
+        let record: DPoPProofRecord
     }
 
     /// The thumbprint of the key that signed the request's valid proof, the proof now recorded;
@@ -67,10 +67,9 @@ struct DPoPCheck: Sendable {
         guard let nonce = proof.nonce, broker.dpopNonces.isValid(nonce, at: now) else {
             throw Self.useNonce(at: endpoint)
         }
-        return Verified(
-            key: proof.thumbprint, jtiHash: Data(SHA256.hash(data: Data("\(proof.thumbprint) \(proof.jti)".utf8))),
-            expiresAt: now.addingTimeInterval(2 * Self.window + 5)
-        )
+        return Verified(key: proof.thumbprint, record: DPoPProofRecord(
+            jtiHash: Data(SHA256.hash(data: Data("\(proof.thumbprint) \(proof.jti)".utf8))), expiresAt: now.addingTimeInterval(2 * Self.window + 5)
+        ))
     }
 
     /// Records the proof's `jti`, so no instance accepts it again.
@@ -78,7 +77,7 @@ struct DPoPCheck: Sendable {
     func record(_ verified: Verified, at endpoint: Endpoint) async throws(OAuthFailure) {
         let recorded: Bool
         do {
-            recorded = try await broker.store.recordDPoPProof(jtiHash: verified.jtiHash, expiresAt: verified.expiresAt)
+            recorded = try await broker.store.recordDPoPProof(verified.record)
         } catch {
             broker.logger.error("A DPoP proof could not be recorded", metadata: ["error": "\(error)"])
             throw .temporarilyUnavailable

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PortvaktHTTP
 import JWTKit
 import PortvaktStorage
 
@@ -42,14 +43,10 @@ struct AccessTokenVerifier: Sendable {
         let token: String
 
         init?(_ request: Request) {
-            guard let header = request.headers[.authorization], let space = header.firstIndex(of: " ") else { return nil }
-            let token = header[space...].trimmingCharacters(in: .whitespaces)
-            switch header[..<space].lowercased() {
-            case "bearer": scheme = .bearer
-            case "dpop": scheme = .dpop
-            default: return nil
-            }
-            guard !token.isEmpty else { return nil }
+            guard let (scheme, token) = [OAuthFailure.Scheme.bearer, .dpop].lazy
+                .compactMap({ scheme in request.authorizationToken(scheme: scheme.rawValue).map { (scheme, $0) } }).first
+            else { return nil }
+            self.scheme = scheme
             self.token = token
         }
     }

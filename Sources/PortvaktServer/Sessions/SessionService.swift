@@ -70,7 +70,7 @@ struct SessionService: Sendable {
         let successor = broker.refreshSecret.successor(of: token)
         let rotation = try await store.rotateRefreshToken(
             hash: RefreshTokenSecret.hash(token), successorHash: RefreshTokenSecret.hash(successor), clientID: clientID,
-            dpopJKT: proofKey, proof: proof.map { DPoPProofRecord(jtiHash: $0.jtiHash, expiresAt: $0.expiresAt) },
+            dpopJKT: proofKey, proof: proof?.record,
             idleLifetime: broker.lifetimes.idle, now: now
         )
         switch rotation {

@@ -2,10 +2,10 @@ import Foundation
 import SQLKit
 
 extension PortvaktStore {
-    /// Records a DPoP proof's `jti` (as a hash, scoped to its key by the caller) until
-    /// `expiresAt`; false when it was recorded before: a replay, whichever instance saw it first.
-    public func recordDPoPProof(jtiHash: Data, expiresAt: Date) async throws -> Bool {
-        try await write { db in try await Self.recordDPoPProof(DPoPProofRecord(jtiHash: jtiHash, expiresAt: expiresAt), in: db) }
+    /// Records a DPoP proof's `jti` (as a hash, scoped to its key by the caller) until it
+    /// expires; false when it was recorded before: a replay, whichever instance saw it first.
+    public func recordDPoPProof(_ record: DPoPProofRecord) async throws -> Bool {
+        try await write { db in try await Self.recordDPoPProof(record, in: db) }
     }
 
     static func recordDPoPProof(_ record: DPoPProofRecord, in db: any SQLDatabase) async throws -> Bool {
