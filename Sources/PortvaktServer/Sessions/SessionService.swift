@@ -74,9 +74,11 @@ struct SessionService: Sendable {
             idleLifetime: broker.lifetimes.idle, now: now
         )
         switch rotation {
-        case .rotated(let session), .repeated(let session):
+        case .rotated(let rotated), .repeated(let rotated):
             if case .rotated = rotation { PortvaktMetrics.refreshRotated() }
-            return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: successor, scope: "openid", nonce: nil, withIDToken: false)
+            return try await TokenIssuer(broker: broker).tokens(
+                for: rotated.session, organisations: rotated.organisations, refreshToken: successor, scope: "openid", nonce: nil, withIDToken: false
+            )
         case .reused(let session):
             PortvaktMetrics.refreshReuseDetected()
             broker.logger.warning("A rotated refresh token was used again; the session is revoked", metadata: ["user": "\(session.userId)"])

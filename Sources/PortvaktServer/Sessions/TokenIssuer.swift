@@ -46,13 +46,16 @@ struct TokenIssuer: Sendable {
     static let deviceACR = "urn:portvakt:acr:device-biometric"
     static let stepUpACR = "urn:portvakt:acr:biometric-step-up"
 
-    func tokens(for session: Session, refreshToken: String, scope: String, nonce: String?, withIDToken: Bool) async throws -> TokenResponse {
+    /// - Parameter organisations: the user's organisations and roles when the caller has read them already.
+    func tokens(
+        for session: Session, organisations: [OrganisationRoles]? = nil, refreshToken: String, scope: String, nonce: String?, withIDToken: Bool
+    ) async throws -> TokenResponse {
         let now = broker.now()
         let (keys, set) = try await broker.signingKeys.collection(now: now)
         let kid = set.active.kid
         let lifetime = Int(broker.lifetimes.accessToken)
         let amr = session.amr.split(separator: " ").map(String.init)
-        let access = try await accessClaims(session, scope: scope, amr: amr, acr: session.acr, authTime: Int(session.authTime / 1000), lifetime: lifetime, now: now)
+        let access = try await accessClaims(session, organisations: organisations, scope: scope, amr: amr, acr: session.acr, authTime: Int(session.authTime / 1000), lifetime: lifetime, now: now)
         let accessToken = try await keys.sign(access, kid: JWKIdentifier(string: kid), header: ["typ": "at+jwt"])
         let issuedAt = Int(now.timeIntervalSince1970)
         var idToken: String?
@@ -84,9 +87,9 @@ struct TokenIssuer: Sendable {
     }
 
     private func accessClaims(
-        _ session: Session, scope: String, amr: [String], acr: String, authTime: Int, lifetime: Int, now: Date
+        _ session: Session, organisations: [OrganisationRoles]? = nil, scope: String, amr: [String], acr: String, authTime: Int, lifetime: Int, now: Date
     ) async throws -> AccessTokenClaims {
-        let organisations = try await broker.store.organisationRoles(userID: session.userId)
+        let organisations = if let organisations { organisations } else { try await broker.store.organisationRoles(userID: session.userId) }
         let issuedAt = Int(now.timeIntervalSince1970)
         return AccessTokenClaims(
             iss: broker.issuer, sub: session.userId, aud: session.clientId, clientID: session.clientId,

@@ -21,5 +21,6 @@ public struct Migration: Sendable {
         Migration(version: 11, name: "portal sessions", apply: PortalSessions.apply),
         Migration(version: 12, name: "password invites", apply: PasswordInvites.apply),
         Migration(version: 13, name: "sender-constrained tokens", apply: SenderConstrainedTokens.apply),
+        Migration(version: 14, name: "rotation function", apply: RotationFunction.apply),
     ]
 }

@@ -1,13 +1,14 @@
 import Foundation
+import PortvaktCore
 import SQLKit
 
 /// What presenting a refresh token led to.
 public enum RefreshRotation: Sendable, Equatable {
     /// The token was current: it is now rotated, and the successor the caller derived is stored.
-    case rotated(Session)
+    case rotated(RotatedSession)
     /// The token was rotated before into the successor the caller derived, and that successor is
     /// still unused (the answer was lost, or two requests raced): the caller hands it out again.
-    case repeated(Session)
+    case repeated(RotatedSession)
     /// The token's successor has been used already, so the chain has moved on: someone holds a
     /// copy of an old token. The whole session is now revoked.
     case reused(Session)
@@ -22,8 +23,33 @@ public enum RefreshRotation: Sendable, Equatable {
     case unknown
 }
 
+/// The session of a rotated refresh token, with the user's organisations and roles for its new
+/// access token, read in the rotation's transaction.
+public struct RotatedSession: Sendable, Equatable {
+    public let session: Session
+    public let organisations: [OrganisationRoles]
+}
+
+/// One presentation of a refresh token (the parameters of ``PortvaktStore/rotateRefreshToken(hash:successorHash:clientID:dpopJKT:proof:idleLifetime:now:)``).
+struct RotationRequest: Sendable {
+    let hash: Data
+    let successorHash: Data
+    let clientID: String
+    let dpopJKT: String?
+    let proof: DPoPProofRecord?
+    let idleLifetime: TimeInterval
+    let now: Date
+
+    /// The session's idle expiry after this use: now + the idle lifetime, never past the absolute one.
+    func idleExpiry(of session: Session) -> Int64 {
+        min(now.addingTimeInterval(idleLifetime).millisecondsSince1970, session.absoluteExpiresAt)
+    }
+}
+
 extension PortvaktStore {
-    /// Rotates a refresh token in one transaction.
+    /// Rotates a refresh token in one transaction and one trip to the database: on SQLite one
+    /// synchronous run on the direct connection (`PortvaktStore+DirectRotation.swift`), on
+    /// PostgreSQL one call of the function `RotationFunction` defines.
     ///
     /// A lost answer must not log the user out: until the successor is used, presenting its
     /// predecessor again yields that same successor, for as long as the session lives. Only once
@@ -40,53 +66,40 @@ extension PortvaktStore {
         hash: Data, successorHash: Data, clientID: String, dpopJKT: String? = nil, proof: DPoPProofRecord? = nil,
         idleLifetime: TimeInterval, now: Date = Date()
     ) async throws -> RefreshRotation {
-        let time = now.millisecondsSince1970
-        return try await write { db in
-            if let proof, try await !Self.recordDPoPProof(proof, in: db) { return .replayedProof }
-            guard let token = try await Self.refreshToken(hash: hash, in: db),
-                  let session = try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self),
-                  session.clientId == clientID
-            else { return .unknown }
-            // Before anything changes: a token presented without its key neither rotates nor
-            // revokes, so whoever lifted it cannot log the user out either.
-            if let bound = session.dpopJkt, bound != dpopJKT { return .wrongKey(session) }
-            guard session.isActive(at: now), token.expiresAt > time else { return .expired(session) }
-            // First, and guarded: this locks the session row, so a concurrent logout either
-            // committed before (nothing updated: expired) or waits until these tokens exist and
-            // then ends them with the session.
-            let idleExpiry = min(now.addingTimeInterval(idleLifetime).millisecondsSince1970, session.absoluteExpiresAt)
-            guard try await db.update("sessions").set("idle_expires_at", to: idleExpiry)
-                .where("id", .equal, session.id).where("revoked_at", .is, SQLLiteral.null)
-                .returning("id").first() != nil
-            else { return .expired(session) }
+        let request = RotationRequest(
+            hash: hash, successorHash: successorHash, clientID: clientID, dpopJKT: dpopJKT, proof: proof, idleLifetime: idleLifetime, now: now
+        )
+        if let sqlite = driver as? SQLiteDriver {
+            return try await writeDirectly(on: sqlite) { try Self.rotateRefreshToken(request, on: $0) }
+        }
+        return try await read { db in try await Self.rotateRefreshToken(request, callingFunctionIn: db) }
+    }
 
-            if token.rotatedAt == nil {
-                let successorID = newID()
-                // The condition makes the loser of a concurrent rotation (PostgreSQL, READ COMMITTED) update nothing.
-                let won = try await db.update("refresh_tokens")
-                    .set("rotated_at", to: time).set("successor_id", to: successorID)
-                    .where("id", .equal, token.id).where("rotated_at", .is, SQLLiteral.null)
-                    .returning("id").first() != nil
-                if won {
-                    let successor = RefreshToken(
-                        id: successorID, sessionId: session.id, tokenHash: successorHash, parentId: token.id,
-                        createdAt: time, expiresAt: session.absoluteExpiresAt, rotatedAt: nil, successorId: nil
-                    )
-                    try await db.insert(into: "refresh_tokens").row(successor).run()
-                    return .rotated(session)
-                }
-            }
-
-            // Rotated already (or just now by a concurrent request): the same successor while it is unused, else reuse.
-            guard let rotated = try await Self.refreshToken(hash: hash, in: db), rotated.rotatedAt != nil else {
-                return .unknown
-            }
-            let successor = try await Self.refreshToken(hash: successorHash, in: db)
-            if let successor, successor.id == rotated.successorId, successor.rotatedAt == nil {
-                return .repeated(session)
-            }
-            try await Self.revokeSession(id: session.id, reason: "refresh_token_reuse", at: time, in: db)
-            return .reused(session)
+    /// PostgreSQL: one call of `portvakt_rotate_refresh_token` (migration 14), its own transaction.
+    private static func rotateRefreshToken(_ request: RotationRequest, callingFunctionIn db: any SQLDatabase) async throws -> RefreshRotation {
+        let rows = try await db.raw("""
+            SELECT r.outcome, (r.session).*, r.organisation_id, r.slug, r.role FROM portvakt_rotate_refresh_token(\
+            \(bind: request.hash), \(bind: request.successorHash), \(bind: newID()), \(bind: request.clientID), \(bind: request.dpopJKT), \
+            \(bind: request.proof?.jtiHash), \(bind: request.proof?.expiresAt.millisecondsSince1970), \
+            \(bind: request.now.millisecondsSince1970), \(bind: Int64(request.idleLifetime * 1000))) AS r
+            """).all()
+        guard let first = rows.first else { return .unknown }
+        let session = { try first.decode(model: Session.self, keyDecodingStrategy: .convertFromSnakeCase) }
+        let rotated = {
+            let organisations = try OrganisationRoles.grouping(rows.compactMap { row in
+                guard let organisation = try row.decode(column: "organisation_id", as: String?.self) else { return nil }
+                return (organisation, try row.decode(column: "slug", as: String.self), try row.decode(column: "role", as: Role.self))
+            })
+            return RotatedSession(session: try session(), organisations: organisations)
+        }
+        return switch try first.decode(column: "outcome", as: String.self) {
+        case "rotated": .rotated(try rotated())
+        case "repeated": .repeated(try rotated())
+        case "reused": .reused(try session())
+        case "expired": .expired(try session())
+        case "wrong_key": .wrongKey(try session())
+        case "replayed_proof": .replayedProof
+        default: .unknown
         }
     }
 

@@ -153,28 +153,37 @@ public struct OrganisationRoles: Sendable, Hashable {
 extension PortvaktStore {
     /// The user's organisations with their roles, in one query.
     public func organisationRoles(userID: String) async throws -> [OrganisationRoles] {
+        try await read { db in try await Self.organisationRoles(userID: userID, in: db) }
+    }
+
+    static func organisationRoles(userID: String, in db: any SQLDatabase) async throws -> [OrganisationRoles] {
         struct Row: Decodable {
             let organisationId: String
             let slug: String
             let role: Role
         }
-        let rows = try await read { db in
-            try await db.select()
-                .column(SQLColumn("organisation_id", table: "memberships"))
-                .column(SQLColumn("slug", table: "organisations"))
-                .column(SQLColumn("role", table: "memberships"))
-                .from("memberships")
-                .join("organisations", on: SQLColumn("id", table: "organisations"), .equal, SQLColumn("organisation_id", table: "memberships"))
-                .where(SQLColumn("user_id", table: "memberships"), .equal, SQLBind(userID))
-                .orderBy(SQLColumn("slug", table: "organisations")).orderBy(SQLColumn("role", table: "memberships"))
-                .all(as: Row.self)
-        }
+        let rows = try await db.select()
+            .column(SQLColumn("organisation_id", table: "memberships"))
+            .column(SQLColumn("slug", table: "organisations"))
+            .column(SQLColumn("role", table: "memberships"))
+            .from("memberships")
+            .join("organisations", on: SQLColumn("id", table: "organisations"), .equal, SQLColumn("organisation_id", table: "memberships"))
+            .where(SQLColumn("user_id", table: "memberships"), .equal, SQLBind(userID))
+            .orderBy(SQLColumn("slug", table: "organisations")).orderBy(SQLColumn("role", table: "memberships"))
+            .all(as: Row.self)
+        return OrganisationRoles.grouping(rows.map { ($0.organisationId, $0.slug, $0.role) })
+    }
+}
+
+extension OrganisationRoles {
+    /// One entry per organisation, from (organisation, slug, role) rows ordered by organisation.
+    static func grouping(_ rows: [(organisationID: String, slug: String, role: Role)]) -> [OrganisationRoles] {
         var result: [OrganisationRoles] = []
         for row in rows {
-            if let last = result.last, last.organisationID == row.organisationId {
+            if let last = result.last, last.organisationID == row.organisationID {
                 result[result.count - 1] = OrganisationRoles(organisationID: last.organisationID, slug: last.slug, roles: last.roles + [row.role])
             } else {
-                result.append(OrganisationRoles(organisationID: row.organisationId, slug: row.slug, roles: [row.role]))
+                result.append(OrganisationRoles(organisationID: row.organisationID, slug: row.slug, roles: [row.role]))
             }
         }
         return result

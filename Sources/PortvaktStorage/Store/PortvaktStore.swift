@@ -25,6 +25,11 @@ public struct PortvaktStore: Sendable {
         try await Self.reportingOutages { try await driver.withTransaction(body) }
     }
 
+    /// A hot path's transaction on SQLite's direct connection (see ``SQLiteDriver/withDirectTransaction(_:)``).
+    func writeDirectly<R: Sendable>(on sqlite: SQLiteDriver, _ body: @escaping @Sendable (SQLiteDirectConnection) throws -> R) async throws -> R {
+        try await Self.reportingOutages { try await sqlite.withDirectTransaction(body) }
+    }
+
     /// Any failure that is not one of the store's own answers becomes ``StoreError/unavailable(_:)``,
     /// so that callers tell the user "try again", never "not found" or "logged out".
     private static func reportingOutages<R>(_ body: () async throws -> R) async throws -> R {

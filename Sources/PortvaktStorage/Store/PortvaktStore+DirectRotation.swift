@@ -1,0 +1,114 @@
+import Foundation
+import PortvaktCore
+
+/// The refresh rotation on SQLite, as one synchronous transaction on ``SQLiteDirectConnection``:
+/// the same steps and answers as the SQLKit version in `PortvaktStore+Rotation.swift`, which
+/// PostgreSQL runs. SQLite has one writer at a time, so no step needs a guard against a
+/// concurrent rotation.
+extension PortvaktStore {
+    static func rotateRefreshToken(_ request: RotationRequest, on db: SQLiteDirectConnection) throws -> RefreshRotation {
+        let time = request.now.millisecondsSince1970
+        if let proof = request.proof {
+            try db.run(
+                "INSERT INTO dpop_proofs (jti_hash, expires_at) VALUES (?1, ?2) ON CONFLICT (jti_hash) DO NOTHING",
+                .blob(proof.jtiHash), .integer(proof.expiresAt.millisecondsSince1970)
+            )
+            guard db.changes == 1 else { return .replayedProof }
+        }
+        guard let token = try refreshToken(hash: request.hash, on: db),
+              let session = try session(id: token.sessionId, on: db),
+              session.clientId == request.clientID
+        else { return .unknown }
+        if let bound = session.dpopJkt, bound != request.dpopJKT { return .wrongKey(session) }
+        guard session.isActive(at: request.now), token.expiresAt > time else { return .expired(session) }
+        try db.run("UPDATE sessions SET idle_expires_at = ?1 WHERE id = ?2", .integer(request.idleExpiry(of: session)), .text(session.id))
+
+        if token.rotatedAt == nil {
+            let successorID = newID()
+            try db.run("UPDATE refresh_tokens SET rotated_at = ?1, successor_id = ?2 WHERE id = ?3", .integer(time), .text(successorID), .text(token.id))
+            try db.run(
+                "INSERT INTO refresh_tokens (id, session_id, token_hash, parent_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                .text(successorID), .text(session.id), .blob(request.successorHash), .text(token.id), .integer(time), .integer(session.absoluteExpiresAt)
+            )
+            return .rotated(RotatedSession(session: session, organisations: try organisationRoles(userID: session.userId, on: db)))
+        }
+        if let successor = try refreshToken(hash: request.successorHash, on: db), successor.id == token.successorId, successor.rotatedAt == nil {
+            return .repeated(RotatedSession(session: session, organisations: try organisationRoles(userID: session.userId, on: db)))
+        }
+        try db.run(
+            "UPDATE sessions SET revoked_at = ?1, revoked_reason = 'refresh_token_reuse' WHERE id = ?2 AND revoked_at IS NULL",
+            .integer(time), .text(session.id)
+        )
+        return .reused(session)
+    }
+
+    private static func refreshToken(hash: Data, on db: SQLiteDirectConnection) throws -> RefreshToken? {
+        let rows = try db.run(
+            "SELECT id, session_id, token_hash, parent_id, created_at, expires_at, rotated_at, successor_id FROM refresh_tokens WHERE token_hash = ?1",
+            .blob(hash)
+        )
+        return try rows.first.map { row in
+            var columns = SQLiteColumns(row)
+            return RefreshToken(
+                id: try columns.text(), sessionId: try columns.text(), tokenHash: try columns.blob(), parentId: columns.optionalText(),
+                createdAt: try columns.integer(), expiresAt: try columns.integer(), rotatedAt: columns.optionalInteger(), successorId: columns.optionalText()
+            )
+        }
+    }
+
+    private static func session(id: String, on db: SQLiteDirectConnection) throws -> Session? {
+        let rows = try db.run(
+            """
+            SELECT id, user_id, client_id, device_id, amr, acr, auth_time, created_at, idle_expires_at, absolute_expires_at, \
+            revoked_at, revoked_reason, dpop_jkt FROM sessions WHERE id = ?1
+            """,
+            .text(id)
+        )
+        return try rows.first.map { row in
+            var columns = SQLiteColumns(row)
+            return Session(
+                id: try columns.text(), userId: try columns.text(), clientId: try columns.text(), deviceId: columns.optionalText(),
+                amr: try columns.text(), acr: try columns.text(), authTime: try columns.integer(), createdAt: try columns.integer(),
+                idleExpiresAt: try columns.integer(), absoluteExpiresAt: try columns.integer(), revokedAt: columns.optionalInteger(),
+                revokedReason: columns.optionalText(), dpopJkt: columns.optionalText()
+            )
+        }
+    }
+
+    private static func organisationRoles(userID: String, on db: SQLiteDirectConnection) throws -> [OrganisationRoles] {
+        let rows = try db.run(
+            """
+            SELECT memberships.organisation_id, organisations.slug, memberships.role FROM memberships \
+            JOIN organisations ON organisations.id = memberships.organisation_id \
+            WHERE memberships.user_id = ?1 ORDER BY organisations.slug, memberships.role
+            """,
+            .text(userID)
+        )
+        return try OrganisationRoles.grouping(rows.map { row in
+            var columns = SQLiteColumns(row)
+            let (organisation, slug, role) = (try columns.text(), try columns.text(), try columns.text())
+            guard let role = Role(rawValue: role) else { throw StoreError.constraint("memberships.role") }
+            return (organisation, slug, role)
+        })
+    }
+}
+
+/// Reads a row's columns in order, each as the type the schema gives it.
+private struct SQLiteColumns {
+    private var values: ArraySlice<SQLiteValue>
+
+    init(_ row: [SQLiteValue]) { values = row[...] }
+
+    mutating func text() throws -> String { try required(next()?.text) }
+    mutating func integer() throws -> Int64 { try required(next()?.integer) }
+    mutating func blob() throws -> Data { try required(next()?.blob) }
+    mutating func optionalText() -> String? { next()?.text }
+    mutating func optionalInteger() -> Int64? { next()?.integer }
+
+    private mutating func next() -> SQLiteValue? { values.popFirst() }
+
+    private func required<T>(_ value: T?) throws -> T {
+        guard let value else { throw StoreError.constraint("a column the schema requires is missing or of another type") }
+        return value
+    }
+}
