@@ -44,6 +44,27 @@ struct RefreshRotationTests {
         }
     }
 
+    @Test("Issue 24: 200 concurrent uses of one refresh token give one successor for all; once it is used, a late use of the old token ends the session", arguments: TestDatabase.kinds)
+    func twoHundredConcurrentUses(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let tokens = try await broker.tokens(provider: "vipps", user: "kari")
+            let token = try #require(tokens["refresh_token"] as? String)
+            let replies = try await withThrowingTaskGroup(of: LiveBroker.Reply.self) { group in
+                for _ in 0..<200 { group.addTask { try await broker.refresh(token) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.status == 200 }, "statuses: \(Set(replies.map(\.status)))")
+            let successors = Set(replies.compactMap { $0.string("refresh_token") })
+            #expect(successors.count == 1, "one successor chain, not \(successors.count)")
+            let successor = try #require(successors.first)
+            let next = try await broker.refresh(successor)
+            #expect(next.status == 200)
+            let late = try await broker.refresh(token)
+            #expect(late.status == 400 && late.string("error") == "invalid_grant", "\(late.body)")
+            #expect(try await broker.refresh(try #require(next.string("refresh_token"))).status == 400, "the reuse ended the session")
+        }
+    }
+
     @Test("S8.2 a lost refresh answer does not log out: a retry five minutes later gets the same successor", arguments: TestDatabase.kinds)
     func lateRetryKeepsTheSession(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
