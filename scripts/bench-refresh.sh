@@ -46,7 +46,8 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
 }
 
 run_against sqlite ""
-if started=$(scripts/start-postgres.sh); then
+# Durable commits, as in production: fsync on, synchronous_commit on (the default).
+if started=$(PORTVAKT_PG_FSYNC=on scripts/start-postgres.sh); then
   eval "$started"
   trap 'scripts/stop-postgres.sh' EXIT
   run_against postgresql "$PORTVAKT_TEST_POSTGRES_URL"

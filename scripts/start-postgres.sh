@@ -2,6 +2,7 @@
 # Starts a throwaway PostgreSQL on 127.0.0.1 for the tests and prints its URL.
 # Usage: eval "$(scripts/start-postgres.sh)"  → sets PORTVAKT_TEST_POSTGRES_URL and PORTVAKT_PG_DIR.
 # Stop it with scripts/stop-postgres.sh. initdb refuses root, so the cluster runs as `postgres`.
+# Tests run with fsync off; PORTVAKT_PG_FSYNC=on makes commits durable as in production (benchmarks).
 set -euo pipefail
 
 bindir=""
@@ -29,7 +30,7 @@ fi
 "${run[@]}" "$bindir/initdb" -D "$dir/data" --auth=trust -N -U postgres >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
 "${run[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c max_connections=200" start >/dev/null \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=${PORTVAKT_PG_FSYNC:-off} -c max_connections=200" start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 
 echo "export PORTVAKT_TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable'"
