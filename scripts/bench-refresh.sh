@@ -3,6 +3,7 @@
 # BankID order start, against a live portvakt-server on loopback: on SQLite and on a throwaway PostgreSQL, at
 # concurrency 16 and 64, with the load generator running beside the server on the same machine.
 # CONFIGURATION=debug measures the debug build; DURATION=seconds per run (default 15).
+# SQLite: WAL, synchronous=NORMAL (no fsync per commit). PostgreSQL: fsync on, synchronous_commit on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/wait-for-200.sh
@@ -21,36 +22,54 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
   local dir port pid
   dir=$(mktemp -d)
   port=$((20000 + RANDOM % 20000))
-  # Old app versions may go without DPoP, so both runs below hit the same server.
+  # Old app versions may go without DPoP, so Bearer and DPoP runs hit the same server.
   (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning PORTVAKT_LEGACY_CLIENTS=no.portvakt.app DATABASE_URL=$2 exec "$bin/portvakt-server" dev 2>"$dir/log") &
   pid=$!
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; kill $pid; return 1; }
+  # Logins, BankID order starts and unlocks (sequential, then concurrent), then rotations.
+  for concurrency in 16 64; do
+    echo "== $1, concurrency $concurrency"
+    "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500
+  done
+  # Rotations only, for the table: the server's own CPU (the load generator shares the cores) and memory.
+  # A run stops at its first error, so every row is error-free.
   for concurrency in 16 64; do
     for tokens in bearer dpop; do
-      echo "== $1, concurrency $concurrency, $tokens"
-      "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500 \
-        $([ "$tokens" = dpop ] && echo --dpop)
+      local before after output rotations seconds line
+      before=$(server_cpu_ticks $pid)
+      output=$("$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins $concurrency $([ "$tokens" = dpop ] && echo --dpop))
+      after=$(server_cpu_ticks $pid)
+      line=$(echo "$output" | grep "^refresh-token rotations")
+      rotations=$(echo "$line" | sed -n 's/.*: \([0-9]*\) done.*/\1/p')
+      seconds=$(echo "$line" | sed -n 's/.* over \([0-9.]*\) s.*/\1/p')
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s%% | %s | %s MB |\n' "$1" "$tokens" "$concurrency" \
+        "$(echo "$line" | sed -n 's/.*  \([0-9]*\/s\) over.*/\1/p')" \
+        "$(echo "$line" | sed -n 's/.*p50 \([0-9.]* ms\).*/\1/p')" "$(echo "$line" | sed -n 's/.*p90 \([0-9.]* ms\).*/\1/p')" \
+        "$(echo "$line" | sed -n 's/.*p99 \([0-9.]* ms\).*/\1/p')" \
+        "$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v s="$seconds" 'BEGIN { printf "%.0f", 100 * t / hz / s }')" \
+        "$(( (after - before) * 1000000 / $(getconf CLK_TCK) / rotations )) µs" \
+        "$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$pid/status")" >>"$table"
     done
-  done
-  # The server's own CPU per rotation (the load generator shares the two cores): rotations only.
-  for tokens in bearer dpop; do
-    local before after output rotations
-    before=$(server_cpu_ticks $pid)
-    output=$("$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency 16 --duration "$duration" --logins 16 $([ "$tokens" = dpop ] && echo --dpop))
-    after=$(server_cpu_ticks $pid)
-    rotations=$(echo "$output" | sed -n 's/^refresh-token rotations.*: \([0-9]*\) done.*/\1/p')
-    echo "== $1, $tokens: server CPU $(( (after - before) * 1000000 / $(getconf CLK_TCK) / rotations )) µs per rotation (16 logins + $rotations rotations; $(echo "$output" | grep rotations))"
   done
   kill $pid; wait $pid 2>/dev/null || true
   rm -rf "$dir"
+}
+
+table=$(mktemp)
+print_table() {
+  echo "Refresh-token rotations (each worker its own session):"
+  echo "| database | tokens | concurrency | rotations | p50 | p90 | p99 | server CPU (200% = both cores) | server CPU per rotation | server RSS after |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  cat "$table"
 }
 
 run_against sqlite ""
 # Durable commits, as in production: fsync on, synchronous_commit on (the default).
 if started=$(PORTVAKT_PG_FSYNC=on scripts/start-postgres.sh); then
   eval "$started"
-  trap 'scripts/stop-postgres.sh' EXIT
+  trap 'scripts/stop-postgres.sh; print_table' EXIT
   run_against postgresql "$PORTVAKT_TEST_POSTGRES_URL"
 else
   echo "no PostgreSQL: skipped" >&2
+  print_table
 fi

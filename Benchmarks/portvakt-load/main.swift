@@ -131,7 +131,7 @@ struct PortvaktLoad: AsyncParsableCommand {
     private func report(_ title: String, _ histogram: Histogram<UInt64>, count: Int, seconds: Double?) -> String {
         let ms = { (value: UInt64) in String(format: "%.2f ms", Double(value) / 1000) }
         let rate = seconds.map { String(format: "  %.0f/s over %.1f s", Double(count) / $0, $0) } ?? ""
-        return "\(title): \(count) done\(rate)  p50 \(ms(histogram.valueAtPercentile(50)))  p99 \(ms(histogram.valueAtPercentile(99)))  max \(ms(histogram.max))"
+        return "\(title): \(count) done\(rate)  p50 \(ms(histogram.valueAtPercentile(50)))  p90 \(ms(histogram.valueAtPercentile(90)))  p99 \(ms(histogram.valueAtPercentile(99)))  max \(ms(histogram.max))"
     }
 }
 
