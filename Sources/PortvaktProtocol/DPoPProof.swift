@@ -62,22 +62,17 @@ public struct DPoPProof: Sendable, Hashable {
     /// on the request, the time and the server (`htm`, `htu`, `iat`, `ath`, `nonce`, replay) is
     /// left to the caller.
     public init(compact: String) throws(Problem) {
+        try self.init(compact: compact, keyOfHeader: Self.key(ofHeader:))
+    }
+
+    /// As ``init(compact:)``, with the header's key from `keyOfHeader` (the server remembers the
+    /// keys of headers it has read: a client's header is the same in every proof).
+    public init(compact: String, keyOfHeader: (Substring) throws(Problem) -> DevicePublicKey) throws(Problem) {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard compact.utf8.count <= 4096, parts.count == 3,
-              let headerData = Data(base64URLEncoded: String(parts[0])), let claimsData = Data(base64URLEncoded: String(parts[1])),
+        guard compact.utf8.count <= 4096, parts.count == 3, let claimsData = Data(base64URLEncoded: String(parts[1])),
               let signature = Data(base64URLEncoded: String(parts[2]))
         else { throw Problem(description: "The DPoP proof is not a compact JWS.") }
-        guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
-            throw Problem(description: "The DPoP proof's header needs typ, alg and jwk.")
-        }
-        guard header.typ == Self.type else { throw Problem(description: "The DPoP proof's typ must be dpop+jwt.") }
-        guard header.alg == "ES256" else { throw Problem(description: "The DPoP proof must be signed ES256.") }
-        let key: DevicePublicKey
-        do {
-            key = try DevicePublicKey(jwk: header.jwk)
-        } catch {
-            throw Problem(description: "The DPoP proof's jwk: \(error.description)")
-        }
+        let key = try keyOfHeader(parts[0])
         guard let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature),
               key.verifyingKey.isValidSignature(ecdsa, for: Data("\(parts[0]).\(parts[1])".utf8))
         else { throw Problem(description: "The DPoP proof's signature does not verify with its jwk.") }
@@ -93,6 +88,21 @@ public struct DPoPProof: Sendable, Hashable {
         iat = claims.iat
         ath = claims.ath
         nonce = claims.nonce
+    }
+
+    /// The key of a proof's header (its first segment), once `typ` and `alg` are right.
+    public static func key(ofHeader segment: Substring) throws(Problem) -> DevicePublicKey {
+        guard let headerData = Data(base64URLEncoded: String(segment)) else { throw Problem(description: "The DPoP proof is not a compact JWS.") }
+        guard let header = try? JSONDecoder().decode(Header.self, from: headerData) else {
+            throw Problem(description: "The DPoP proof's header needs typ, alg and jwk.")
+        }
+        guard header.typ == Self.type else { throw Problem(description: "The DPoP proof's typ must be dpop+jwt.") }
+        guard header.alg == "ES256" else { throw Problem(description: "The DPoP proof must be signed ES256.") }
+        do {
+            return try DevicePublicKey(jwk: header.jwk)
+        } catch {
+            throw Problem(description: "The DPoP proof's jwk: \(error.description)")
+        }
     }
 
     /// `ath`: base64url SHA-256 of the access token's ASCII (RFC 9449 §4.2).

@@ -25,6 +25,7 @@ struct Broker: Sendable {
     /// Built-in clients allowed to go without PAR and DPoP (`PORTVAKT_LEGACY_CLIENTS`).
     var legacyClients: Set<String> = []
     let dpopNonces: DPoPNonces
+    let dpopHeaderKeys = DPoPHeaderKeys()
 
     var issuer: String { address.current }
     var refreshSecret: RefreshTokenSecret { RefreshTokenSecret(key: keys.refreshTokenKey) }

@@ -46,7 +46,7 @@ struct DPoPCheck: Sendable {
         guard values.count == 1 else { throw Self.invalid("Send exactly one DPoP header.", at: endpoint) }
         let proof: DPoPProof
         do {
-            proof = try DPoPProof(compact: values[0])
+            proof = try DPoPProof(compact: values[0], keyOfHeader: broker.dpopHeaderKeys.key(ofHeader:))
         } catch {
             throw Self.invalid(error.description, at: endpoint)
         }
