@@ -9,7 +9,7 @@ final class DPoPHeaderKeys: Sendable {
     private let keys = Mutex<[String: DevicePublicKey]>([:])
     private let limit: Int
 
-    init(limit: Int = 10_000) {
+    init(limit: Int = 4096) {
         self.limit = limit
     }
 

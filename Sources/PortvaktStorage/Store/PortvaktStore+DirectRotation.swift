@@ -19,6 +19,8 @@ extension PortvaktStore {
               let session = try session(id: token.sessionId, on: db),
               session.clientId == request.clientID
         else { return .unknown }
+        // Before anything changes: a token presented without its key neither rotates nor revokes,
+        // so whoever lifted it cannot log the user out either.
         if let bound = session.dpopJkt, bound != request.dpopJKT { return .wrongKey(session) }
         guard session.isActive(at: request.now), token.expiresAt > time else { return .expired(session) }
         try db.run("UPDATE sessions SET idle_expires_at = ?1 WHERE id = ?2", .integer(request.idleExpiry(of: session)), .text(session.id))

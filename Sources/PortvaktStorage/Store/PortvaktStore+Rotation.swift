@@ -72,6 +72,7 @@ extension PortvaktStore {
         if let sqlite = driver as? SQLiteDriver {
             return try await writeDirectly(on: sqlite) { try Self.rotateRefreshToken(request, on: $0) }
         }
+        // One statement outside an explicit transaction: PostgreSQL runs it as a transaction of its own.
         return try await read { db in try await Self.rotateRefreshToken(request, callingFunctionIn: db) }
     }
 
