@@ -4,26 +4,29 @@ import VaporCSQLite
 /// A value bound to or read from a statement run by ``SQLiteDirectConnection``.
 enum SQLiteValue: Sendable, Equatable {
     case integer(Int64)
+    case real(Double)
     case text(String)
     case blob(Data)
     case null
 }
 
-/// A second connection to the server's SQLite file, driven synchronously through SQLite's C API
-/// (the copy sqlite-nio builds) with statements prepared once.
+/// The server's connection to its SQLite file, driven synchronously through SQLite's C API (the
+/// copy sqlite-nio builds) with statements prepared once.
 ///
 /// SQLiteNIO sends every statement to a thread pool and its rows back to an event loop, so a
-/// transaction of eight statements hops between threads two dozen times; on the hot paths those
-/// hops, not SQLite, were most of a request's CPU. Here a whole transaction runs in one go on the
-/// caller's thread. SQLiteNIO offers no way to run statements synchronously, hence the C API.
+/// transaction of eight statements hops between threads two dozen times; those hops, not SQLite,
+/// were most of a request's CPU and most of its latency. Here each statement runs on the caller's
+/// thread. SQLiteNIO offers no way to run statements synchronously, hence the C API.
 ///
 /// Not thread-safe by itself: ``SQLiteDriver`` uses it only under the lock it takes for every
-/// transaction, so one statement runs at a time on either connection and neither waits for the
-/// other's locks.
+/// session and transaction, so one statement runs at a time.
 final class SQLiteDirectConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
     private var isClosed = false
+    /// The store's statements are a few hundred fixed texts; past this, the cache starts over
+    /// (ad-hoc SQL from an operator's tool must not grow it without end).
+    private static let statementLimit = 1024
 
     init(path: String) throws {
         var handle: OpaquePointer?
@@ -33,7 +36,9 @@ final class SQLiteDirectConnection: @unchecked Sendable {
             throw SQLiteFailure(code: opened, message: handle.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "cannot open")
         }
         self.handle = handle
-        for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000"] {
+        // synchronous=NORMAL with WAL: no fsync per commit, still never corrupt; a power cut may lose the last
+        // commits (a few refreshes: their users log in again). https://www.sqlite.org/pragma.html#pragma_synchronous
+        for pragma in ["PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL", "PRAGMA busy_timeout = 5000"] {
             _ = try run(pragma)
         }
     }
@@ -66,6 +71,11 @@ final class SQLiteDirectConnection: @unchecked Sendable {
     /// Runs one statement and returns its rows, each its columns in the statement's order.
     @discardableResult
     func run(_ sql: String, _ binds: SQLiteValue...) throws -> [[SQLiteValue]] {
+        try query(sql, binds).rows
+    }
+
+    /// Runs one statement; its column names and rows.
+    func query(_ sql: String, _ binds: [SQLiteValue]) throws -> (columns: [String], rows: [[SQLiteValue]]) {
         let statement = try prepared(sql)
         defer {
             sqlite_nio_sqlite3_reset(statement)
@@ -74,13 +84,16 @@ final class SQLiteDirectConnection: @unchecked Sendable {
         for (index, value) in binds.enumerated() {
             try check(bind(value, at: Int32(index + 1), in: statement))
         }
+        let count = sqlite_nio_sqlite3_column_count(statement)
         var rows: [[SQLiteValue]] = []
         while true {
             let step = sqlite_nio_sqlite3_step(statement)
-            if step == SQLITE_DONE { return rows }
+            if step == SQLITE_DONE { break }
             guard step == SQLITE_ROW else { throw error(step) }
-            rows.append((0 ..< sqlite_nio_sqlite3_column_count(statement)).map { column(Int32($0), of: statement) })
+            rows.append((0 ..< count).map { column($0, of: statement) })
         }
+        let columns = (0 ..< count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
+        return (columns, rows)
     }
 
     /// How many rows the last INSERT, UPDATE or DELETE changed.
@@ -89,8 +102,20 @@ final class SQLiteDirectConnection: @unchecked Sendable {
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
-        try check(sqlite_nio_sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil))
+        let rest: String = try sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            try check(sqlite_nio_sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail))
+            return tail.map { String(cString: $0) } ?? ""
+        }
         guard let statement else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "empty statement") }
+        guard rest.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
+            sqlite_nio_sqlite3_finalize(statement)
+            throw SQLiteFailure(code: SQLITE_MISUSE, message: "one statement at a time")
+        }
+        if statements.count >= Self.statementLimit {
+            for cached in statements.values { sqlite_nio_sqlite3_finalize(cached) }
+            statements = [:]
+        }
         statements[sql] = statement
         return statement
     }
@@ -98,6 +123,7 @@ final class SQLiteDirectConnection: @unchecked Sendable {
     private func bind(_ value: SQLiteValue, at index: Int32, in statement: OpaquePointer) -> Int32 {
         switch value {
         case .integer(let number): sqlite_nio_sqlite3_bind_int64(statement, index, number)
+        case .real(let number): sqlite_nio_sqlite3_bind_double(statement, index, number)
         case .text(let text): sqlite_nio_sqlite3_bind_text64(statement, index, text, UInt64(text.utf8.count), transient, UInt8(SQLITE_UTF8))
         case .blob(let data): data.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob64(statement, index, $0.baseAddress, UInt64($0.count), transient) }
         case .null: sqlite_nio_sqlite3_bind_null(statement, index)
@@ -107,7 +133,11 @@ final class SQLiteDirectConnection: @unchecked Sendable {
     private func column(_ index: Int32, of statement: OpaquePointer) -> SQLiteValue {
         switch sqlite_nio_sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: .integer(sqlite_nio_sqlite3_column_int64(statement, index))
-        case SQLITE_TEXT: .text(String(cString: sqlite_nio_sqlite3_column_text(statement, index)))
+        case SQLITE_FLOAT: .real(sqlite_nio_sqlite3_column_double(statement, index))
+        case SQLITE_TEXT:
+            .text(String(decoding: UnsafeBufferPointer(
+                start: sqlite_nio_sqlite3_column_text(statement, index), count: Int(sqlite_nio_sqlite3_column_bytes(statement, index))
+            ), as: UTF8.self))
         case SQLITE_BLOB:
             .blob(Data(bytes: sqlite_nio_sqlite3_column_blob(statement, index), count: Int(sqlite_nio_sqlite3_column_bytes(statement, index))))
         default: .null
