@@ -11,13 +11,14 @@ public enum PercentEncoding {
     /// Decodes `%XX` escapes (RFC 3986 §2.1) on the UTF-8 bytes; nil for a `%` without two hex
     /// digits or bytes that are not UTF-8. Unlike Foundation's `removingPercentEncoding`, a
     /// leading byte order mark is kept, so decoding what ``encode(_:)`` wrote gives it back.
-    public static func decode(_ text: some StringProtocol) -> String? {
+    /// With `plusIsSpace` (form encoding), a `+` is a space.
+    public static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var input = text.utf8.makeIterator()
         while let byte = input.next() {
             guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
+                bytes.append(plusIsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 continue
             }
             guard let high = input.next().flatMap(hexValue), let low = input.next().flatMap(hexValue) else { return nil }

@@ -44,6 +44,74 @@ struct AuditChainTests {
         }
     }
 
+    @Test("Issue 24: events committed by two instances while both link them form one chain, each event once", arguments: TestDatabase.kinds)
+    func twoInstancesLinking(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { first in
+            // A second store on the same database has its own linker, as another instance would.
+            let second = PortvaktStore(driver: first.driver, auditKeys: first.auditKeys)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for number in 1...120 {
+                    group.addTask { try await (number.isMultiple(of: 2) ? first : second).append(Self.event(number)) }
+                    if number.isMultiple(of: 10) {
+                        group.addTask { try await first.linkPendingAuditEvents(batchSize: 7) }
+                        group.addTask { try await second.linkPendingAuditEvents(batchSize: 7) }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let report = try await first.verifyAuditChain(pageSize: 50)
+            #expect(report.isIntact, "\(String(describing: report.firstBroken))")
+            #expect(report.checked == 120)
+            let linked = try await first.driver.withSession { db in
+                try await db.select().column("subject_id").from("audit_events").where("sequence", .isNot, SQLLiteral.null).all()
+                    .map { try $0.decode(column: "subject_id", as: String.self) }
+            }
+            #expect(Set(linked) == Set((1...120).map { "m\($0)" }) && linked.count == 120)
+        }
+    }
+
+    @Test("An event written without the audit key is never linked, and verify names it", arguments: TestDatabase.kinds)
+    func forgedUnlinkedEvent(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            try await store.append(Self.event(1))
+            let forgedID = UUID().uuidString.lowercased()
+            try await store.driver.withSession { db in
+                try await db.insert(into: "audit_events")
+                    .columns("id", "occurred_at", "action", "outcome", "details", "key_id", "seal")
+                    .values(SQLBind(forgedID), SQLBind(Int64(1_800_000_000_500)), SQLBind("member.deleted"), SQLBind("success"), SQLBind("{}"),
+                            SQLBind("test"), SQLBind(Data(repeating: 1, count: 32)))
+                    .run()
+            }
+            try await store.append(Self.event(2))
+            let report = try await store.verifyAuditChain()
+            #expect(report.checked == 2)
+            #expect(report.firstBroken?.eventID == forgedID)
+            #expect(report.firstBroken?.reason.contains("outside the chain") == true)
+        }
+    }
+
+    @Test("An unlinked event cannot be changed, and a linked one cannot be linked again", arguments: TestDatabase.kinds)
+    func linkingChangesOnlyThePlace(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let id = UUID().uuidString.lowercased()
+            try await store.driver.withSession { db in
+                try await db.insert(into: "audit_events").columns("id", "occurred_at", "action", "outcome", "details")
+                    .values(SQLBind(id), SQLBind(Int64(1_800_000_000_000)), SQLBind("member.deleted"), SQLBind("success"), SQLBind("{}")).run()
+            }
+            try await store.append(Self.event(1))
+            try await store.linkPendingAuditEvents()
+            for sql in [
+                "UPDATE audit_events SET outcome = 'failure' WHERE id = '\(id)'",
+                "UPDATE audit_events SET sequence = 99, prev_hash = (SELECT hash FROM audit_chain_head), hash = (SELECT hash FROM audit_chain_head), details = '{\"n\":\"x\"}' WHERE id = '\(id)'",
+                "UPDATE audit_events SET sequence = sequence + 100 WHERE sequence IS NOT NULL",
+            ] {
+                await #expect(throws: (any Error).self, "\(sql)") {
+                    try await store.driver.withSession { db in try await db.raw(SQLQueryString(sql)).run() }
+                }
+            }
+        }
+    }
+
     @Test("The trail is append-only: UPDATE and DELETE are refused", arguments: TestDatabase.kinds)
     func appendOnly(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
@@ -74,6 +142,7 @@ struct AuditChainTests {
     func removedAndCutOff(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             for number in 1...6 { try await store.append(Self.event(number)) }
+            try await store.linkPendingAuditEvents()
             try await Self.tamper(store, "DELETE FROM audit_events WHERE sequence = 6")
             #expect(try await store.verifyAuditChain().firstBroken?.reason.contains("cut off") == true)
 
@@ -100,11 +169,14 @@ struct AuditChainTests {
             // Someone with database access but not the key edits event 5 and recomputes every hash
             // they can: as SHA-256 (the unkeyed form), and as HMAC under a key of their own.
             for (keyID, forger) in [(nil, nil), ("test", try AuditKeyRing(text: "test=" + Data(repeating: 9, count: 32).base64EncodedString(), setting: "forger"))] as [(String?, AuditKeyRing?)] {
-                let (previous, id) = try await store.driver.withSession { db in
-                    let row = try #require(try await db.select().column("prev_hash").column("id").from("audit_events").where("sequence", .equal, 5).first())
-                    return (try row.decode(column: "prev_hash", as: Data.self), try row.decode(column: "id", as: String.self))
+                let (previous, id, seal) = try await store.driver.withSession { db in
+                    let row = try #require(try await db.select().columns("prev_hash", "id", "seal").from("audit_events").where("sequence", .equal, 5).first())
+                    return (
+                        try row.decode(column: "prev_hash", as: Data.self), try row.decode(column: "id", as: String.self),
+                        try row.decode(column: "seal", as: Data?.self)
+                    )
                 }
-                let canonical = try Self.canonical(Self.event(5), id: id, sequence: 5, keyID: keyID, details: #"{"n":"forged"}"#)
+                let canonical = try Self.canonical(Self.event(5), id: id, sequence: 5, keyID: keyID, seal: seal, details: #"{"n":"forged"}"#)
                 let hash = forger?.seal(previous + canonical, keyID: "test") ?? Data(SHA256.hash(data: previous + canonical))
                 try await Self.tamper(store, "UPDATE audit_events SET details = '{\"n\":\"forged\"}', key_id = \(keyID.map { "'\($0)'" } ?? "NULL") WHERE sequence = 5")
                 try await store.driver.withSession { db in
@@ -119,14 +191,19 @@ struct AuditChainTests {
     }
 
     /// The canonical form the chain seals (as `AuditRow` encodes it), built independently here.
-    private static func canonical(_ event: AuditEvent, id: String, sequence: Int64, keyID: String?, details: String) throws -> Data {
-        var object: [String: Any] = [
-            "id": id, "occurredAt": event.occurredAt.millisecondsSince1970, "action": event.action, "outcome": event.outcome,
-            "subjectType": event.subjectType as Any, "subjectId": event.subjectID as Any, "source": event.source as Any,
-            "details": details, "sequence": sequence,
-        ]
-        object["keyId"] = keyID
-        return try JSONSerialization.data(withJSONObject: object.compactMapValues { $0 is NSNull ? nil : $0 }, options: [.sortedKeys, .withoutEscapingSlashes])
+    private static func canonical(_ event: AuditEvent, id: String, sequence: Int64, keyID: String?, seal: Data?, details: String) throws -> Data {
+        struct Canonical: Encodable {
+            let id: String, occurredAt: Int64, action: String, outcome: String
+            let subjectType: String?, subjectId: String?, source: String?, details: String
+            let sequence: Int64, keyId: String?, seal: Data?
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try encoder.encode(Canonical(
+            id: id, occurredAt: event.occurredAt.millisecondsSince1970, action: event.action, outcome: event.outcome,
+            subjectType: event.subjectType, subjectId: event.subjectID, source: event.source, details: details,
+            sequence: sequence, keyId: keyID, seal: seal
+        ))
     }
 
     @Test("Events written before the chain existed are chained by the migration, in order", arguments: TestDatabase.kinds)

@@ -15,12 +15,16 @@ public enum MemberUpdateSignature {
     }
 }
 
-extension Data {
+extension Sequence<UInt8> {
     /// Lower-case hex digits.
     public func hexEncoded() -> String {
-        map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 }

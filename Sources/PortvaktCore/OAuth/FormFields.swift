@@ -48,7 +48,7 @@ public struct FormFields: Sendable {
 
     /// One name or value: form encoding writes spaces as `+`; nil for bad percent-encoding.
     public static func decode(_ text: Substring) -> String? {
-        PercentEncoding.decode(text.replacingOccurrences(of: "+", with: " "))
+        PercentEncoding.decode(text, plusIsSpace: true)
     }
 
     /// Encodes one value for a query string or form body (RFC 3986 unreserved characters kept).

@@ -37,15 +37,7 @@ public struct PersonnummerVault: Sendable {
 
     /// The lookup key for a personnummer: hex HMAC-SHA256 of its digits.
     public func blindIndex(_ number: Personnummer) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(number.digits.utf8), using: indexKey)
-        let hexDigits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in mac {
-            hex.append(hexDigits[Int(byte >> 4)])
-            hex.append(hexDigits[Int(byte & 0x0f)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        HMAC<SHA256>.authenticationCode(for: Data(number.digits.utf8), using: indexKey).hexEncoded()
     }
 
     private static func context(_ record: String) -> String { "personnummer:v1:\(record)" }

@@ -82,7 +82,8 @@ public enum PortvaktApplication {
             server: .http1(configuration: .init(additionalChannelHandlers: [CloseAfterResponseHandler()], idleTimeout: Self.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt"),
             services: [
-                driver, http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
+                driver, AuditLinkService(store: store, readiness: readiness, logger: logger),
+                http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
                 OutboxWorker(broker: broker, http: http.client, readiness: readiness, maxAttempts: configuration.outboxMaxAttempts),
             ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.host, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
             onServerRunning: { channel in

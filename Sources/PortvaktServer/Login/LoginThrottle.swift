@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PortvaktCore
 import PortvaktStorage
 
 /// Failed password attempts per account, failed device assertions per device and per user, and
@@ -55,7 +56,7 @@ struct LoginThrottle: Sendable {
             let value = switch self {
             case .account(let value), .address(let value), .device(let value), .user(let value): value
             }
-            return SHA256.hash(data: Data("\(kind):\(value)".utf8)).map { String(format: "%02x", $0) }.joined()
+            return SHA256.hash(data: Data("\(kind):\(value)".utf8)).hexEncoded()
         }
     }
 

@@ -101,6 +101,7 @@ final class SQLiteDirectConnection: @unchecked Sendable {
 
     private func prepared(_ sql: String) throws -> OpaquePointer {
         if let statement = statements[sql] { return statement }
+        guard !isClosed else { throw SQLiteFailure(code: SQLITE_MISUSE, message: "the database is closed") }
         var statement: OpaquePointer?
         let rest: String = try sql.withCString { text in
             var tail: UnsafePointer<CChar>?

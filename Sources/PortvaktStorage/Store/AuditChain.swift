@@ -15,25 +15,52 @@ struct AuditChainHead: Codable, Sendable {
 extension AuditRow {
     /// HMAC-SHA256 under the key `keyId` names (SHA-256 for an event chained before the chain had
     /// keys) over the previous hash and the event at `sequence` as JSON with sorted keys (its
-    /// fields without the chain's own two; absent values are left out). Nil for an unknown key.
+    /// fields, its seal included, without the chain's own two; absent values are left out). Nil
+    /// for an unknown key.
     func computedHash(sequence: Int64, previous: Data, keys: AuditKeyRing?) throws -> Data? {
         var canonical = self
         canonical.sequence = sequence
         canonical.prevHash = nil
         canonical.hash = nil
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let input = previous + (try encoder.encode(canonical))
+        let input = previous + (try Self.canonicalEncoder.encode(canonical))
         guard let keyId else { return Data(SHA256.hash(data: input)) }
         return keys?.seal(input, keyID: keyId)
     }
 
-    /// Links this row after `head`, sealed with the ring's current key (nil: SHA-256 only, as the
-    /// migration that built the chain had no key); returns the new head.
+    /// Seals the event as written, not yet linked, with the ring's current key.
+    mutating func seal(with keys: AuditKeyRing) throws {
+        keyId = keys.currentID
+        seal = keys.seal(try unlinkedForm(), keyID: keys.currentID)
+    }
+
+    /// Whether the event's seal is one of the ring's keys over the event as it reads now: what a
+    /// server wrote and nobody changed since. Only such events are linked.
+    func hasValidSeal(_ keys: AuditKeyRing) -> Bool {
+        guard let keyId, let seal, let expected = try? keys.seal(unlinkedForm(), keyID: keyId) else { return false }
+        return expected == seal
+    }
+
+    /// The event's own fields as JSON with sorted keys: no place in the chain, no seal.
+    private func unlinkedForm() throws -> Data {
+        var form = self
+        form.sequence = nil
+        form.prevHash = nil
+        form.hash = nil
+        form.seal = nil
+        return try Self.canonicalEncoder.encode(form)
+    }
+
+    private static let canonicalEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    /// Links this row after `head` under its own key (none: SHA-256 only, as the migration that
+    /// built the chain had no key); returns the new head.
     mutating func chain(after head: AuditChainHead, keys: AuditKeyRing?) throws -> AuditChainHead {
         sequence = head.sequence + 1
         prevHash = head.hash
-        keyId = keys?.currentID
         guard let sealed = try computedHash(sequence: head.sequence + 1, previous: head.hash, keys: keys) else {
             throw StoreError.notFound("audit key")
         }
@@ -68,10 +95,12 @@ public struct AuditChainReport: Sendable, Hashable {
 }
 
 extension PortvaktStore {
-    /// Walks the audit chain in sequence order and reports the first event that was edited,
+    /// Links the events still waiting (a crash between commit and linking leaves some), then
+    /// walks the audit chain in sequence order and reports the first event that was edited,
     /// removed, inserted outside the chain, or a tail that was cut off.
     public func verifyAuditChain(pageSize: Int = 1000) async throws -> AuditChainReport {
         let keys = auditKeys
+        try await linkPendingAuditEvents()
         return try await read { db in
             var previous = AuditChainHead.genesis
             var checked = 0
@@ -109,7 +138,7 @@ extension PortvaktStore {
             }
             if let outside = try await db.select().column("id").from("audit_events").where("sequence", .is, SQLLiteral.null).first() {
                 return AuditChainReport(checked: checked, sealed: sealed, firstBroken: .init(
-                    sequence: previous.sequence + 1, eventID: try outside.decode(column: "id", as: String.self), reason: "an event outside the chain (no sequence)"
+                    sequence: previous.sequence + 1, eventID: try outside.decode(column: "id", as: String.self), reason: "an event outside the chain (no sequence, and no seal of this server's)"
                 ), headDigest: nil)
             }
             return AuditChainReport(checked: checked, sealed: sealed, firstBroken: nil, headDigest: previous.digest(keys: keys))

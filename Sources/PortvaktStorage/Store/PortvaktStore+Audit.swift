@@ -11,22 +11,18 @@ extension PortvaktStore {
 
     /// Appends inside a caller's transaction, so the event commits with what it records.
     ///
-    /// The event is linked into the hash chain: moving the chain head (one UPDATE that also
-    /// returns the previous hash) locks it until the transaction ends, so concurrent appends
-    /// queue and each links to the one before. Append audit events last in a transaction, so
-    /// that the head is always the last lock taken.
+    /// The event is written sealed but not yet linked into the hash chain: that happens right
+    /// after the commit (``linkPendingAuditEvents(batchSize:)``), so concurrent transactions do
+    /// not queue behind one chain head.
     public func append(_ event: AuditEvent, in db: any SQLDatabase) async throws {
         try await Self.append(event, in: db, keys: auditKeys)
     }
 
     static func append(_ event: AuditEvent, in db: any SQLDatabase, keys: AuditKeyRing) async throws {
         var row = try AuditRow(event)
-        guard let previous = try await db.update("audit_chain_head").set("sequence", to: SQLColumn("sequence"))
-            .where("id", .equal, 1).returning("sequence", "hash").first(as: AuditChainHead.self)
-        else { throw StoreError.notFound("audit_chain_head") }
-        let head = try row.chain(after: previous, keys: keys)
-        try await db.update("audit_chain_head").set("sequence", to: head.sequence).set("hash", to: head.hash).where("id", .equal, 1).run()
+        try row.seal(with: keys)
         try await db.insert(into: "audit_events").row(row).run()
+        AuditAppends.inTransaction?.record()
         Counter(label: "portvakt_audit_events_total", dimensions: [("action", event.action)]).increment()
     }
 
@@ -58,6 +54,8 @@ struct AuditRow: Codable {
     var hash: Data?
     /// The audit key that sealed the event; nil for events chained before the chain had keys.
     var keyId: String?
+    /// HMAC of the event as written, before it was linked (nil for events linked as they were written).
+    var seal: Data?
 
     init(_ event: AuditEvent) throws {
         id = event.id.uuidString.lowercased()

@@ -11,6 +11,7 @@ public struct PortvaktStore: Sendable {
     public let driver: any DatabaseDriver
     /// Seals each audit event into the chain; kept outside the database.
     public let auditKeys: AuditKeyRing
+    let auditLinker = AuditLinker()
 
     public init(driver: any DatabaseDriver, auditKeys: AuditKeyRing) {
         self.driver = driver
@@ -21,8 +22,14 @@ public struct PortvaktStore: Sendable {
         try await Self.reportingOutages { try await driver.withSession(body) }
     }
 
+    /// A transaction; the audit events it appended are linked into the chain right after its commit.
     func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await Self.reportingOutages { try await driver.withTransaction(body) }
+        let appends = AuditAppends()
+        let result = try await AuditAppends.$inTransaction.withValue(appends) {
+            try await Self.reportingOutages { try await driver.withTransaction(body) }
+        }
+        if appends.happened { linkAuditEventsSoon() }
+        return result
     }
 
     /// A hot path's transaction on SQLite's direct connection (see ``SQLiteDriver/withDirectTransaction(_:)``).
