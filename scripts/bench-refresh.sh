@@ -31,6 +31,22 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
     echo "== $1, concurrency $concurrency"
     "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500
   done
+  # Unlocks only, for the table: each worker its own device.
+  for concurrency in 16 64; do
+    local before after output line unlocked seconds
+    before=$(server_cpu_ticks $pid)
+    output=$("$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --unlocks 50 --unlocks-only)
+    after=$(server_cpu_ticks $pid)
+    line=$(echo "$output" | grep "^biometric unlocks (")
+    unlocked=$(( $(echo "$line" | sed -n 's/.*: \([0-9]*\) done.*/\1/p') + 50 ))
+    seconds=$(echo "$line" | sed -n 's/.* over \([0-9.]*\) s.*/\1/p')
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s MB |\n' "$1" "$concurrency" \
+      "$(echo "$line" | sed -n 's/.*  \([0-9]*\/s\) over.*/\1/p')" \
+      "$(echo "$line" | sed -n 's/.*p50 \([0-9.]* ms\).*/\1/p')" "$(echo "$line" | sed -n 's/.*p90 \([0-9.]* ms\).*/\1/p')" \
+      "$(echo "$line" | sed -n 's/.*p99 \([0-9.]* ms\).*/\1/p')" \
+      "$(( (after - before) * 1000000 / $(getconf CLK_TCK) / unlocked )) µs" \
+      "$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$pid/status")" >>"$unlock_table"
+  done
   # Rotations only, for the table: the server's own CPU (the load generator shares the cores) and memory.
   # A run stops at its first error, so every row is error-free.
   for concurrency in 16 64; do
@@ -56,11 +72,17 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
 }
 
 table=$(mktemp)
+unlock_table=$(mktemp)
 print_table() {
   echo "Refresh-token rotations (each worker its own session):"
   echo "| database | tokens | concurrency | rotations | p50 | p90 | p99 | server CPU (200% = both cores) | server CPU per rotation | server RSS after |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   cat "$table"
+  echo
+  echo "Biometric unlocks, challenge + grant (each worker its own device; CPU per unlock includes 50 sequential ones first):"
+  echo "| database | concurrency | unlocks | p50 | p90 | p99 | server CPU per unlock | server RSS after |"
+  echo "|---|---|---|---|---|---|---|---|"
+  cat "$unlock_table"
 }
 
 run_against sqlite ""

@@ -27,6 +27,7 @@ struct PortvaktLoad: AsyncParsableCommand {
     @Option(help: "BankID order starts to time (each cancelled after), 0 for none.") var orders = 0
     @Option(help: "Biometric unlocks to time one by one, then unlock for --duration seconds at --concurrency; 0 for none.") var unlocks = 0
     @Flag(help: "As the app does: push the login (PAR) and bind the tokens to a DPoP key, a proof with every token request.") var dpop = false
+    @Flag(help: "Stop after the unlocks: no logins or rotations.") var unlocksOnly = false
 
     func run() async throws {
         var poolConfiguration = HTTPClient.Configuration.ConnectionPool()
@@ -59,6 +60,7 @@ struct PortvaktLoad: AsyncParsableCommand {
         }
         if unlocks > 0 {
             try await measureUnlocks(client)
+            if unlocksOnly { return }
         }
         var loginLatency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var tokens: [String] = []
@@ -74,30 +76,44 @@ struct PortvaktLoad: AsyncParsableCommand {
         print(report("refresh-token rotations, concurrency \(concurrency)", rotations, count: Int(rotations.totalCount), seconds: seconds))
     }
 
-    /// Registers a software P-256 key after a login, then times what the app does after Face ID
-    /// succeeds: fetch a challenge, sign it, redeem the unlock grant for a new session.
+    /// Registers software P-256 keys after logins, then times what the app does after Face ID
+    /// succeeds: fetch a challenge, sign it, redeem the unlock grant for a new session. Each
+    /// concurrent worker unlocks its own device, as phones do (up to five devices for each of
+    /// four test people: the server's limit); the devices are removed at the end.
     private func measureUnlocks(_ client: LoadClient) async throws {
-        let login = try await client.loginTokens(provider: provider, user: user)
-        let key = P256.Signing.PrivateKey()
-        let deviceID = try await client.registerDevice(DevicePublicKey(key.publicKey).jwk, accessToken: login.access)
+        var devices: [UnlockDevice] = []
+        for person in ["kari", "ola", "ingrid", "per"] where devices.count < concurrency {
+            let login = try await client.loginTokens(provider: provider, user: person)
+            for _ in 0..<min(5, concurrency - devices.count) {
+                let key = P256.Signing.PrivateKey()
+                let id = try await client.registerDevice(DevicePublicKey(key.publicKey).jwk, accessToken: login.access)
+                devices.append(UnlockDevice(id: id, key: key, ownerAccessToken: login.access))
+            }
+        }
         var unlock = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var grant = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         for _ in 0..<unlocks {
             let started = ContinuousClock.now
-            let challenge = try await client.unlockChallenge(deviceID)
+            let challenge = try await client.unlockChallenge(devices[0].id)
             let signed = ContinuousClock.now
-            try await client.unlock(deviceID: deviceID, challenge: challenge, key: key)
+            try await client.unlock(deviceID: devices[0].id, challenge: challenge, key: devices[0].key)
             grant.record(microseconds(since: signed))
             unlock.record(microseconds(since: started))
         }
         print(report("biometric unlock (challenge + sign + grant → new session), sequential", unlock, count: unlocks, seconds: nil))
         print(report("  of which the unlock grant (verify, new session, tokens)", grant, count: unlocks, seconds: nil))
 
-        let (unlocked, seconds) = try await repeatedly(from: { _ in () }) { _ in
-            let challenge = try await client.unlockChallenge(deviceID)
-            try await client.unlock(deviceID: deviceID, challenge: challenge, key: key)
+        let all = devices
+        let (unlocked, seconds) = try await repeatedly(from: { all[$0 % all.count] }) { device in
+            let challenge = try await client.unlockChallenge(device.id)
+            try await client.unlock(deviceID: device.id, challenge: challenge, key: device.key)
+            return device
         }
-        print(report("biometric unlocks (challenge + grant), concurrency \(concurrency)", unlocked, count: Int(unlocked.totalCount), seconds: seconds))
+        print(report(
+            "biometric unlocks (challenge + grant), concurrency \(concurrency) on \(devices.count) devices", unlocked,
+            count: Int(unlocked.totalCount), seconds: seconds
+        ))
+        for device in devices { try await client.removeDevice(device.id, accessToken: device.ownerAccessToken) }
     }
 
     /// Runs `--concurrency` workers for `--duration` seconds, each repeating `operation` on its
@@ -141,6 +157,13 @@ private func microseconds(since start: ContinuousClock.Instant) -> UInt64 {
 }
 
 /// The app's and its browser's side of the protocol, nothing more.
+/// A device the load generator registered: its key stays here, as on a phone.
+struct UnlockDevice: Sendable {
+    let id: String
+    let key: P256.Signing.PrivateKey
+    let ownerAccessToken: String
+}
+
 struct LoadClient: Sendable {
     let http: HTTPClient
     let baseURL: String
@@ -194,6 +217,20 @@ struct LoadClient: Sendable {
         let answer = try await post("/v1/devices", contentType: "application/json", body: ByteBuffer(bytes: body), bearer: accessToken)
         guard let id = answer["id"] as? String else { throw Failure(description: "device registration failed: \(answer)") }
         return id
+    }
+
+    func removeDevice(_ id: String, accessToken: String) async throws {
+        var request = HTTPClientRequest(url: baseURL + "/v1/devices/\(id)")
+        request.method = .DELETE
+        if let proofs {
+            request.headers.add(name: "DPoP", value: try proofs.proof("DELETE", baseURL + "/v1/devices/\(id)", accessToken: accessToken))
+            request.headers.add(name: "Authorization", value: "DPoP \(accessToken)")
+        } else {
+            request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
+        }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        _ = try await response.body.collect(upTo: 1024 * 1024)
+        guard (200..<300).contains(response.status.code) else { throw Failure(description: "removing a device answered \(response.status.code)") }
     }
 
     func unlockChallenge(_ deviceID: String) async throws -> String {

@@ -85,7 +85,7 @@ extension PortvaktStore {
             \(bind: request.now.millisecondsSince1970), \(bind: Int64(request.idleLifetime * 1000))) AS r
             """).all()
         guard let first = rows.first else { return .unknown }
-        let session = { try first.decode(model: Session.self, keyDecodingStrategy: .convertFromSnakeCase) }
+        let session = { try first.decode(model: Session.self, keyDecodingStrategy: SnakeCaseColumns.decoding) }
         let rotated = {
             let organisations = try OrganisationRoles.grouping(rows.compactMap { row in
                 guard let organisation = try row.decode(column: "organisation_id", as: String?.self) else { return nil }

@@ -75,17 +75,17 @@ func newID() -> String { UUID().uuidString.lowercased() }
 /// Decoding rows whose Codable properties are the camelCase forms of the columns.
 extension SQLQueryFetcher {
     func first<D: Decodable>(as type: D.Type) async throws -> D? {
-        try await first(decoding: type, keyDecodingStrategy: .convertFromSnakeCase)
+        try await first(decoding: type, keyDecodingStrategy: SnakeCaseColumns.decoding)
     }
 
     func all<D: Decodable>(as type: D.Type) async throws -> [D] {
-        try await all(decoding: type, keyDecodingStrategy: .convertFromSnakeCase)
+        try await all(decoding: type, keyDecodingStrategy: SnakeCaseColumns.decoding)
     }
 }
 
 extension SQLInsertBuilder {
     /// Inserts an Encodable row, its camelCase properties as snake_case columns, nil as NULL.
     func row(_ row: some Encodable) throws -> Self {
-        try model(row, keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil)
+        try model(row, keyEncodingStrategy: SnakeCaseColumns.encoding, nilEncodingStrategy: .asNil)
     }
 }
