@@ -2,8 +2,13 @@ import Logging
 
 /// Wraps any log handler and redacts messages and metadata before they reach it, with control
 /// characters escaped so that no logged value can forge a line (see ``Redactor``). Install it once at start-up with `LoggingSystem.bootstrap`.
+///
+/// The logger's metadata is kept here and redacted when an event is logged, not when it is set:
+/// libraries set metadata on every query (PostgresNIO its connection id), and most of it is never
+/// logged; redacting it on each set was a visible share of a request's CPU.
 public struct RedactingLogHandler: LogHandler {
     private var upstream: any LogHandler
+    public var metadata: Logger.Metadata = [:]
 
     public init(wrapping upstream: any LogHandler) {
         self.upstream = upstream
@@ -14,14 +19,9 @@ public struct RedactingLogHandler: LogHandler {
         set { upstream.logLevel = newValue }
     }
 
-    public var metadata: Logger.Metadata {
-        get { upstream.metadata }
-        set { upstream.metadata = Self.redact(newValue) }
-    }
-
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { upstream[metadataKey: key] }
-        set { upstream[metadataKey: key] = newValue.map { Self.redact($0, key: key) } }
+        get { metadata[key] }
+        set { metadata[key] = newValue }
     }
 
     public var metadataProvider: Logger.MetadataProvider? {
@@ -32,7 +32,8 @@ public struct RedactingLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var event = event
         event.message = "\(Redactor.sanitize(event.message.description))"
-        event.metadata = event.metadata.map(Self.redact)
+        let merged = metadata.merging(event.metadata ?? [:]) { _, forEvent in forEvent }
+        event.metadata = merged.isEmpty ? nil : Self.redact(merged)
         upstream.log(event: event)
     }
 

@@ -105,13 +105,13 @@ public struct DeviceChallenge: Sendable, Hashable, Codable {
 
 extension PortvaktStore {
     public func insertDeviceChallenge(_ challenge: DeviceChallenge) async throws {
-        try await write { db in try await db.insert(into: "device_challenges").row(challenge).run() }
+        try await writeAlone { db in try await db.insert(into: "device_challenges").row(challenge).run() }
     }
 
     /// Takes a challenge in one `DELETE … RETURNING`, so that it answers at most one assertion.
     /// Returns nil when it is unknown, used, or expired at `now` (deleted all the same).
     public func takeDeviceChallenge(hash: Data, now: Date = Date()) async throws -> DeviceChallenge? {
-        let challenge = try await write { db in
+        let challenge = try await writeAlone { db in
             try await db.delete(from: "device_challenges").where("challenge_hash", .equal, hash)
                 .returning(SQLLiteral.all).first(as: DeviceChallenge.self)
         }

@@ -22,6 +22,12 @@ public struct PortvaktStore: Sendable {
         try await Self.reportingOutages { try await driver.withSession(body) }
     }
 
+    /// One INSERT, UPDATE or DELETE that commits on its own: on PostgreSQL no BEGIN and COMMIT
+    /// round trips around it. Not for audited changes (their events commit in a ``write``).
+    func writeAlone<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await Self.reportingOutages { try await driver.withSession(body) }
+    }
+
     /// A transaction; the audit events it appended are linked into the chain right after its commit.
     func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         let appends = AuditAppends()
