@@ -54,7 +54,7 @@ struct SQLiteDirectRow: SQLRow {
 
     func decode<D: Decodable>(column: String, as type: D.Type) throws -> D {
         guard let value = value(of: column) else {
-            throw DecodingError.keyNotFound(SQLiteColumnKey(column), .init(codingPath: [], debugDescription: "No column \(column)."))
+            throw DecodingError.keyNotFound(ColumnKey(column), .init(codingPath: [], debugDescription: "No column \(column)."))
         }
         return try SQLiteDataDecoder().decode(D.self, from: SQLiteData(value))
     }
@@ -62,14 +62,6 @@ struct SQLiteDirectRow: SQLRow {
     private func value(of column: String) -> SQLiteValue? {
         columns.firstIndex(of: column).map { values[$0] }
     }
-}
-
-private struct SQLiteColumnKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
 
 extension SQLiteValue {

@@ -38,12 +38,13 @@ enum SnakeCaseColumns {
         }
         return column
     }
+}
 
-    private struct ColumnKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ column: String) { stringValue = column }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+/// A column's name as a coding key.
+struct ColumnKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(_ column: String) { stringValue = column }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
