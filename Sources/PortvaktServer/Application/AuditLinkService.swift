@@ -14,12 +14,7 @@ struct AuditLinkService: Service {
     func run() async throws {
         guard await readiness.waitUntilMigrated() else { return }
         await link()
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try await Task.sleep(for: interval)
-                await link()
-            }
-        }
+        await repeatUntilShutdown(every: interval) { await link() }
         await link()
     }
 

@@ -16,12 +16,7 @@ struct ExpiryPurgeService: Service {
 
     func run() async throws {
         guard await readiness.waitUntilMigrated() else { return }
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try await Task.sleep(for: interval)
-                await purge()
-            }
-        }
+        await repeatUntilShutdown(every: interval) { await purge() }
     }
 
     private func purge() async {

@@ -71,11 +71,16 @@ final class SQLiteDirectConnection: @unchecked Sendable {
     /// Runs one statement and returns its rows, each its columns in the statement's order.
     @discardableResult
     func run(_ sql: String, _ binds: SQLiteValue...) throws -> [[SQLiteValue]] {
-        try query(sql, binds).rows
+        try execute(sql, binds, namingColumns: false).rows
     }
 
     /// Runs one statement; its column names and rows.
     func query(_ sql: String, _ binds: [SQLiteValue]) throws -> (columns: [String], rows: [[SQLiteValue]]) {
+        try execute(sql, binds, namingColumns: true)
+    }
+
+    /// The hand-written hot paths read rows by position and need no column names.
+    private func execute(_ sql: String, _ binds: [SQLiteValue], namingColumns: Bool) throws -> (columns: [String], rows: [[SQLiteValue]]) {
         let statement = try prepared(sql)
         defer {
             sqlite_nio_sqlite3_reset(statement)
@@ -92,8 +97,8 @@ final class SQLiteDirectConnection: @unchecked Sendable {
             guard step == SQLITE_ROW else { throw error(step) }
             rows.append((0 ..< count).map { column($0, of: statement) })
         }
-        let columns = (0 ..< count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }
-        return (columns, rows)
+        guard namingColumns else { return ([], rows) }
+        return ((0 ..< count).map { String(cString: sqlite_nio_sqlite3_column_name(statement, $0)) }, rows)
     }
 
     /// How many rows the last INSERT, UPDATE or DELETE changed.

@@ -30,8 +30,7 @@ struct SQLiteDirectDatabase: SQLDatabase {
 
     private func run(_ query: any SQLExpression, _ onRow: (any SQLRow) -> ()) throws {
         let (sql, binds) = serialize(query)
-        let encoder = SQLiteDataEncoder()
-        let values = try binds.map { SQLiteValue(try encoder.encode($0)) }
+        let values = try binds.map { SQLiteValue(try SQLiteDirectRow.encoder.encode($0)) }
         let result = try connection.query(sql, values)
         for values in result.rows {
             onRow(SQLiteDirectRow(columns: result.columns, values: values))
@@ -43,6 +42,10 @@ struct SQLiteDirectDatabase: SQLDatabase {
 struct SQLiteDirectRow: SQLRow {
     let columns: [String]
     let values: [SQLiteValue]
+
+    /// Made once: each holds a JSON coder for values stored as JSON.
+    static let encoder = SQLiteDataEncoder()
+    static let decoder = SQLiteDataDecoder()
 
     var allColumns: [String] { columns }
 
@@ -56,7 +59,7 @@ struct SQLiteDirectRow: SQLRow {
         guard let value = value(of: column) else {
             throw DecodingError.keyNotFound(ColumnKey(column), .init(codingPath: [], debugDescription: "No column \(column)."))
         }
-        return try SQLiteDataDecoder().decode(D.self, from: SQLiteData(value))
+        return try Self.decoder.decode(D.self, from: SQLiteData(value))
     }
 
     private func value(of column: String) -> SQLiteValue? {
