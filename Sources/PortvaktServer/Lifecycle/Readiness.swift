@@ -13,12 +13,14 @@ public final class Readiness: Sendable {
     }
 
     private let current = Mutex(State.starting)
+    private let databaseMigrated = Atomic(false)
 
     public init() {}
 
     public var state: State { current.withLock { $0 } }
 
     func migrated() {
+        databaseMigrated.store(true, ordering: .releasing)
         current.withLock { if $0 == .starting { $0 = .ready } }
     }
 
@@ -26,13 +28,15 @@ public final class Readiness: Sendable {
         current.withLock { $0 = .draining }
     }
 
-    /// Waits until the database is migrated; false when the instance stops first.
+    /// Waits until the database is migrated; false when the calling service is told to stop first.
+    /// Draining does not end the wait: a service that returned before its own turn to shut down
+    /// would fail the service group ("finished unexpectedly") when a stop follows a fast start.
     func waitUntilMigrated() async -> Bool {
-        while state == .starting {
+        while !databaseMigrated.load(ordering: .acquiring) {
             if Task.isCancelled || Task.isShuttingDownGracefully { return false }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        return state == .ready
+        return true
     }
 }
 
