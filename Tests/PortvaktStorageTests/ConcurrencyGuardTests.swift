@@ -59,22 +59,27 @@ struct ConcurrencyGuardTests {
             let device = try await store.registerDevice(
                 userID: user.id, name: "phone", platform: "ios", biometricKind: "face", publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint
             )
-            let unlock: Result<Session, any Error> = try await Self.race(store, revoke: { db in
+            let challenge = DeviceChallenge(
+                challengeHash: SessionTokenTests.hash("c1"), deviceID: device.id, purpose: "unlock", action: nil,
+                createdAt: now, expiresAt: now.addingTimeInterval(120)
+            )
+            try await store.insertDeviceChallenge(challenge)
+            let unlock = try await Self.race(store, revoke: { db in
                 try await db.update("devices").set("revoked_at", to: now.millisecondsSince1970).where("id", .equal, device.id).run()
                 try await db.update("sessions").set("revoked_at", to: now.millisecondsSince1970).set("revoked_reason", to: "device_revoked")
                     .where("device_id", .equal, device.id).where("revoked_at", .is, SQLLiteral.null).run()
             }, racer: {
-                do {
-                    return .success(try await store.startDeviceSession(
-                        userID: user.id, clientID: "no.portvakt.app", deviceID: device.id, amr: ["hwk", "face"], acr: "urn:portvakt:acr:device-biometric",
-                        idleLifetime: 3600, absoluteLifetime: 86400, refreshTokenHash: SessionTokenTests.hash("u1"),
-                        audit: AuditEvent(occurredAt: now, action: "device.unlock", outcome: "success"), now: now
-                    ))
-                } catch {
-                    return .failure(error)
-                }
+                try await store.unlockDevice(DeviceUnlockGrant(
+                    challengeHash: challenge.challengeHash, claimedAction: nil,
+                    session: Session.starting(
+                        userID: user.id, clientID: "no.portvakt.app", deviceID: device.id, amr: ["hwk", "face"],
+                        acr: "urn:portvakt:acr:device-biometric", authTime: now, idleLifetime: 3600, absoluteLifetime: 86400, now: now
+                    ),
+                    refreshTokenHash: SessionTokenTests.hash("u1"), throttleKey: "device",
+                    audit: AuditEvent(occurredAt: now, action: "device.unlock", outcome: "success")
+                ))
             })
-            #expect((try? unlock.get()) == nil, "the unlock is refused")
+            #expect(unlock == .deviceRemoved, "the unlock is refused")
             let alive = try await store.driver.withSession { db in
                 try await db.select().column("id").from("sessions").where("device_id", .equal, device.id).where("revoked_at", .is, SQLLiteral.null).all().count
             }

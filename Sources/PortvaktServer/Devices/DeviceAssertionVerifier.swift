@@ -23,9 +23,23 @@ struct DeviceAssertionVerifier: Sendable {
     /// Clocks on phones drift; an assertion signed a little "in the future" is still fine.
     static let clockSkew: TimeInterval = 30
 
+    /// An assertion signed by a registered device that is not revoked; its challenge not yet taken.
+    struct Signed: Sendable {
+        let device: Device
+        let claims: DeviceAssertion
+        /// The failure counters a refusal counts against.
+        let keys: [LoginThrottle.Key]
+        let now: Date
+    }
+
     /// - Throws: ``OAuthFailure`` for a refused assertion; a storage error as it is (the device
     ///   must not be told it is unknown because the database is away).
     func verify(_ assertion: String, purpose: DevicePurpose, address: String) async throws -> Verified {
+        try await verify(try await signed(assertion, address: address), purpose: purpose)
+    }
+
+    /// Checks the header, the failure counters, the device and the signature; the challenge is left alone.
+    func signed(_ assertion: String, address: String) async throws -> Signed {
         let now = broker.now()
         guard assertion.utf8.count <= 4096, let header = JOSEHeader(compactJWS: assertion) else {
             throw await refuse("malformed", keys: [.address(address)], now: now)
@@ -33,43 +47,56 @@ struct DeviceAssertionVerifier: Sendable {
         guard header.alg == "ES256", header.keyReferences.isEmpty, let deviceID = header.kid else {
             throw await refuse("not_es256", keys: [.address(address)], now: now)
         }
-        if try await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
-            throw Self.throttled
-        }
         guard let device = try await broker.store.device(id: deviceID) else {
+            if try await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
+                throw Self.throttled
+            }
             throw await refuse("unknown_device", keys: [.address(address)], now: now, message: .deviceNotRecognised)
         }
-        if try await broker.throttle.blockedUntil([.user(device.userId)], now: now) != nil {
+        let keys: [LoginThrottle.Key] = [.device(device.id), .user(device.userId), .address(address)]
+        if try await broker.throttle.blockedUntil(keys, now: now) != nil {
             throw Self.throttled
         }
-        let keys: [LoginThrottle.Key] = [.device(device.id), .user(device.userId), .address(address)]
         guard device.revokedAt == nil else {
             throw await refuse("device_revoked", device: device, keys: keys, now: now, message: .deviceNotRecognised)
         }
         guard let claims = await signedClaims(assertion, by: device) else {
             throw await refuse("bad_signature", device: device, keys: keys, now: now)
         }
-        guard let challenge = try await broker.store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: now) else {
-            throw await refuse("challenge_unknown_used_or_expired", device: device, keys: keys, now: now)
+        return Signed(device: device, claims: claims, keys: keys, now: now)
+    }
+
+    /// Takes the challenge, then checks it, the claims and the user.
+    func verify(_ signed: Signed, purpose: DevicePurpose) async throws -> Verified {
+        let (device, claims) = (signed.device, signed.claims)
+        guard let challenge = try await broker.store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: signed.now) else {
+            throw await refuse("challenge_unknown_used_or_expired", signed)
         }
-        let action = claims.action.flatMap(StepUpAction.init(rawValue:))
         let problem: String? =
             if challenge.deviceId != device.id { "challenge_for_another_device" }
             else if challenge.purpose != purpose.rawValue || claims.purpose != purpose { "wrong_purpose" }
-            else if challenge.action != claims.action || (purpose == .stepUp) != (action != nil) { "wrong_action" }
-            else if claims.iss != device.id || claims.aud != broker.issuer { "wrong_issuer_or_audience" }
-            else if abs(TimeInterval(claims.iat) - now.timeIntervalSince1970) > broker.lifetimes.deviceChallenge + Self.clockSkew { "stale_signature" }
-            else { nil }
+            else if challenge.action != claims.action { "wrong_action" }
+            else { claimsProblem(signed, purpose: purpose) }
         if let problem {
-            throw await refuse(problem, device: device, keys: keys, now: now)
+            throw await refuse(problem, signed)
         }
         guard let user = try await broker.store.user(id: device.userId), user.disabledAt == nil,
               let biometric = BiometricKind(rawValue: device.biometricKind)
         else {
-            throw await refuse("user_disabled", device: device, keys: keys, now: now, message: .deviceNotRecognised)
+            throw await refuse("user_disabled", signed, message: .deviceNotRecognised)
         }
         try await broker.throttle.recordSuccess(.device(device.id))
-        return Verified(device: device, user: user, biometric: biometric, action: action)
+        return Verified(device: device, user: user, biometric: biometric, action: claims.action.flatMap(StepUpAction.init(rawValue:)))
+    }
+
+    /// What is wrong with the claims on their own (the challenge aside), if anything.
+    func claimsProblem(_ signed: Signed, purpose: DevicePurpose) -> String? {
+        let claims = signed.claims
+        return if claims.purpose != purpose { "wrong_purpose" }
+        else if (purpose == .stepUp) != (claims.action.flatMap(StepUpAction.init(rawValue:)) != nil) { "wrong_action" }
+        else if claims.iss != signed.device.id || claims.aud != broker.issuer { "wrong_issuer_or_audience" }
+        else if abs(TimeInterval(claims.iat) - signed.now.timeIntervalSince1970) > broker.lifetimes.deviceChallenge + Self.clockSkew { "stale_signature" }
+        else { nil }
     }
 
     /// The claims, when the JWS verifies with the device's registered key and nothing else.
@@ -86,6 +113,11 @@ struct DeviceAssertionVerifier: Sendable {
     static let throttled = OAuthFailure(
         error: "slow_down", description: "Too many failed attempts; wait a little.", message: .tooManyAttempts, status: .tooManyRequests
     )
+
+    /// Counts a failure against the signed assertion's device, user and address, and audits it.
+    func refuse(_ reason: String, _ signed: Signed, message: UserMessage = .biometricUnlockFailed) async -> OAuthFailure {
+        await refuse(reason, device: signed.device, keys: signed.keys, now: signed.now, message: message)
+    }
 
     private func refuse(
         _ reason: String, device: Device? = nil, keys: [LoginThrottle.Key], now: Date, message: UserMessage = .biometricUnlockFailed

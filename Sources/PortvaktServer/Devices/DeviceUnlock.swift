@@ -13,42 +13,48 @@ struct DeviceUnlock: Sendable {
 
     /// With `proofKey` (the request's DPoP key) the new session is bound to it.
     func tokens(assertion: String, clientID: String, address: String, proofKey: String?) async throws -> TokenResponse {
-        let verified = try await DeviceAssertionVerifier(broker: broker).verify(assertion, purpose: .unlock, address: address)
-        let now = broker.now()
-        let trust = DeviceTrust(lifetimes: broker.lifetimes)
-        guard let trustedUntil = trust.trustedUntil(verified.user), trustedUntil > now else {
-            try await broker.store.append(event(verified, outcome: "failure", now: now, details: ["reason": "trust_expired"]))
+        let verifier = DeviceAssertionVerifier(broker: broker)
+        let signed = try await verifier.signed(assertion, address: address)
+        guard verifier.claimsProblem(signed, purpose: .unlock) == nil,
+              let user = try await broker.store.user(id: signed.device.userId), user.disabledAt == nil,
+              let biometric = BiometricKind(rawValue: signed.device.biometricKind),
+              let trustedUntil = DeviceTrust(lifetimes: broker.lifetimes).trustedUntil(user), trustedUntil > signed.now
+        else {
+            // Refused before the challenge is taken: the verifier takes it and names the problem
+            // (a problem with the challenge first, as for every assertion); the device trust is
+            // all that can be left once it returns.
+            let verified = try await verifier.verify(signed, purpose: .unlock)
+            try await broker.store.append(event(verified.device, outcome: "failure", now: signed.now, details: ["reason": "trust_expired"]))
             throw DeviceTrust.reauthenticationRequired
         }
         let refreshToken = randomToken()
-        let session: Session
-        do {
-            session = try await startSession(
-                verified, clientID: clientID, trustedUntil: trustedUntil, proofKey: proofKey, refreshToken: refreshToken, now: now
+        let session = Session.starting(
+            userID: user.id, clientID: clientID, deviceID: signed.device.id, amr: ["hwk", biometric.amr], acr: TokenIssuer.deviceACR,
+            authTime: signed.now, idleLifetime: broker.lifetimes.idle,
+            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(signed.now)), dpopJKT: proofKey, now: signed.now
+        )
+        let grant = DeviceUnlockGrant(
+            challengeHash: RefreshTokenSecret.hash(signed.claims.challenge), claimedAction: signed.claims.action, session: session,
+            refreshTokenHash: RefreshTokenSecret.hash(refreshToken), throttleKey: LoginThrottle.Key.device(signed.device.id).stored,
+            audit: event(signed.device, outcome: "success", now: signed.now, details: ["client": clientID])
+        )
+        switch try await broker.store.unlockDevice(grant) {
+        case .started(let started):
+            PortvaktMetrics.deviceUnlocked()
+            return try await TokenIssuer(broker: broker).tokens(
+                for: started.session, organisations: started.organisations, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true
             )
-        } catch let error as StoreError where error.isNotFound && error.detail == "devices" {
+        case .challengeRefused(let reason):
+            throw await verifier.refuse(reason, signed)
+        case .deviceRemoved:
             throw OAuthFailure.invalidGrant("The device was removed.", message: .deviceNotRecognised)
         }
-        PortvaktMetrics.deviceUnlocked()
-        return try await TokenIssuer(broker: broker).tokens(for: session, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true)
     }
 
-    private func startSession(
-        _ verified: DeviceAssertionVerifier.Verified, clientID: String, trustedUntil: Date, proofKey: String?, refreshToken: String, now: Date
-    ) async throws -> Session {
-        try await broker.store.startDeviceSession(
-            userID: verified.user.id, clientID: clientID, deviceID: verified.device.id, amr: ["hwk", verified.biometric.amr],
-            acr: TokenIssuer.deviceACR, idleLifetime: broker.lifetimes.idle,
-            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(now)), dpopJKT: proofKey,
-            refreshTokenHash: RefreshTokenSecret.hash(refreshToken),
-            audit: event(verified, outcome: "success", now: now, details: ["client": clientID]), now: now
-        )
-    }
-
-    private func event(_ verified: DeviceAssertionVerifier.Verified, outcome: String, now: Date, details: [String: String]) -> AuditEvent {
+    private func event(_ device: Device, outcome: String, now: Date, details: [String: String]) -> AuditEvent {
         AuditEvent(
-            occurredAt: now, action: "device.unlock", outcome: outcome, actorUserID: UUID(uuidString: verified.user.id),
-            subjectType: "device", subjectID: verified.device.id, source: "device-unlock", details: details
+            occurredAt: now, action: "device.unlock", outcome: outcome, actorUserID: UUID(uuidString: device.userId),
+            subjectType: "device", subjectID: device.id, source: "device-unlock", details: details
         )
     }
 }

@@ -23,5 +23,6 @@ public struct Migration: Sendable {
         Migration(version: 13, name: "sender-constrained tokens", apply: SenderConstrainedTokens.apply),
         Migration(version: 14, name: "rotation function", apply: RotationFunction.apply),
         Migration(version: 15, name: "audit events linked after commit", apply: AuditLinking.apply),
+        Migration(version: 16, name: "device unlock function", apply: DeviceUnlockFunction.apply),
     ]
 }

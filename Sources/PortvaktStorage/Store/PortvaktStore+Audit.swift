@@ -19,10 +19,12 @@ extension PortvaktStore {
     }
 
     static func append(_ event: AuditEvent, in db: any SQLDatabase, keys: AuditKeyRing) async throws {
-        var row = try AuditRow(event)
-        try row.seal(with: keys)
-        try await db.insert(into: "audit_events").row(row).run()
+        try await db.insert(into: "audit_events").row(try AuditRow(sealing: event, with: keys)).run()
         AuditAppends.inTransaction?.record()
+        countAppended(event)
+    }
+
+    static func countAppended(_ event: AuditEvent) {
         Counter(label: "portvakt_audit_events_total", dimensions: [("action", event.action)]).increment()
     }
 
@@ -70,6 +72,12 @@ struct AuditRow: Codable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         details = String(decoding: try encoder.encode(event.details), as: UTF8.self)
+    }
+
+    /// The event as it is inserted: sealed with the ring's current key, not yet linked.
+    init(sealing event: AuditEvent, with keys: AuditKeyRing) throws {
+        try self.init(event)
+        try seal(with: keys)
     }
 
     var event: AuditEvent {

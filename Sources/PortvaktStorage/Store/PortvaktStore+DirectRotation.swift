@@ -77,7 +77,7 @@ extension PortvaktStore {
         }
     }
 
-    private static func organisationRoles(userID: String, on db: SQLiteDirectConnection) throws -> [OrganisationRoles] {
+    static func organisationRoles(userID: String, on db: SQLiteDirectConnection) throws -> [OrganisationRoles] {
         let rows = try db.run(
             """
             SELECT memberships.organisation_id, organisations.slug, memberships.role FROM memberships \

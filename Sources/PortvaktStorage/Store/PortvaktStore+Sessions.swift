@@ -93,41 +93,6 @@ extension PortvaktStore {
         }
     }
 
-    /// A session opened by a device unlock, with its first refresh token, the device's last use
-    /// and the audit event, in one transaction: one commit on the hot path of every unlock. The
-    /// device's earlier session for this client ends.
-    /// - Throws: ``StoreError/notFound(_:)`` (`devices`) when the device was revoked meanwhile.
-    public func startDeviceSession(
-        userID: String, clientID: String, deviceID: String, amr: [String], acr: String, idleLifetime: TimeInterval,
-        absoluteLifetime: TimeInterval, dpopJKT: String? = nil, refreshTokenHash: Data, audit: AuditEvent, now: Date = Date()
-    ) async throws -> Session {
-        let time = now.millisecondsSince1970
-        let session = Session.starting(
-            userID: userID, clientID: clientID, deviceID: deviceID, amr: amr, acr: acr, authTime: now,
-            idleLifetime: idleLifetime, absoluteLifetime: absoluteLifetime, dpopJKT: dpopJKT, now: now
-        )
-        let token = RefreshToken(
-            id: newID(), sessionId: session.id, tokenHash: refreshTokenHash, parentId: nil, createdAt: time,
-            expiresAt: session.absoluteExpiresAt, rotatedAt: nil, successorId: nil
-        )
-        try await write { db in
-            // First, and guarded: this locks the device row, so a concurrent revocation either
-            // committed before (nothing updated: refused) or waits and then ends this session too.
-            guard try await db.update("devices").set("last_used_at", to: time)
-                .where("id", .equal, deviceID).where("revoked_at", .is, SQLLiteral.null)
-                .returning("id").first() != nil
-            else { throw StoreError.notFound("devices") }
-            // The app keeps one session per device: the one this unlock replaces ends now.
-            try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "replaced_by_unlock")
-                .where("device_id", .equal, deviceID).where("client_id", .equal, clientID).where("revoked_at", .is, SQLLiteral.null)
-                .run()
-            try await db.insert(into: "sessions").row(session).run()
-            try await db.insert(into: "refresh_tokens").row(token).run()
-            try await append(audit, in: db)
-        }
-        return session
-    }
-
     /// Binds a session that is not yet bound to the DPoP key `jkt` (at the redemption of its
     /// code); returns the session as it is now, or nil when it is bound to another key or gone.
     public func bindSession(id: String, dpopJKT jkt: String) async throws -> Session? {

@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import PortvaktCore
+import PortvaktStorage
+import PortvaktTestSupport
 import Testing
 
 /// Every way to fake or reuse a device assertion ends in a 4xx with an OAuth error, never a
@@ -8,9 +10,9 @@ import Testing
 /// malformed or non-ES256 signatures).
 @Suite("Hostile device assertions")
 struct DeviceAssertionHostileTests {
-    @Test("Each forged, replayed, misdirected or expired assertion is refused with a 4xx")
-    func hostileAssertions() async throws {
-        try await LiveBroker.run(.sqlite) { broker in
+    @Test("Each forged, replayed, misdirected or expired assertion is refused with a 4xx", arguments: TestDatabase.kinds)
+    func hostileAssertions(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
             let login = try await broker.bankIDLogin("ola")
             let device = try await broker.registerDevice(TestDevice(), token: login.access)
             let second = try await broker.registerDevice(TestDevice(), token: login.access, name: "Tablet")

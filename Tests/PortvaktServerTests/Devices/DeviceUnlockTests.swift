@@ -40,8 +40,21 @@ struct DeviceUnlockTests {
             #expect(refreshed.status == 200, "\(refreshed.body)")
             #expect(LiveBroker.claims(try #require(refreshed.string("access_token")))["amr"] as? [String] == ["hwk", "face"])
 
+            let organisations = try #require(claims["org"] as? [[String: Any]], "the unlock's token names the user's organisations")
+            #expect(organisations.map { $0["slug"] as? String } == ["nhf"])
+            #expect(organisations.first?["roles"] as? [String] == ["coordinator"])
+
+            // The app keeps one session per device: the next unlock ends this one.
+            let again = try await broker.unlock(device)
+            #expect(again.status == 200, "\(again.body)")
+            let replaced = try await broker.refresh(try #require(refreshed.string("refresh_token")))
+            #expect(replaced.status == 400)
+            #expect(replaced.string("message_id") == "session_expired")
+
             let audit = try await broker.withStore { store in try await store.auditEvents(subjectType: "device", subjectID: device.id) }
-            #expect(audit.map(\.action) == ["device.registered", "device.unlock"])
+            #expect(audit.map(\.action) == ["device.registered", "device.unlock", "device.unlock"])
+            let chain = try await broker.withStore { store in try await store.verifyAuditChain() }
+            #expect(chain.isIntact, "\(String(describing: chain.firstBroken))")
 
             let logs = broker.logs.text
             for secret in [challenge, assertion, access, refresh, login.access, login.refresh] {
@@ -180,6 +193,12 @@ struct DeviceUnlockTests {
             #expect(unlocked.status == 200, "the wait is over: \(unlocked.body)")
             let failures = try await broker.withStore { store in try await store.auditEvents(subjectType: "device", subjectID: device.id) }
             #expect(failures.filter { $0.action == "device.assertion_failed" }.count == 5)
+
+            // The unlock cleared the device's counter: one more failure does not block it again.
+            let challenge = try await broker.challengeValue(device.id, purpose: .unlock)
+            let forged = try device.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, signedBy: thief, issuedAt: broker.clock.now)
+            #expect(try await broker.unlockGrant(forged).status == 400)
+            #expect(try await broker.challenge(device.id, purpose: .unlock).status == 201)
         }
     }
 }

@@ -1,0 +1,143 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// A biometric unlock whose assertion holds, ready to become a session in one trip.
+public struct DeviceUnlockGrant: Sendable {
+    /// Hash of the challenge the device signed; taken (deleted) whatever the outcome.
+    public let challengeHash: Data
+    /// The `action` the assertion's claims name (nil for an unlock); the challenge must carry the same.
+    public let claimedAction: String?
+    /// The new session, starting now (its `createdAt` is the unlock's time); its `deviceId` is the
+    /// device that signed.
+    public let session: Session
+    public let refreshTokenHash: Data
+    /// The device's failure counter, cleared by the unlock.
+    public let throttleKey: String
+    public let audit: AuditEvent
+
+    public init(challengeHash: Data, claimedAction: String?, session: Session, refreshTokenHash: Data, throttleKey: String, audit: AuditEvent) {
+        self.challengeHash = challengeHash
+        self.claimedAction = claimedAction
+        self.session = session
+        self.refreshTokenHash = refreshTokenHash
+        self.throttleKey = throttleKey
+        self.audit = audit
+    }
+}
+
+/// What an unlock's trip to the database led to.
+public enum DeviceUnlockOutcome: Sendable, Equatable {
+    /// The session started; the user's organisations and roles are for its access token.
+    case started(RotatedSession)
+    /// The challenge was unknown, used, expired or for something else (the reason, as the
+    /// assertion verifier names it); it is used up now, and nothing else changed.
+    case challengeRefused(reason: String)
+    /// The device was revoked or deleted in the meantime.
+    case deviceRemoved
+}
+
+extension PortvaktStore {
+    /// Takes the challenge and, when it is the device's own unlock challenge, clears the device's
+    /// failure counter, ends the session the device had with this client, and starts the new one
+    /// with its refresh token and audit event: one transaction and one trip to the database (on
+    /// SQLite one synchronous run on the direct connection, on PostgreSQL one call of the function
+    /// `DeviceUnlockFunction` defines).
+    ///
+    /// The device row is updated (and so locked) before the sessions: a concurrent revocation
+    /// either committed before (``DeviceUnlockOutcome/deviceRemoved``) or waits and then ends this
+    /// session too.
+    public func unlockDevice(_ grant: DeviceUnlockGrant) async throws -> DeviceUnlockOutcome {
+        let row = try AuditRow(sealing: grant.audit, with: auditKeys)
+        let outcome = if let sqlite = driver as? SQLiteDriver {
+            try await writeDirectly(on: sqlite) { try Self.unlockDevice(grant, audit: row, on: $0) }
+        } else {
+            // One statement outside an explicit transaction: PostgreSQL runs it as a transaction of its own.
+            try await read { db in try await Self.unlockDevice(grant, audit: row, callingFunctionIn: db) }
+        }
+        if case .started = outcome {
+            Self.countAppended(grant.audit)
+            linkAuditEventsSoon()
+        }
+        return outcome
+    }
+
+    private static func unlockDevice(
+        _ grant: DeviceUnlockGrant, audit: AuditRow, on db: SQLiteDirectConnection
+    ) throws -> DeviceUnlockOutcome {
+        let session = grant.session
+        let time = session.createdAt
+        let taken = try db.run(
+            "DELETE FROM device_challenges WHERE challenge_hash = ?1 RETURNING device_id, purpose, action, expires_at", .blob(grant.challengeHash)
+        ).first
+        guard let taken, let expiresAt = taken[3].integer, expiresAt > time else { return .challengeRefused(reason: "challenge_unknown_used_or_expired") }
+        if taken[0].text != session.deviceId { return .challengeRefused(reason: "challenge_for_another_device") }
+        if taken[1].text != DeviceUnlockFunction.purpose { return .challengeRefused(reason: "wrong_purpose") }
+        if taken[2].text != grant.claimedAction { return .challengeRefused(reason: "wrong_action") }
+        guard let deviceID = session.deviceId,
+              try !db.run("UPDATE devices SET last_used_at = ?1 WHERE id = ?2 AND revoked_at IS NULL RETURNING id", .integer(time), .text(deviceID)).isEmpty
+        else { return .deviceRemoved }
+        try db.run("DELETE FROM login_throttles WHERE key = ?1", .text(grant.throttleKey))
+        try db.run(
+            "UPDATE sessions SET revoked_at = ?1, revoked_reason = 'replaced_by_unlock' WHERE device_id = ?2 AND client_id = ?3 AND revoked_at IS NULL",
+            .integer(time), .text(deviceID), .text(session.clientId)
+        )
+        try db.run(
+            """
+            INSERT INTO sessions (id, user_id, client_id, device_id, amr, acr, auth_time, created_at, idle_expires_at, absolute_expires_at, dpop_jkt) \
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            """,
+            .text(session.id), .text(session.userId), .text(session.clientId), .text(deviceID), .text(session.amr), .text(session.acr),
+            .integer(session.authTime), .integer(time), .integer(session.idleExpiresAt), .integer(session.absoluteExpiresAt),
+            session.dpopJkt.map(SQLiteValue.text) ?? .null
+        )
+        try db.run(
+            "INSERT INTO refresh_tokens (id, session_id, token_hash, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            .text(newID()), .text(session.id), .blob(grant.refreshTokenHash), .integer(time), .integer(session.absoluteExpiresAt)
+        )
+        try db.run(
+            """
+            INSERT INTO audit_events (id, occurred_at, action, outcome, actor_user_id, organisation_id, subject_type, subject_id, source, details, key_id, seal) \
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+            """,
+            .text(audit.id), .integer(audit.occurredAt), .text(audit.action), .text(audit.outcome), .optionalText(audit.actorUserId),
+            .optionalText(audit.organisationId), .optionalText(audit.subjectType), .optionalText(audit.subjectId), .optionalText(audit.source),
+            .text(audit.details), .optionalText(audit.keyId), audit.seal.map(SQLiteValue.blob) ?? .null
+        )
+        return .started(RotatedSession(session: session, organisations: try organisationRoles(userID: session.userId, on: db)))
+    }
+
+    /// PostgreSQL: one call of `portvakt_unlock_device` (migration 16), its own transaction.
+    private static func unlockDevice(
+        _ grant: DeviceUnlockGrant, audit: AuditRow, callingFunctionIn db: any SQLDatabase
+    ) async throws -> DeviceUnlockOutcome {
+        let session = grant.session
+        let rows = try await db.raw("""
+            SELECT outcome, organisation_id, slug, role FROM portvakt_unlock_device(\
+            \(bind: grant.challengeHash), \(bind: grant.claimedAction), \(bind: grant.throttleKey), \(bind: session.createdAt), \
+            \(bind: session.id), \(bind: session.userId), \(bind: session.clientId), \(bind: session.deviceId), \(bind: session.amr), \
+            \(bind: session.acr), \(bind: session.idleExpiresAt), \(bind: session.absoluteExpiresAt), \(bind: session.dpopJkt), \
+            \(bind: newID()), \(bind: grant.refreshTokenHash), \
+            \(bind: audit.id), \(bind: audit.occurredAt), \(bind: audit.action), \(bind: audit.outcome), \(bind: audit.actorUserId), \(bind: audit.organisationId), \
+            \(bind: audit.subjectType), \(bind: audit.subjectId), \(bind: audit.source), \(bind: audit.details), \(bind: audit.keyId), \
+            \(bind: audit.seal))
+            """).all()
+        guard let first = rows.first else { throw StoreError.constraint("portvakt_unlock_device returned no row") }
+        switch try first.decode(column: "outcome", as: String.self) {
+        case "started":
+            let organisations = try OrganisationRoles.grouping(rows.compactMap { row in
+                guard let organisation = try row.decode(column: "organisation_id", as: String?.self) else { return nil }
+                return (organisation, try row.decode(column: "slug", as: String.self), try row.decode(column: "role", as: Role.self))
+            })
+            return .started(RotatedSession(session: session, organisations: organisations))
+        case "device_removed":
+            return .deviceRemoved
+        case let reason:
+            return .challengeRefused(reason: reason)
+        }
+    }
+}
+
+private extension SQLiteValue {
+    static func optionalText(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
+}
