@@ -4,14 +4,6 @@ import PostgresKit
 import PostgresNIO
 import ServiceLifecycle
 import SQLKit
-import Synchronization
-
-/// Whether a lease got its connection; set once, read from another task.
-private final class LeaseFlag: Sendable {
-    private let value = Mutex(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
-}
 
 /// A PostgreSQL connection pool (PostgresNIO's `PostgresClient`); several server instances may
 /// share the database.
@@ -55,23 +47,24 @@ public final class PostgresDriver: DatabaseDriver {
     /// How long a request waits for a connection. The pool would wait for ever while the
     /// database refuses connections; the caller should hear "unavailable, try again" instead.
     static let leaseTimeout: Duration = .seconds(5)
+    private static let deadlines = LeaseDeadlines(timeout: leaseTimeout)
 
     /// Runs `operation`, which calls `started` once it holds a connection; throws
     /// ``StoreError/unavailable(_:)`` when that has not happened within ``leaseTimeout``. The
     /// work on the connection itself is not limited (a migration may wait for another's lock).
     private static func leased<R: Sendable>(_ operation: @escaping @Sendable (_ started: @escaping @Sendable () -> Void) async throws -> R) async throws -> R {
-        let flag = LeaseFlag()
+        let lease = deadlines.ask()
         let asked = ContinuousClock.now
         return try await withThrowingTaskGroup(of: R?.self) { group in
             group.addTask {
-                try await operation {
-                    flag.set()
+                defer { deadlines.finish(lease) }
+                return try await operation {
+                    deadlines.started(lease)
                     Timer(label: "portvakt_database_pool_wait_seconds").record(duration: ContinuousClock.now - asked)
                 }
             }
             group.addTask {
-                try await Task.sleep(for: leaseTimeout)
-                guard flag.isSet else { throw StoreError.unavailable("no database connection within \(leaseTimeout)") }
+                guard await deadlines.outcome(lease) else { throw StoreError.unavailable("no database connection within \(leaseTimeout)") }
                 return nil
             }
             while let result = try await group.next() {
