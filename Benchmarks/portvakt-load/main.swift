@@ -87,7 +87,7 @@ struct PortvaktLoad: AsyncParsableCommand {
             for _ in 0..<min(5, concurrency - devices.count) {
                 let key = P256.Signing.PrivateKey()
                 let id = try await client.registerDevice(DevicePublicKey(key.publicKey).jwk, accessToken: login.access)
-                devices.append(UnlockDevice(id: id, key: key, ownerAccessToken: login.access))
+                devices.append(UnlockDevice(id: id, key: key, owner: person))
             }
         }
         var unlock = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
@@ -113,7 +113,11 @@ struct PortvaktLoad: AsyncParsableCommand {
             "biometric unlocks (challenge + grant), concurrency \(concurrency) on \(devices.count) devices", unlocked,
             count: Int(unlocked.totalCount), seconds: seconds
         ))
-        for device in devices { try await client.removeDevice(device.id, accessToken: device.ownerAccessToken) }
+        // A fresh login per owner: the first one's access token may have expired during a long run.
+        for (owner, owned) in Dictionary(grouping: devices, by: \.owner) {
+            let login = try await client.loginTokens(provider: provider, user: owner)
+            for device in owned { try await client.removeDevice(device.id, accessToken: login.access) }
+        }
     }
 
     /// Runs `--concurrency` workers for `--duration` seconds, each repeating `operation` on its
@@ -161,7 +165,8 @@ private func microseconds(since start: ContinuousClock.Instant) -> UInt64 {
 struct UnlockDevice: Sendable {
     let id: String
     let key: P256.Signing.PrivateKey
-    let ownerAccessToken: String
+    /// The test person whose device it is.
+    let owner: String
 }
 
 struct LoadClient: Sendable {
