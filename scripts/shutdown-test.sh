@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SIGTERM and SIGKILL during load lose no acknowledged write, on SQLite and (when
-# PORTVAKT_TEST_POSTGRES_URL is set) PostgreSQL: refresh rotations and logins run while the server
+# PORTVAKT_TEST_POSTGRES_URL is set) PostgreSQL: refresh rotations, logins and biometric unlocks
+# (portvakt-load, whose audit events are linked after their commits) run while the server
 # is told to stop (it must exit 0 within PORTVAKT_SHUTDOWN_SECONDS) and then killed mid-write;
 # after each restart every last acknowledged token still works (scripts/shutdown/refresh_under_signal.py),
 # and at the end `audit verify` finds the chain intact. The first start must log no warning
@@ -8,6 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
+
+# Biometric unlocks from two devices beside the Python load, until the server goes away.
+unlocks_beside() {
+  "$(dirname "$binary")/portvakt-load" --url "http://127.0.0.1:$1" --concurrency 2 --duration 60 --unlocks 1 --unlocks-only >/dev/null 2>&1 &
+  unlocks_pid=$!
+}
 
 run() {
   local name=$1; shift
@@ -20,7 +27,9 @@ run() {
     echo "shutdown test ($name): the first start logged a warning:" >&2; grep -E " (warning|error|critical) " "$dir/log" >&2; exit 1
   fi
   local began=$SECONDS code=0
+  unlocks_beside "$port"
   python3 scripts/shutdown/refresh_under_signal.py load "http://127.0.0.1:$port" "$server_pid" "$dir/state.json" TERM || { tail -20 "$dir/log" >&2; exit 1; }
+  wait "$unlocks_pid" 2>/dev/null || true
   wait "$server_pid" || code=$?
   local took=$((SECONDS - began))
   if [ "$code" != 0 ] || [ "$took" -gt 15 ]; then
@@ -30,8 +39,10 @@ run() {
   python3 scripts/shutdown/refresh_under_signal.py verify "http://127.0.0.1:$port" "$dir/state.json" || { tail -20 "$dir/log" >&2; exit 1; }
   echo "shutdown test ($name): clean exit under load, nothing acknowledged was lost"
 
+  unlocks_beside "$port"
   python3 scripts/shutdown/refresh_under_signal.py load "http://127.0.0.1:$port" "$server_pid" "$dir/state.json" KILL || { tail -20 "$dir/log" >&2; exit 1; }
   wait "$server_pid" 2>/dev/null || true
+  wait "$unlocks_pid" 2>/dev/null || true
   start "$@"
   python3 scripts/shutdown/refresh_under_signal.py verify "http://127.0.0.1:$port" "$dir/state.json" || { tail -20 "$dir/log" >&2; exit 1; }
   stop_server || true
