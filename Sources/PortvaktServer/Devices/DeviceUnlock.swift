@@ -11,8 +11,9 @@ struct DeviceUnlock: Sendable {
     /// The grant type (RFC 7523 §2.1: a JWT as an authorization grant; the assertion is the device's JWS).
     static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
-    /// With `proofKey` (the request's DPoP key) the new session is bound to it.
-    func tokens(assertion: String, clientID: String, address: String, proofKey: String?) async throws -> TokenResponse {
+    /// With `proof` (the request's verified DPoP proof, not yet recorded) the new session is bound
+    /// to its key; the proof is recorded in the unlock's own transaction.
+    func tokens(assertion: String, clientID: String, address: String, proof: DPoPCheck.Verified?) async throws -> TokenResponse {
         let verifier = DeviceAssertionVerifier(broker: broker)
         let signed = try await verifier.signed(assertion, address: address)
         guard verifier.claimsProblem(signed, purpose: .unlock) == nil,
@@ -23,6 +24,7 @@ struct DeviceUnlock: Sendable {
             // Refused before the challenge is taken: the verifier takes it and names the problem
             // (a problem with the challenge first, as for every assertion); the device trust is
             // all that can be left once it returns.
+            if let proof { try await DPoPCheck(broker: broker).record(proof, at: .authorizationServer) }
             let verified = try await verifier.verify(signed, purpose: .unlock)
             try await broker.store.append(event(verified.device, outcome: "failure", now: signed.now, details: ["reason": "trust_expired"]))
             throw DeviceTrust.reauthenticationRequired
@@ -31,12 +33,12 @@ struct DeviceUnlock: Sendable {
         let session = Session.starting(
             userID: user.id, clientID: clientID, deviceID: signed.device.id, amr: ["hwk", biometric.amr], acr: TokenIssuer.deviceACR,
             authTime: signed.now, idleLifetime: broker.lifetimes.idle,
-            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(signed.now)), dpopJKT: proofKey, now: signed.now
+            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(signed.now)), dpopJKT: proof?.key, now: signed.now
         )
         let grant = DeviceUnlockGrant(
             challengeHash: RefreshTokenSecret.hash(signed.claims.challenge), claimedAction: signed.claims.action, session: session,
             refreshTokenHash: RefreshTokenSecret.hash(refreshToken), throttleKey: LoginThrottle.Key.device(signed.device.id).stored,
-            audit: event(signed.device, outcome: "success", now: signed.now, details: ["client": clientID])
+            audit: event(signed.device, outcome: "success", now: signed.now, details: ["client": clientID]), proof: proof?.record
         )
         switch try await broker.store.unlockDevice(grant) {
         case .started(let started):
@@ -48,6 +50,8 @@ struct DeviceUnlock: Sendable {
             throw await verifier.refuse(reason, signed)
         case .deviceRemoved:
             throw OAuthFailure.invalidGrant("The device was removed.", message: .deviceNotRecognised)
+        case .replayedProof:
+            throw DPoPCheck.replayed(at: .authorizationServer)
         }
     }
 

@@ -51,8 +51,7 @@ struct TokenRoutes {
             guard let token = fields["refresh_token"] else { throw OAuthFailure.invalidRequest("refresh_token is required.") }
             return try await sessions.refresh(token: token, clientID: client.id, proof: proof)
         }
-        if let proof { try await check.record(proof, at: .authorizationServer) }
-        let response = try await grant(fields, client: client, proofKey: proof?.key, address: address)
+        let response = try await grant(fields, client: client, proof: proof, address: address)
         // An old app version's new session without DPoP is recorded; its refreshes are not.
         if proof == nil, client.senderConstraint == .relaxed {
             try await sessions.auditLegacyUse(client.id, skipped: "dpop")
@@ -60,17 +59,19 @@ struct TokenRoutes {
         return response
     }
 
-    private func grant(_ fields: FormFields, client: AppClient, proofKey: String?, address: String) async throws -> TokenResponse {
+    /// The unlock records the request's proof in its own transaction; the code grant first.
+    private func grant(_ fields: FormFields, client: AppClient, proof: DPoPCheck.Verified?, address: String) async throws -> TokenResponse {
         let sessions = SessionService(broker: broker)
         switch fields["grant_type"] {
         case "authorization_code":
             guard let code = fields["code"] else { throw OAuthFailure.invalidRequest("code is required.") }
+            if let proof { try await DPoPCheck(broker: broker).record(proof, at: .authorizationServer) }
             return try await sessions.redeem(
-                code: code, clientID: client.id, redirectURI: fields["redirect_uri"], verifier: fields["code_verifier"], proofKey: proofKey
+                code: code, clientID: client.id, redirectURI: fields["redirect_uri"], verifier: fields["code_verifier"], proofKey: proof?.key
             )
         case DeviceUnlock.grantType:
             guard let assertion = fields["assertion"] else { throw OAuthFailure.invalidRequest("assertion is required.") }
-            return try await DeviceUnlock(broker: broker).tokens(assertion: assertion, clientID: client.id, address: address, proofKey: proofKey)
+            return try await DeviceUnlock(broker: broker).tokens(assertion: assertion, clientID: client.id, address: address, proof: proof)
         case nil:
             throw OAuthFailure.invalidRequest("grant_type is required.")
         default:

@@ -4,12 +4,13 @@ import SQLKit
 /// instead of seven statements and three commits (SQLite runs the same steps on its direct
 /// connection: `PortvaktStore+DeviceUnlock.swift`).
 ///
-/// Takes the challenge (deleted whatever follows, so it answers one assertion at most) and, when
+/// Records the request's DPoP proof (a replay changes nothing: `replayed_proof`), takes the
+/// challenge (deleted whatever follows, so it answers one assertion at most) and, when
 /// it is this device's unlock challenge with the claimed action: updates the device row first (a
 /// concurrent revocation waits for this commit or wins before it), clears the device's failure
 /// counter, ends the device's session with this client, inserts the new session, its refresh
 /// token and the sealed audit event. Returns one row per membership of the user (at least one
-/// row): the outcome (`started`, `device_removed`, or the challenge's refusal reason) and the
+/// row): the outcome (`started`, `device_removed`, `replayed_proof`, or the challenge's refusal reason) and the
 /// organisation, slug and role for the new access token.
 enum DeviceUnlockFunction {
     static let purpose = "unlock"
@@ -21,7 +22,7 @@ enum DeviceUnlockFunction {
 
     static let definition = """
     CREATE FUNCTION portvakt_unlock_device(
-        taken_hash bytea, claimed_action text, throttle_key text, now_ms bigint,
+        proof_jti_hash bytea, proof_expires_at bigint, taken_hash bytea, claimed_action text, throttle_key text, now_ms bigint,
         new_session_id text, new_user_id text, new_client_id text, new_device_id text, new_amr text, new_acr text,
         new_idle_expires_at bigint, new_absolute_expires_at bigint, new_dpop_jkt text,
         new_refresh_token_id text, new_refresh_token_hash bytea,
@@ -35,6 +36,13 @@ enum DeviceUnlockFunction {
         challenge device_challenges;
         result text;
     BEGIN
+        IF proof_jti_hash IS NOT NULL THEN
+            INSERT INTO dpop_proofs (jti_hash, expires_at) VALUES (proof_jti_hash, proof_expires_at) ON CONFLICT (jti_hash) DO NOTHING;
+            IF NOT FOUND THEN
+                RETURN QUERY SELECT 'replayed_proof', NULL::text, NULL::text, NULL::text;
+                RETURN;
+            END IF;
+        END IF;
         DELETE FROM device_challenges c WHERE c.challenge_hash = taken_hash RETURNING c.* INTO challenge;
         IF NOT FOUND OR challenge.expires_at <= now_ms THEN
             result := 'challenge_unknown_used_or_expired';

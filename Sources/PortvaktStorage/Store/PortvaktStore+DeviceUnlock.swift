@@ -15,14 +15,20 @@ public struct DeviceUnlockGrant: Sendable {
     /// The device's failure counter, cleared by the unlock.
     public let throttleKey: String
     public let audit: AuditEvent
+    /// The request's DPoP proof, recorded first: a replay changes nothing.
+    public let proof: DPoPProofRecord?
 
-    public init(challengeHash: Data, claimedAction: String?, session: Session, refreshTokenHash: Data, throttleKey: String, audit: AuditEvent) {
+    public init(
+        challengeHash: Data, claimedAction: String?, session: Session, refreshTokenHash: Data, throttleKey: String, audit: AuditEvent,
+        proof: DPoPProofRecord? = nil
+    ) {
         self.challengeHash = challengeHash
         self.claimedAction = claimedAction
         self.session = session
         self.refreshTokenHash = refreshTokenHash
         self.throttleKey = throttleKey
         self.audit = audit
+        self.proof = proof
     }
 }
 
@@ -35,10 +41,12 @@ public enum DeviceUnlockOutcome: Sendable, Equatable {
     case challengeRefused(reason: String)
     /// The device was revoked or deleted in the meantime.
     case deviceRemoved
+    /// The request's DPoP proof was recorded before (a replay): nothing changed, the challenge included.
+    case replayedProof
 }
 
 extension PortvaktStore {
-    /// Takes the challenge and, when it is the device's own unlock challenge, clears the device's
+    /// Records the DPoP proof, takes the challenge and, when it is the device's own unlock challenge, clears the device's
     /// failure counter, ends the session the device had with this client, and starts the new one
     /// with its refresh token and audit event: one transaction and one trip to the database (on
     /// SQLite one synchronous run on the direct connection, on PostgreSQL one call of the function
@@ -67,6 +75,13 @@ extension PortvaktStore {
     ) throws -> DeviceUnlockOutcome {
         let session = grant.session
         let time = session.createdAt
+        if let proof = grant.proof {
+            try db.run(
+                "INSERT INTO dpop_proofs (jti_hash, expires_at) VALUES (?1, ?2) ON CONFLICT (jti_hash) DO NOTHING",
+                .blob(proof.jtiHash), .integer(proof.expiresAt.millisecondsSince1970)
+            )
+            guard db.changes == 1 else { return .replayedProof }
+        }
         let taken = try db.run(
             "DELETE FROM device_challenges WHERE challenge_hash = ?1 RETURNING device_id, purpose, action, expires_at", .blob(grant.challengeHash)
         ).first
@@ -114,6 +129,7 @@ extension PortvaktStore {
         let session = grant.session
         let rows = try await db.raw("""
             SELECT outcome, organisation_id, slug, role FROM portvakt_unlock_device(\
+            \(bind: grant.proof?.jtiHash), \(bind: grant.proof?.expiresAt.millisecondsSince1970), \
             \(bind: grant.challengeHash), \(bind: grant.claimedAction), \(bind: grant.throttleKey), \(bind: session.createdAt), \
             \(bind: session.id), \(bind: session.userId), \(bind: session.clientId), \(bind: session.deviceId), \(bind: session.amr), \
             \(bind: session.acr), \(bind: session.idleExpiresAt), \(bind: session.absoluteExpiresAt), \(bind: session.dpopJkt), \
@@ -132,6 +148,8 @@ extension PortvaktStore {
             return .started(RotatedSession(session: session, organisations: organisations))
         case "device_removed":
             return .deviceRemoved
+        case "replayed_proof":
+            return .replayedProof
         case let reason:
             return .challengeRefused(reason: reason)
         }

@@ -208,6 +208,40 @@ struct SenderConstraintTests {
         }
     }
 
+    @Test("Issue 22: an unlock with a proof binds its session; the same proof again is a replay that takes nothing, not even the challenge", arguments: TestDatabase.kinds)
+    func unlockBinding(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let login = try await broker.bankIDLogin("ola")
+            let device = try await broker.registerDevice(TestDevice(), token: login.access)
+            let key = ProofKey(broker)
+            func grant(_ assertion: String) -> [(String, String)] {
+                [("grant_type", DeviceUnlock.grantType), ("client_id", "no.portvakt.app"), ("assertion", assertion)]
+            }
+            let first = try device.assertion(
+                challenge: try await broker.challengeValue(device.id, purpose: .unlock), purpose: .unlock, audience: broker.baseURL, issuedAt: broker.clock.now
+            )
+            let unlocked = try await key.send("/oauth/token", form: grant(first))
+            #expect(unlocked.status == 200, "\(unlocked.body)")
+            #expect(unlocked.string("token_type") == "DPoP")
+            let access = try #require(unlocked.string("access_token"))
+            #expect((LiveBroker.claims(access)["cnf"] as? [String: String])?["jkt"] == key.thumbprint)
+
+            let proof = try key.proof("POST", "/oauth/token")
+            let second = try device.assertion(
+                challenge: try await broker.challengeValue(device.id, purpose: .unlock), purpose: .unlock, audience: broker.baseURL, issuedAt: broker.clock.now
+            )
+            let once = try await broker.send("/oauth/token", method: .POST, form: grant(second), headers: [("DPoP", proof)])
+            #expect(once.status == 200, "\(once.body)")
+            let third = try device.assertion(
+                challenge: try await broker.challengeValue(device.id, purpose: .unlock), purpose: .unlock, audience: broker.baseURL, issuedAt: broker.clock.now
+            )
+            let replay = try await broker.send("/oauth/token", method: .POST, form: grant(third), headers: [("DPoP", proof)])
+            #expect(replay.status == 400 && replay.string("error") == "invalid_dpop_proof", "\(replay.body)")
+            let afterwards = try await key.send("/oauth/token", form: grant(third))
+            #expect(afterwards.status == 200, "the replay took nothing: the challenge still answers \(afterwards.body)")
+        }
+    }
+
     @Test("Issue 22: request_uri once and for 60 s; the app may not authorize without PAR; a code bound by dpop_jkt needs that key", arguments: TestDatabase.kinds)
     func pushedRequests(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind, settings: Self.requiredPolicy) { broker in
