@@ -141,11 +141,7 @@ extension PortvaktStore {
         guard let first = rows.first else { throw StoreError.constraint("portvakt_unlock_device returned no row") }
         switch try first.decode(column: "outcome", as: String.self) {
         case "started":
-            let organisations = try OrganisationRoles.grouping(rows.compactMap { row in
-                guard let organisation = try row.decode(column: "organisation_id", as: String?.self) else { return nil }
-                return (organisation, try row.decode(column: "slug", as: String.self), try row.decode(column: "role", as: Role.self))
-            })
-            return .started(RotatedSession(session: session, organisations: organisations))
+            return .started(RotatedSession(session: session, organisations: try OrganisationRoles.grouping(functionRows: rows)))
         case "device_removed":
             return .deviceRemoved
         case "replayed_proof":

@@ -23,8 +23,8 @@ public enum RefreshRotation: Sendable, Equatable {
     case unknown
 }
 
-/// The session of a rotated refresh token, with the user's organisations and roles for its new
-/// access token, read in the rotation's transaction.
+/// The session of a rotated refresh token or a new unlock, with the user's organisations and
+/// roles for its new access token, read in the same transaction.
 public struct RotatedSession: Sendable, Equatable {
     public let session: Session
     public let organisations: [OrganisationRoles]
@@ -86,13 +86,7 @@ extension PortvaktStore {
             """).all()
         guard let first = rows.first else { return .unknown }
         let session = { try first.decode(model: Session.self, keyDecodingStrategy: SnakeCaseColumns.decoding) }
-        let rotated = {
-            let organisations = try OrganisationRoles.grouping(rows.compactMap { row in
-                guard let organisation = try row.decode(column: "organisation_id", as: String?.self) else { return nil }
-                return (organisation, try row.decode(column: "slug", as: String.self), try row.decode(column: "role", as: Role.self))
-            })
-            return RotatedSession(session: try session(), organisations: organisations)
-        }
+        let rotated = { RotatedSession(session: try session(), organisations: try OrganisationRoles.grouping(functionRows: rows)) }
         return switch try first.decode(column: "outcome", as: String.self) {
         case "rotated": .rotated(try rotated())
         case "repeated": .repeated(try rotated())
@@ -121,5 +115,16 @@ extension PortvaktStore {
             guard let token = try await Self.refreshToken(hash: hash, in: db) else { return nil }
             return try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self)
         }
+    }
+}
+
+extension OrganisationRoles {
+    /// The memberships a store function returns beside its outcome, one per row (`organisation_id`,
+    /// `slug`, `role`; a row without one when the user has none).
+    static func grouping(functionRows rows: [any SQLRow]) throws -> [OrganisationRoles] {
+        try grouping(rows.compactMap { row in
+            guard let organisation = try row.decode(column: "organisation_id", as: String?.self) else { return nil }
+            return (organisation, try row.decode(column: "slug", as: String.self), try row.decode(column: "role", as: Role.self))
+        })
     }
 }
