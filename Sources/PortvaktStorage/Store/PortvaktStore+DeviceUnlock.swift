@@ -46,11 +46,11 @@ public enum DeviceUnlockOutcome: Sendable, Equatable {
 }
 
 extension PortvaktStore {
-    /// Records the DPoP proof, takes the challenge and, when it is the device's own unlock challenge, clears the device's
-    /// failure counter, ends the session the device had with this client, and starts the new one
-    /// with its refresh token and audit event: one transaction and one trip to the database (on
-    /// SQLite one synchronous run on the direct connection, on PostgreSQL one call of the function
-    /// `DeviceUnlockFunction` defines).
+    /// Records the DPoP proof, takes the challenge and, when it is the device's own unlock
+    /// challenge, clears the device's failure counter, ends the session the device had with this
+    /// client, and starts the new one with its refresh token and audit event: one transaction and
+    /// one trip to the database (on SQLite one synchronous run on the direct connection, on
+    /// PostgreSQL one call of the function `DeviceUnlockFunction` defines).
     ///
     /// The device row is updated (and so locked) before the sessions: a concurrent revocation
     /// either committed before (``DeviceUnlockOutcome/deviceRemoved``) or waits and then ends this
