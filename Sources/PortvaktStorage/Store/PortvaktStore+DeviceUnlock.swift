@@ -75,13 +75,7 @@ extension PortvaktStore {
     ) throws -> DeviceUnlockOutcome {
         let session = grant.session
         let time = session.createdAt
-        if let proof = grant.proof {
-            try db.run(
-                "INSERT INTO dpop_proofs (jti_hash, expires_at) VALUES (?1, ?2) ON CONFLICT (jti_hash) DO NOTHING",
-                .blob(proof.jtiHash), .integer(proof.expiresAt.millisecondsSince1970)
-            )
-            guard db.changes == 1 else { return .replayedProof }
-        }
+        if let proof = grant.proof, try !recordDPoPProof(proof, on: db) { return .replayedProof }
         let taken = try db.run(
             "DELETE FROM device_challenges WHERE challenge_hash = ?1 RETURNING device_id, purpose, action, expires_at", .blob(grant.challengeHash)
         ).first
@@ -104,7 +98,7 @@ extension PortvaktStore {
             """,
             .text(session.id), .text(session.userId), .text(session.clientId), .text(deviceID), .text(session.amr), .text(session.acr),
             .integer(session.authTime), .integer(time), .integer(session.idleExpiresAt), .integer(session.absoluteExpiresAt),
-            session.dpopJkt.map(SQLiteValue.text) ?? .null
+            .optionalText(session.dpopJkt)
         )
         try db.run(
             "INSERT INTO refresh_tokens (id, session_id, token_hash, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -8,13 +8,7 @@ import PortvaktCore
 extension PortvaktStore {
     static func rotateRefreshToken(_ request: RotationRequest, on db: SQLiteDirectConnection) throws -> RefreshRotation {
         let time = request.now.millisecondsSince1970
-        if let proof = request.proof {
-            try db.run(
-                "INSERT INTO dpop_proofs (jti_hash, expires_at) VALUES (?1, ?2) ON CONFLICT (jti_hash) DO NOTHING",
-                .blob(proof.jtiHash), .integer(proof.expiresAt.millisecondsSince1970)
-            )
-            guard db.changes == 1 else { return .replayedProof }
-        }
+        if let proof = request.proof, try !recordDPoPProof(proof, on: db) { return .replayedProof }
         guard let token = try refreshToken(hash: request.hash, on: db),
               let session = try session(id: token.sessionId, on: db),
               session.clientId == request.clientID
@@ -42,6 +36,15 @@ extension PortvaktStore {
             .integer(time), .text(session.id)
         )
         return .reused(session)
+    }
+
+    /// Records a DPoP proof's `jti` in the caller's transaction; false when it was recorded before (a replay).
+    static func recordDPoPProof(_ proof: DPoPProofRecord, on db: SQLiteDirectConnection) throws -> Bool {
+        try db.run(
+            "INSERT INTO dpop_proofs (jti_hash, expires_at) VALUES (?1, ?2) ON CONFLICT (jti_hash) DO NOTHING",
+            .blob(proof.jtiHash), .integer(proof.expiresAt.millisecondsSince1970)
+        )
+        return db.changes == 1
     }
 
     private static func refreshToken(hash: Data, on db: SQLiteDirectConnection) throws -> RefreshToken? {
