@@ -68,7 +68,7 @@ public struct DPoPProof: Sendable, Hashable {
     /// As ``init(compact:)``, with the header's key from `keyOfHeader` (the server remembers the
     /// keys of headers it has read: a client's header is the same in every proof).
     public init(compact: String, keyOfHeader: (Substring) throws(Problem) -> DevicePublicKey) throws(Problem) {
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = compact.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Substring.init)
         guard compact.utf8.count <= 4096, parts.count == 3, let claimsData = Data(base64URLEncoded: String(parts[1])),
               let signature = Data(base64URLEncoded: String(parts[2]))
         else { throw Problem(description: "The DPoP proof is not a compact JWS.") }

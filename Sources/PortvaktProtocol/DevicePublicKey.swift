@@ -8,6 +8,9 @@ public struct DevicePublicKey: Sendable, Hashable {
     public let y: String
     /// The key for verifying the device's signatures, made once from the checked point.
     public let verifyingKey: P256.Signing.PublicKey
+    /// The RFC 7638 thumbprint: one registration per key, and what DPoP-bound tokens name
+    /// (`cnf.jkt`). Computed once: a server reads the same key in every proof of a client.
+    public let thumbprint: String
 
     /// Why a JWK is not a usable device key; the text is safe to send back to the app.
     public struct Problem: Error, Sendable, CustomStringConvertible {
@@ -29,6 +32,7 @@ public struct DevicePublicKey: Sendable, Hashable {
         self.x = xBytes.base64URLEncoded()
         self.y = yBytes.base64URLEncoded()
         verifyingKey = key
+        thumbprint = JWKThumbprint.p256(x: self.x, y: self.y)
     }
 
     public init(_ key: P256.Signing.PublicKey) {
@@ -36,6 +40,7 @@ public struct DevicePublicKey: Sendable, Hashable {
         x = raw.prefix(32).base64URLEncoded()
         y = raw.suffix(32).base64URLEncoded()
         verifyingKey = key
+        thumbprint = JWKThumbprint.p256(x: x, y: y)
     }
 
     /// Two keys are the same point.
@@ -52,7 +57,4 @@ public struct DevicePublicKey: Sendable, Hashable {
 
     /// The JWK as canonical JSON (RFC 7638 member order), as it is stored.
     public var jwkJSON: String { JWKThumbprint.canonicalP256(x: x, y: y) }
-
-    /// The RFC 7638 thumbprint: one registration per key.
-    public var thumbprint: String { JWKThumbprint.p256(x: x, y: y) }
 }

@@ -15,9 +15,11 @@ public struct FormFields: Sendable {
     /// - Throws: ``Problem`` for bad percent-encoding, a repeated name, or a control character.
     public static func parse(_ text: String) throws(Problem) -> FormFields {
         var values: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
+        // Split on the UTF-8 bytes: `&` and `=` are ASCII, and splitting the characters would
+        // look for grapheme clusters in every value.
+        for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(Substring(parts[0])), let value = decode(parts.count > 1 ? Substring(parts[1]) : "") else {
                 throw Problem(description: "A field is not valid percent-encoding.")
             }
             let shownName = TextInput.hasControlCharacters(name) ? "(unreadable)" : name

@@ -11,6 +11,9 @@ public enum TextInput {
 
     /// Category Cc, or a line or paragraph separator.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+        // ASCII's Cc is U+0000–U+001F and U+007F; the Unicode tables are asked only beyond it
+        // (they showed in profiles of every form post).
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }

@@ -24,5 +24,6 @@ public struct Migration: Sendable {
         Migration(version: 14, name: "rotation function", apply: RotationFunction.apply),
         Migration(version: 15, name: "audit events linked after commit", apply: AuditLinking.apply),
         Migration(version: 16, name: "device unlock function", apply: DeviceUnlockFunction.apply),
+        Migration(version: 17, name: "active sessions by device", apply: ActiveSessionsByDevice.apply),
     ]
 }

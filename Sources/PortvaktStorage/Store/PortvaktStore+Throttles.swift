@@ -22,9 +22,10 @@ extension PortvaktStore {
         guard !keys.isEmpty else { return nil }
         let time = now.millisecondsSince1970
         return try await read { db in
-            try await db.select().column(SQLFunction("MAX", args: SQLColumn("blocked_until")), as: "until").from("login_throttles")
-                .where("key", .in, keys).where("blocked_until", .greaterThan, time)
-                .first().flatMap { try $0.decodeNil(column: "until") ? nil : $0.decode(column: "until", as: Int64.self) }
+            // Written out: both unlock requests ask (see `device(id:)`).
+            try await db.raw("""
+                SELECT MAX(blocked_until) AS "until" FROM login_throttles WHERE "key" IN (\(binds: keys)) AND blocked_until > \(bind: time)
+                """).first().flatMap { try $0.decodeNil(column: "until") ? nil : $0.decode(column: "until", as: Int64.self) }
                 .map(Date.init(millisecondsSince1970:))
         }
     }

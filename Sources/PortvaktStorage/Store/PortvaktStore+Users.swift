@@ -67,9 +67,8 @@ extension PortvaktStore {
     }
 
     public func user(id: String) async throws -> User? {
-        try await read { db in
-            try await db.select().column("*").from("users").where("id", .equal, id).first(as: User.self)
-        }
+        // Written out: every unlock and step-up reads its user (see `device(id:)`).
+        try await read { db in try await db.raw("SELECT * FROM users WHERE id = \(bind: id)").first(as: User.self) }
     }
 
     public func user(personnummerIndex index: String) async throws -> User? {
