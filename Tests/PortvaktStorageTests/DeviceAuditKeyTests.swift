@@ -25,6 +25,34 @@ struct DeviceAuditKeyTests {
         }
     }
 
+    @Test("S6: a device and its throttle in one read, for known and unknown devices alike", arguments: TestDatabase.kinds)
+    func deviceWithThrottle(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let now = Date()
+            let user = try await store.createUser(displayName: "Ada")
+            let device = try await store.registerDevice(
+                userID: user.id, name: "iPhone", platform: "ios", biometricKind: "face", publicKeyJWK: "{}", keyThumbprint: "tp1"
+            )
+            let known = try await store.device(id: device.id, blockedUntilFor: ["device-key", "address-key"], now: now)
+            #expect(known.device == device)
+            #expect(known.blockedUntil == nil)
+            let unknown = try await store.device(id: "no-such-device", blockedUntilFor: ["device-key"], now: now)
+            #expect(unknown.device == nil && unknown.blockedUntil == nil)
+
+            try await store.recordThrottleFailures([ThrottleFailure(key: "address-key", forgetAfter: 3600) { _ in 60 }], now: now)
+            let blocked = try await store.device(id: device.id, blockedUntilFor: ["device-key", "address-key"], now: now)
+            #expect(blocked.device == device)
+            #expect(blocked.blockedUntil.map { abs($0.timeIntervalSince(now) - 60) < 1 } == true)
+            let blockedUnknown = try await store.device(id: "no-such-device", blockedUntilFor: ["address-key"], now: now)
+            #expect(blockedUnknown.device == nil && blockedUnknown.blockedUntil != nil)
+            // Another key, or the block over: not blocked.
+            #expect(try await store.device(id: device.id, blockedUntilFor: ["device-key"], now: now).blockedUntil == nil)
+            #expect(try await store.device(id: device.id, blockedUntilFor: ["address-key"], now: now.addingTimeInterval(61)).blockedUntil == nil)
+            let withoutKeys = try await store.device(id: device.id, blockedUntilFor: [], now: now)
+            #expect(withoutKeys.device == device && withoutKeys.blockedUntil == nil)
+        }
+    }
+
     @Test("Audit events read back in order, with secrets in details redacted", arguments: TestDatabase.kinds)
     func audit(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in

@@ -96,7 +96,8 @@ struct DeviceRoutes {
         let body = try await request.decodeJSON(ChallengeRequest.self)
         guard let purpose = DevicePurpose(rawValue: body.purpose) else { throw OAuthFailure.invalidRequest("purpose must be unlock or step-up.") }
         let now = broker.now()
-        if try await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
+        let (device, blockedUntil) = try await broker.throttle.device(id: deviceID, blockedUntil: [.device(deviceID), .address(address)], now: now)
+        if blockedUntil != nil {
             throw DeviceAssertionVerifier.throttled
         }
         var action: StepUpAction?
@@ -108,7 +109,7 @@ struct DeviceRoutes {
         } else if body.action != nil {
             throw OAuthFailure.invalidRequest("An unlock challenge has no action.")
         }
-        guard let device = try await broker.store.device(id: deviceID), device.revokedAt == nil else { throw Self.unknownDevice }
+        guard let device, device.revokedAt == nil else { throw Self.unknownDevice }
         if purpose == .stepUp {
             let caller = try await APICaller.authenticate(request, broker: broker)
             guard caller.userID == device.userId else { throw Self.unknownDevice }

@@ -44,7 +44,8 @@ struct DeviceUnlock: Sendable {
         case .started(let started):
             PortvaktMetrics.deviceUnlocked()
             return try await TokenIssuer(broker: broker).tokens(
-                for: started.session, organisations: started.organisations, refreshToken: refreshToken, scope: "openid", nonce: nil, withIDToken: true
+                for: started.session, organisations: started.organisations, user: user, refreshToken: refreshToken, scope: "openid", nonce: nil,
+                withIDToken: true
             )
         case .challengeRefused(let reason):
             throw await verifier.refuse(reason, signed)

@@ -69,6 +69,13 @@ struct LoginThrottle: Sendable {
         return until
     }
 
+    /// The device and until when `keys` are blocked, in one read (see ``blockedUntil(_:now:)``).
+    func device(id: String, blockedUntil keys: [Key], now: Date) async throws -> (device: Device?, blockedUntil: Date?) {
+        let answer = try await store.device(id: id, blockedUntilFor: keys.map(\.stored), now: now)
+        if answer.blockedUntil != nil { PortvaktMetrics.throttleBlocked(kind: keys.first?.kind ?? "none") }
+        return answer
+    }
+
     func recordFailure(_ keys: [Key], now: Date) async throws {
         try await store.recordThrottleFailures(keys.map { key in
             let policy = key.policy

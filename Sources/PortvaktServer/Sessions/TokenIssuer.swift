@@ -46,9 +46,12 @@ struct TokenIssuer: Sendable {
     static let deviceACR = "urn:portvakt:acr:device-biometric"
     static let stepUpACR = "urn:portvakt:acr:biometric-step-up"
 
-    /// - Parameter organisations: the user's organisations and roles when the caller has read them already.
+    /// - Parameters:
+    ///   - organisations: the user's organisations and roles when the caller has read them already.
+    ///   - user: the session's user when the caller has read it already (the ID token names them).
     func tokens(
-        for session: Session, organisations: [OrganisationRoles]? = nil, refreshToken: String, scope: String, nonce: String?, withIDToken: Bool
+        for session: Session, organisations: [OrganisationRoles]? = nil, user: User? = nil, refreshToken: String, scope: String, nonce: String?,
+        withIDToken: Bool
     ) async throws -> TokenResponse {
         let now = broker.now()
         let (keys, set) = try await broker.signingKeys.collection(now: now)
@@ -60,7 +63,8 @@ struct TokenIssuer: Sendable {
         let issuedAt = Int(now.timeIntervalSince1970)
         var idToken: String?
         if withIDToken, scope.split(separator: " ").contains("openid") {
-            let name = try await broker.store.user(id: session.userId)?.displayName ?? ""
+            let user = if let user, user.id == session.userId { user } else { try await broker.store.user(id: session.userId) }
+            let name = user?.displayName ?? ""
             let claims = IDTokenClaims(
                 iss: broker.issuer, sub: session.userId, aud: session.clientId, exp: issuedAt + lifetime, iat: issuedAt,
                 authTime: Int(session.authTime / 1000), nonce: nonce, sid: session.id, amr: amr, acr: session.acr, name: name
