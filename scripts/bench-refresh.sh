@@ -31,21 +31,25 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
     echo "== $1, concurrency $concurrency"
     "$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --logins 100 --orders 200 --unlocks 500
   done
-  # Unlocks only, for the table: each worker its own device.
+  # Unlocks only, for the table: each worker its own device. DPoP is the app's way (PAR and a proof with every
+  # request); Bearer is an old app version's, which also audits its legacy use.
   for concurrency in 16 64; do
-    local before after output line unlocked seconds
-    before=$(server_cpu_ticks $pid)
-    output=$("$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --unlocks 50 --unlocks-only)
-    after=$(server_cpu_ticks $pid)
-    line=$(echo "$output" | grep "^biometric unlocks (")
-    unlocked=$(( $(echo "$line" | sed -n 's/.*: \([0-9]*\) done.*/\1/p') + 50 ))
-    seconds=$(echo "$line" | sed -n 's/.* over \([0-9.]*\) s.*/\1/p')
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s MB |\n' "$1" "$concurrency" \
-      "$(echo "$line" | sed -n 's/.*  \([0-9]*\/s\) over.*/\1/p')" \
-      "$(echo "$line" | sed -n 's/.*p50 \([0-9.]* ms\).*/\1/p')" "$(echo "$line" | sed -n 's/.*p90 \([0-9.]* ms\).*/\1/p')" \
-      "$(echo "$line" | sed -n 's/.*p99 \([0-9.]* ms\).*/\1/p')" \
-      "$(( (after - before) * 1000000 / $(getconf CLK_TCK) / unlocked )) µs" \
-      "$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$pid/status")" >>"$unlock_table"
+    for tokens in bearer dpop; do
+      local before after output line unlocked seconds
+      before=$(server_cpu_ticks $pid)
+      output=$("$bin/portvakt-load" --url "http://127.0.0.1:$port" --concurrency $concurrency --duration "$duration" --unlocks 50 --unlocks-only \
+        $([ "$tokens" = dpop ] && echo --dpop))
+      after=$(server_cpu_ticks $pid)
+      line=$(echo "$output" | grep "^biometric unlocks (")
+      unlocked=$(( $(echo "$line" | sed -n 's/.*: \([0-9]*\) done.*/\1/p') + 50 ))
+      seconds=$(echo "$line" | sed -n 's/.* over \([0-9.]*\) s.*/\1/p')
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s MB |\n' "$1" "$tokens" "$concurrency" \
+        "$(echo "$line" | sed -n 's/.*  \([0-9]*\/s\) over.*/\1/p')" \
+        "$(echo "$line" | sed -n 's/.*p50 \([0-9.]* ms\).*/\1/p')" "$(echo "$line" | sed -n 's/.*p90 \([0-9.]* ms\).*/\1/p')" \
+        "$(echo "$line" | sed -n 's/.*p99 \([0-9.]* ms\).*/\1/p')" \
+        "$(( (after - before) * 1000000 / $(getconf CLK_TCK) / unlocked )) µs" \
+        "$(awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$pid/status")" >>"$unlock_table"
+    done
   done
   # Rotations only, for the table: the server's own CPU (the load generator shares the cores) and memory.
   # A run stops at its first error, so every row is error-free.
@@ -80,8 +84,8 @@ print_table() {
   cat "$table"
   echo
   echo "Biometric unlocks, challenge + grant (each worker its own device; CPU per unlock includes 50 sequential ones first):"
-  echo "| database | concurrency | unlocks | p50 | p90 | p99 | server CPU per unlock | server RSS after |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| database | tokens | concurrency | unlocks | p50 | p90 | p99 | server CPU per unlock | server RSS after |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   cat "$unlock_table"
 }
 
