@@ -45,7 +45,7 @@ extension PortvaktStore {
     }
 
     public func device(id: String) async throws -> Device? {
-        // Written out rather than built: both unlock requests read the device, and SQLKit's
+        // Written out rather than built: every unlock grant reads the device, and SQLKit's
         // builders cost more to serialize than the statement takes to run.
         try await read { db in try await db.raw("SELECT * FROM devices WHERE id = \(bind: id)").first(as: Device.self) }
     }

@@ -22,7 +22,7 @@ extension PortvaktStore {
         guard !keys.isEmpty else { return nil }
         let time = now.millisecondsSince1970
         return try await read { db in
-            // Written out: both unlock requests ask (see `device(id:)`).
+            // Written out: every unlock grant asks (see `device(id:)`).
             try await db.raw("""
                 SELECT MAX(blocked_until) AS "until" FROM login_throttles WHERE "key" IN (\(binds: keys)) AND blocked_until > \(bind: time)
                 """).first().flatMap { try $0.decodeNil(column: "until") ? nil : $0.decode(column: "until", as: Int64.self) }
