@@ -25,7 +25,7 @@ struct DeviceAuditKeyTests {
         }
     }
 
-    @Test("S6: a device and its throttle in one read, for known and unknown devices alike", arguments: TestDatabase.kinds)
+    @Test("S6: a device or user and its throttle in one read, for known and unknown ids alike", arguments: TestDatabase.kinds)
     func deviceWithThrottle(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             let now = Date()
@@ -50,6 +50,11 @@ struct DeviceAuditKeyTests {
             #expect(try await store.device(id: device.id, blockedUntilFor: ["address-key"], now: now.addingTimeInterval(61)).blockedUntil == nil)
             let withoutKeys = try await store.device(id: device.id, blockedUntilFor: [], now: now)
             #expect(withoutKeys.device == device && withoutKeys.blockedUntil == nil)
+            // The same read for a user.
+            let owner = try await store.user(id: user.id, blockedUntilFor: ["address-key"], now: now)
+            #expect(owner.user == user && owner.blockedUntil != nil)
+            let nobody = try await store.user(id: "no-such-user", blockedUntilFor: ["user-key"], now: now)
+            #expect(nobody.user == nil && nobody.blockedUntil == nil)
         }
     }
 

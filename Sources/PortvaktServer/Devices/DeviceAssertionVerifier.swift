@@ -26,6 +26,8 @@ struct DeviceAssertionVerifier: Sendable {
     /// An assertion signed by a registered device that is not revoked; its challenge not yet taken.
     struct Signed: Sendable {
         let device: Device
+        /// The device's user, read with the user's failure counter; nil when gone.
+        let user: User?
         let claims: DeviceAssertion
         /// The failure counters a refusal counts against.
         let keys: [LoginThrottle.Key]
@@ -47,14 +49,17 @@ struct DeviceAssertionVerifier: Sendable {
         guard header.alg == "ES256", header.keyReferences.isEmpty, let deviceID = header.kid else {
             throw await refuse("not_es256", keys: [.address(address)], now: now)
         }
-        guard let device = try await broker.store.device(id: deviceID) else {
-            if try await broker.throttle.blockedUntil([.device(deviceID), .address(address)], now: now) != nil {
-                throw Self.throttled
-            }
+        // The counters of device and address come with the device, the user's with the user.
+        let (found, deviceBlocked) = try await broker.throttle.device(id: deviceID, blockedUntil: [.device(deviceID), .address(address)], now: now)
+        if deviceBlocked != nil {
+            throw Self.throttled
+        }
+        guard let device = found else {
             throw await refuse("unknown_device", keys: [.address(address)], now: now, message: .deviceNotRecognised)
         }
         let keys: [LoginThrottle.Key] = [.device(device.id), .user(device.userId), .address(address)]
-        if try await broker.throttle.blockedUntil(keys, now: now) != nil {
+        let (user, userBlocked) = try await broker.throttle.user(id: device.userId, blockedUntil: [.user(device.userId)], now: now)
+        if userBlocked != nil {
             throw Self.throttled
         }
         guard device.revokedAt == nil else {
@@ -63,7 +68,7 @@ struct DeviceAssertionVerifier: Sendable {
         guard let claims = await signedClaims(assertion, by: device) else {
             throw await refuse("bad_signature", device: device, keys: keys, now: now)
         }
-        return Signed(device: device, claims: claims, keys: keys, now: now)
+        return Signed(device: device, user: user, claims: claims, keys: keys, now: now)
     }
 
     /// Takes the challenge, then checks it, the claims and the user.
@@ -80,7 +85,7 @@ struct DeviceAssertionVerifier: Sendable {
         if let problem {
             throw await refuse(problem, signed)
         }
-        guard let user = try await broker.store.user(id: device.userId), user.disabledAt == nil,
+        guard let user = signed.user, user.disabledAt == nil,
               let biometric = BiometricKind(rawValue: device.biometricKind)
         else {
             throw await refuse("user_disabled", signed, message: .deviceNotRecognised)

@@ -17,7 +17,7 @@ struct DeviceUnlock: Sendable {
         let verifier = DeviceAssertionVerifier(broker: broker)
         let signed = try await verifier.signed(assertion, address: address)
         guard verifier.claimsProblem(signed, purpose: .unlock) == nil,
-              let user = try await broker.store.user(id: signed.device.userId), user.disabledAt == nil,
+              let user = signed.user, user.disabledAt == nil,
               let biometric = BiometricKind(rawValue: signed.device.biometricKind),
               let trustedUntil = DeviceTrust(lifetimes: broker.lifetimes).trustedUntil(user), trustedUntil > signed.now
         else {

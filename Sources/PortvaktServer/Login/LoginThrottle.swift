@@ -64,16 +64,24 @@ struct LoginThrottle: Sendable {
 
     /// Until when the keys are blocked; nil when an attempt may go ahead.
     func blockedUntil(_ keys: [Key], now: Date) async throws -> Date? {
-        let until = try await store.throttleBlockedUntil(keys: keys.map(\.stored), now: now)
-        if until != nil { PortvaktMetrics.throttleBlocked(kind: keys.first?.kind ?? "none") }
-        return until
+        counted(try await store.throttleBlockedUntil(keys: keys.map(\.stored), now: now), keys)
     }
 
     /// The device and until when `keys` are blocked, in one read (see ``blockedUntil(_:now:)``).
     func device(id: String, blockedUntil keys: [Key], now: Date) async throws -> (device: Device?, blockedUntil: Date?) {
         let answer = try await store.device(id: id, blockedUntilFor: keys.map(\.stored), now: now)
-        if answer.blockedUntil != nil { PortvaktMetrics.throttleBlocked(kind: keys.first?.kind ?? "none") }
-        return answer
+        return (answer.device, counted(answer.blockedUntil, keys))
+    }
+
+    /// The user and until when `keys` are blocked, in one read (see ``blockedUntil(_:now:)``).
+    func user(id: String, blockedUntil keys: [Key], now: Date) async throws -> (user: User?, blockedUntil: Date?) {
+        let answer = try await store.user(id: id, blockedUntilFor: keys.map(\.stored), now: now)
+        return (answer.user, counted(answer.blockedUntil, keys))
+    }
+
+    private func counted(_ until: Date?, _ keys: [Key]) -> Date? {
+        if until != nil { PortvaktMetrics.throttleBlocked(kind: keys.first?.kind ?? "none") }
+        return until
     }
 
     func recordFailure(_ keys: [Key], now: Date) async throws {

@@ -45,28 +45,14 @@ extension PortvaktStore {
     }
 
     public func device(id: String) async throws -> Device? {
-        // Written out rather than built: every unlock grant reads the device, and SQLKit's
-        // builders cost more to serialize than the statement takes to run.
+        // Written out: SQLKit's builders cost more to serialize than this takes to run.
         try await read { db in try await db.raw("SELECT * FROM devices WHERE id = \(bind: id)").first(as: Device.self) }
     }
 
     /// The device (nil when unknown) and the latest time any of `throttleKeys` is blocked until,
-    /// when later than `now`, in one read: the challenge route asks both before every unlock.
+    /// when later than `now`, in one read: both unlock requests ask both.
     public func device(id: String, blockedUntilFor throttleKeys: [String], now: Date = Date()) async throws -> (device: Device?, blockedUntil: Date?) {
-        let time = now.millisecondsSince1970
-        let blockedUntil: SQLQueryString = throttleKeys.isEmpty ? "NULL" : """
-            (SELECT MAX(blocked_until) FROM login_throttles WHERE "key" IN (\(binds: throttleKeys)) AND blocked_until > \(bind: time))
-            """
-        return try await read { db in
-            // One row whether or not the device exists: the throttle answers for unknown ids too.
-            guard let row = try await db.raw("""
-                SELECT \(blockedUntil) AS throttled_until, devices.* FROM (SELECT 1 AS one) AS request LEFT JOIN devices ON devices.id = \(bind: id)
-                """).first()
-            else { return (nil, nil) }
-            let until = try row.decodeNil(column: "throttled_until") ? nil : try row.decode(column: "throttled_until", as: Int64.self)
-            let device = try row.decodeNil(column: "id") ? nil : try row.decode(model: Device.self, keyDecodingStrategy: SnakeCaseColumns.decoding)
-            return (device, until.map(Date.init(millisecondsSince1970:)))
-        }
+        try await row(of: "devices", id: id, as: Device.self, blockedUntilFor: throttleKeys, now: now)
     }
 
     /// The user's devices that are not revoked, oldest first.

@@ -22,11 +22,33 @@ extension PortvaktStore {
         guard !keys.isEmpty else { return nil }
         let time = now.millisecondsSince1970
         return try await read { db in
-            // Written out: every unlock grant asks (see `device(id:)`).
+            // Written out: SQLKit's builders cost more to serialize than this takes to run.
             try await db.raw("""
                 SELECT MAX(blocked_until) AS "until" FROM login_throttles WHERE "key" IN (\(binds: keys)) AND blocked_until > \(bind: time)
                 """).first().flatMap { try $0.decodeNil(column: "until") ? nil : $0.decode(column: "until", as: Int64.self) }
                 .map(Date.init(millisecondsSince1970:))
+        }
+    }
+
+    /// A row of `table` by its `id` (nil when there is none) and the latest time any of
+    /// `throttleKeys` is blocked until, when later than `now`: one read where a request needs both.
+    func row<Model: Decodable & Sendable>(
+        of table: String, id: String, as model: Model.Type, blockedUntilFor throttleKeys: [String], now: Date
+    ) async throws -> (Model?, Date?) {
+        let time = now.millisecondsSince1970
+        let blockedUntil: SQLQueryString = throttleKeys.isEmpty ? "NULL" : """
+            (SELECT MAX(blocked_until) FROM login_throttles WHERE "key" IN (\(binds: throttleKeys)) AND blocked_until > \(bind: time))
+            """
+        return try await read { db in
+            // One row whether or not the id is known: the throttle answers for unknown ids too.
+            guard let row = try await db.raw("""
+                SELECT \(blockedUntil) AS throttled_until, \(ident: table).* FROM (SELECT 1 AS one) AS request \
+                LEFT JOIN \(ident: table) ON \(ident: table).id = \(bind: id)
+                """).first()
+            else { return (nil, nil) }
+            let until = try row.decodeNil(column: "throttled_until") ? nil : try row.decode(column: "throttled_until", as: Int64.self)
+            let found = try row.decodeNil(column: "id") ? nil : try row.decode(model: Model.self, keyDecodingStrategy: SnakeCaseColumns.decoding)
+            return (found, until.map(Date.init(millisecondsSince1970:)))
         }
     }
 

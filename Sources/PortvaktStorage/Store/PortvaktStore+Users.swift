@@ -67,8 +67,14 @@ extension PortvaktStore {
     }
 
     public func user(id: String) async throws -> User? {
-        // Written out: every unlock and step-up reads its user (see `device(id:)`).
+        // Written out: SQLKit's builders cost more to serialize than this takes to run.
         try await read { db in try await db.raw("SELECT * FROM users WHERE id = \(bind: id)").first(as: User.self) }
+    }
+
+    /// The user (nil when unknown) and the latest time any of `throttleKeys` is blocked until,
+    /// when later than `now`, in one read: a device assertion asks both.
+    public func user(id: String, blockedUntilFor throttleKeys: [String], now: Date = Date()) async throws -> (user: User?, blockedUntil: Date?) {
+        try await row(of: "users", id: id, as: User.self, blockedUntilFor: throttleKeys, now: now)
     }
 
     public func user(personnummerIndex index: String) async throws -> User? {

@@ -201,4 +201,33 @@ struct DeviceUnlockTests {
             #expect(try await broker.challenge(device.id, purpose: .unlock).status == 201)
         }
     }
+
+    @Test("Failed assertions count per user too: ten across two devices block the user's third device at the grant")
+    func userThrottling() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let login = try await broker.bankIDLogin("ola")
+            let first = try await broker.registerDevice(TestDevice(), token: login.access)
+            let second = try await broker.registerDevice(TestDevice(), token: login.access)
+            let third = try await broker.registerDevice(TestDevice(), token: login.access)
+            let thief = P256.Signing.PrivateKey()
+            for device in [first, second] {
+                for _ in 0..<5 {
+                    let challenge = try await broker.challengeValue(device.id, purpose: .unlock)
+                    let forged = try device.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, signedBy: thief, issuedAt: broker.clock.now)
+                    #expect(try await broker.unlockGrant(forged).status == 400)
+                }
+            }
+            // The third device and the address are not blocked, so its challenge is issued; its
+            // user is, so its valid assertion waits.
+            let challenge = try await broker.challengeValue(third.id, purpose: .unlock)
+            let valid = try third.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, issuedAt: broker.clock.now)
+            let blocked = try await broker.unlockGrant(valid)
+            #expect(blocked.status == 429)
+            #expect(blocked.string("message_id") == "too_many_attempts")
+
+            broker.clock.advance(by: 6)
+            let unlocked = try await broker.unlock(third)
+            #expect(unlocked.status == 200, "the wait is over: \(unlocked.body)")
+        }
+    }
 }
