@@ -20,13 +20,9 @@ extension PortvaktStore {
     /// The latest time any of `keys` is blocked until, when later than `now`.
     public func throttleBlockedUntil(keys: [String], now: Date = Date()) async throws -> Date? {
         guard !keys.isEmpty else { return nil }
-        let time = now.millisecondsSince1970
+        let blockedUntil = Self.blockedUntil(keys, after: now.millisecondsSince1970)
         return try await read { db in
-            // Written out: SQLKit's builders cost more to serialize than this takes to run.
-            try await db.raw("""
-                SELECT MAX(blocked_until) AS "until" FROM login_throttles WHERE "key" IN (\(binds: keys)) AND blocked_until > \(bind: time)
-                """).first().flatMap { try $0.decodeNil(column: "until") ? nil : $0.decode(column: "until", as: Int64.self) }
-                .map(Date.init(millisecondsSince1970:))
+            try await db.raw("SELECT \(blockedUntil) AS throttled_until").first().flatMap(Self.blockedUntil(in:))
         }
     }
 
@@ -35,10 +31,7 @@ extension PortvaktStore {
     func row<Model: Decodable & Sendable>(
         of table: String, id: String, as model: Model.Type, blockedUntilFor throttleKeys: [String], now: Date
     ) async throws -> (Model?, Date?) {
-        let time = now.millisecondsSince1970
-        let blockedUntil: SQLQueryString = throttleKeys.isEmpty ? "NULL" : """
-            (SELECT MAX(blocked_until) FROM login_throttles WHERE "key" IN (\(binds: throttleKeys)) AND blocked_until > \(bind: time))
-            """
+        let blockedUntil = Self.blockedUntil(throttleKeys, after: now.millisecondsSince1970)
         return try await read { db in
             // One row whether or not the id is known: the throttle answers for unknown ids too.
             guard let row = try await db.raw("""
@@ -46,10 +39,22 @@ extension PortvaktStore {
                 LEFT JOIN \(ident: table) ON \(ident: table).id = \(bind: id)
                 """).first()
             else { return (nil, nil) }
-            let until = try row.decodeNil(column: "throttled_until") ? nil : try row.decode(column: "throttled_until", as: Int64.self)
             let found = try row.decodeNil(column: "id") ? nil : try row.decode(model: Model.self, keyDecodingStrategy: SnakeCaseColumns.decoding)
-            return (found, until.map(Date.init(millisecondsSince1970:)))
+            return (found, try Self.blockedUntil(in: row))
         }
+    }
+
+    /// The latest `blocked_until` of `keys` later than `time`, as a value to select (NULL when
+    /// none is). Written out: SQLKit's builders cost more to serialize than this takes to run.
+    private static func blockedUntil(_ keys: [String], after time: Int64) -> SQLQueryString {
+        keys.isEmpty ? "NULL" : """
+            (SELECT MAX(blocked_until) FROM login_throttles WHERE "key" IN (\(binds: keys)) AND blocked_until > \(bind: time))
+            """
+    }
+
+    /// The value ``blockedUntil(_:after:)`` selected, as `throttled_until`.
+    private static func blockedUntil(in row: any SQLRow) throws -> Date? {
+        try row.decodeNil(column: "throttled_until") ? nil : Date(millisecondsSince1970: try row.decode(column: "throttled_until", as: Int64.self))
     }
 
     /// Counts a failure against each key, atomically (two instances counting at once both count).
