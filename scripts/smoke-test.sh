@@ -73,6 +73,13 @@ fi
 echo "$out" | grep -q "cannot reach the database" || { echo "smoke test: unclear error for an unreachable database: $out" >&2; exit 1; }
 echo "smoke test (unreachable database): $(echo "$out" | tail -1)"
 
+# `dev` seeds test people: against a database that is not on this machine it refuses to start.
+if out=$(DATABASE_URL="postgres://portvakt@127.evil.example:5432/portvakt" "$binary" dev 2>&1); then
+  echo "smoke test: dev started against a non-loopback database" >&2; exit 1
+fi
+echo "$out" | grep -q "DATABASE_URL" || { echo "smoke test: the dev refusal does not name DATABASE_URL: $out" >&2; exit 1; }
+echo "smoke test (dev, non-loopback database): $out"
+
 # The sandbox alone: serves the simulated providers without a database; refused in production.
 dir=$(mktemp -d); port=$(random_port)
 (cd "$dir" && exec env PORTVAKT_PORT=$port "$binary" sandbox >"$dir/log" 2>&1) &

@@ -19,9 +19,9 @@ struct ConfigurationTests {
 
     @Test("DATABASE_URL switches to PostgreSQL and is described without its password")
     func postgres() throws {
-        let configuration = try ServerConfiguration.load(.development, from: ["DATABASE_URL": "postgres://portvakt:hunter2@db.internal:6432/portvakt?sslmode=require"])
+        let configuration = try ServerConfiguration.load(.development, from: ["DATABASE_URL": "postgres://portvakt:hunter2@localhost:6432/portvakt?sslmode=require"])
         guard case .postgres(let url) = configuration.database else { Issue.record("expected PostgreSQL"); return }
-        #expect(url.host == "db.internal")
+        #expect(url.host == "localhost")
         #expect(url.port == 6432)
         #expect(url.tls == .require)
         #expect(!"\(configuration.database)".contains("hunter2"))
@@ -85,6 +85,60 @@ struct ConfigurationTests {
             #expect(try ServerConfiguration.load(.production, from: production.merging(["PORTVAKT_PUBLIC_URL": url]) { $1 }).publicURL == url)
         }
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_ENV": "production"]) }
+    }
+
+    @Test("Security review III, item 6: development (`dev`, `--dev`) seeds test people, so it refuses a PostgreSQL host that is not loopback", arguments: [
+        ("db.internal", false), ("10.0.0.5", false), ("127.evil.example", false), ("127.0.0.1.nip.io", false), ("localhost", true),
+        ("127.0.0.1", true), ("127.8.9.10", true), ("[::1]", true),
+    ])
+    func developmentDatabaseOnLoopback(host: String, accepted: Bool) throws {
+        let settings = ["DATABASE_URL": "postgres://portvakt:secretpw@\(host):5432/portvakt"]
+        if accepted {
+            do { _ = try ServerConfiguration.load(.development, from: settings) } catch { Issue.record("refused \(host): \(error)") }
+        } else {
+            let error = try #require(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: settings) }
+            #expect(error.description.contains("DATABASE_URL") && error.description.contains("loopback"), "\(error)")
+            #expect(!error.description.contains("secretpw"))
+        }
+    }
+
+    @Test("Security review III, item 6: in production the provider discovery, order API and member-system URLs are https (http only on a loopback address, parsed, so 127.evil.example is not one)")
+    func productionUpstreamsUseHTTPS() throws {
+        let keys = DataProtectionKeys.generateText()
+        let production = [
+            "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey,
+            "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
+        ]
+        let upstreams: [(name: String, settings: (String) -> [String: String])] = [
+            ("PORTVAKT_VIPPS_DISCOVERY_URL", { ["PORTVAKT_VIPPS_DISCOVERY_URL": $0, "PORTVAKT_VIPPS_CLIENT_ID": "portvakt", "PORTVAKT_VIPPS_CLIENT_SECRET": "vipps-secret"] }),
+            ("PORTVAKT_BANKID_DISCOVERY_URL", { ["PORTVAKT_BANKID_DISCOVERY_URL": $0, "PORTVAKT_BANKID_CLIENT_ID": "portvakt", "PORTVAKT_BANKID_CLIENT_SECRET": "bankid-secret"] }),
+            ("PORTVAKT_BANKID_ORDER_API_URL", { ["PORTVAKT_BANKID_ORDER_API_URL": $0, "PORTVAKT_BANKID_ORDER_CLIENT_ID": "portvakt", "PORTVAKT_BANKID_ORDER_CLIENT_SECRET": "orders-secret"] }),
+            ("PORTVAKT_MEMBER_SYSTEMS", { ["PORTVAKT_MEMBER_SYSTEMS": "nhf=\($0)", "PORTVAKT_MEMBER_SYSTEM_SECRETS": "nhf=member-secret-0123456789"] }),
+        ]
+        for (name, settings) in upstreams {
+            for url in ["https://idp.example.no/x", "http://127.0.0.1:9000/x", "http://localhost:9000/x", "http://[::1]:9000/x"] {
+                do { _ = try ServerConfiguration.load(.production, from: production.merging(settings(url)) { $1 }) } catch { Issue.record("refused \(name)=\(url): \(error)") }
+            }
+            for url in ["http://idp.example.no/x", "http://127.evil.example/x", "http://10.0.0.5/x"] {
+                do {
+                    _ = try ServerConfiguration.load(.production, from: production.merging(settings(url)) { $1 })
+                    Issue.record("accepted \(name)=\(url) in production")
+                } catch {
+                    let message = "\(error)"
+                    #expect(message.contains(name) && message.contains("https"), "\(message)")
+                }
+                // Development keeps allowing plain http (the sandbox, a provider's test system).
+                do { _ = try ServerConfiguration.load(.development, from: settings(url)) } catch { Issue.record("refused \(name)=\(url) in development: \(error)") }
+            }
+        }
+        // The public URL's loopback test parses the host too.
+        let error = try #require(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(.production, from: production.merging(["PORTVAKT_PUBLIC_URL": "http://127.evil.example"]) { $1 })
+        }
+        #expect(error.description.contains("PORTVAKT_PUBLIC_URL"))
+        for url in ["http://127.0.0.2:8080", "http://[::1]:8080"] {
+            #expect(try ServerConfiguration.load(.production, from: production.merging(["PORTVAKT_PUBLIC_URL": url]) { $1 }).publicURL == url)
+        }
     }
 
     @Test("A JSON file supplies settings; the environment wins over it")

@@ -133,7 +133,7 @@ struct ConcurrencyGuardTests {
             }
             try await login("first")
             await #expect(throws: StoreError.notFound("bankid_orders")) { try await login("second") }
-            #expect(try await store.redeemAuthorizationCode(hash: SessionTokenTests.hash("second"), now: now) == nil, "the loser's code was never stored")
+            #expect(try await store.redeemAuthorizationCode(hash: SessionTokenTests.hash("second"), now: now).code == nil, "the loser's code was never stored")
             #expect(try await store.bankIDOrder(sessionHash: SessionTokenTests.hash("order"))?.status == .complete)
         }
     }

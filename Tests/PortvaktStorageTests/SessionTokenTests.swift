@@ -56,11 +56,14 @@ struct SessionTokenTests {
             )
             try await store.insertAuthorizationCode(code)
             let redeemed = await withTaskGroup(of: AuthorizationCode?.self) { group in
-                for _ in 0..<6 { group.addTask { try? await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now) } }
+                for _ in 0..<6 { group.addTask { try? await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now).code } }
                 return await group.reduce(into: [AuthorizationCode]()) { if let code = $1 { $0.append(code) } }
             }
             #expect(redeemed == [code])
-            #expect(try await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now) == nil)
+            // Review III item 4: a second redemption before the code would have expired is a replay of its session.
+            #expect(try await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now).replayedSession == session.id)
+            #expect(try await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now.addingTimeInterval(61)).replayedSession == nil, "after its expiry it is unknown")
+            #expect(try await store.purgeExpiredAuthorizationCodes(now: now.addingTimeInterval(61)) == 1, "the tombstone goes when the code would have expired")
         }
     }
 
@@ -73,8 +76,8 @@ struct SessionTokenTests {
                 codeHash: Self.hash("old"), sessionID: session.id, clientID: "c", redirectURI: "r", codeChallenge: "x",
                 scope: "openid", nonce: nil, createdAt: now, expiresAt: now.addingTimeInterval(60)
             ))
-            #expect(try await store.redeemAuthorizationCode(hash: Self.hash("old"), now: now.addingTimeInterval(61)) == nil)
-            #expect(try await store.redeemAuthorizationCode(hash: Self.hash("old"), now: now) == nil)
+            #expect(try await store.redeemAuthorizationCode(hash: Self.hash("old"), now: now.addingTimeInterval(61)).code == nil)
+            #expect(try await store.redeemAuthorizationCode(hash: Self.hash("old"), now: now).code == nil)
         }
     }
 }

@@ -3,7 +3,7 @@ gets the portal suite's module for its helpers (keyboard, axe, screenshots).
 
 Setup through the APIs: NHF's member system is down (the sandbox's `outage` fault) when Kari
 logs in with the CLI and enables biometrics, so her number's delivery gives up after its
-attempts; Sofie's Vipps login makes a personnummer conflict; a password for NHF's second record
+attempts; Sofie's Vipps login, matched by phone to a record with another number, is refused and leaves a conflict; a password for NHF's second record
 of Kari (an old import) gives her a second account. Then, keyboard only, as Ingrid (NHF admin):
 overview → Sofie's open conflict → BankID step-up → reveal → resolve → the audit trail shows it;
 Retry now after the fault is cleared → delivered; remove Kari's devices → her CLI unlock is
@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 
-from sandbox_login import login
+from sandbox_login import login, refused_login
 
 ADMIN_TOKEN = os.environ["PORTVAKT_SANDBOX_ADMIN_TOKEN"]
 CLI = os.environ["PORTVAKT_CLI"]
@@ -58,7 +58,9 @@ def cli(home, *args):
 
 def setup(s, kari_home):
     member_system_fault(s, "outage")
-    login(s.BASE, "sofie")  # her record holds another number: an open conflict
+    # Her record holds another number: the phone match is refused, an open conflict to review.
+    if refused_login(s.BASE, "sofie").get("error") != "access_denied":
+        s.fail("sofie's phone match with another number was linked")
     code, out = cli(kari_home, "login", "--provider", "vipps", "--user", "kari", "--enable-biometrics")
     if code != 0:
         s.fail(f"kari's CLI login failed: {out}")

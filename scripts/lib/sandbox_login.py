@@ -20,9 +20,30 @@ def call(url, form=None):
 
 def login(base, user, provider="vipps"):
     """Logs `user` in through the sandbox; returns the token response."""
+    verifier, code = _code(base, user, provider)
+    status, _, body = call(f"{base}/oauth/token", {
+        "grant_type": "authorization_code", "client_id": "no.portvakt.app", "code": code,
+        "redirect_uri": REDIRECT, "code_verifier": verifier,
+    })
+    assert status == 200, body
+    return json.loads(body)
+
+def refused_login(base, user, provider="vipps"):
+    """Logs `user` in through the sandbox expecting Portvakt to refuse; returns the app's error fields."""
+    fields = _callback(base, user, provider)[1]
+    assert "error" in fields and "code" not in fields, fields
+    return {name: values[0] for name, values in fields.items()}
+
+REDIRECT = "no.portvakt.app:/oauth/callback"
+
+def _code(base, user, provider):
+    verifier, fields = _callback(base, user, provider)
+    return verifier, fields["code"][0]
+
+def _callback(base, user, provider):
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
-    redirect = "no.portvakt.app:/oauth/callback"
+    redirect = REDIRECT
     query = urllib.parse.urlencode({
         "client_id": "no.portvakt.app", "redirect_uri": redirect, "response_type": "code", "scope": "openid",
         "code_challenge": challenge, "code_challenge_method": "S256", "state": secrets.token_urlsafe(8),
@@ -32,11 +53,5 @@ def login(base, user, provider="vipps"):
     provider_page = headers["Location"]
     status, headers, _ = call(provider_page + f"&sandbox_user={user}&sandbox_action=approve")
     status, headers, _ = call(headers["Location"])
-    code = urllib.parse.parse_qs(urllib.parse.urlsplit(headers["Location"]).query)["code"][0]
-    status, _, body = call(f"{base}/oauth/token", {
-        "grant_type": "authorization_code", "client_id": "no.portvakt.app", "code": code,
-        "redirect_uri": redirect, "code_verifier": verifier,
-    })
-    assert status == 200, body
-    return json.loads(body)
+    return verifier, urllib.parse.parse_qs(urllib.parse.urlsplit(headers["Location"]).query)
 

@@ -2,16 +2,31 @@ import Crypto
 import Foundation
 
 /// How Portvakt signs what it sends to an organisation's member system, and how the receiver
-/// checks it: `Portvakt-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>` with
-/// `Portvakt-Timestamp: <Unix seconds>`. The timestamp inside the MAC lets the receiver refuse
-/// an old message replayed; the `Idempotency-Key` header lets it apply a retried one once.
+/// checks it: `Portvakt-Signature: v2=<hex HMAC-SHA256(secret, "<timestamp>.<idempotency key>.<body>")>`
+/// with `Portvakt-Timestamp: <Unix seconds>` and `Idempotency-Key: <message id>`. The timestamp
+/// inside the MAC lets the receiver refuse an old message replayed; the key inside it binds the
+/// body to the one message, so a captured body cannot be sent again under a new key (which the
+/// receiver would apply as a new update). Message ids are lower-case UUIDs: no dot, so the signed
+/// string splits one way. (`v1` signed `"<timestamp>.<body>"` and is no longer sent.)
 public enum MemberUpdateSignature {
     public static let timestampHeader = "Portvakt-Timestamp"
     public static let signatureHeader = "Portvakt-Signature"
+    public static let idempotencyKeyHeader = "Idempotency-Key"
 
-    public static func sign(body: Data, timestamp: Int, secret: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).".utf8) + body, using: SymmetricKey(data: Data(secret.utf8)))
-        return "v1=" + Data(mac).hexEncoded()
+    /// The `Portvakt-Signature` value for one message.
+    /// - Parameters:
+    ///   - body: the exact bytes posted.
+    ///   - timestamp: the `Portvakt-Timestamp` sent with it.
+    ///   - idempotencyKey: the `Idempotency-Key` sent with it (the outbox message's id).
+    ///   - secret: the organisation's `PORTVAKT_MEMBER_SYSTEM_SECRETS` entry.
+    public static func sign(body: Data, timestamp: Int, idempotencyKey: String, secret: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: signedBytes(body: body, timestamp: timestamp, idempotencyKey: idempotencyKey), using: SymmetricKey(data: Data(secret.utf8)))
+        return "v2=" + Data(mac).hexEncoded()
+    }
+
+    /// `"<timestamp>.<idempotency key>.<body>"`, the one canonical string the MAC covers.
+    static func signedBytes(body: Data, timestamp: Int, idempotencyKey: String) -> Data {
+        Data("\(timestamp).\(idempotencyKey).".utf8) + body
     }
 }
 

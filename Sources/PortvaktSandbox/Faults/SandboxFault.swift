@@ -12,6 +12,9 @@ public enum SandboxFault: String, Sendable, Hashable, Codable, CaseIterable {
     // The user.
     /// The user cancels: the authorization ends with `access_denied`, a BankID order with `userCancel`.
     case userCancels = "user_cancels"
+    /// The person's earlier sign-in at the provider is reused (single sign-on): `auth_time` is
+    /// ten minutes ago, unless the request asks for `prompt=login` or a `max_age`.
+    case singleSignOn = "single_sign_on"
 
     // The token endpoint.
     /// Every code is refused as expired (`invalid_grant`).

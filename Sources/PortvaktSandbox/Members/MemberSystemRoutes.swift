@@ -5,8 +5,9 @@ import PortvaktHTTP
 
 /// `POST /sandbox/members/{organisation}`: an organisation's member system receiving Portvakt's
 /// updates. It checks what a real receiver must: `Portvakt-Timestamp` within five minutes, the
-/// signature `Portvakt-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>`, and the
-/// `Idempotency-Key` (a repeat is answered 200 and not applied again).
+/// signature `Portvakt-Signature: v2=<hex HMAC-SHA256(secret, "<timestamp>.<idempotency key>.<body>")>`
+/// (``MemberUpdateSignature``: a body signed under one key does not verify under another), and
+/// the `Idempotency-Key` (a repeat is answered 200 and not applied again).
 struct MemberSystemRoutes<Context: SandboxRequestContext>: Sendable {
     let sandbox: Sandbox
 
@@ -31,11 +32,13 @@ struct MemberSystemRoutes<Context: SandboxRequestContext>: Sendable {
             guard let timestamp = header(MemberUpdateSignature.timestampHeader).flatMap(Int.init),
                   abs(TimeInterval(timestamp) - sandbox.now.timeIntervalSince1970) <= Self.tolerance
             else { throw HTTPError(.unauthorized, message: "Portvakt-Timestamp is missing or too far from now (replay?).") }
-            let expected = MemberUpdateSignature.sign(body: bytes, timestamp: timestamp, secret: secret)
+            let expected = MemberUpdateSignature.sign(
+                body: bytes, timestamp: timestamp, idempotencyKey: header(MemberUpdateSignature.idempotencyKeyHeader) ?? "", secret: secret
+            )
             guard let signature = header(MemberUpdateSignature.signatureHeader), constantTimeEqual(signature, expected) else {
-                throw HTTPError(.unauthorized, message: "Portvakt-Signature does not match the body.")
+                throw HTTPError(.unauthorized, message: "Portvakt-Signature does not match the timestamp, Idempotency-Key and body.")
             }
-            guard let key = header("Idempotency-Key"), !key.isEmpty, key.count <= 200 else {
+            guard let key = header(MemberUpdateSignature.idempotencyKeyHeader), !key.isEmpty, key.count <= 200 else {
                 throw HTTPError(.badRequest, message: "Idempotency-Key is required.")
             }
             guard let update = try? JSONDecoder().decode(Update.self, from: bytes) else {

@@ -72,10 +72,11 @@ extension OIDCRoutes {
         }
 
         let now = sandbox.now
+        let reusesSignOn = faults.contains(.singleSignOn) && query["prompt"] != "login" && query["max_age"] == nil
         let grant = AuthorizationGrant(
             clientID: client.clientID, redirectURI: redirectURI, user: user, scopes: Set(scopes), nonce: query["nonce"],
             codeChallenge: challenge, level: provider == .bankid ? BankIDLevel(acrValues: query["acr_values"]) : nil,
-            authTime: now, sessionID: UUID().uuidString.lowercased()
+            authTime: reusesSignOn ? now.addingTimeInterval(-600) : now, sessionID: UUID().uuidString.lowercased()
         )
         let code = await simulated.state.issueCode(for: grant, expiresAt: now.addingTimeInterval(sandbox.configuration.codeLifetime.timeInterval))
         var fields = [("code", code)]

@@ -75,6 +75,17 @@ struct APICaller: Sendable {
         return organisation.roles.contains(where: { $0 != .peerMentor }) || owner == userID
     }
 
+    /// Whether this caller's session and token meet `action`'s policy now (``ActionPolicy``).
+    func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
+        ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUpClaim: claims.stepUp, at: now)
+    }
+
+    /// - Throws: 401 `insufficient_user_authentication` with `max_age` (RFC 9470) when `action`
+    ///   needs a fresh BankID or Vipps login this caller does not have.
+    func requireStepUp(_ action: SensitiveAction, at now: Date) throws(OAuthFailure) {
+        guard satisfies(action, at: now) else { throw DeviceTrust.freshLoginRequired }
+    }
+
     func require(_ roles: Set<Role>, in organisation: OrganisationRoles) throws(OAuthFailure) {
         guard organisation.roles.contains(where: roles.contains) else { throw OAuthFailure.notAllowed }
     }

@@ -45,10 +45,10 @@ struct MemberRoutes {
                 let caller = try await APICaller.authenticate(request, broker: broker)
                 let organisation = try caller.organisation(context.parameters.get("slug"))
                 try caller.require([.orgAdmin], in: organisation)
+                let now = broker.now()
+                try caller.requireStepUp(.accountsMerge, at: now)
                 let body = try await request.decodeJSON(MergeRequest.self)
                 guard body.keep != body.remove else { throw OAuthFailure.invalidRequest(AccountMerge.Refusal.sameAccount.description) }
-                let now = broker.now()
-                guard DeviceTrust.isFreshElectronicIDLogin(caller.session, maxAge: 300, at: now) else { throw DeviceTrust.freshLoginRequired }
                 do {
                     try await AccountMerge(store: broker.store, vault: broker.keys.vault).mergeAsAdministrator(
                         keep: body.keep, remove: body.remove, adminID: caller.userID, organisationID: organisation.organisationID, now: now

@@ -29,20 +29,23 @@ public enum PortvaktApplication {
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
         let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
         let http = HTTPClientService(timeout: configuration.upstreamTimeout)
-        let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger)) : nil
+        // The embedded sandbox keeps the server's time: its auth_time is what step-up freshness counts from.
+        let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger, now: clock)) : nil
         let broker = Broker(
             store: store, keys: keys, signingKeys: SigningKeyCache(store: store, cipher: keys.cipher),
             address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(),
             memberSystems: MemberSystemDirectory(configuration.memberSystems),
             lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
-            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store), logger: logger, now: clock,
+            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store, orderStartsPerAddress: configuration.bankIDOrdersPerAddress), logger: logger, now: clock,
             legacyClients: configuration.legacyClients, dpopNonces: DPoPNonces(secret: keys.refreshTokenKey)
         )
+        let mailWorker = try MailWorker(configuration: configuration, broker: broker, readiness: readiness)
 
         _ = PortvaktMetrics.registry
         let router = Router(context: PortvaktRequestContext.self)
-        router.add(middleware: ClientAddressMiddleware(resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies)))
+        router.add(middleware: ClientAddressMiddleware(resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)))
         router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: UnexpectedErrorMiddleware())
         router.add(middleware: DPoPNonceMiddleware(nonces: broker.dpopNonces, now: clock))
@@ -74,6 +77,7 @@ public enum PortvaktApplication {
             MetricsRoutes(store: store, token: token).register(on: router)
         }
         sandbox?.addRoutes(to: router)
+        if sandbox != nil { SandboxMailboxPage(store: store, cipher: keys.cipher).register(on: router) }
         onRoutes(router.routes.map(\.description))
         MethodNotAllowed.register(on: router)
 
@@ -84,8 +88,8 @@ public enum PortvaktApplication {
             services: [
                 driver, AuditLinkService(store: store, readiness: readiness, logger: logger),
                 http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
-                OutboxWorker(broker: broker, http: http.client, readiness: readiness, maxAttempts: configuration.outboxMaxAttempts),
-            ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.host, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
+                OutboxWorker(broker: broker, http: http.client, readiness: readiness, maxAttempts: configuration.outboxMaxAttempts), mailWorker,
+            ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.metricsHost, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let publicURL = configuration.publicURL(listeningOn: port)

@@ -31,7 +31,12 @@ struct BankIDOrderFlow: Sendable {
 
     /// Starts an order for `request`; `returnURL` has been checked against the client's allow-list.
     /// - Throws: ``UpstreamError`` when the provider is unavailable, refuses, or is too slow.
+    /// - Throws: ``tooManyOrders`` when the address started more orders than the throttle allows.
     func start(_ request: AppAuthorizationRequest, returnURL: String?, endUserIP: String) async throws -> Started {
+        // Each order costs a call to BankID: counted per address in the database first (review III, item 6).
+        if try await broker.throttle.reserve([.orderStart(endUserIP, allowed: broker.throttle.orderStartsPerAddress)], now: broker.now()) != nil {
+            throw Self.tooManyOrders
+        }
         let started = try await orderService().start(endUserIP: endUserIP)
         let now = broker.now()
         let sessionID = randomToken()
@@ -48,6 +53,10 @@ struct BankIDOrderFlow: Sendable {
             order: Order(sessionID: sessionID, record: record, payload: payload)
         )
     }
+
+    static let tooManyOrders = OAuthFailure(
+        error: "slow_down", description: "Too many BankID orders from this address; wait a little.", message: .tooManyAttempts, status: .tooManyRequests
+    )
 
     /// The order behind a session id, or nil for an unknown (or long purged) one.
     func order(sessionID: String) async throws -> Order? {

@@ -45,6 +45,8 @@ struct OtherDeviceRoutes {
         let started: BankIDOrderFlow.Started
         do {
             started = try await flow.start(request, returnURL: nil, endUserIP: endUserIP)
+        } catch let failure as OAuthFailure where failure.status == .tooManyRequests {
+            return BrokerPage.problem(.tooManyAttempts, reason: "too many BankID orders from this address", language: request.language, status: .tooManyRequests)
         } catch let error as UpstreamError {
             let location = try await LoginCompletion(broker: broker).fail(
                 PendingLogin(request: request, method: .bankid), error: "temporarily_unavailable", message: .bankIDUnavailable, reason: error.description

@@ -83,13 +83,22 @@ public struct ServerConfiguration: Sendable {
     /// `/metrics` on the main port behind this bearer token, and/or on a port of its own.
     public var metricsToken: String?
     public var metricsPort: Int?
+    /// The address the token-less metrics port binds: loopback unless the operator says otherwise.
+    public var metricsHost = "127.0.0.1"
+    /// BankID orders one client address may start within ten minutes.
+    public var bankIDOrdersPerAddress = 20
     /// How long a shutdown waits for requests and deliveries in flight.
     public var shutdownTimeout: Duration = .seconds(30)
     /// Proxies whose `Forwarded`/`X-Forwarded-For` headers are believed.
     var trustedProxies: [IPNetwork] = []
+    /// The one header those proxies write; the other is ignored.
+    var proxyHeader: ProxyHeader = .xForwardedFor
     /// Built-in clients (`no.portvakt.app`, `portvakt-cli`) that may go without PAR and DPoP, for
     /// app versions from before them; every such login is audited.
     public var legacyClients: Set<String> = []
+    /// Where mail goes (`PORTVAKT_SMTP_URL`, `PORTVAKT_MAIL_FROM`); nil: the sandbox's mailbox in
+    /// development, no delivery otherwise.
+    var smtp: SMTPSettings?
 
     static let names: Set<String> = Set([
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
@@ -100,9 +109,9 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
-        "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT",
-        "PORTVAKT_LEGACY_CLIENTS",
-    ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names)
+        "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS",
+        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER",
+    ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names).union(SMTPSettings.names)
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
     /// names). The mode is the command's (`serve` production, `dev` development); PORTVAKT_ENV,
@@ -126,6 +135,11 @@ public struct ServerConfiguration: Sendable {
                 database = .postgres(try PostgresURL(url))
             } catch {
                 throw ConfigurationError("DATABASE_URL \(error.description)")
+            }
+            // Development seeds the sandbox's test people and uses development keys: never into
+            // a database that may be another's.
+            if mode == .development, case .postgres(let postgres) = database, !LoopbackHost.isLoopback(postgres.host) {
+                throw ConfigurationError("DATABASE_URL names \(postgres.host), which is not this machine: development mode (`portvakt-server dev`, `--dev`) runs only against a database on a loopback address, because it seeds test people and uses development keys; a shared database is for `portvakt-server serve`")
             }
         } else {
             database = .sqlite(path: (dataDirectory as NSString).appendingPathComponent("portvakt.sqlite"))
@@ -180,6 +194,7 @@ public struct ServerConfiguration: Sendable {
             bankIDOrderStartTimeout: .milliseconds(startTimeout), lifetimes: lifetimes, bcryptCost: bcryptCost
         )
         configuration.memberSystems = try MemberSystemSettings.load(from: settings)
+        configuration.smtp = try SMTPSettings.load(from: settings)
         configuration.outboxMaxAttempts = outboxAttempts
         configuration.auditKeys = settings["PORTVAKT_AUDIT_KEY"]
         configuration.metricsToken = try settings.parse("PORTVAKT_METRICS_TOKEN", default: nil, expected: "at least 16 characters") { text -> String?? in
@@ -188,11 +203,18 @@ public struct ServerConfiguration: Sendable {
         configuration.metricsPort = try settings.parse("PORTVAKT_METRICS_PORT", default: nil, expected: "a port number from 0 to 65535") { text -> Int?? in
             Int(text).flatMap { (0...65535).contains($0) ? .some($0) : .none }
         }
+        configuration.metricsHost = settings["PORTVAKT_METRICS_HOST"] ?? "127.0.0.1"
+        configuration.bankIDOrdersPerAddress = try settings.parse("PORTVAKT_BANKID_ORDERS_PER_ADDRESS", default: 20, expected: "a number of orders from 1 to 100000") {
+            Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
+        }
         configuration.logFormat = try settings.parse("PORTVAKT_LOG_FORMAT", default: .text, expected: "text or json") { LogFormat(rawValue: $0.lowercased()) }
         configuration.shutdownTimeout = .seconds(try seconds("PORTVAKT_SHUTDOWN_SECONDS", 30, 1...600))
         configuration.trustedProxies = try settings.parse("PORTVAKT_TRUSTED_PROXIES", default: [], expected: "a list of addresses or CIDR blocks, like 10.0.0.0/8,fd00::/8") { text in
             let networks = text.split(separator: ",").map { IPNetwork($0.trimmingCharacters(in: .whitespaces)) }
             return networks.contains(nil) ? nil : networks.compactMap { $0 }
+        }
+        configuration.proxyHeader = try settings.parse("PORTVAKT_PROXY_HEADER", default: .xForwardedFor, expected: "x-forwarded-for or forwarded (the one header the trusted proxies write)") {
+            ProxyHeader(rawValue: $0.lowercased())
         }
         configuration.legacyClients = try settings.parse("PORTVAKT_LEGACY_CLIENTS", default: [], expected: "a list of built-in client ids: no.portvakt.app,portvakt-cli") { text in
             let ids = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
@@ -217,13 +239,19 @@ public struct ServerConfiguration: Sendable {
         if sandboxEnabled {
             throw ConfigurationError("PORTVAKT_SANDBOX must be off in production (the sandbox runs only under `portvakt-server dev`)")
         }
-        if let url = URL(string: publicURL), url.scheme != "https", !Self.isLoopback(url.host ?? "") {
-            throw ConfigurationError("PORTVAKT_PUBLIC_URL must be an https URL in production (http only on a loopback address)")
+        // The provider's discovery (which names every endpoint after it), the order API and the
+        // member systems carry secrets and personnummer: plain http only to this machine.
+        var urls = [("PORTVAKT_PUBLIC_URL", publicURL)]
+        for provider in [IdentityProvider.vipps, .bankid] {
+            if let upstream = upstreams[provider] { urls.append(("PORTVAKT_\(provider.rawValue.uppercased())_DISCOVERY_URL", upstream.discoveryURL)) }
         }
-    }
-
-    private static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        if let orders = bankIDOrderAPI { urls.append(("PORTVAKT_BANKID_ORDER_API_URL", orders.baseURL)) }
+        urls += memberSystems.map { ("PORTVAKT_MEMBER_SYSTEMS (\($0.organisation))", $0.url) }
+        for (name, text) in urls {
+            if let url = URL(string: text), url.scheme != "https", !url.hasLoopbackHost {
+                throw ConfigurationError("\(name) must be an https URL in production (http only on a loopback address)")
+            }
+        }
     }
 
     private static func parseFlag(_ text: String) -> Bool? {

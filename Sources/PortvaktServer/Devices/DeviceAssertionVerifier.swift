@@ -65,8 +65,10 @@ struct DeviceAssertionVerifier: Sendable {
         guard device.revokedAt == nil else {
             throw await refuse("device_revoked", device: device, keys: keys, now: now, message: .deviceNotRecognised)
         }
+        // Anyone who knows a device id can sign with some other key: that counts against their
+        // address only, or strangers could lock the owner out (review III, item 5).
         guard let claims = await signedClaims(assertion, by: device) else {
-            throw await refuse("bad_signature", device: device, keys: keys, now: now)
+            throw await refuse("bad_signature", device: device, keys: [.address(address)], now: now)
         }
         return Signed(device: device, user: user, claims: claims, keys: keys, now: now)
     }

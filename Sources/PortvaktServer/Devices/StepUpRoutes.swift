@@ -19,6 +19,8 @@ struct StepUpRoutes {
                 guard verified.user.id == caller.userID, let action = verified.action else {
                     throw OAuthFailure.invalidGrant("The device belongs to another user.", message: .biometricUnlockFailed)
                 }
+                // What only BankID or Vipps may open, a device key does not (ActionPolicy).
+                guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.deviceKey) else { throw DeviceTrust.freshLoginRequired }
                 try await broker.store.markDeviceUsed(id: verified.device.id, now: now)
                 try await broker.store.append(AuditEvent(
                     occurredAt: now, action: "device.step_up", outcome: "success", actorUserID: UUID(uuidString: caller.userID),

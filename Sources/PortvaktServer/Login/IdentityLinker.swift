@@ -7,6 +7,10 @@ import PortvaktStorage
 /// account, then a user with the same personnummer, then member records with the same
 /// personnummer or verified phone number (joining the user who already holds such a record).
 /// Nobody is created without a member record.
+///
+/// Phone numbers are reassigned, mistyped and shared in families, so when the provider gives a
+/// personnummer a phone match links only a record with no number whose holder (if any) has no
+/// other number; any other phone match is not linked and goes to the organisation's review list.
 struct IdentityLinker: Sendable {
     let store: PortvaktStore
     let vault: PersonnummerVault
@@ -38,7 +42,10 @@ struct IdentityLinker: Sendable {
                 var records: [MemberRecord] = []
                 if let index { records = try await store.memberRecords(personnummerIndex: index) }
                 if let phone = login.phone {
-                    records += try await store.memberRecords(phone: phone).filter { candidate in !records.contains { $0.id == candidate.id } }
+                    let byPhone = try await store.memberRecords(phone: phone).filter { candidate in !records.contains { $0.id == candidate.id } }
+                    let (linkable, refused) = try await phoneMatches(byPhone, index: index)
+                    records += linkable
+                    if !refused.isEmpty { try await recordRefused(refused, login: login, now: now) }
                 }
                 guard let first = records.first else { return nil }
                 if let holder = try await store.user(holdingAnyOf: records) {
@@ -59,6 +66,48 @@ struct IdentityLinker: Sendable {
             }
         }
         return nil
+    }
+
+    /// The phone-matched records a login with the personnummer `index` may link, and those it
+    /// may not (the record or its holder has another number). Without a number, all may.
+    private func phoneMatches(_ records: [MemberRecord], index: String?) async throws -> (linkable: [MemberRecord], refused: [MemberRecord]) {
+        guard let index else { return (records, []) }
+        var linkable: [MemberRecord] = [], refused: [MemberRecord] = []
+        for record in records {
+            var other = record.personnummer.map { $0.index != index } ?? false
+            if !other, let holder = try await store.user(holdingAnyOf: [record]), let held = holder.personnummer?.index {
+                other = held != index
+            }
+            if other { refused.append(record) } else { linkable.append(record) }
+        }
+        return (linkable, refused)
+    }
+
+    /// A refused phone match on the organisation's review list (a conflict entry holding the
+    /// login's number sealed, as a sync conflict does), audited for the record and for the login.
+    private func recordRefused(_ records: [MemberRecord], login: Login, now: Date) async throws {
+        guard let number = login.personnummer else { return }
+        let source = "\(login.provider.rawValue)-phone-match"
+        var writes = MemberSyncWrites()
+        for record in records {
+            let entryID = UUID().uuidString.lowercased()
+            let holder = try await store.user(holdingAnyOf: [record])
+            writes.entries.append(MemberSyncEntry(
+                id: entryID, occurredAt: now, organisationID: record.organisationId, memberRecordID: record.id, userID: holder?.id,
+                source: source, outcome: .conflict, loginPersonnummer: try vault.seal(number, record: MemberSyncEntry.vaultRecord(entryID: entryID))
+            ))
+            writes.audit.append(AuditEvent(
+                occurredAt: now, action: "member.link.refused", outcome: "phone_match_other_number", actorUserID: nil,
+                organisationID: UUID(uuidString: record.organisationId), subjectType: "member", subjectID: record.id, source: source,
+                details: ["entry": entryID, "holder": holder?.id ?? "none"]
+            ))
+            writes.audit.append(AuditEvent(
+                occurredAt: now, action: "login.link.refused", outcome: "phone_match_other_number",
+                organisationID: UUID(uuidString: record.organisationId), subjectType: "identity",
+                subjectID: "\(login.provider.rawValue):\(login.subject)", source: source, details: ["entry": entryID, "member": record.id]
+            ))
+        }
+        try await store.recordMemberSync(writes, now: now)
     }
 
     /// Vipps gives `4791234567`; member records hold E.164 (`+4791234567`).

@@ -12,6 +12,10 @@ struct LoginCompletion: Sendable {
         let provider: IdentityProvider
         let amr: [String]
         let acr: String
+        /// When the person authenticated at the provider (its ID token's `auth_time`); nil: now.
+        /// A provider that reused an earlier sign-in says so here, and step-up freshness counts
+        /// from it, not from Portvakt's clock (review II, item 7).
+        var authTime: Date? = nil
         /// `bankid-login`, `vipps-login` or `password-login`.
         var source: String { "\(provider.rawValue)-login" }
     }
@@ -37,7 +41,7 @@ struct LoginCompletion: Sendable {
         // The portal's session lives as long as its browser session, not as long as the app's.
         let portal = request.clientID == PortalClient.id
         let session = Session.starting(
-            userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: now,
+            userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: min(method.authTime ?? now, now),
             idleLifetime: portal ? PortalRoutes.idleLifetime : broker.lifetimes.idle,
             absoluteLifetime: portal ? PortalRoutes.absoluteLifetime : broker.lifetimes.absolute, now: now
         )

@@ -28,6 +28,8 @@ struct LoginThrottle: Sendable {
         case address(String)
         case device(String)
         case user(String)
+        /// BankID orders started from an address: not failures, but each costs a call to BankID.
+        case orderStart(String, allowed: Int)
 
         var policy: Policy {
             switch self {
@@ -35,6 +37,7 @@ struct LoginThrottle: Sendable {
             case .address: Policy(freeFailures: 30)
             case .device: Policy(freeFailures: 5)
             case .user: Policy(freeFailures: 10)
+            case .orderStart(_, let allowed): Policy(freeFailures: allowed, forgetAfter: 600)
             }
         }
 
@@ -44,6 +47,7 @@ struct LoginThrottle: Sendable {
             case .address: "address"
             case .device: "device"
             case .user: "user"
+            case .orderStart: "order_start"
             }
         }
 
@@ -54,13 +58,16 @@ struct LoginThrottle: Sendable {
         /// What the database keeps: a hash, so no email or IP address is stored.
         var stored: String {
             let value = switch self {
-            case .account(let value), .address(let value), .device(let value), .user(let value): value
+            case .account(let value), .address(let value), .device(let value), .user(let value), .orderStart(let value, _): value
             }
             return SHA256.hash(data: Data("\(kind):\(value)".utf8)).hexEncoded()
         }
     }
 
     let store: PortvaktStore
+    /// BankID orders an address may start before it waits (`PORTVAKT_BANKID_ORDERS_PER_ADDRESS`);
+    /// the count starts over after ten minutes without one.
+    var orderStartsPerAddress = 20
 
     /// Until when the keys are blocked; nil when an attempt may go ahead.
     func blockedUntil(_ keys: [Key], now: Date) async throws -> Date? {
@@ -85,10 +92,24 @@ struct LoginThrottle: Sendable {
     }
 
     func recordFailure(_ keys: [Key], now: Date) async throws {
-        try await store.recordThrottleFailures(keys.map { key in
-            let policy = key.policy
-            return ThrottleFailure(key: key.stored, forgetAfter: policy.forgetAfter) { policy.wait(afterFailures: $0) }
-        }, now: now)
+        try await store.recordThrottleFailures(keys.map(Self.failure), now: now)
+    }
+
+    /// Counts the attempt against `keys` before the expensive check, atomically in the database;
+    /// nil when it may be judged, else until when the keys are blocked (nothing counted). A
+    /// success gives the count back (``recordSuccess(_:)``, ``release(_:)``).
+    func reserve(_ keys: [Key], now: Date) async throws -> Date? {
+        counted(try await store.reserveThrottleAttempt(keys.map(Self.failure), now: now), keys)
+    }
+
+    /// Gives back a reserved attempt that succeeded, without clearing the key's earlier failures.
+    func release(_ key: Key) async throws {
+        try await store.releaseThrottleAttempt(key: key.stored)
+    }
+
+    private static func failure(_ key: Key) -> ThrottleFailure {
+        let policy = key.policy
+        return ThrottleFailure(key: key.stored, forgetAfter: policy.forgetAfter) { policy.wait(afterFailures: $0) }
     }
 
     func recordSuccess(_ key: Key) async throws {

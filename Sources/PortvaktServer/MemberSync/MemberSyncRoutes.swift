@@ -8,10 +8,11 @@ import PortvaktStorage
 /// Review for an organisation's administrators (`org_admin` of that organisation only):
 ///
 /// - `GET /v1/organisations/{slug}/member-sync[?outcome=…&status=open]`: the sync log, numbers masked;
-/// - `GET /v1/organisations/{slug}/member-sync/{id}`: one entry; with a step-up for
-///   `personnummer.read` the member's and the login's numbers in full (audited);
+/// - `GET /v1/organisations/{slug}/member-sync/{id}`: one entry; after a BankID or Vipps login
+///   within 5 minutes (``SensitiveAction/personnummerReveal``) the numbers in full (audited);
 /// - `POST /v1/organisations/{slug}/member-sync/{id}/resolve` `{"keep": "member" | "login"}`:
 ///   closes an open conflict, taking the login's number into the record (and the outbox) or not;
+///   the same step-up as revealing (``SensitiveAction/conflictResolve``);
 /// - `GET /v1/organisations/{slug}/outbox[?status=dead]`: updates for the member system;
 /// - `POST /v1/organisations/{slug}/outbox/{id}/retry`: sends a dead or waiting update again now
 ///   (same idempotency key), audited.
@@ -38,8 +39,8 @@ struct MemberSyncRoutes {
             try await APIResponse.answer {
                 let (caller, organisation) = try await administrator(request, context)
                 let entry = try await entry(context, in: organisation)
-                // Full numbers only behind a fresh biometric step-up; masked otherwise.
-                let full = (try? await APICaller.authenticate(request, broker: broker, stepUp: .personnummerRead)) != nil
+                // Full numbers only after a fresh BankID or Vipps login; masked otherwise.
+                let full = caller.satisfies(.personnummerReveal, at: broker.now())
                 if full {
                     try await ConflictResolver(broker: broker).recordViewed(entry, by: caller.userID, organisationID: organisation.organisationID, source: "api")
                 }
@@ -64,6 +65,7 @@ struct MemberSyncRoutes {
     private func resolve(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
         let (caller, organisation) = try await administrator(request, context)
         let entry = try await entry(context, in: organisation)
+        try caller.requireStepUp(.conflictResolve, at: broker.now())
         let body = try await request.decodeJSON(Resolution.self)
         guard let decision = ConflictResolver.Decision(rawValue: body.keep) else { throw OAuthFailure.invalidRequest("keep must be member or login.") }
         do {

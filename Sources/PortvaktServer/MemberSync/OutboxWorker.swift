@@ -18,7 +18,7 @@ import ServiceLifecycle
 /// It starts once the database is migrated, and on shutdown finishes the sends in flight.
 ///
 /// A message is posted as JSON with `Idempotency-Key` (the message id) and a signature over a
-/// timestamp and the body (``MemberUpdateSignature``). A 2xx delivers it. Anything else is retried
+/// timestamp, that key and the body (``MemberUpdateSignature``). A 2xx delivers it. Anything else is retried
 /// after 2 s, 4 s, 8 s … (at most 10 minutes), each wait shortened by up to half at random so that
 /// retries after an outage do not arrive together; after `maxAttempts` the message is `dead`,
 /// which administrators see. Messages live in the database, so a restart loses none, and the
@@ -116,14 +116,16 @@ struct OutboxWorker: Service {
               let system = await broker.memberSystems.system(for: organisation.slug)
         else { return "no member system is configured for the organisation" }
         let body = try broker.keys.cipher.open(message.payload, context: OutboxMessage.payloadContext(messageID: message.id))
-        // The wall clock, not the broker's: the receiver compares it with its own clock.
-        let timestamp = Int(Date().timeIntervalSince1970)
+        // The server's clock (the wall clock in production): the receiver compares it with its own.
+        let timestamp = Int(broker.now().timeIntervalSince1970)
         var request = HTTPClientRequest(url: system.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "Idempotency-Key", value: message.id)
+        request.headers.add(name: MemberUpdateSignature.idempotencyKeyHeader, value: message.id)
         request.headers.add(name: MemberUpdateSignature.timestampHeader, value: String(timestamp))
-        request.headers.add(name: MemberUpdateSignature.signatureHeader, value: MemberUpdateSignature.sign(body: body, timestamp: timestamp, secret: system.secret))
+        request.headers.add(name: MemberUpdateSignature.signatureHeader, value: MemberUpdateSignature.sign(
+            body: body, timestamp: timestamp, idempotencyKey: message.id, secret: system.secret
+        ))
         request.body = .bytes(ByteBuffer(bytes: body))
         let response = try await http.execute(request, timeout: .seconds(Int64(Self.sendTimeout)))
         _ = try? await response.body.collect(upTo: 64 * 1024)

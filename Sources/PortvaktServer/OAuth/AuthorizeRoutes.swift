@@ -68,7 +68,7 @@ struct AuthorizeRoutes {
 
     /// The pushed request, once, for the client that pushed it (RFC 9126 §4).
     private static func pushed(_ requestURI: String, clientID: String?, broker: Broker) async throws -> AppAuthorizationRequest {
-        guard var request = try await broker.takePushed(requestURI), request.clientID == clientID else {
+        guard var request = try await broker.takePushed(requestURI, clientID: clientID) else {
             throw AppAuthorizationRequest.PageError(description: "request_uri is unknown, used or older than 60 seconds; start the login again in the app")
         }
         request.continuation = try AuthorizationContinuation.seal(request, broker: broker)

@@ -69,7 +69,8 @@ struct CallbackRoutes {
                 return Responses.redirect(to: location, status: .seeOther)
             }
             let method = LoginCompletion.Method(
-                provider: provider, amr: idToken.amr ?? [provider.rawValue], acr: idToken.acr ?? "urn:portvakt:\(provider.rawValue)"
+                provider: provider, amr: idToken.amr ?? [provider.rawValue], acr: idToken.acr ?? "urn:portvakt:\(provider.rawValue)",
+                authTime: idToken.authTime.map(Date.init(timeIntervalSince1970:))
             )
             return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)
         } catch let error as UpstreamError {

@@ -28,19 +28,20 @@ struct PasswordRoutes {
             BrokerPage.response(PasswordPage.render(login.request, handle: handle, email: email, message: message), status: status)
         }
 
-        if try await broker.throttle.blockedUntil(keys, now: now) != nil {
+        // Counted before bcrypt runs, so parallel guesses cannot all be judged (review II, item 4).
+        if try await broker.throttle.reserve(keys, now: now) != nil {
             try await auditFailure("throttled", address: address, now: now)
             return page(.tooManyAttempts, status: .tooManyRequests)
         }
         let user = email.isEmpty || email.count > 254 ? nil : try await broker.store.user(email: email)
         let matches = try await broker.passwords.verify(String(password.prefix(128)), hash: user?.passwordHash)
         guard matches, let user, user.disabledAt == nil else {
-            try await broker.throttle.recordFailure(keys, now: now)
             try await auditFailure("wrong_credentials", address: address, now: now)
             PortvaktMetrics.login(provider: "password", outcome: "failure")
             return page(.wrongEmailOrPassword, status: .unauthorized)
         }
         try await broker.throttle.recordSuccess(.account(email))
+        try await broker.throttle.release(.address(address))
         // Taken only now, so a mistyped password can be corrected on the same page.
         guard let taken = try await broker.pendingLogin(handle: handle, take: true) else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is finished", language: login.request.language)

@@ -16,11 +16,11 @@ struct SessionRoutes {
             }
         }
         router.get("/oauth/end-session") { request, _ in
-            try await endSession(request.uri.query)
+            try await endSession(request.uri.query, request)
         }
         router.post("/oauth/end-session") { request, _ in
             let buffer = try await request.body.collect(upTo: 64 * 1024)
-            return try await endSession(String(buffer: buffer))
+            return try await endSession(String(buffer: buffer), request)
         }
     }
 
@@ -32,7 +32,7 @@ struct SessionRoutes {
 
     /// Ends the session named by `id_token_hint` (an ID token we issued, expired or not), then
     /// returns to a registered `post_logout_redirect_uri` or shows a page.
-    private func endSession(_ query: String?) async throws -> Response {
+    private func endSession(_ query: String?, _ request: Request) async throws -> Response {
         guard let fields = FormFields(query ?? "") else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "the request is malformed", language: .nb)
         }
@@ -44,6 +44,14 @@ struct SessionRoutes {
             }
             client = broker.client(claims.aud)
             if let session = try await broker.store.session(id: claims.sid), session.revokedAt == nil {
+                // An ID token is no proof of the key a session is bound to: only a DPoP proof by
+                // that key ends it here (review II, item 9); the app signs out with /oauth/revoke.
+                if let bound = session.dpopJkt {
+                    let key = try? await DPoPCheck(broker: broker).proofKey(request, at: .authorizationServer)
+                    guard key == bound else {
+                        return BrokerPage.problem(.invalidLoginRequest, reason: "this sign-in is bound to the app's key: sign out in the app", language: language)
+                    }
+                }
                 try await SessionService(broker: broker).end(session, reason: "logout", now: broker.now())
             }
         }

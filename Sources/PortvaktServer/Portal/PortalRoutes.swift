@@ -87,6 +87,8 @@ struct PortalRoutes {
         let back: String
         /// A signed-in administrator confirming who they are with BankID or Vipps now.
         var stepUp: Bool?
+        /// The value of the sign-in cookie set in the browser that started it.
+        var binder: String?
     }
 
     private func signIn(_ request: Request) async throws -> Response {
@@ -95,7 +97,8 @@ struct PortalRoutes {
         let state = randomToken()
         let verifier = PKCE.makeVerifier()
         let stepUp = query.get("step_up") == "1"
-        let payload = try JSONEncoder().encode(SignIn(verifier: verifier, back: Self.localPath(query.get("back")) ?? "/account", stepUp: stepUp))
+        let binder = randomToken()
+        let payload = try JSONEncoder().encode(SignIn(verifier: verifier, back: Self.localPath(query.get("back")) ?? "/account", stepUp: stepUp, binder: binder))
         let now = broker.now()
         try await broker.store.insertPortalLogin(
             stateHash: PortalSessionCookie.hash(state), payload: try broker.keys.cipher.seal(payload, context: "portal-login"),
@@ -114,7 +117,9 @@ struct PortalRoutes {
         }
         if let method { fields.append(("idp_hint", method.rawValue)) }
         if sandboxEnabled, let person = try await sandboxPerson(request, asked: query.get("person"), stepUp: stepUp) { fields.append(("login_hint", person.id)) }
-        return PortalPage.redirect(to: URLComponents.appending(fields, to: "/oauth/authorize"))
+        return PortalPage.redirect(
+            to: URLComponents.appending(fields, to: "/oauth/authorize"), cookies: [cookie.signInSetting(binder, maxAge: Int(Self.signInLifetime))]
+        )
     }
 
     /// In the sandbox, the test person to preselect: the one asked for, or for a step-up the person signed in.
@@ -133,6 +138,11 @@ struct PortalRoutes {
               let signIn = try? JSONDecoder().decode(SignIn.self, from: opened)
         else {
             return problem(.expiredSignIn, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
+        }
+        // Only the browser that started this sign-in may finish it (review II, item 6).
+        guard let binder = signIn.binder, let presented = cookie.signInBinder(in: request), constantTimeEqual(binder, presented) else {
+            broker.logger.notice("Portal sign-in refused", metadata: ["reason": "state from another browser"])
+            return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
         guard query.get("iss") == broker.issuer else {
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
@@ -153,13 +163,28 @@ struct PortalRoutes {
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
         if signIn.stepUp == true { return try await finishStepUp(request, session: session, back: signIn.back, frame: frame) }
+        // A browser signed in already (as anyone) ends that portal session: one per browser.
+        if let earlier = try await signedIn(request) { try await end(earlier, reason: "portal_signed_in_again") }
+        return try await start(session, back: signIn.back)
+    }
+
+    /// A new portal session on `session` behind a new cookie (the sign-in cookie goes).
+    private func start(_ session: Session, back: String) async throws -> Response {
         let reference = randomToken()
-        let now = broker.now()
         try await broker.store.insertPortalSession(PortalSession(
-            idHash: PortalSessionCookie.hash(reference), userID: session.userId, sessionID: session.id, now: now,
+            idHash: PortalSessionCookie.hash(reference), userID: session.userId, sessionID: session.id, now: broker.now(),
             idle: Self.idleLifetime, absolute: Self.absoluteLifetime
         ))
-        return PortalPage.redirect(to: signIn.back, cookies: [cookie.setting(reference, maxAge: Int(Self.absoluteLifetime))])
+        // The session cookie last: a client that keeps one Set-Cookie per response keeps that one.
+        return PortalPage.redirect(to: back, cookies: [cookie.signInSetting("", maxAge: 0), cookie.setting(reference, maxAge: Int(Self.absoluteLifetime))])
+    }
+
+    /// Ends a browser's portal session and the Portvakt session it rests on.
+    private func end(_ signedIn: SignedIn, reason: String) async throws {
+        try await broker.store.deletePortalSession(idHash: PortalSessionCookie.hash(signedIn.reference))
+        if let session = try await broker.store.session(id: signedIn.portal.sessionId), session.revokedAt == nil {
+            try await SessionService(broker: broker).end(session, reason: reason, now: broker.now())
+        }
     }
 
     /// The step-up's login must be the same person's, by BankID or Vipps, just now; the browser's
@@ -176,18 +201,13 @@ struct PortalRoutes {
             let message: PortalText = session.userId == current.portal.userId ? .stepUpNotFresh : .stepUpOtherPerson
             return problem(message, heading: .errorTitle, frame: frame, status: .forbidden, retry: false)
         }
-        try await broker.store.movePortalSession(idHash: PortalSessionCookie.hash(current.reference), toSession: session.id)
-        if let previous = try await broker.store.session(id: current.portal.sessionId), previous.revokedAt == nil {
-            try await service.end(previous, reason: "portal_step_up", now: now)
-        }
-        return PortalPage.redirect(to: back)
+        // The cookie is renewed with the session it rests on (review II, item 9).
+        try await end(current, reason: "portal_step_up")
+        return try await start(session, back: back)
     }
 
     private func signOut(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
-        try await broker.store.deletePortalSession(idHash: PortalSessionCookie.hash(signedIn.reference))
-        if let session = try await broker.store.session(id: signedIn.portal.sessionId), session.revokedAt == nil {
-            try await SessionService(broker: broker).end(session, reason: "portal_sign_out", now: broker.now())
-        }
+        try await end(signedIn, reason: "portal_sign_out")
         return PortalPage.redirect(to: "/?signed_out=1", cookies: [cookie.clearing])
     }
 

@@ -49,6 +49,18 @@ struct PortalSessionCookie: Sendable {
         Cookie(name: Self.languageName, value: language.rawValue, maxAge: 31_536_000, path: "/", secure: secure, httpOnly: false, sameSite: .lax).description
     }
 
+    /// The short-lived cookie that binds a sign-in's `state` to the browser that started it, so a
+    /// callback URL made in another browser cannot sign this one in (login CSRF).
+    var signInName: String { secure ? "__Host-portvakt_signin" : "portvakt_signin" }
+
+    func signInSetting(_ binder: String, maxAge: Int) -> String {
+        Cookie(name: signInName, value: binder, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax).description
+    }
+
+    func signInBinder(in request: Request) -> String? {
+        request.cookies[signInName].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     static func hash(_ reference: String) -> Data {
         Data(SHA256.hash(data: Data(reference.utf8)))
     }

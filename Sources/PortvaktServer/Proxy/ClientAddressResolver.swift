@@ -2,18 +2,25 @@ import Foundation
 
 /// The client's address behind the proxies the operator trusts (`PORTVAKT_TRUSTED_PROXIES`).
 ///
-/// Only a connection from a trusted proxy may say whom it forwards for: its `Forwarded` header
-/// (RFC 7239), or else `X-Forwarded-For`. The hops are read from the right (the nearest first);
-/// trusted proxies are skipped and the first address that is not one of them is the client
-/// (RFC 7239 §7.4: anything left of it could have been written by the client). From any other
-/// peer the headers are ignored: the peer is the client.
+/// Only a connection from a trusted proxy may say whom it forwards for, and only in the one header
+/// the operator names (`PORTVAKT_PROXY_HEADER`: `X-Forwarded-For`, or `Forwarded` of RFC 7239);
+/// the other header is the client's own and is never read. The hops are read from the right (the
+/// nearest first); trusted proxies are skipped and the first address that is not one of them is
+/// the client (RFC 7239 §7.4: anything left of it could have been written by the client). A
+/// header with no usable hop (missing, no `for=`, not an address) leaves the peer as the client.
+/// From any other peer the headers are ignored: the peer is the client.
 struct ClientAddressResolver: Sendable {
     let trustedProxies: [IPNetwork]
+    /// The header the trusted proxies write.
+    var header: ProxyHeader = .xForwardedFor
 
     func clientAddress(peer: String?, forwarded: [String], forwardedFor: [String]) -> String {
         guard let peer = peer.flatMap(IPAddress.init) else { return "unknown" }
         guard isTrusted(peer) else { return peer.description }
-        let hops = forwarded.isEmpty ? forwardedFor.flatMap { $0.split(separator: ",").map(Self.trimmed) } : forwarded.flatMap(Self.forValues)
+        let hops: [String] = switch header {
+        case .xForwardedFor: forwardedFor.flatMap { $0.split(separator: ",").map(Self.trimmed) }
+        case .forwarded: forwarded.flatMap(Self.forValues)
+        }
         var nearest = peer
         for hop in hops.reversed() {
             // An obfuscated or unknown hop (`for=_hidden`, `for=unknown`) cannot be believed: the

@@ -8,7 +8,7 @@ extension ServerConfiguration {
 
     /// The sandbox's settings. Without PORTVAKT_SANDBOX_ADMIN_TOKEN the admin token is generated
     /// once into the data directory (readable only by its owner), where README.md says to find it.
-    func sandboxConfiguration(logger: Logger) throws -> SandboxConfiguration {
+    func sandboxConfiguration(logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws -> SandboxConfiguration {
         guard environment != .production else {
             throw ConfigurationError("the sandbox never runs in production: it is for `portvakt-server dev`")
         }
@@ -20,7 +20,7 @@ extension ServerConfiguration {
             token = try Self.readOrCreateToken(at: path)
             logger.info("The sandbox admin token is in the data directory", metadata: ["file": "\(path)"])
         }
-        return SandboxConfiguration(publicURL: publicURLIsConfigured ? publicURL : nil, adminToken: token, faults: sandboxFaults)
+        return SandboxConfiguration(publicURL: publicURLIsConfigured ? publicURL : nil, adminToken: token, faults: sandboxFaults, now: now)
     }
 
     private static func readOrCreateToken(at path: String) throws -> String {

@@ -52,7 +52,9 @@ struct DPoPCheck: Sendable {
         }
         let now = broker.now()
         guard proof.htm == request.method.rawValue else { throw Self.invalid("The proof's htm is not this request's method.", at: endpoint) }
-        guard proof.htu == DPoPProof.withoutQueryAndFragment(broker.issuer + request.uri.path) else {
+        // RFC 9449 §4.3: compared as URIs (RFC 3986 §6.2.2–6.2.3: scheme and host in any case, the
+        // default port or none), ignoring query and fragment; both sides normalised the same way.
+        guard DPoPProof.withoutQueryAndFragment(proof.htu) == DPoPProof.withoutQueryAndFragment(broker.issuer + request.uri.path) else {
             throw Self.invalid("The proof's htu is not this request's URL.", at: endpoint)
         }
         guard abs(Double(proof.iat) - now.timeIntervalSince1970) <= Self.window else {

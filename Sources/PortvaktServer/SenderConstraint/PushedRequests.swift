@@ -20,16 +20,17 @@ extension Broker {
         return Self.requestURIPrefix + handle
     }
 
-    /// The pushed request of `requestURI`, removed so a second use finds nothing; nil when it is
-    /// unknown, used or older than 60 seconds.
-    func takePushed(_ requestURI: String) async throws -> AppAuthorizationRequest? {
+    /// The pushed request of `requestURI` for `clientID`, removed so a second use finds nothing;
+    /// nil when it is unknown, used, older than 60 seconds or another client's. Another client's
+    /// attempt leaves it for its own (review II, item 9: a wrong client must not burn it).
+    func takePushed(_ requestURI: String, clientID: String?) async throws -> AppAuthorizationRequest? {
         guard requestURI.hasPrefix(Self.requestURIPrefix) else { return nil }
-        let handle = String(requestURI.dropFirst(Self.requestURIPrefix.count))
-        guard let flow = try await store.takeLoginFlow(stateHash: RefreshTokenSecret.hash(handle), now: now()), flow.kind == Self.pushedKind else {
-            return nil
-        }
+        let hash = RefreshTokenSecret.hash(String(requestURI.dropFirst(Self.requestURIPrefix.count)))
+        guard let flow = try await store.loginFlow(stateHash: hash, now: now()), flow.kind == Self.pushedKind else { return nil }
         let data = try keys.cipher.open(flow.payload, context: "pushed-request:\(flow.id)")
-        return try JSONDecoder().decode(AppAuthorizationRequest.self, from: data)
+        let request = try JSONDecoder().decode(AppAuthorizationRequest.self, from: data)
+        guard request.clientID == clientID, try await store.takeLoginFlow(stateHash: hash, now: now()) != nil else { return nil }
+        return request
     }
 }
 

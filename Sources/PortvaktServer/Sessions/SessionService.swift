@@ -29,7 +29,16 @@ struct SessionService: Sendable {
         code: String, clientID: String, redirectURI: String?, verifier: String?, proofKey: String? = nil
     ) async throws -> (session: Session, code: AuthorizationCode) {
         let now = broker.now()
-        guard let redeemed = try await store.redeemAuthorizationCode(hash: RefreshTokenSecret.hash(code), now: now) else {
+        let redeemed: AuthorizationCode
+        switch try await store.redeemAuthorizationCode(hash: RefreshTokenSecret.hash(code), now: now) {
+        case .redeemed(let code):
+            redeemed = code
+        case .replayed(let sessionID):
+            // Whoever redeemed it first may be the thief: the session it made ends (RFC 9700 §4.5.3).
+            try await store.revokeSession(id: sessionID, reason: "code_replayed", now: now)
+            try await audit(.failure, action: "login.code_replayed", sessionID: sessionID, now: now, details: [:])
+            throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
+        case .unknown:
             throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
         }
         var problem: String?

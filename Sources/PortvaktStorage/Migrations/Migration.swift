@@ -25,5 +25,7 @@ public struct Migration: Sendable {
         Migration(version: 15, name: "audit events linked after commit", apply: AuditLinking.apply),
         Migration(version: 16, name: "device unlock function", apply: DeviceUnlockFunction.apply),
         Migration(version: 17, name: "active sessions by device", apply: ActiveSessionsByDevice.apply),
+        Migration(version: 18, name: "authorization code tombstones", apply: AuthorizationCodeTombstones.apply),
+        Migration(version: 19, name: "mail outbox", apply: MailOutbox.apply),
     ]
 }

@@ -234,11 +234,4 @@ extension PortvaktStore {
             try await db.update("password_invites").set("used_at", to: SQLLiteral.null).where("token_hash", .equal, tokenHash).run()
         }
     }
-
-    /// Points a portal session at another Portvakt session of the same user (after a step-up login).
-    public func movePortalSession(idHash: Data, toSession sessionID: String) async throws {
-        try await write { db in
-            try await db.update("portal_sessions").set("session_id", to: sessionID).where("id_hash", .equal, idHash).run()
-        }
-    }
 }

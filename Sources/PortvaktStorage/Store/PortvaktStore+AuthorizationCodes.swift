@@ -38,16 +38,43 @@ extension PortvaktStore {
         try await write { db in try await db.insert(into: "authorization_codes").row(code).run() }
     }
 
-    /// Takes a code out of the store in one `DELETE … RETURNING` statement, so that of two
-    /// concurrent redemptions exactly one gets it. Returns nil when the code is unknown, already
-    /// used, or expired at `now` (an expired code is deleted all the same).
-    public func redeemAuthorizationCode(hash: Data, now: Date = Date()) async throws -> AuthorizationCode? {
-        let code = try await write { db in
-            try await db.delete(from: "authorization_codes").where("code_hash", .equal, hash)
-                .returning(SQLLiteral.all).first(as: AuthorizationCode.self)
+    /// What presenting a code found.
+    public enum CodeRedemption: Sendable {
+        /// The first redemption: the code, taken.
+        case redeemed(AuthorizationCode)
+        /// The code was redeemed before and has not yet expired: the session it made (a replay).
+        case replayed(sessionID: String)
+        /// Unknown, or expired.
+        case unknown
+
+        /// The code, on its first redemption only.
+        public var code: AuthorizationCode? {
+            if case .redeemed(let code) = self { code } else { nil }
         }
-        guard let code, code.expiresAt > now.millisecondsSince1970 else { return nil }
-        return code
+
+        /// The session a replayed code made.
+        public var replayedSession: String? {
+            if case .replayed(let sessionID) = self { sessionID } else { nil }
+        }
+    }
+
+    /// Takes a code in one `UPDATE … RETURNING` statement, so that of two concurrent redemptions
+    /// exactly one gets it. The row stays, marked redeemed, until it would have expired: a later
+    /// redemption is then a ``CodeRedemption/replayed(sessionID:)``.
+    public func redeemAuthorizationCode(hash: Data, now: Date = Date()) async throws -> CodeRedemption {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            if let code = try await db.update("authorization_codes").set("redeemed_at", to: time)
+                .where("code_hash", .equal, hash).where("redeemed_at", .is, SQLLiteral.null)
+                .returning(SQLLiteral.all).first(as: AuthorizationCode.self) {
+                return code.expiresAt > time ? .redeemed(code) : .unknown
+            }
+            guard let used = try await db.select().column("session_id").column("expires_at").from("authorization_codes")
+                .where("code_hash", .equal, hash).first()
+            else { return .unknown }
+            return try used.decode(column: "expires_at", as: Int64.self) > time
+                ? .replayed(sessionID: try used.decode(column: "session_id", as: String.self)) : .unknown
+        }
     }
 }
 

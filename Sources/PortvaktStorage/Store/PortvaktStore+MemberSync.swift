@@ -178,6 +178,12 @@ extension PortvaktStore {
         }
     }
 
+    /// Records sync entries and audit events that change no record (a login refused a link), in
+    /// one transaction.
+    public func recordMemberSync(_ writes: MemberSyncWrites, now: Date = Date()) async throws {
+        try await write { db in try await writes.apply(in: db, auditKeys: auditKeys, now: now) }
+    }
+
     /// Resolves an open conflict, with the writes the decision brings (the record's new number,
     /// an outbox message, audit events) in the same transaction.
     /// - Returns: false when the entry is not an open conflict (resolved already, or unknown).

@@ -78,6 +78,60 @@ extension PortvaktStore {
         }
     }
 
+    /// Counts an attempt as a failure against every key before it is judged, in one transaction,
+    /// unless one of them is blocked: then nothing is counted and the answer is until when.
+    /// Concurrent attempts cannot all pass a "blocked?" read that precedes their count: the
+    /// upsert takes the row's lock, so each sees the count and block of the attempts before it.
+    /// - Returns: nil when the attempt may be judged (a success gives its count back with
+    ///   ``releaseThrottleAttempt(key:)`` or ``clearThrottle(key:)``).
+    public func reserveThrottleAttempt(_ failures: [ThrottleFailure], now: Date = Date()) async throws -> Date? {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            var counted: [(failure: ThrottleFailure, count: Int)] = []
+            var blocked: Int64?
+            for failure in failures {
+                let startOver = time - Int64(failure.forgetAfter * 1000)
+                // A blocked key is not counted again: the attempt is refused without a judgement.
+                guard let row = try await db.raw("""
+                    INSERT INTO login_throttles (key, failures, last_failure_at, blocked_until) VALUES (\(bind: failure.key), 1, \(bind: time), 0)
+                    ON CONFLICT (key) DO UPDATE SET
+                        failures = CASE WHEN login_throttles.blocked_until > \(bind: time) THEN login_throttles.failures
+                            WHEN login_throttles.last_failure_at < \(bind: startOver) THEN 1 ELSE login_throttles.failures + 1 END,
+                        last_failure_at = CASE WHEN login_throttles.blocked_until > \(bind: time) THEN login_throttles.last_failure_at
+                            ELSE excluded.last_failure_at END
+                    RETURNING failures, blocked_until
+                    """).first()
+                else { continue }
+                let until = try row.decode(column: "blocked_until", as: Int64.self)
+                if until > time {
+                    blocked = max(blocked ?? 0, until)
+                } else {
+                    counted.append((failure, try row.decode(column: "failures", as: Int.self)))
+                }
+            }
+            if let blocked {
+                for (failure, _) in counted {
+                    try await db.raw("UPDATE login_throttles SET failures = failures - 1 WHERE \"key\" = \(bind: failure.key) AND failures > 0").run()
+                }
+                return Date(millisecondsSince1970: blocked)
+            }
+            for (failure, count) in counted {
+                if let wait = failure.blockFor(count) {
+                    try await db.update("login_throttles").set("blocked_until", to: time + Int64(wait * 1000))
+                        .where("key", .equal, failure.key).run()
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Gives back one attempt counted by ``reserveThrottleAttempt(_:now:)`` that turned out a success.
+    public func releaseThrottleAttempt(key: String) async throws {
+        try await writeAlone { db in
+            try await db.raw("UPDATE login_throttles SET failures = failures - 1 WHERE \"key\" = \(bind: key) AND failures > 0").run()
+        }
+    }
+
     /// A success: the key starts over.
     public func clearThrottle(key: String) async throws {
         // Nearly always there is nothing to clear: a read first keeps a success off the write lock.

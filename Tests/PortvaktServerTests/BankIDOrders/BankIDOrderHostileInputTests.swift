@@ -1,5 +1,7 @@
 import Foundation
 import PortvaktCore
+import PortvaktStorage
+import PortvaktTestSupport
 import Testing
 
 /// What an attacker or a broken client can send to the order endpoints: each gets a 4xx with
@@ -76,6 +78,23 @@ struct BankIDOrderHostileInputTests {
             let reply = try await login.redeem(code, at: broker, clientID: "portvakt-cli")
             #expect(reply.status == 400)
             #expect(reply.string("error") == "invalid_grant")
+        }
+    }
+
+    @Test("Review III item 6: order starts are counted per address in the database, app and other-device page alike; past the limit 429 and nothing reaches BankID", arguments: TestDatabase.kinds)
+    func orderStartsThrottled(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: ["PORTVAKT_BANKID_ORDERS_PER_ADDRESS": "3"]) { broker in
+            for _ in 0..<2 { _ = try await broker.startedOrder(AppLogin()) }
+            let page = try await broker.send(OtherDevicePageTests.pageURL(AppLogin()))
+            #expect(page.status == 200, "the third order, from the page")
+            let refused = try await broker.startOrder(AppLogin())
+            #expect(refused.status == 429)
+            #expect(refused.string("error") == "slow_down" && refused.string("message_id") == "too_many_attempts")
+            let refusedPage = try await broker.send(OtherDevicePageTests.pageURL(AppLogin()))
+            #expect(refusedPage.status == 429 && refusedPage.body.contains("For mange forsøk"))
+            // The wait grows from 5 seconds; after it, one more order may start.
+            broker.clock.advance(by: 6)
+            #expect(try await broker.startOrder(AppLogin()).status == 201)
         }
     }
 }

@@ -107,6 +107,11 @@ struct HostileInputTests {
             let replayed = try await second.redeem(secondCode, at: broker)
             #expect(replayed.status == 400)
             #expect(replayed.string("error") == "invalid_grant")
+            // Review III item 4: the replay ends the session the code made; its tokens stop working.
+            let refreshToken = try #require(firstRedemption.string("refresh_token"))
+            #expect(try await broker.refresh(refreshToken).status == 400, "the first redeemer's session ended")
+            let userinfo = try await broker.send("/oauth/userinfo", headers: [("Authorization", "Bearer " + (try #require(firstRedemption.string("access_token"))))])
+            #expect(userinfo.status == 401)
         }
     }
 

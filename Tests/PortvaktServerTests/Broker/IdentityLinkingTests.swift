@@ -82,6 +82,46 @@ struct IdentityLinkingTests {
     }
 }
 
+extension IdentityLinkingTests {
+    @Test("Review III item 1: a phone match never links a login whose personnummer differs from the record's or its holder's; the mismatch is on the review list, audited both ways", arguments: TestDatabase.kinds)
+    func phoneMatchWithAnotherNumber(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let vault = try Self.vault()
+            let linker = IdentityLinker(store: store, vault: vault)
+            let ingridNumber = try Personnummer("23466814679", context: .test)
+            let unaNumber = try Personnummer("26449933086", context: .test)
+            // Ingrid's record carries the phone number Una now owns.
+            let ingridRecord = try await Self.member(store, vault: vault, number: ingridNumber, phone: "+4790000011")
+            // And a record of another organisation without a number, which her first login joins by phone.
+            let other = try await store.createOrganisation(slug: "org-phone-b", name: "Org B")
+            let empty = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Ingrid H", phone: "+4790000022", role: .orgAdmin))
+            let ingrid = try #require(try await linker.user(for: .init(provider: .bankid, subject: "ingrid-b", personnummer: ingridNumber, phone: "+4790000022", name: nil), now: Date()))
+            #expect(Set(try await store.memberships(userID: ingrid.id).compactMap(\.memberRecordId)) == [ingridRecord.id, empty.id])
+
+            let una = try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000011", name: nil), now: Date())
+            #expect(una == nil, "not linked: not_registered")
+            #expect(try await store.user(provider: .vipps, subject: "una-v") == nil)
+            #expect(try await store.identityProviders(userID: ingrid.id) == ["bankid"], "Ingrid's account gained no Vipps login")
+            let review = try await store.memberSyncEntries(organisationID: ingridRecord.organisationId, outcome: .conflict, status: "open")
+            #expect(review.map(\.source) == ["vipps-phone-match"])
+            #expect(review.first?.memberRecordId == ingridRecord.id && review.first?.userId == ingrid.id)
+            #expect(try await store.auditEvents(subjectType: "member", subjectID: ingridRecord.id).map(\.action) == ["member.link.refused"])
+            #expect(try await store.auditEvents(subjectType: "identity", subjectID: "vipps:una-v").map(\.action) == ["login.link.refused"])
+
+            // A record without a number, held by an account with another number: not linked, nothing written back.
+            let stranger = try await linker.user(for: .init(provider: .bankid, subject: "una-b", personnummer: unaNumber, phone: "+4790000022", name: nil), now: Date())
+            #expect(stranger == nil)
+            #expect(try await store.memberRecord(id: empty.id)?.personnummer == nil, "no number written back")
+
+            // A record with no number and no holder still links by phone (the write-back fills it).
+            let free = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Una U", phone: "+4790000033", role: .peerMentor))
+            let linked = try await linker.user(for: .init(provider: .vipps, subject: "una-v2", personnummer: unaNumber, phone: "+4790000033", name: nil), now: Date())
+            #expect(linked != nil && linked?.id != ingrid.id)
+            #expect(try await store.memberships(userID: try #require(linked?.id)).compactMap(\.memberRecordId) == [free.id])
+        }
+    }
+}
+
 @Suite("Login throttle")
 struct LoginThrottleTests {
     @Test("Five free failures per account, then waits that double up to 15 minutes; success clears the account", arguments: TestDatabase.kinds)

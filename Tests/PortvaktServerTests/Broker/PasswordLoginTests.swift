@@ -70,6 +70,31 @@ struct PasswordLoginTests {
         }
     }
 
+    @Test("Review II item 4: twenty parallel wrong passwords are counted before bcrypt runs: five are judged, the others wait, and the right password after them waits too", arguments: TestDatabase.kinds)
+    func parallelGuessesAreCountedFirst(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            _ = try await PortvaktApplication.setPassword(
+                configuration: broker.configuration, logger: TestDatabase.logger, email: "nora@sandbox.portvakt.test", password: Self.password
+            )
+            let flow = try await Self.form(AppLogin(), at: broker)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await Self.submit(flow, email: "nora@sandbox.portvakt.test", password: "guess \(index)", at: broker).status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 5, "only the five free failures were judged: \(statuses.sorted())")
+            #expect(statuses.filter { $0 == 429 }.count == 15)
+            let right = try await Self.submit(flow, email: "nora@sandbox.portvakt.test", password: Self.password, at: broker)
+            #expect(right.status == 429, "the right password sent last does not sign in")
+
+            // A success gives its count back: after the wait, one right password signs in and
+            // the account starts over.
+            broker.clock.advance(by: 6)
+            #expect(try await Self.submit(flow, email: "nora@sandbox.portvakt.test", password: Self.password, at: broker).status == 303)
+        }
+    }
+
     @Test("The method page offers BankID, Vipps and password in Norwegian and English")
     func methodPage() async throws {
         try await LiveBroker.run(.sqlite) { broker in

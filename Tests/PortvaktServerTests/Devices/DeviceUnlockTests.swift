@@ -178,11 +178,10 @@ struct DeviceUnlockTests {
         try await LiveBroker.run(.sqlite) { broker in
             let login = try await broker.bankIDLogin("ola")
             let device = try await broker.registerDevice(TestDevice(), token: login.access)
-            let thief = P256.Signing.PrivateKey()
+            // Signed by the device's own key, for a challenge Portvakt never issued.
             for _ in 0..<5 {
-                let challenge = try await broker.challengeValue(device.id, purpose: .unlock)
-                let forged = try device.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, signedBy: thief, issuedAt: broker.clock.now)
-                #expect(try await broker.unlockGrant(forged).status == 400)
+                let made = try device.assertion(challenge: randomToken(), purpose: .unlock, audience: broker.baseURL, issuedAt: broker.clock.now)
+                #expect(try await broker.unlockGrant(made).status == 400)
             }
             let blocked = try await broker.challenge(device.id, purpose: .unlock)
             #expect(blocked.status == 429)
@@ -195,9 +194,8 @@ struct DeviceUnlockTests {
             #expect(failures.filter { $0.action == "device.assertion_failed" }.count == 5)
 
             // The unlock cleared the device's counter: one more failure does not block it again.
-            let challenge = try await broker.challengeValue(device.id, purpose: .unlock)
-            let forged = try device.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, signedBy: thief, issuedAt: broker.clock.now)
-            #expect(try await broker.unlockGrant(forged).status == 400)
+            let made = try device.assertion(challenge: randomToken(), purpose: .unlock, audience: broker.baseURL, issuedAt: broker.clock.now)
+            #expect(try await broker.unlockGrant(made).status == 400)
             #expect(try await broker.challenge(device.id, purpose: .unlock).status == 201)
         }
     }
@@ -209,12 +207,10 @@ struct DeviceUnlockTests {
             let first = try await broker.registerDevice(TestDevice(), token: login.access)
             let second = try await broker.registerDevice(TestDevice(), token: login.access)
             let third = try await broker.registerDevice(TestDevice(), token: login.access)
-            let thief = P256.Signing.PrivateKey()
             for device in [first, second] {
                 for _ in 0..<5 {
-                    let challenge = try await broker.challengeValue(device.id, purpose: .unlock)
-                    let forged = try device.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, signedBy: thief, issuedAt: broker.clock.now)
-                    #expect(try await broker.unlockGrant(forged).status == 400)
+                    let made = try device.assertion(challenge: randomToken(), purpose: .unlock, audience: broker.baseURL, issuedAt: broker.clock.now)
+                    #expect(try await broker.unlockGrant(made).status == 400)
                 }
             }
             // The third device and the address are not blocked, so its challenge is issued; its
@@ -228,6 +224,29 @@ struct DeviceUnlockTests {
             broker.clock.advance(by: 6)
             let unlocked = try await broker.unlock(third)
             #expect(unlocked.status == 200, "the wait is over: \(unlocked.body)")
+        }
+    }
+
+    @Test("Review III item 5: assertions signed by another key count against the address only; the owner still unlocks", arguments: TestDatabase.kinds)
+    func strangersCannotLockTheOwnerOut(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let login = try await broker.bankIDLogin("ola")
+            let device = try await broker.registerDevice(TestDevice(), token: login.access)
+            let stranger = P256.Signing.PrivateKey()
+            for _ in 0..<12 {
+                let challenge = try await broker.challengeValue(device.id, purpose: .unlock)
+                let forged = try device.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, signedBy: stranger, issuedAt: broker.clock.now)
+                #expect(try await broker.unlockGrant(forged).status == 400)
+            }
+            let unlocked = try await broker.unlock(device)
+            #expect(unlocked.status == 200, "twelve forgeries neither block the device (5) nor the user (10): \(unlocked.body)")
+            // The forger's address still runs out: 30 free failures, then a wait.
+            for _ in 0..<18 {
+                let challenge = try await broker.challengeValue(device.id, purpose: .unlock)
+                let forged = try device.assertion(challenge: challenge, purpose: .unlock, audience: broker.baseURL, signedBy: stranger, issuedAt: broker.clock.now)
+                #expect(try await broker.unlockGrant(forged).status == 400)
+            }
+            #expect(try await broker.challenge(device.id, purpose: .unlock).status == 429)
         }
     }
 }

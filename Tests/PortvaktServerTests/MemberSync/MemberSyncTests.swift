@@ -42,8 +42,11 @@ struct MemberSyncTests {
     func conflict() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             let before = try #require(try await broker.memberRecord("nhf", externalRef: "sandbox-sofie")?.personnummer)
-            _ = try await broker.tokens(provider: "vipps", user: "sofie")
-            _ = try await broker.tokens(provider: "vipps", user: "sofie")
+            // Her record is found by phone only and holds another number: not linked (review III, item 1).
+            for _ in 0..<2 {
+                let (app, _) = try await broker.providerLogin(AppLogin(), provider: "vipps", user: "sofie")
+                #expect(app.error == "access_denied" && app.messageID == "not_registered")
+            }
             #expect(try await broker.memberRecord("nhf", externalRef: "sandbox-sofie")?.personnummer == before, "never overwritten")
 
             let ingrid = try await broker.bankIDLogin("ingrid")
@@ -54,11 +57,8 @@ struct MemberSyncTests {
             #expect(!body.contains("14489237688") && !body.contains("14889235307"), "no full number without step-up")
 
             let entry = try #require(open.last?["id"] as? String)
-            let masked = try await broker.api(.GET, "/v1/organisations/nhf/member-sync/\(entry)", token: ingrid.access)
-            #expect(masked.string("login_personnummer") == "148892*****")
-            let device = try await broker.registerDevice(TestDevice(), token: ingrid.access)
-            let elevated = try await broker.stepUp(device, action: .personnummerRead, token: ingrid.access)
-            let full = try await broker.api(.GET, "/v1/organisations/nhf/member-sync/\(entry)", token: elevated)
+            // Ingrid's BankID login is moments old: the step-up revealing needs (ActionPolicy).
+            let full = try await broker.api(.GET, "/v1/organisations/nhf/member-sync/\(entry)", token: ingrid.access)
             #expect(full.string("login_personnummer") == "14889235307")
             #expect(full.string("member_personnummer") == "14489237688")
 
@@ -81,6 +81,8 @@ struct MemberSyncTests {
             let kept = try await broker.api(.POST, "/v1/organisations/nhf/member-sync/\(other)/resolve", token: ingrid.access, json: ["keep": "member"])
             #expect(kept.string("resolution") == "kept_member")
             #expect(try await broker.syncEntries("nhf", admin: ingrid.access, query: "?status=open").isEmpty)
+            // The record holds her number now: her next login links by it.
+            #expect(try await broker.tokens(provider: "vipps", user: "sofie")["access_token"] != nil)
         }
     }
 
@@ -262,7 +264,7 @@ struct MemberSystemReceiverTests {
         try await LiveBroker.run(.sqlite) { broker in
             let body = Data(#"{"event":"member.personnummer.set","member_ref":"sandbox-kari","personnummer":"12438510085"}"#.utf8)
             let now = Int(Date().timeIntervalSince1970)
-            let forged = MemberUpdateSignature.sign(body: body, timestamp: now, secret: "not-the-secret-0123456789")
+            let forged = MemberUpdateSignature.sign(body: body, timestamp: now, idempotencyKey: "k1", secret: "not-the-secret-0123456789")
             for (label, headers, status) in [
                 ("unsigned", [("Idempotency-Key", "k1")], 401),
                 ("forged", [("Idempotency-Key", "k1"), ("Portvakt-Timestamp", "\(now)"), ("Portvakt-Signature", forged)], 401),

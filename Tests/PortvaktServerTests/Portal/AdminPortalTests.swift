@@ -12,10 +12,11 @@ struct AdminPortalTests {
     /// A portal sign-in with email and password (no step-up yet); returns the cookie.
     static func signInWithPassword(_ broker: LiveBroker, email: String, password: String) async throws -> String {
         let start = try await broker.send("/portal/login?method=password&back=%2Fadmin")
+        let binder = try PortalTests.signInCookie(start)
         let page = try await broker.send(try #require(start.location))
         let flow = String(try #require(page.body.firstMatch(of: /name="flow" value="([^"]+)"/)).1)
         let submitted = try await PasswordLoginTests.submit(flow, email: email, password: password, at: broker)
-        let signedIn = try await broker.send(try #require(submitted.location))
+        let signedIn = try await broker.send(try #require(submitted.location), headers: [("Cookie", binder)])
         #expect(signedIn.status == 303, "\(signedIn.body.prefix(300))")
         return String(try #require(signedIn.headers["set-cookie"]).split(separator: ";")[0])
     }
@@ -28,9 +29,11 @@ struct AdminPortalTests {
         try await broker.send(path, method: .POST, form: form, headers: [("Cookie", cookie)])
     }
 
-    /// Sofie's open conflict in NHF, made by her Vipps login.
+    /// Sofie's open conflict in NHF, made by her Vipps login (matched by phone to a record with
+    /// another number: not linked, on the review list).
     static func sofiesConflict(_ broker: LiveBroker) async throws -> String {
-        _ = try await broker.tokens(provider: "vipps", user: "sofie")
+        let (app, _) = try await broker.providerLogin(AppLogin(), provider: "vipps", user: "sofie")
+        #expect(app.error == "access_denied" && app.code == nil)
         return try await broker.withStore { store in
             let nhf = try #require(try await store.organisation(slug: "nhf"))
             return try #require(try await store.memberSyncEntries(organisationID: nhf.id, outcome: .conflict).first).id
@@ -72,11 +75,11 @@ struct AdminPortalTests {
             _ = try await PortvaktApplication.setPassword(
                 configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
             )
-            let cookie = try await Self.signInWithPassword(broker, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password)
+            var cookie = try await Self.signInWithPassword(broker, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password)
             let page = try await Self.get(broker, "/admin/nhf/sync/\(entry)", cookie: cookie)
             #expect(page.body.contains("144892*****") && page.body.contains("148892*****"))
             #expect(page.body.contains("step_up=1") && !page.body.contains("/reveal"), "a password sign-in must step up first")
-            let csrf = try PortalTests.csrf(in: page.body)
+            var csrf = try PortalTests.csrf(in: page.body)
             for action in ["reveal", "resolve"] {
                 let refused = try await Self.post(broker, "/admin/nhf/sync/\(entry)/\(action)", cookie: cookie, form: [("csrf", csrf), ("keep", "login")])
                 #expect(refused.status == 401, "\(action)")
@@ -91,6 +94,12 @@ struct AdminPortalTests {
 
             let done = try await stepUp(broker, cookie: cookie, person: "ingrid", back: "/admin/nhf/sync/\(entry)")
             #expect(done.status == 303 && done.location == "/admin/nhf/sync/\(entry)")
+            // The step-up renews the cookie (and with it the CSRF token); the old one is worthless.
+            let renewed = String(try #require(done.headers["set-cookie"]).split(separator: ";")[0])
+            #expect(renewed != cookie && renewed.hasPrefix("portvakt="))
+            #expect(try await Self.get(broker, "/admin/nhf/sync/\(entry)", cookie: cookie).status == 401)
+            cookie = renewed
+            csrf = try PortalTests.csrf(in: try await Self.get(broker, "/admin/nhf/sync/\(entry)", cookie: cookie).body)
             let revealed = try await Self.post(broker, "/admin/nhf/sync/\(entry)/reveal", cookie: cookie, form: [("csrf", csrf)])
             #expect(revealed.status == 200)
             #expect(revealed.body.contains("14489237688") && revealed.body.contains("14889235307"))
@@ -110,15 +119,36 @@ struct AdminPortalTests {
         }
     }
 
+    @Test("Review II item 7: a BankID sign-in on which the provider reused an earlier sign-in is not a fresh step-up; prompt=login makes one", arguments: TestDatabase.kinds)
+    func stepUpFreshnessFromTheProvider(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let entry = try await Self.sofiesConflict(broker)
+            try await broker.setFaults(["single_sign_on"], for: "bankid")
+            let cookie = try await PortalTests.signIn(broker, person: "ingrid", method: "bankid").cookie
+            let page = try await Self.get(broker, "/admin/nhf/sync/\(entry)", cookie: cookie)
+            #expect(page.body.contains("step_up=1"), "the provider's auth_time is ten minutes old")
+            let csrf = try PortalTests.csrf(in: page.body)
+            #expect(try await Self.post(broker, "/admin/nhf/sync/\(entry)/reveal", cookie: cookie, form: [("csrf", csrf)]).status == 401)
+
+            let done = try await stepUp(broker, cookie: cookie, person: "ingrid", back: "/admin/nhf/sync/\(entry)")
+            #expect(done.status == 303, "prompt=login makes the provider authenticate now")
+            let renewed = String(try #require(done.headers["set-cookie"]).split(separator: ";")[0])
+            let fresh = try await Self.get(broker, "/admin/nhf/sync/\(entry)", cookie: renewed)
+            let revealed = try await Self.post(broker, "/admin/nhf/sync/\(entry)/reveal", cookie: renewed, form: [("csrf", try PortalTests.csrf(in: fresh.body))])
+            #expect(revealed.status == 200 && revealed.body.contains("14889235307"))
+        }
+    }
+
     /// The portal's step-up through the sandbox as `person`; returns the portal callback's answer.
     private func stepUp(_ broker: LiveBroker, cookie: String, person: String, back: String) async throws -> LiveBroker.Reply {
         let start = try await Self.get(broker, "/portal/login?method=vipps&step_up=1&back=\(FormFields.encode(back))", cookie: cookie)
+        let binder = try PortalTests.signInCookie(start)
         let authorize = try await broker.send(try #require(start.location))
         let provider = try #require(authorize.location)
         #expect(provider.contains("prompt=login") && provider.contains("max_age=0"), "the provider is asked for a new authentication")
         let approved = try await broker.send(provider + "&sandbox_user=\(person)&sandbox_action=approve")
         let back = try await broker.send(try #require(approved.location))
-        return try await Self.get(broker, try #require(back.location), cookie: cookie)
+        return try await Self.get(broker, try #require(back.location), cookie: cookie + "; " + binder)
     }
 
     @Test("S20.4: Retry now over JSON and in the portal: a dead message is sent again with the same idempotency key, audited; a delivered one is a 409", arguments: TestDatabase.kinds)

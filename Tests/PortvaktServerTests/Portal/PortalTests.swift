@@ -10,9 +10,11 @@ import Testing
 struct PortalTests {
     /// A browser's way through the portal's sign-in as `person`; returns the cookie and the code
     /// the portal was given (already redeemed by it).
-    static func signIn(_ broker: LiveBroker, person: String = "kari", method: String = "vipps", back: String? = nil) async throws -> (cookie: String, code: String) {
+    /// A browser's portal sign-in through the sandbox; `existing` is the browser's session cookie, if it has one.
+    static func signIn(_ broker: LiveBroker, person: String = "kari", method: String = "vipps", back: String? = nil, existing: String? = nil) async throws -> (cookie: String, code: String) {
         let start = try await broker.send("/portal/login?method=\(method)&person=\(person)" + (back.map { "&back=\(FormFields.encode($0))" } ?? ""))
         #expect(start.status == 303)
+        let binder = try signInCookie(start)
         let authorize = try await broker.send(try #require(start.location))
         let provider = try #require(authorize.location)
         #expect(provider.contains("login_hint=\(person)"), "the person is preselected at the provider")
@@ -21,10 +23,17 @@ struct PortalTests {
         let callback = try #require(back.location)
         #expect(callback.hasPrefix(broker.baseURL + "/portal/callback?"))
         let code = try #require(AppCallback(location: callback).code)
-        let signedIn = try await broker.send(callback)
+        let signedIn = try await broker.send(callback, headers: [("Cookie", ([existing, binder] as [String?]).compactMap { $0 }.joined(separator: "; "))])
         #expect(signedIn.status == 303, "\(signedIn.body.prefix(300))")
         let setCookie = try #require(signedIn.headers["set-cookie"])
         return (String(setCookie.split(separator: ";")[0]), code)
+    }
+
+    /// `name=value` of the sign-in cookie `/portal/login` set, which the callback must see.
+    static func signInCookie(_ start: LiveBroker.Reply) throws -> String {
+        let setCookie = try #require(start.headers["set-cookie"])
+        #expect(setCookie.hasPrefix("portvakt_signin=") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
+        return String(setCookie.split(separator: ";")[0])
     }
 
     static func csrf(in page: String) throws -> String {
@@ -35,6 +44,7 @@ struct PortalTests {
     func cookieAndHeaders(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
             let start = try await broker.send("/portal/login?method=vipps&person=kari")
+            let binder = try Self.signInCookie(start)
             let authorize = try await broker.send(try #require(start.location))
             let approved = try await broker.send(try #require(authorize.location) + "&sandbox_user=kari&sandbox_action=approve")
             let back = try await broker.send(try #require(approved.location))
@@ -46,7 +56,7 @@ struct PortalTests {
                 ("redirect_uri", broker.baseURL + PortalClient.callbackPath), ("code_verifier", "x"),
             ])
             #expect(stolen.status == 401)
-            let signedIn = try await broker.send(callback)
+            let signedIn = try await broker.send(callback, headers: [("Cookie", binder)])
             #expect(signedIn.status == 303)
             #expect(signedIn.location == "/account")
             let setCookie = try #require(signedIn.headers["set-cookie"])
@@ -165,6 +175,33 @@ struct PortalTests {
             let switched = try await broker.send("/language?to=en&back=//evil.example")
             #expect(switched.location == "/")
             #expect(switched.headers["set-cookie"]?.hasPrefix("portvakt_lang=en") == true)
+        }
+    }
+
+    @Test("Review II item 6: a callback made in Kari's browser does not sign Ingrid's browser in as Kari; item 9: signing in again renews the cookie and ends the browser's earlier portal session", arguments: TestDatabase.kinds)
+    func loginCSRFAndCookieRotation(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let ingrid = try await Self.signIn(broker, person: "ingrid", method: "bankid").cookie
+            // Kari's browser starts a sign-in and stops at the callback, which she sends to Ingrid.
+            let start = try await broker.send("/portal/login?method=vipps&person=kari")
+            let authorize = try await broker.send(try #require(start.location))
+            let approved = try await broker.send(try #require(authorize.location) + "&sandbox_user=kari&sandbox_action=approve")
+            let returned = try await broker.send(try #require(approved.location))
+            let callback = try #require(returned.location)
+            let forced = try await broker.send(callback, headers: [("Cookie", ingrid)])
+            #expect(forced.status == 400)
+            #expect(forced.headers["set-cookie"] == nil, "no session cookie")
+            let account = try await broker.send("/account", headers: [("Cookie", ingrid)])
+            #expect(account.body.contains("Ingrid Hansen") && !account.body.contains("Kari Nordmann"), "still Ingrid's browser")
+            // A sign-in cookie of another sign-in does not do either.
+            let other = try Self.signInCookie(try await broker.send("/portal/login?method=vipps&person=kari"))
+            #expect(try await broker.send(callback, headers: [("Cookie", other)]).status == 400)
+
+            // The same browser signs in again: a new cookie, and the old one is worthless.
+            let again = try await Self.signIn(broker, person: "ingrid", method: "bankid", existing: ingrid)
+            #expect(again.cookie != ingrid)
+            #expect(try await broker.send("/account", headers: [("Cookie", again.cookie)]).status == 200)
+            #expect(try await broker.send("/account", headers: [("Cookie", ingrid)]).status == 401)
         }
     }
 }

@@ -263,8 +263,11 @@ struct SenderConstraintTests {
             let refused = AppCallback(location: front.location)
             #expect(refused.error == "invalid_request" && refused.fields["error_description"]?.contains("PAR") == true)
 
-            let other = try await broker.send("/oauth/authorize?client_id=portvakt-cli&request_uri=\(FormFields.encode(try await Self.push(broker, key: key, login: AppLogin())))")
+            let pushedByApp = try await Self.push(broker, key: key, login: AppLogin())
+            let other = try await broker.send("/oauth/authorize?client_id=portvakt-cli&request_uri=\(FormFields.encode(pushedByApp))")
             #expect(other.status == 400, "a request_uri is the pushing client's only")
+            // Review II item 9: the wrong client's attempt did not burn it.
+            #expect(try await broker.send("/oauth/authorize?client_id=no.portvakt.app&request_uri=\(FormFields.encode(pushedByApp))").status == 303)
 
             // PAR without a proof but with dpop_jkt: the code is bound to that key.
             let bound = AppLogin()

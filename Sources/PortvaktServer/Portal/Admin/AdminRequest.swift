@@ -32,14 +32,15 @@ struct AdminRequest {
         MemberAdministration(broker: broker, adminID: adminID, organisationID: organisationID)
     }
 
-    /// Whether this browser's Portvakt session was opened by BankID or Vipps in the last five
-    /// minutes: what revealing a personnummer, resolving a conflict and merging need.
-    func hasFreshStepUp() async throws -> Bool {
+    /// Whether this browser's Portvakt session meets `action`'s policy (``ActionPolicy``), the
+    /// same one the JSON API enforces: for revealing, resolving and merging, a BankID or Vipps
+    /// login in the last five minutes.
+    func hasStepUp(for action: SensitiveAction) async throws -> Bool {
         guard let session = try await broker.store.session(id: signedIn.portal.sessionId) else { return false }
-        return DeviceTrust.isFreshElectronicIDLogin(session, maxAge: Self.stepUpMaxAge, at: broker.now())
+        return ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUpClaim: nil, at: broker.now())
     }
 
-    static let stepUpMaxAge: TimeInterval = 300
+    static let stepUpMaxAge = ActionPolicy.administratorFreshness
 
     /// A page of the organisation: its name, the section's navigation, and where a step-up returns.
     func page(_ template: String, section: AdminSection, values: [String: Any] = [:], status: HTTPResponse.Status = .ok) -> Response {

@@ -31,6 +31,13 @@ enum AdminWords {
     }
 
     static func syncOutcome(_ outcome: MemberSyncOutcome, source: String, _ language: Language) -> String {
+        if source.hasSuffix("-phone-match") {
+            let via = source.hasPrefix("bankid") ? "BankID" : "Vipps"
+            return language.pick(
+                "En innlogging med \(via) traff dette medlemmet bare på telefonnummeret, med et annet fødselsnummer enn registeret eller kontoen har. Den ble ikke koblet til medlemmet.",
+                "A \(via) sign-in matched this member by phone number only, with another national identity number than the record or account holds. It was not linked to the member."
+            )
+        }
         let via = source == "bankid-login" ? "BankID" : source == "vipps-login" ? "Vipps" : language.pick("administrator", "an administrator")
         return switch outcome {
         case .updated: language.pick("Fødselsnummeret fra innloggingen med \(via) er lagt inn i medlemsregisteret.",
@@ -102,6 +109,9 @@ enum AdminWords {
             outcome == "took_login" ? language.pick("Løste en konflikt: tok nummeret fra innloggingen", "Resolved a conflict: took the sign-in's number")
                 : outcome == "kept_member" ? language.pick("Løste en konflikt: beholdt registerets nummer", "Resolved a conflict: kept the record's number")
                 : language.pick("Løste en konflikt", "Resolved a conflict")
+        case "member.link.refused": language.pick("En innlogging med et annet fødselsnummer traff dette medlemmet bare på telefonnummer, og ble ikke koblet",
+                                                  "A sign-in with another national identity number matched this member by phone only and was not linked")
+        case "login.link.refused": language.pick("Innlogging ikke koblet: treff bare på telefonnummer", "Sign-in not linked: matched by phone only")
         case "member.personnummer.updated": language.pick("Fødselsnummer lagt inn fra innlogging", "National identity number added from a sign-in")
         case "member.personnummer.confirmed": language.pick("Fødselsnummer bekreftet ved innlogging", "National identity number confirmed at sign-in")
         case "member.personnummer.conflict": language.pick("Konflikt om fødselsnummer ved innlogging", "National identity number conflict at sign-in")

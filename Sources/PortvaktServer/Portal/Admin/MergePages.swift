@@ -50,7 +50,7 @@ struct MergePages {
             "kept": try await describe(kept, keptHoldings), "removed": try await describe(removed, removedHoldings),
             "keep": keep, "remove": remove,
             "moves": moves(removedHoldings),
-            "steppedUp": try await admin.hasFreshStepUp(),
+            "steppedUp": try await admin.hasStepUp(for: .accountsMerge),
             "confirmation": confirmation(keep: keep, remove: remove, keptHoldings, removedHoldings),
             "back": FormFields.link(admin.base + "/merge", [("keep", keep), ("remove", remove)]),
         ]
@@ -60,13 +60,15 @@ struct MergePages {
 
     func merge() async throws -> Response {
         let form = admin.form
+        // The policy first, as the JSON API checks it: nothing about the accounts is told before.
+        guard try await admin.hasStepUp(for: .accountsMerge) else {
+            return admin.problem(.stepUpFirst, heading: .stepUpTitle, status: .unauthorized,
+                                 back: FormFields.link(admin.base + "/merge/preview", [("keep", form?["keep"]), ("remove", form?["remove"])]))
+        }
         guard let keep = form?["keep"], let remove = form?["remove"] else { return admin.problem(.pickBoth, status: .badRequest, back: admin.base + "/merge") }
         guard keep != remove else { return admin.problem(.mergeSame, status: .badRequest, back: admin.base + "/merge") }
         guard try await account(keep) != nil, try await account(remove) != nil else {
             return admin.problem(.mergeGone, status: .conflict, back: admin.base + "/merge")
-        }
-        guard try await admin.hasFreshStepUp() else {
-            return admin.problem(.stepUpFirst, heading: .stepUpTitle, status: .unauthorized, back: FormFields.link(admin.base + "/merge/preview", [("keep", keep), ("remove", remove)]))
         }
         let expected = confirmation(keep: keep, remove: remove, try await store.holdings(userID: keep), try await store.holdings(userID: remove))
         guard let given = form?["confirmation"], constantTimeEqual(given, expected) else {

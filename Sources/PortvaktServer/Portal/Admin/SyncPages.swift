@@ -63,7 +63,7 @@ struct SyncPages {
     /// One entry; `reveal` (a POST) shows the numbers in full after a step-up, and audits it.
     func entry(_ id: String, reveal: Bool, error: AdminText? = nil) async throws -> Response {
         guard let entry = try await entry(id) else { return notFound() }
-        let steppedUp = try await admin.hasFreshStepUp()
+        let steppedUp = try await admin.hasStepUp(for: .personnummerReveal)
         if reveal {
             guard steppedUp else { return stepUpNeeded(entry) }
             try await ConflictResolver(broker: admin.broker).recordViewed(entry, by: admin.adminID, organisationID: admin.organisationID, source: "portal")
@@ -91,7 +91,7 @@ struct SyncPages {
 
     func resolve(_ id: String) async throws -> Response {
         guard let entry = try await entry(id) else { return notFound() }
-        guard try await admin.hasFreshStepUp() else { return stepUpNeeded(entry) }
+        guard try await admin.hasStepUp(for: .conflictResolve) else { return stepUpNeeded(entry) }
         guard let choice = admin.form?["keep"], let decision = ConflictResolver.Decision(rawValue: choice) else {
             return try await self.entry(id, reveal: false, error: .chooseNumber)
         }

@@ -1,0 +1,85 @@
+import Foundation
+import PortvaktCore
+
+/// The emails Portvakt sends, each in Bokmål and English. None holds a personnummer or a
+/// secret besides the invitation's one-time link, which is sealed in the outbox and purged once
+/// the message is sent.
+enum MailNotice: Sendable, Hashable {
+    /// An administrator's invitation to password login, with its one-time link.
+    case passwordInvite(link: String)
+    /// The account's password was set or changed.
+    case passwordChanged
+    /// A phone was registered to unlock the account; its name as the member gave it, if any.
+    case deviceAdded(deviceName: String?)
+    /// An administrator of `organisation` (its name) removed the member's devices.
+    case devicesRemovedByAdmin(organisation: String?)
+
+    /// The outbox's `kind`.
+    var kind: String {
+        switch self {
+        case .passwordInvite: "password_invite"
+        case .passwordChanged: "password_changed"
+        case .deviceAdded: "device_added"
+        case .devicesRemovedByAdmin: "devices_removed_by_admin"
+        }
+    }
+
+    /// The subject and body in `language`. `accountURL` is the portal's account page, where a
+    /// member who did not do this ends sessions and removes phones.
+    func compose(_ language: Language, accountURL: String) -> (subject: String, body: String) {
+        let l = language
+        let notYou = l.pick(
+            "Var det ikke deg? Logg inn med BankID eller Vipps på \(accountURL), fjern det du ikke kjenner igjen, og kontakt organisasjonen din.",
+            "Was it not you? Sign in with BankID or Vipps at \(accountURL), remove what you do not recognise, and contact your organisation.")
+        let greeting = l.pick("Hei!", "Hello,")
+        let signature = l.pick("Hilsen Portvakt, innloggingen til likepersonsappen", "Portvakt, the sign-in of the peer-mentor app")
+        let subject: String
+        let paragraphs: [String]
+        switch self {
+        case .passwordInvite(let link):
+            subject = l.pick("Velg passord for likepersonsappen", "Choose a password for the peer-mentor app")
+            paragraphs = [
+                l.pick("Du er invitert til å logge inn i likepersonsappen med e-post og passord. Åpne lenken og velg passordet ditt:",
+                       "You are invited to sign in to the peer-mentor app with email and password. Open the link and choose your password:"),
+                link,
+                l.pick("Lenken virker én gang, i 24 timer. Ingen andre ser passordet du velger. Ventet du ikke denne e-posten, kan du se bort fra den.",
+                       "The link works once, for 24 hours. Nobody else sees the password you choose. If you did not expect this email, you can ignore it."),
+            ]
+        case .passwordChanged:
+            subject = l.pick("Passordet ditt er satt eller endret", "Your password was set or changed")
+            paragraphs = [
+                l.pick("Passordet til kontoen din i likepersonsappen er satt eller endret.",
+                       "The password of your account in the peer-mentor app was set or changed."),
+                notYou,
+            ]
+        case .deviceAdded(let name):
+            subject = l.pick("En ny telefon kan låse opp kontoen din", "A new phone can unlock your account")
+            let phone = Self.cleaned(name).map { l.pick("Telefonen «\($0)»", "The phone “\($0)”") } ?? l.pick("En ny telefon", "A new phone")
+            paragraphs = [
+                l.pick("\(phone) kan nå låse opp kontoen din i likepersonsappen med ansikt eller fingeravtrykk.",
+                       "\(phone) can now unlock your account in the peer-mentor app with face or fingerprint."),
+                notYou,
+            ]
+        case .devicesRemovedByAdmin(let organisation):
+            subject = l.pick("En administrator har fjernet telefonene dine", "An administrator removed your devices")
+            let who = Self.cleaned(organisation).map { l.pick("En administrator i \($0)", "An administrator of \($0)") }
+                ?? l.pick("En administrator", "An administrator")
+            paragraphs = [
+                l.pick("\(who) har fjernet telefonene som kunne låse opp kontoen din, og innloggingene på dem er avsluttet.",
+                       "\(who) removed the phones that could unlock your account, and ended the sign-ins on them."),
+                l.pick("Neste gang logger du inn med BankID, Vipps eller e-post og passord, og kan så slå på opplåsing med ansikt eller fingeravtrykk igjen. Spørsmål? Kontakt organisasjonen din.",
+                       "Next time, sign in with BankID, Vipps or email and password; then you can turn on unlocking with face or fingerprint again. Questions? Contact your organisation."),
+            ]
+        }
+        return (subject, ([greeting] + paragraphs + [signature]).joined(separator: "\n\n"))
+    }
+
+    /// A name a member or administrator typed, made safe for one line of text: no control
+    /// characters, at most 60 characters; nil when nothing is left.
+    private static func cleaned(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let kept = String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+            .trimmingCharacters(in: .whitespaces)
+        return kept.isEmpty ? nil : String(kept.prefix(60))
+    }
+}

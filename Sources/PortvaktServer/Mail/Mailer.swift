@@ -1,0 +1,52 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// Puts emails in the outbox, for ``MailWorker`` to send. The body is sealed for the message
+/// (it may hold an invitation link); subject, recipient and kind are not secret.
+///
+/// `broker.mailer.enqueue(.passwordChanged, to: email, language: .nb)` commits on its own;
+/// ``message(_:to:language:)`` makes the row for a store method to insert in its own
+/// transaction, so the mail commits with the change it tells of.
+struct Mailer: Sendable {
+    let store: PortvaktStore
+    let cipher: FieldCipher
+    /// The portal's account page, named in security notices.
+    let accountURL: String
+    let now: @Sendable () -> Date
+
+    init(broker: Broker) {
+        store = broker.store
+        cipher = broker.keys.cipher
+        accountURL = broker.issuer + "/account"
+        now = broker.now
+    }
+
+    /// The outbox row for `notice` to `recipient`, its body sealed.
+    /// - Throws: ``MailAddressError`` when `recipient` is not a usable address (a line break,
+    ///   a space, no domain).
+    func message(_ notice: MailNotice, to recipient: String, language: Language) throws -> MailOutboxMessage {
+        let address = try MailAddress(recipient.trimmingCharacters(in: .whitespaces))
+        let (subject, body) = notice.compose(language, accountURL: accountURL)
+        let id = UUID().uuidString.lowercased()
+        let sealed = try cipher.seal(Data(body.utf8), context: MailOutboxMessage.bodyContext(messageID: id))
+        return MailOutboxMessage(
+            id: id, recipient: address.address, language: language.rawValue, kind: notice.kind, subject: subject, body: sealed, now: now()
+        )
+    }
+
+    /// Queues `notice` for `recipient` in `language`.
+    /// - Returns: the message's id.
+    /// - Throws: ``MailAddressError`` for an unusable address; ``StoreError`` when the database fails.
+    @discardableResult
+    func enqueue(_ notice: MailNotice, to recipient: String, language: Language) async throws -> String {
+        let message = try message(notice, to: recipient, language: language)
+        try await store.enqueueMail([message])
+        return message.id
+    }
+}
+
+extension Broker {
+    /// Queues emails; see ``Mailer``.
+    var mailer: Mailer { Mailer(broker: self) }
+}

@@ -1,0 +1,184 @@
+// No SMTP package is in the package mirror Portvakt builds from, so this small client is written
+// here on swift-nio and swift-nio-ssl: RFC 5321 (EHLO, MAIL, RCPT, DATA with dot-stuffing, QUIT),
+// RFC 3207 (STARTTLS), RFC 4954 (AUTH PLAIN) and RFC 8314 (implicit TLS). One connection per
+// message: Portvakt sends a few notices, not bulk mail.
+
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// Sends one message per call to the configured server, within ``SMTPSettings/timeout``.
+///
+/// Concurrency: a value type holding only `Sendable` state; calls may run at once, each on its
+/// own connection.
+struct SMTPClient: Sendable {
+    let settings: SMTPSettings
+    private let tls: NIOSSLContext?
+    private let group: any EventLoopGroup
+
+    /// - Throws: when the TLS context cannot be made (an unreadable trust-root file).
+    init(settings: SMTPSettings, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) throws {
+        self.settings = settings
+        self.group = group
+        if settings.transport == .plain {
+            tls = nil
+        } else {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.minimumTLSVersion = .tlsv12
+            configuration.additionalTrustRoots = settings.additionalTrustRoots.map { .file($0) }
+            tls = try NIOSSLContext(configuration: configuration)
+        }
+    }
+
+    /// Sends `message`; returns once the server has taken responsibility for it (250 after DATA).
+    /// - Throws: ``SMTPError``, and only that.
+    func send(_ message: MailMessage) async throws {
+        let data = Self.dotStuffed(try message.rendered())
+        let timeout = settings.timeout
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await converse(from: message.from, to: message.to, data: data) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw SMTPError(.timedOut, "the SMTP server did not finish within \(timeout)")
+                }
+                // The first to end decides; the other is cancelled (a pending read then ends).
+                _ = try await group.next()
+                group.cancelAll()
+            }
+        } catch let error as SMTPError {
+            throw error
+        } catch is NIOSSLError, is NIOSSLExtraError, is BoringSSLError {
+            throw SMTPError(.tlsFailed, "the TLS handshake with \(settings.host) failed (is its certificate trusted and for this name?)")
+        } catch {
+            throw SMTPError(.protocolViolation, "the connection to the SMTP server \(settings.host):\(settings.port) failed (\(error))")
+        }
+    }
+
+    /// The DATA section: a line that starts with "." gets another (RFC 5321 §4.5.2), and
+    /// `CRLF . CRLF` ends it.
+    static func dotStuffed(_ rendered: String) -> String {
+        // On lines, not Characters: Swift takes CR LF for one Character, so dropLast(2) would
+        // eat a byte of the text.
+        var lines = rendered.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return lines.map { $0.hasPrefix(".") ? "." + $0 : $0 }.joined(separator: "\r\n") + "\r\n.\r\n"
+    }
+
+    private func connect() async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        let implicit = settings.transport == .implicitTLS ? tls : nil
+        let name = settings.serverName
+        return try await ClientBootstrap(group: group)
+            .connectTimeout(.seconds(10))
+            .connect(host: settings.host, port: settings.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let implicit {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: implicit, serverHostname: name))
+                    }
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+
+    private func converse(from: MailAddress, to: MailAddress, data: String) async throws {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await connect()
+        } catch {
+            throw SMTPError(.connectionFailed, "could not connect to the SMTP server \(settings.host):\(settings.port) (\(error))")
+        }
+        try await channel.executeThenClose { inbound, outbound in
+            var smtp = Conversation(reader: inbound.makeAsyncIterator(), outbound: outbound)
+            try await smtp.expect(220, .protocolViolation, "the SMTP server did not greet")
+            var extensions = try await smtp.hello(from.domain)
+            var encrypted = settings.transport == .implicitTLS
+            if settings.transport == .startTLS {
+                guard extensions["STARTTLS"] != nil else {
+                    throw SMTPError(.startTLSUnavailable, "the SMTP server \(settings.host) does not offer STARTTLS, and mail leaves this machine only encrypted")
+                }
+                try await smtp.command("STARTTLS", expect: 220, .tlsFailed, "the SMTP server refused STARTTLS")
+                // Anything sent before the handshake would be taken as if it came encrypted.
+                guard smtp.parser.isIdle, smtp.replies.isEmpty else {
+                    throw SMTPError(.protocolViolation, "the SMTP server sent more after agreeing to STARTTLS")
+                }
+                try await startTLS(on: channel.channel)
+                encrypted = true
+                // RFC 3207 §4.2: forget what the server said before TLS and ask again.
+                extensions = try await smtp.hello(from.domain)
+            }
+            if let credentials = settings.credentials {
+                guard encrypted || settings.isLoopback else {
+                    throw SMTPError(.authenticationNeedsTLS, "the SMTP password would cross the network unencrypted")
+                }
+                guard extensions["AUTH"]?.contains("PLAIN") == true else {
+                    throw SMTPError(.authenticationFailed, "the SMTP server offers no AUTH PLAIN")
+                }
+                let token = Data("\0\(credentials.username)\0\(credentials.password)".utf8).base64EncodedString()
+                try await smtp.command("AUTH PLAIN \(token)", expect: 235, .authenticationFailed, "the SMTP server refused the user and password")
+            }
+            try await smtp.command("MAIL FROM:<\(from.address)>", expect: 250, .rejected, "the SMTP server refused the sender")
+            try await smtp.command("RCPT TO:<\(to.address)>", expect: 250...251, .rejected, "the SMTP server refused the recipient")
+            try await smtp.command("DATA", expect: 354, .rejected, "the SMTP server refused to take a message")
+            try await outbound.write(ByteBuffer(string: data))
+            try await smtp.expect(250, .rejected, "the SMTP server refused the message")
+            // The message is the server's now; a failed goodbye changes nothing.
+            _ = try? await smtp.command("QUIT", expect: 221, .protocolViolation, "QUIT")
+        }
+    }
+
+    /// Puts TLS under the conversation, nearest the socket, on the channel's event loop.
+    private func startTLS(on channel: any Channel) async throws {
+        guard let tls else { throw SMTPError(.tlsFailed, "no TLS context") }
+        let name = settings.serverName
+        try await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: name), position: .first)
+        }.get()
+    }
+}
+
+/// One SMTP conversation: commands out, replies in.
+private struct Conversation {
+    var reader: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    var parser = SMTPReplyParser()
+    var replies: [SMTPReply] = []
+
+    mutating func reply() async throws -> SMTPReply {
+        while replies.isEmpty {
+            guard let bytes = try await reader.next() else {
+                throw SMTPError(.protocolViolation, "the SMTP server closed the connection")
+            }
+            replies += try parser.feed(bytes.readableBytesView)
+        }
+        return replies.removeFirst()
+    }
+
+    @discardableResult
+    mutating func expect(_ accepted: ClosedRange<Int>, _ failure: SMTPError.Code, _ reason: String) async throws -> SMTPReply {
+        let reply = try await reply()
+        guard accepted.contains(reply.code) else { throw SMTPError(failure, reason, reply: reply) }
+        return reply
+    }
+
+    @discardableResult
+    mutating func expect(_ accepted: Int, _ failure: SMTPError.Code, _ reason: String) async throws -> SMTPReply {
+        try await expect(accepted...accepted, failure, reason)
+    }
+
+    @discardableResult
+    mutating func command(_ line: String, expect accepted: ClosedRange<Int>, _ failure: SMTPError.Code, _ reason: String) async throws -> SMTPReply {
+        try await outbound.write(ByteBuffer(string: line + "\r\n"))
+        return try await expect(accepted, failure, reason)
+    }
+
+    @discardableResult
+    mutating func command(_ line: String, expect accepted: Int, _ failure: SMTPError.Code, _ reason: String) async throws -> SMTPReply {
+        try await command(line, expect: accepted...accepted, failure, reason)
+    }
+
+    /// EHLO, and the extensions the server announces.
+    mutating func hello(_ name: String) async throws -> [String: [String]] {
+        try await command("EHLO \(name)", expect: 250, .protocolViolation, "the SMTP server refused EHLO").extensions
+    }
+}

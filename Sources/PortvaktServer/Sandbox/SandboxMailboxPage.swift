@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import Mustache
+import PortvaktCore
+import PortvaktStorage
+
+/// `GET /sandbox/mailbox`: in development without `PORTVAKT_SMTP_URL`, the emails Portvakt
+/// "sent", newest first (recipient, subject, time, text), so a newcomer can follow an invitation
+/// link. Mounted only when the sandbox is on; everyone who reaches the development server sees it.
+struct SandboxMailboxPage {
+    let store: PortvaktStore
+    let cipher: FieldCipher
+
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.get("/sandbox/mailbox") { request, _ in
+            try await page(language: PortalLanguage.of(request))
+        }
+    }
+
+    private func page(language: Language) async throws -> Response {
+        let messages = try await store.recentMail(limit: 50)
+        let rows: [[String: Any]] = messages.map { message in
+            let body = message.body
+                .flatMap { try? cipher.open($0, context: MailOutboxMessage.bodyContext(messageID: message.id)) }
+                .map { String(decoding: $0, as: UTF8.self) }
+            let paragraphs = (body ?? MailboxText.purged.text(language)).components(separatedBy: "\n\n").map { text -> [String: Any] in
+                // Only a paragraph that is one http(s) address becomes a link.
+                let isLink = (text.hasPrefix("https://") || text.hasPrefix("http://")) && !text.contains(where: \.isWhitespace)
+                return ["text": text, "isLink": isLink]
+            }
+            return [
+                "subject": message.subject, "recipient": message.recipient, "paragraphs": paragraphs,
+                "when": LocalTime.text(Date(millisecondsSince1970: message.createdAt), language),
+                "status": MailboxText.forStatus(message.status).text(language),
+            ]
+        }
+        let context: [String: Any] = [
+            "t": PortalText.table(language).merging(MailboxText.table(language)) { $1 },
+            "lang": language.rawValue, "otherLang": language.other.rawValue,
+            "portal": true, "nav": true, "signedIn": false, "csrf": "",
+            "switchLanguage": "/sandbox/mailbox?ui_locales=\(language.other.rawValue)",
+            "messages": rows, "hasMessages": !rows.isEmpty,
+        ]
+        return PortalPage.response(html: Self.library.render(context, withTemplate: "mailbox") ?? "", status: .ok)
+    }
+
+    private static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        // Both are part of the build: one that does not parse is a programming error.
+        library.register(try! MustacheTemplate(string: PortalTemplates.layout), named: "layout")
+        library.register(try! MustacheTemplate(string: template), named: "mailbox")
+        return library
+    }()
+
+    private static let template = #"""
+    {{<layout}}
+    {{$title}}{{t.mailbox_title}}{{/title}}
+    {{$main}}
+    <h1>{{t.mailbox_title}}</h1>
+    <p>{{t.mailbox_intro}}</p>
+    {{#hasMessages}}
+    <ol class="cards">
+    {{#messages}}
+    <li>
+    <h2>{{subject}}</h2>
+    <dl><dt>{{t.mailbox_to}}</dt><dd>{{recipient}}</dd><dt>{{t.mailbox_when}}</dt><dd>{{when}}</dd><dt>{{t.mailbox_status}}</dt><dd>{{status}}</dd></dl>
+    {{#paragraphs}}<p>{{#isLink}}<a href="{{text}}">{{text}}</a>{{/isLink}}{{^isLink}}{{text}}{{/isLink}}</p>{{/paragraphs}}
+    </li>
+    {{/messages}}
+    </ol>
+    {{/hasMessages}}
+    {{^hasMessages}}<p>{{t.mailbox_empty}}</p>{{/hasMessages}}
+    {{/main}}
+    {{/layout}}
+    """#
+}
+
+/// The mailbox page's texts, in Bokmål and English.
+enum MailboxText: String, PageTexts {
+    case title = "mailbox_title"
+    case intro = "mailbox_intro"
+    case to = "mailbox_to"
+    case when = "mailbox_when"
+    case status = "mailbox_status"
+    case empty = "mailbox_empty"
+    case purged = "mailbox_purged"
+    case pending = "mailbox_pending"
+    case sending = "mailbox_sending"
+    case sent = "mailbox_sent"
+    case dead = "mailbox_dead"
+
+    static func forStatus(_ status: String) -> MailboxText {
+        switch status {
+        case "pending": .pending
+        case "sending": .sending
+        case "dead": .dead
+        default: .sent
+        }
+    }
+
+    func text(_ language: Language) -> String {
+        switch self {
+        case .title: language.pick("Sandkassens postkasse", "The sandbox's mailbox")
+        case .intro: language.pick(
+            "I utviklingsmodus uten PORTVAKT_SMTP_URL sendes ingen e-post. Det Portvakt ville ha sendt, står her, nyeste først.",
+            "In development mode without PORTVAKT_SMTP_URL no email is sent. What Portvakt would have sent is here, newest first.")
+        case .to: language.pick("Til", "To")
+        case .when: language.pick("Tidspunkt", "Time")
+        case .status: language.pick("Status", "Status")
+        case .empty: language.pick("Ingen e-post ennå.", "No email yet.")
+        case .purged: language.pick("(Teksten er slettet etter sending.)", "(The text was deleted after sending.)")
+        case .pending: language.pick("Venter", "Waiting")
+        case .sending: language.pick("Sendes", "Sending")
+        case .sent: language.pick("Levert", "Delivered")
+        case .dead: language.pick("Ga opp", "Gave up")
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// One email in the outbox. The body is sealed for the message's id
+/// (``bodyContext(messageID:)``) and is nil once the message was sent or gave up, except for
+/// messages delivered into the development sandbox's mailbox.
+public struct MailOutboxMessage: Sendable, Hashable, Codable {
+    public let id: String
+    public let recipient: String
+    /// `nb` or `en`.
+    public let language: String
+    /// What the message is, e.g. `password_invite`, `password_changed`.
+    public let kind: String
+    public let subject: String
+    let bodySealed: Data?
+    let bodyKeyId: String?
+    /// `pending`, `sending`, `sent` or `dead`.
+    public let status: String
+    public let attempts: Int
+    public let nextAttemptAt: Int64
+    public let lastError: String?
+    public let createdAt: Int64
+    public let sentAt: Int64?
+    /// The worker's claim while it is sending, and until when the claim keeps others away.
+    public let claimId: String?
+    public let claimedUntil: Int64?
+
+    public init(id: String, recipient: String, language: String, kind: String, subject: String, body: SealedValue, now: Date) {
+        self.id = id
+        self.recipient = recipient
+        self.language = language
+        self.kind = kind
+        self.subject = subject
+        bodySealed = body.combined
+        bodyKeyId = body.keyID
+        status = "pending"
+        attempts = 0
+        nextAttemptAt = now.millisecondsSince1970
+        lastError = nil
+        createdAt = now.millisecondsSince1970
+        sentAt = nil
+        claimId = nil
+        claimedUntil = nil
+    }
+
+    /// The sealed body; nil once purged.
+    public var body: SealedValue? {
+        guard let bodySealed, let bodyKeyId else { return nil }
+        return SealedValue(keyID: bodyKeyId, combined: bodySealed)
+    }
+
+    /// The encryption context of a message's body.
+    public static func bodyContext(messageID: String) -> String { "mail-outbox:\(messageID)" }
+}
+
+extension PortvaktStore {
+    /// Queues messages for delivery, committed together.
+    public func enqueueMail(_ messages: [MailOutboxMessage]) async throws {
+        try await write { db in
+            for message in messages { try await Self.insertMail(message, in: db) }
+        }
+    }
+
+    /// Queues a message inside a store method's own transaction, so it commits with the change
+    /// it tells of.
+    static func insertMail(_ message: MailOutboxMessage, in db: any SQLDatabase) async throws {
+        try await db.insert(into: "mail_outbox").row(message).run()
+    }
+
+    /// Claims up to `limit` messages due for sending, for `lease` seconds: until then no other
+    /// worker (on this instance or another) takes them. A claim whose lease ran out (its worker
+    /// died) is due again. One statement; on PostgreSQL rows another worker is claiming are
+    /// skipped, not waited for.
+    public func claimDueMail(claimID: String, lease: TimeInterval, limit: Int, now: Date = Date()) async throws -> [MailOutboxMessage] {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            let skipLocked: SQLQueryString = db.dialect.name == "postgresql" ? "FOR UPDATE OF due SKIP LOCKED" : ""
+            // The condition is repeated outside: on PostgreSQL a row claimed and committed by
+            // another worker after this statement began is checked again in its new state.
+            return try await db.raw("""
+                UPDATE mail_outbox SET status = 'sending', claim_id = \(bind: claimID), claimed_until = \(bind: time + Int64(lease * 1000))
+                WHERE id IN (
+                    SELECT due.id FROM mail_outbox due
+                    WHERE (due.status = 'pending' AND due.next_attempt_at <= \(bind: time))
+                    OR (due.status = 'sending' AND due.claimed_until <= \(bind: time))
+                    ORDER BY due.next_attempt_at LIMIT \(bind: limit) \(skipLocked)
+                )
+                AND ((status = 'pending' AND next_attempt_at <= \(bind: time)) OR (status = 'sending' AND claimed_until <= \(bind: time)))
+                RETURNING *
+                """).all(as: MailOutboxMessage.self)
+        }
+    }
+
+    /// Records a message as sent under `claimID`, and purges its body unless `keepBody` (the
+    /// development sandbox's mailbox shows what it "sent").
+    /// - Returns: false when the claim was no longer current: nothing is changed.
+    @discardableResult
+    public func markMailSent(id: String, claimID: String, keepBody: Bool = false, now: Date = Date()) async throws -> Bool {
+        try await write { db in
+            var update = db.update("mail_outbox").set("status", to: "sent").set("sent_at", to: now.millisecondsSince1970)
+                .set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: SQLLiteral.null)
+                .set("claim_id", to: SQLLiteral.null).set("claimed_until", to: SQLLiteral.null)
+            if !keepBody { update = update.set("body_sealed", to: SQLLiteral.null).set("body_key_id", to: SQLLiteral.null) }
+            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "sending")
+                .returning("id").first() != nil
+        }
+    }
+
+    /// Records a failed attempt under `claimID`: retried at `nextAttempt`, or `dead` (and its
+    /// body purged) when nil.
+    /// - Returns: false when the claim was no longer current: nothing is changed.
+    @discardableResult
+    public func markMailFailed(id: String, claimID: String, error: String, nextAttempt: Date?, now: Date = Date()) async throws -> Bool {
+        try await write { db in
+            var update = db.update("mail_outbox").set("attempts", to: SQLRaw("attempts + 1"))
+                .set("last_error", to: String(error.prefix(200))).set("claim_id", to: SQLLiteral.null).set("claimed_until", to: SQLLiteral.null)
+            if let nextAttempt {
+                update = update.set("status", to: "pending").set("next_attempt_at", to: nextAttempt.millisecondsSince1970)
+            } else {
+                update = update.set("status", to: "dead").set("body_sealed", to: SQLLiteral.null).set("body_key_id", to: SQLLiteral.null)
+            }
+            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "sending")
+                .returning("id").first() != nil
+        }
+    }
+
+    /// The newest messages first, whatever their status (the sandbox's mailbox page).
+    public func recentMail(limit: Int = 50) async throws -> [MailOutboxMessage] {
+        try await read { db in
+            try await db.select().column("*").from("mail_outbox")
+                .orderBy("created_at", .descending).orderBy("id", .descending).limit(limit).all(as: MailOutboxMessage.self)
+        }
+    }
+
+    public func mailMessage(id: String) async throws -> MailOutboxMessage? {
+        try await read { db in
+            try await db.select().column("*").from("mail_outbox").where("id", .equal, id).first(as: MailOutboxMessage.self)
+        }
+    }
+}
