@@ -22,6 +22,10 @@ struct MemberAdministration: Sendable {
                 details: ["by": "org_admin", "user": userID]
             ))
         }
+        if revoked > 0 {
+            let organisation = try await broker.store.organisation(id: organisationID)?.name
+            await broker.mailer.notify(.devicesRemovedByAdmin(organisation: organisation), to: try await broker.store.user(id: userID)?.email, logger: broker.logger)
+        }
         return revoked
     }
 

@@ -89,6 +89,7 @@ struct DeviceRoutes {
             )
         }
         try await audit("device.registered", device: device.id, user: caller.userID, now: now, details: ["platform": device.platform, "biometric_kind": device.biometricKind])
+        await broker.mailer.notify(.deviceAdded(deviceName: name), to: user.email, logger: broker.logger)
         return try APIResponse.json(DeviceInfo(device, current: nil), status: .created)
     }
 

@@ -28,6 +28,9 @@ struct PasswordChecker: Sendable {
     }
 
     /// At least 10 characters (NIST SP 800-63B asks for 8 or more and no composition rules).
+    /// bcrypt uses the first 72 bytes of a password and ignores the rest.
+    static let maximumBytes = 72
+
     static func isAcceptable(_ password: String) -> Bool {
         (10...128).contains(password.count)
     }

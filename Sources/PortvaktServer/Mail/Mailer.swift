@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PortvaktCore
 import PortvaktStorage
 
@@ -43,6 +44,19 @@ struct Mailer: Sendable {
         let message = try message(notice, to: recipient, language: language)
         try await store.enqueueMail([message])
         return message.id
+    }
+}
+
+extension Mailer {
+    /// A security notice after the change it tells of has committed: an account without an
+    /// email gets none, and a failure to queue it is logged, never undoes the change.
+    func notify(_ notice: MailNotice, to recipient: String?, language: Language = .nb, logger: Logger) async {
+        guard let recipient else { return }
+        do {
+            try await enqueue(notice, to: recipient, language: language)
+        } catch {
+            logger.warning("A security notice could not be queued", metadata: ["kind": "\(notice.kind)", "error": "\(type(of: error))"])
+        }
     }
 }
 

@@ -27,5 +27,6 @@ public struct Migration: Sendable {
         Migration(version: 17, name: "active sessions by device", apply: ActiveSessionsByDevice.apply),
         Migration(version: 18, name: "authorization code tombstones", apply: AuthorizationCodeTombstones.apply),
         Migration(version: 19, name: "mail outbox", apply: MailOutbox.apply),
+        Migration(version: 20, name: "password invites bound to the holder", apply: BoundPasswordInvites.apply),
     ]
 }

@@ -31,15 +31,18 @@ public struct AccountHoldings: Sendable, Hashable {
 public struct PasswordInvite: Sendable, Hashable, Codable {
     public let tokenHash: Data
     public let memberRecordId: String
+    /// The account holding the record when the invitation was made; nil: none did.
+    public let userId: String?
     public let email: String
     public let createdBy: String
     public let createdAt: Int64
     public let expiresAt: Int64
     public let usedAt: Int64?
 
-    public init(tokenHash: Data, memberRecordID: String, email: String, createdBy: String, now: Date, lifetime: TimeInterval) {
+    public init(tokenHash: Data, memberRecordID: String, userID: String?, email: String, createdBy: String, now: Date, lifetime: TimeInterval) {
         self.tokenHash = tokenHash
         memberRecordId = memberRecordID
+        userId = userID
         self.email = email
         self.createdBy = createdBy
         createdAt = now.millisecondsSince1970
@@ -205,8 +208,16 @@ extension PortvaktStore {
         }
     }
 
-    public func insertPasswordInvite(_ invite: PasswordInvite) async throws {
-        try await write { db in try await db.insert(into: "password_invites").row(invite).run() }
+    /// Makes an invitation, with the email that carries its link and its audit event, in one
+    /// transaction; the record's earlier unused invitations stop working.
+    public func insertPasswordInvite(_ invite: PasswordInvite, mail: MailOutboxMessage, audit: AuditEvent) async throws {
+        try await write { db in
+            try await db.update("password_invites").set("used_at", to: invite.createdAt)
+                .where("member_record_id", .equal, invite.memberRecordId).where("used_at", .is, SQLLiteral.null).run()
+            try await db.insert(into: "password_invites").row(invite).run()
+            try await Self.insertMail(mail, in: db)
+            try await Self.append(audit, in: db, keys: auditKeys)
+        }
     }
 
     /// The invitation behind a link, while it is unused and unexpired.
@@ -232,6 +243,24 @@ extension PortvaktStore {
     public func releasePasswordInvite(tokenHash: Data) async throws {
         try await write { db in
             try await db.update("password_invites").set("used_at", to: SQLLiteral.null).where("token_hash", .equal, tokenHash).run()
+        }
+    }
+
+    /// Sets the password of an account (and its email, when it has none), ends every session it
+    /// has, and queues the notice, in one transaction.
+    /// - Returns: how many sessions ended.
+    public func setPassword(userID: String, passwordHash: String, email: String?, notice: MailOutboxMessage?, audit: AuditEvent, now: Date = Date()) async throws -> Int {
+        let time = now.millisecondsSince1970
+        return try await write { db in
+            var update = db.update("users").set("password_hash", to: passwordHash)
+            if let email { update = update.set("email", to: email.lowercased()) }
+            try await update.where("id", .equal, userID).run()
+            let ended = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "password_set")
+                .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
+                .returning("id").all().count
+            if let notice { try await Self.insertMail(notice, in: db) }
+            try await Self.append(audit, in: db, keys: auditKeys)
+            return ended
         }
     }
 }

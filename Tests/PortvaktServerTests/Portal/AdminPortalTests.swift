@@ -229,9 +229,9 @@ struct AdminPortalTests {
             let page = try await Self.get(broker, "/admin/nhf/members/\(record)", cookie: cookie)
             let made = try await Self.post(broker, "/admin/nhf/members/\(record)/invite", cookie: cookie, form: [("csrf", try PortalTests.csrf(in: page.body))])
             #expect(made.status == 200)
-            let link = String(try #require(made.body.firstMatch(of: /value="(http[^"]+\/portal\/password\/[^"]+)"/)).1)
-            let token = String(try #require(link.split(separator: "/").last))
-            #expect(made.body.contains("mailto:sofie@sandbox.portvakt.test"))
+            #expect(made.body.contains("Invitasjonen er sendt på e-post"))
+            #expect(!made.body.contains("/portal/password/"), "review II item 1: the link never reaches the administrator's screen")
+            let token = try #require(try await Self.mailedInvitation(broker, to: "sofie@sandbox.portvakt.test"))
             let path = "/portal/password/\(token)"
             #expect(try await broker.send(path).status == 200)
             let mismatch = try await broker.send(path, method: .POST, form: [("password", "a-long-password-1"), ("repeat", "a-long-password-2")])
@@ -250,11 +250,78 @@ struct AdminPortalTests {
             #expect(login.status == 303 && login.location?.contains("code=") == true, "the member signs in with the password she chose")
             #expect(!broker.logs.text.contains(token), "the link's token is never logged")
             #expect(broker.logs.text.contains("path=/portal/password/{token}"))
+            // The member is told her password was set.
+            #expect(try await broker.eventually { try await Self.mailbox(broker).contains { $0.contains("sofie@sandbox.portvakt.test") && $0.contains("Passordet ditt") } })
             // A day later a new link has expired.
-            let again = try await Self.post(broker, "/admin/nhf/members/\(record)/invite", cookie: cookie, form: [("csrf", try PortalTests.csrf(in: page.body))])
-            let second = String(try #require(again.body.firstMatch(of: /\/portal\/password\/([A-Za-z0-9_-]+)/)).1)
+            _ = try await Self.post(broker, "/admin/nhf/members/\(record)/invite", cookie: cookie, form: [("csrf", try PortalTests.csrf(in: page.body))])
+            let second = try #require(try await Self.mailedInvitation(broker, to: "sofie@sandbox.portvakt.test", not: token))
             broker.clock.advance(by: 24 * 3600 + 1)
             #expect(try await broker.send("/portal/password/\(second)").status == 410)
+        }
+    }
+
+    /// The messages of the sandbox mailbox, newest first, each as its HTML.
+    static func mailbox(_ broker: LiveBroker) async throws -> [String] {
+        let page = try await broker.send("/sandbox/mailbox")
+        let parts: [String] = page.body.components(separatedBy: "<li>")
+        return Array(parts[1...])
+    }
+
+    /// The token of the newest invitation mailed to `recipient` (other than `not`), waiting for the outbox.
+    static func mailedInvitation(_ broker: LiveBroker, to recipient: String, not earlier: String? = nil) async throws -> String? {
+        for _ in 0..<100 {
+            for message in try await mailbox(broker) where message.contains(recipient) {
+                if let match = message.firstMatch(of: /\/portal\/password\/([A-Za-z0-9_-]+)/), String(match.1) != earlier { return String(match.1) }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    @Test("Review II item 1: an invitation reaches only the record's holder: refused when the email leads to another account or to other organisations' members; bound to the account or to the record alone; a new one voids the old; setting the password ends the sessions; over 72 bytes is refused", arguments: TestDatabase.kinds)
+    func invitationsCannotTakeOver(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let ingrid = try await PortalTests.signIn(broker, person: "ingrid").cookie
+            let records = try await broker.withStore { store in
+                let nhf = try #require(try await store.organisation(slug: "nhf"))
+                return Dictionary(uniqueKeysWithValues: try await store.memberRecords(organisationID: nhf.id).compactMap { record in record.externalRef.map { ($0, record.id) } })
+            }
+            func invite(_ record: String) async throws -> LiveBroker.Reply {
+                let page = try await Self.get(broker, "/admin/nhf/members/\(record)", cookie: ingrid)
+                return try await Self.post(broker, "/admin/nhf/members/\(record)/invite", cookie: ingrid, form: [("csrf", try PortalTests.csrf(in: page.body))])
+            }
+            // Magnus is also HLF's coordinator: a link to his NHF record must not make an account with HLF's role.
+            let magnus = try await invite(try #require(records["sandbox-magnus"]))
+            #expect(magnus.status == 409 && magnus.body.contains("andre organisasjoner"), "\(magnus.body.prefix(300))")
+            // Ola has an account (BankID); a password account that holds Ola's email but not his record is someone else's.
+            _ = try await broker.tokens(provider: "bankid", user: "ola")
+            let ola = try await invite(try #require(records["sandbox-ola"]))
+            #expect(ola.status == 200, "bound to the account holding Ola's record")
+            let olaToken = try #require(try await Self.mailedInvitation(broker, to: "ola@sandbox.portvakt.test"))
+            // Kari's record has her email; another account with that email makes the invitation refused.
+            _ = try await broker.withStore { store in try await store.createUser(displayName: "Impostor", email: "kari@sandbox.portvakt.test") }
+            let kari = try await invite(try #require(records["sandbox-kari"]))
+            #expect(kari.status == 409 && kari.body.contains("en annen konto"))
+
+            // A second invitation voids the first.
+            _ = try await invite(try #require(records["sandbox-ola"]))
+            let second = try #require(try await Self.mailedInvitation(broker, to: "ola@sandbox.portvakt.test", not: olaToken))
+            #expect(try await broker.send("/portal/password/\(olaToken)").status == 410)
+
+            // Ola's sessions end when the password is set; it is his account's password.
+            let session = try await broker.tokens(provider: "bankid", user: "ola")
+            let tooLong = String(repeating: "æ", count: 40)
+            let long = try await broker.send("/portal/password/\(second)", method: .POST, form: [("password", tooLong), ("repeat", tooLong)])
+            #expect(long.status == 400 && long.body.contains("72 byte"), "80 bytes are not cut silently")
+            let set = try await broker.send("/portal/password/\(second)", method: .POST, form: [("password", "olas-new-password"), ("repeat", "olas-new-password")])
+            #expect(set.status == 200)
+            #expect(try await broker.refresh(try #require(session["refresh_token"] as? String)).status == 400, "his other sessions ended")
+            let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
+            let login = try await PasswordLoginTests.submit(flow, email: "ola@sandbox.portvakt.test", password: "olas-new-password", at: broker)
+            #expect(login.status == 303)
+            let events = try await broker.withStore { store in try await store.auditEvents(subjectType: "user", subjectID: try await store.user(email: "ola@sandbox.portvakt.test")!.id) }
+            #expect(events.contains { $0.action == "user.password_set" })
+            #expect(try await broker.eventually { try await Self.mailbox(broker).contains { $0.contains("ola@sandbox.portvakt.test") && $0.contains("Passordet ditt") } })
         }
     }
 

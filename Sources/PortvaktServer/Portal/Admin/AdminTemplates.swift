@@ -112,14 +112,11 @@ enum AdminTemplates {
     {{/hasDevices}}
     {{^devices}}<p>{{t.admin_member_no_devices}}</p>{{/devices}}
     <h2 id="password">{{t.admin_password_login}}</h2>
-    {{#invite}}
+    {{#invited}}
     <div class="notice">
     <p>{{t.admin_invite_made_explained}}</p>
-    <p><a class="button" href="{{mailto}}">{{t.admin_invite_email}}</a></p>
-    <p><label for="invite-link">{{t.admin_invite_link}}</label>
-    <input id="invite-link" type="text" readonly value="{{link}}"></p>
     </div>
-    {{/invite}}
+    {{/invited}}
     {{#canInvite}}
     <p>{{t.admin_invite_explained}}</p>
     <form method="post" action="{{path}}/invite"><input type="hidden" name="csrf" value="{{csrf}}">

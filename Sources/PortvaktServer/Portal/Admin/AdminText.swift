@@ -29,9 +29,7 @@ enum AdminText: String, PageTexts {
     case format = "admin_format"
     case from = "admin_from"
     case invite = "admin_invite"
-    case inviteEmail = "admin_invite_email"
     case inviteExplained = "admin_invite_explained"
-    case inviteLink = "admin_invite_link"
     case inviteMadeExplained = "admin_invite_made_explained"
     case inviteNoEmail = "admin_invite_no_email"
     case jsonLines = "admin_json_lines"
@@ -128,9 +126,10 @@ enum AdminText: String, PageTexts {
     case inviteGone = "invite_gone"
     case inviteGoneTitle = "invite_gone_title"
     case inviteMade = "invite_made"
-    case inviteMailBody = "invite_mail_body"
-    case inviteMailSubject = "invite_mail_subject"
     case inviteNeedsEmail = "invite_needs_email"
+    case inviteEmailOtherAccount = "invite_email_other_account"
+    case inviteEmailOtherOrganisations = "invite_email_other_organisations"
+    case inviteNoLongerFits = "invite_no_longer_fits"
     case memberNotFound = "member_not_found"
     case mergeChanged = "merge_changed"
     case mergeDuplicateData = "merge_duplicate_data"
@@ -152,6 +151,7 @@ enum AdminText: String, PageTexts {
     case numbersShown = "numbers_shown"
     case openConflicts = "open_conflicts"
     case passwordLength = "password_length"
+    case passwordTooLong = "password_too_long"
     case passwordMismatch = "password_mismatch"
     case passwordSet = "password_set"
     case passwordSetTitle = "password_set_title"
@@ -175,7 +175,7 @@ enum AdminText: String, PageTexts {
         case .auditCaption: language.pick("Hendelser, nyeste først", "Events, newest first")
         case .back: language.pick("Tilbake", "Back")
         case .choosePassword: language.pick("Velg passord", "Choose a password")
-        case .choosePasswordIntro: language.pick("Du er invitert til å logge inn med e-post og passord. Passordet må ha 10 til 128 tegn. Lenken virker én gang.", "You are invited to sign in with email and password. The password must have 10 to 128 characters. The link works once.")
+        case .choosePasswordIntro: language.pick("Du er invitert til å logge inn med e-post og passord. Passordet må ha minst 10 tegn og høyst 72 (færre med æ, ø, å). Lenken virker én gang.", "You are invited to sign in with email and password. The password must have at least 10 characters and at most 72 (fewer with letters outside a–z). The link works once.")
         case .claims: language.pick("Utlegg", "Expense claims")
         case .contacts: language.pick("Kontakter", "Contacts")
         case .created: language.pick("Opprettet", "Created")
@@ -192,10 +192,8 @@ enum AdminText: String, PageTexts {
         case .format: language.pick("Format", "Format")
         case .from: language.pick("Fra dato", "From date")
         case .invite: language.pick("Inviter til innlogging med passord", "Invite to password sign-in")
-        case .inviteEmail: language.pick("Send lenken på e-post", "Send the link by email")
         case .inviteExplained: language.pick("Medlemmet får en lenke som virker én gang i 24 timer, og velger passordet selv. Ingen administrator ser eller skriver passordet.", "The member gets a link that works once for 24 hours, and chooses the password themselves. No administrator sees or types the password.")
-        case .inviteLink: language.pick("Lenken (vises bare nå)", "The link (shown only now)")
-        case .inviteMadeExplained: language.pick("Send lenken til medlemmets e-postadresse. Den virker én gang, i 24 timer.", "Send the link to the member's email address. It works once, for 24 hours.")
+        case .inviteMadeExplained: language.pick("Lenken er sendt til medlemmets e-postadresse i registeret, og vises ikke her. Den virker én gang, i 24 timer, og bare for dette medlemmet; en ny invitasjon gjør den ugyldig.", "The link was sent to the member's email address on record, and is not shown here. It works once, for 24 hours, and for this member only; a new invitation makes it invalid.")
         case .inviteNoEmail: language.pick("Medlemmet har ingen e-postadresse i registeret, så det kan ikke inviteres til passordinnlogging.", "The member has no email address on record, so they cannot be invited to password sign-in.")
         case .jsonLines: language.pick("JSON-linjer", "JSON lines")
         case .keep: language.pick("Behold", "Keep")
@@ -290,9 +288,16 @@ enum AdminText: String, PageTexts {
         case .filteredWithoutPersonnummer: language.pick("Viser medlemmer uten fødselsnummer i registeret.", "Showing members without a national identity number on record.")
         case .inviteGone: language.pick("Lenken er brukt eller utløpt (den virker én gang, i 24 timer). Be administratoren om en ny.", "The link was used or has expired (it works once, for 24 hours). Ask the administrator for a new one.")
         case .inviteGoneTitle: language.pick("Lenken virker ikke lenger", "The link no longer works")
-        case .inviteMade: language.pick("Invitasjonen er laget.", "The invitation is made.")
-        case .inviteMailBody: language.pick("Hei! Du er invitert til å logge inn i likepersonsappen med e-post og passord. Åpne lenken og velg passordet ditt. Lenken virker én gang, i 24 timer.", "Hello! You are invited to sign in to the peer-mentor app with email and password. Open the link and choose your password. The link works once, for 24 hours.")
-        case .inviteMailSubject: language.pick("Velg passord for likepersonsappen", "Choose a password for the peer-mentor app")
+        case .inviteMade: language.pick("Invitasjonen er sendt på e-post.", "The invitation was sent by email.")
+        case .inviteEmailOtherAccount: language.pick(
+            "E-postadressen i registeret hører til en annen konto enn den medlemmet er koblet til. Ingen invitasjon er sendt. Rett e-postadressen i medlemssystemet, eller få kontoene slått sammen.",
+            "The email address on record belongs to another account than the one the member is linked to. No invitation was sent. Correct the email address in the member system, or have the accounts merged.")
+        case .inviteEmailOtherOrganisations: language.pick(
+            "E-postadressen står også på medlemmer i andre organisasjoner, som ikke er koblet til samme konto. Ingen invitasjon er sendt, for en passordinnlogging må bare gjelde dette medlemmet.",
+            "The email address is also on members of other organisations that are not linked to the same account. No invitation was sent, since a password sign-in must reach this member only.")
+        case .inviteNoLongerFits: language.pick(
+            "Invitasjonen passer ikke lenger til medlemmets konto (den er endret siden). Ingen passord er satt. Be administratoren om en ny invitasjon.",
+            "The invitation no longer fits the member's account (it has changed since). No password was set. Ask the administrator for a new invitation.")
         case .inviteNeedsEmail: language.pick("Medlemmet har ingen e-postadresse i registeret. Ingenting er endret.", "The member has no email address on record. Nothing was changed.")
         case .memberNotFound: language.pick("Fant ikke medlemmet i organisasjonen.", "The member was not found in the organisation.")
         case .mergeChanged: language.pick("Kontoene er endret siden du så hva som flyttes. Ingenting er slått sammen. Se gjennom på nytt.", "The accounts changed since you saw what moves. Nothing was merged. Look again.")
@@ -314,7 +319,8 @@ enum AdminText: String, PageTexts {
         case .numberHeldElsewhere: language.pick("Et annet medlem i organisasjonen har nummeret fra innloggingen. Slå dem sammen først. Ingenting er endret.", "Another member of the organisation holds the sign-in's number. Merge them first. Nothing was changed.")
         case .numbersShown: language.pick("Numrene vises i sin helhet. Det er logget.", "The numbers are shown in full. This is logged.")
         case .openConflicts: language.pick("åpne konflikter om fødselsnummer", "open national identity number conflicts")
-        case .passwordLength: language.pick("Passordet må ha 10 til 128 tegn.", "The password must have 10 to 128 characters.")
+        case .passwordTooLong: language.pick("Passordet kan ha høyst 72 byte (færre tegn når det har æ, ø, å eller andre tegn utenom a–z).", "The password can have at most 72 bytes (fewer characters when it has letters outside a–z).")
+        case .passwordLength: language.pick("Passordet må ha minst 10 tegn.", "The password must have at least 10 characters.")
         case .passwordMismatch: language.pick("Passordene er ikke like.", "The passwords are not the same.")
         case .passwordSet: language.pick("Passordet er lagret. Logg inn med e-post og passord.", "The password is saved. Sign in with email and password.")
         case .passwordSetTitle: language.pick("Passordet er lagret", "The password is saved")

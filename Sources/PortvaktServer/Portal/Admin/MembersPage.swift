@@ -67,7 +67,7 @@ struct MembersPage {
         return admin.page("admin_members", section: .members, values: values)
     }
 
-    func member(_ recordID: String, invite: (link: String, email: String)? = nil) async throws -> Response {
+    func member(_ recordID: String, invited: Bool = false) async throws -> Response {
         guard let record = try await record(recordID) else { return notFound() }
         let userID = try await store.recordHolders(organisationID: admin.organisationID)[record.id]
         var devices: [Device] = []
@@ -78,7 +78,7 @@ struct MembersPage {
         }
         var frame = admin.frame
         if let done = admin.query["done"], done == "devices_removed" { frame.status = AdminText.devicesRemoved.text(language) }
-        if invite != nil { frame.status = AdminText.inviteMade.text(language) }
+        if invited { frame.status = AdminText.inviteMade.text(language) }
         var values: [String: Any] = [
             "name": record.fullName, "path": "\(admin.base)/members/\(record.id)",
             "role": PortalWords.role(record.role, organisation: admin.organisationName, language),
@@ -91,14 +91,7 @@ struct MembersPage {
             },
             "hasDevices": !devices.isEmpty,
         ]
-        if let invite {
-            let subject = AdminText.inviteMailSubject.text(language)
-            let body = AdminText.inviteMailBody.text(language) + "\n\n" + invite.link
-            values["invite"] = [
-                "link": invite.link,
-                "mailto": "mailto:\(invite.email)?subject=\(FormFields.encode(subject))&body=\(FormFields.encode(body))",
-            ]
-        }
+        values["invited"] = invited
         var page = admin
         page.frame = frame
         return page.page("admin_member", section: .members, values: values)
@@ -113,19 +106,42 @@ struct MembersPage {
     }
 
     /// Makes a one-time link (24 hours) and shows it once; the database keeps only its hash.
+    /// Sends the member a one-time link by email; the administrator never sees it (review II,
+    /// item 1). The link is bound to the account holding the record, or for a record without one
+    /// to that record alone; it is refused when the email would lead anywhere else.
     func invite(_ recordID: String) async throws -> Response {
         guard let record = try await record(recordID) else { return notFound() }
-        guard let email = record.email else { return admin.problem(.inviteNeedsEmail, status: .conflict, back: "\(admin.base)/members/\(record.id)") }
+        let back = "\(admin.base)/members/\(record.id)"
+        guard let email = record.email, let address = try? MailAddress(email) else { return admin.problem(.inviteNeedsEmail, status: .conflict, back: back) }
+        let holder = try await store.user(holdingAnyOf: [record])
+        if let owner = try await store.user(email: address.address), owner.id != holder?.id {
+            return admin.problem(.inviteEmailOtherAccount, status: .conflict, back: back)
+        }
+        if let held = holder?.email, held.lowercased() != address.address.lowercased() {
+            return admin.problem(.inviteEmailOtherAccount, status: .conflict, back: back)
+        }
+        for other in try await store.memberRecords(email: address.address) where other.organisationId != record.organisationId {
+            guard let holder, try await store.user(holdingAnyOf: [other])?.id == holder.id else {
+                return admin.problem(.inviteEmailOtherOrganisations, status: .conflict, back: back)
+            }
+        }
         let token = randomToken()
         let now = admin.broker.now()
-        try await store.insertPasswordInvite(PasswordInvite(
-            tokenHash: PortalSessionCookie.hash(token), memberRecordID: record.id, email: email, createdBy: admin.adminID, now: now, lifetime: Self.inviteLifetime
-        ))
-        try await store.append(AuditEvent(
-            occurredAt: now, action: "user.password_invited", outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
-            organisationID: UUID(uuidString: admin.organisationID), subjectType: "member", subjectID: record.id, source: "portal"
-        ))
-        return try await member(record.id, invite: (admin.broker.issuer + PasswordInvitePage.path(token), email))
+        // Portvakt keeps no language per member: Bokmål, the organisations' own.
+        let mail = try admin.broker.mailer.message(.passwordInvite(link: admin.broker.issuer + PasswordInvitePage.path(token)), to: address.address, language: .nb)
+        try await store.insertPasswordInvite(
+            PasswordInvite(
+                tokenHash: PortalSessionCookie.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address,
+                createdBy: admin.adminID, now: now, lifetime: Self.inviteLifetime
+            ),
+            mail: mail,
+            audit: AuditEvent(
+                occurredAt: now, action: "user.password_invited", outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
+                organisationID: UUID(uuidString: admin.organisationID), subjectType: "member", subjectID: record.id, source: "portal",
+                details: ["mail": mail.id, "bound_to": holder == nil ? "record" : "account"]
+            )
+        )
+        return try await member(record.id, invited: true)
     }
 
     /// The organisation's record with this id; nil for another organisation's or an unknown one.

@@ -4,8 +4,9 @@ import PortvaktCore
 import PortvaktStorage
 
 /// `/portal/password/{token}`: the member's side of an administrator's invitation to password
-/// login. The member chooses the password (twice); the link works once, for 24 hours. The
-/// account is found or made as `portvakt-server set-password` does it: by the record's email.
+/// login, which came by email. The member chooses the password (twice); the link works once, for
+/// 24 hours, and only for the account it was bound to (or, for a record without one, a new
+/// account of that record alone). Setting it ends the account's sessions and tells the member.
 struct PasswordInvitePage {
     let broker: Broker
     let pages: PortalPage
@@ -49,24 +50,37 @@ struct PasswordInvitePage {
         let password = fields["password"] ?? "", repeated = fields["repeat"] ?? ""
         var errors: [(String, AdminText)] = []
         if !PasswordChecker.isAcceptable(password) { errors.append(("password", .passwordLength)) }
+        // bcrypt reads 72 bytes: a longer password would be cut without a word (review II, item 1).
+        else if password.utf8.count > PasswordChecker.maximumBytes { errors.append(("password", .passwordTooLong)) }
         if password != repeated { errors.append(("repeat", .passwordMismatch)) }
         guard errors.isEmpty else { return try await form(request, token: token, errors: errors) }
         let hash = PortalSessionCookie.hash(token)
         guard token.utf8.count <= 128, try await broker.store.passwordInvite(tokenHash: hash, now: broker.now()) != nil else { return gone(frame) }
         let passwordHash = try await PasswordChecker.hash(password, cost: broker.passwords.cost)
         guard let invite = try await broker.store.takePasswordInvite(tokenHash: hash, now: broker.now()) else { return gone(frame) }
-        do {
-            let records = try await broker.store.memberRecords(email: invite.email)
-            let user = try await broker.store.setPassword(email: invite.email, passwordHash: passwordHash, memberRecords: records, now: broker.now())
-            let record = try await broker.store.memberRecord(id: invite.memberRecordId)
-            try await broker.store.append(AuditEvent(
-                occurredAt: broker.now(), action: "user.password_set", outcome: "success", actorUserID: UUID(uuidString: user.id),
-                organisationID: record.flatMap { UUID(uuidString: $0.organisationId) }, subjectType: "user", subjectID: user.id, source: "password-invite"
-            ))
-        } catch {
-            try? await broker.store.releasePasswordInvite(tokenHash: hash)
-            throw error
+        guard let account = try await account(for: invite) else { return gone(frame, message: .inviteNoLongerFits) }
+        let now = broker.now()
+        let user: User
+        if let holder = account.user {
+            user = holder
+        } else {
+            // A record without an account: an account of this record alone, its role only.
+            user = try await broker.store.createMemberUser(
+                displayName: account.record.fullName, email: invite.email, personnummer: nil, provider: .password, subject: invite.email,
+                memberRecords: [account.record], now: now
+            )
         }
+        let notice = try? broker.mailer.message(.passwordChanged, to: user.email ?? invite.email, language: frame.language)
+        let ended = try await broker.store.setPassword(
+            userID: user.id, passwordHash: passwordHash, email: user.email == nil ? invite.email : nil, notice: notice,
+            audit: AuditEvent(
+                occurredAt: now, action: "user.password_set", outcome: "success", actorUserID: UUID(uuidString: user.id),
+                organisationID: UUID(uuidString: account.record.organisationId), subjectType: "user", subjectID: user.id, source: "password-invite",
+                details: ["member": account.record.id]
+            ),
+            now: now
+        )
+        broker.logger.info("Password set from an invitation", metadata: ["user": "\(user.id)", "sessions_ended": "\(ended)"])
         var done = frame
         done.status = AdminText.passwordSet.text(frame.language)
         return pages.response("notice", frame: done, values: [
@@ -75,9 +89,21 @@ struct PasswordInvitePage {
         ])
     }
 
-    private func gone(_ frame: PortalPage.Frame) -> Response {
+    private func gone(_ frame: PortalPage.Frame, message: AdminText = .inviteGone) -> Response {
         pages.response("problem", frame: frame, values: [
-            "heading": AdminText.inviteGoneTitle.text(frame.language), "message": AdminText.inviteGone.text(frame.language),
+            "heading": AdminText.inviteGoneTitle.text(frame.language), "message": message.text(frame.language),
         ], status: .gone)
+    }
+
+    /// The account the invitation is for, as it was bound: the same holder of the record, or for a
+    /// record that had none, still none, and its email still no other account's. Nil when the
+    /// invitation no longer fits (a taken invitation stays used: the administrator sends a new one).
+    private func account(for invite: PasswordInvite) async throws -> (record: MemberRecord, user: User?)? {
+        guard let record = try await broker.store.memberRecord(id: invite.memberRecordId) else { return nil }
+        let holder = try await broker.store.user(holdingAnyOf: [record])
+        let owner = try await broker.store.user(email: invite.email)
+        guard holder?.id == invite.userId, owner == nil || owner?.id == holder?.id else { return nil }
+        if let holder { guard holder.disabledAt == nil, holder.email == nil || holder.email == invite.email else { return nil } }
+        return (record, holder)
     }
 }
