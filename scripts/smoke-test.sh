@@ -16,6 +16,20 @@ check() {
   if [ "$command" = serve ]; then set -- "$@" PORTVAKT_PUBLIC_URL="http://127.0.0.1:$port"; else mode=(--dev); fi
   start_server "$dir" "$port" "$command" "$@" || { echo "smoke test ($name) FAILED: /health/ready never answered 200" >&2; exit 1; }
   local sandbox; sandbox=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/sandbox/bankid/auth/realms/current/.well-known/openid-configuration")
+  # A body framed wrongly (a chunk size that is not hex, or too large for any body) is the
+  # client's fault: 400, never 500 (review II, item 9).
+  local chunked
+  chunked=$(python3 - "$port" <<'PY'
+import socket, sys
+for size in (b"zz", b"ffffffffffffffffff"):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+    s.sendall(b"POST /oauth/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+              b"Content-Type: application/x-www-form-urlencoded\r\n\r\n" + size + b"\r\nabc\r\n0\r\n\r\n")
+    print(s.recv(64).split(b"\r\n")[0].decode().split(" ")[1], end=" ")
+    s.close()
+PY
+)
+  [ "$chunked" = "400 400 " ] || { echo "smoke test ($name): malformed chunked bodies answered $chunked, not 400 400" >&2; exit 1; }
   local code=0
   stop_server || code=$?
   if [ "$code" != 0 ] || ! grep -q "Portvakt is running: open http://127.0.0.1:$port/" "$dir/log"; then

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktKit
+import PortvaktProtocol
 import Synchronization
 import Testing
 
@@ -94,15 +95,15 @@ struct OfflineQueueTests {
         let storage = MemorySecureStorage()
         let queue = OfflineQueue(storage: storage)
         for number in 1...3 {
-            try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{\"n\":\(number)}".utf8), createdAt: Date()))
+            try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{\"n\":\(number)}".utf8), userID: "kari", createdAt: Date()))
         }
         let ids = try await queue.pending().map(\.id)
-        let offline = try await queue.replay { _ in .unavailable }
+        let offline = try await queue.replay(as: "kari") { _ in .unavailable }
         #expect(offline.stoppedAt == ids[0] && offline.sent.isEmpty)
 
         let restarted = OfflineQueue(storage: storage)
         let seen = Mutex<[String]>([])
-        let report = try await restarted.replay { write in
+        let report = try await restarted.replay(as: "kari") { write in
             seen.withLock { $0.append(write.id) }
             return .sent
         }
@@ -114,14 +115,51 @@ struct OfflineQueueTests {
     @Test("A write that needs a step-up stops the replay until the user gives one; refused writes leave")
     func stepUpWaits() async throws {
         let queue = OfflineQueue(storage: MemorySecureStorage())
-        try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{}".utf8), createdAt: Date()))
-        try await queue.enqueue(QueuedWrite(path: "/v1/expenses", body: Data("{}".utf8), stepUp: "expenses.submit", createdAt: Date()))
-        try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{\"bad\":1}".utf8), createdAt: Date()))
-        let first = try await queue.replay { $0.stepUp == nil ? .sent : .needsStepUp }
+        try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{}".utf8), userID: "kari", createdAt: Date()))
+        try await queue.enqueue(QueuedWrite(path: "/v1/expenses", body: Data("{}".utf8), stepUp: "expenses.submit", userID: "kari", createdAt: Date()))
+        try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{\"bad\":1}".utf8), userID: "kari", createdAt: Date()))
+        let first = try await queue.replay(as: "kari") { $0.stepUp == nil ? .sent : .needsStepUp }
         #expect(first.sent.count == 1 && first.stopReason == .needsStepUp)
         #expect(try await queue.pending().count == 2)
-        let second = try await queue.replay { $0.stepUp != nil ? .sent : .refused(status: 422) }
+        let second = try await queue.replay(as: "kari") { $0.stepUp != nil ? .sent : .refused(status: 422) }
         #expect(second.sent.count == 1 && second.refused.count == 1)
         #expect(try await queue.pending().isEmpty)
     }
+
+    @Test("Review III item 3: a write is sent only by its own user's session; another login's stay sealed, counted, and go only with consent")
+    func otherLoginsWritesStay() async throws {
+        let storage = MemorySecureStorage()
+        let queue = OfflineQueue(storage: storage)
+        try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{\"note\":\"Karis\"}".utf8), userID: "kari", createdAt: Date()))
+        try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{\"note\":\"from before\"}".utf8), userID: nil, createdAt: Date()))
+        try await queue.enqueue(QueuedWrite(path: "/v1/activities", body: Data("{\"note\":\"Olas\"}".utf8), userID: "ola", createdAt: Date()))
+        let sentAsOla = Mutex<[String]>([])
+        let ola = try await OfflineQueue(storage: storage).replay(as: "ola") { write in
+            sentAsOla.withLock { $0.append(String(decoding: write.body, as: UTF8.self)) }
+            return .sent
+        }
+        #expect(sentAsOla.withLock { $0 } == [#"{"note":"Olas"}"#], "Kari's note is never sent as Ola's")
+        #expect(ola.otherLogins == 2)
+        #expect(try await queue.otherLogins(than: "ola") == 2)
+        let kari = try await queue.replay(as: "kari") { _ in .sent }
+        #expect(kari.sent.count == 1 && kari.otherLogins == 1)
+        #expect(try await queue.discardOtherLogins(than: "kari") == 1, "the write of unknown owner goes only when asked")
+        #expect(try await queue.pending().isEmpty)
+    }
+
+    @Test("The session's user is kept beside the refresh token, known offline after a restart, and forgotten at logout")
+    func sessionUser() async throws {
+        let storage = MemorySecureStorage()
+        let claims = Data(#"{"sub":"user-1","exp":9999999999}"#.utf8).base64URLEncoded()
+        let tokens = TokenManager(storage: storage, refresher: NeverRefresher())
+        try await tokens.signedIn(TokenSet(accessToken: "e30.\(claims).c2ln", refreshToken: "r", expiresAt: Date().addingTimeInterval(600)))
+        #expect(await tokens.userID() == "user-1")
+        #expect(await TokenManager(storage: storage, refresher: NeverRefresher()).userID() == "user-1", "after a restart, offline")
+        _ = try await tokens.logout()
+        #expect(await TokenManager(storage: storage, refresher: NeverRefresher()).userID() == nil)
+    }
+}
+
+private struct NeverRefresher: TokenRefresher {
+    func refresh(_ refreshToken: String) async throws -> TokenSet { throw TokenRefreshError.unavailable }
 }

@@ -31,6 +31,23 @@ struct AuditChainTests {
         }
     }
 
+    @Test("Review II item 9: the audit page's walk starts at the head the last intact walk reached; a change to that head is still seen; the full walk sees everything", arguments: TestDatabase.kinds)
+    func walkSinceVerified(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            for number in 1...3 { try await store.append(Self.event(number)) }
+            #expect(try await store.verifyAuditChain(sinceVerified: true).checked == 3)
+            for number in 4...5 { try await store.append(Self.event(number)) }
+            // An edit before the kept head is for the full walk (`audit verify`) to find; the page's walk starts after it.
+            try await Self.tamper(store, "UPDATE audit_events SET outcome = 'edited' WHERE sequence = 2")
+            let quick = try await store.verifyAuditChain(sinceVerified: true)
+            #expect(quick.isIntact && quick.checked == 5)
+            #expect(try await store.verifyAuditChain().firstBroken?.sequence == 2)
+            // The kept head itself changed: seen.
+            try await Self.tamper(store, "UPDATE audit_events SET hash = prev_hash WHERE sequence = 5")
+            #expect(try await store.verifyAuditChain(sinceVerified: true).firstBroken?.sequence == 5)
+        }
+    }
+
     @Test("Concurrent appends form one unbroken chain", arguments: TestDatabase.kinds)
     func concurrentAppends(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in

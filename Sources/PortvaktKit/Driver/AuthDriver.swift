@@ -141,11 +141,18 @@ public actor AuthDriver {
         return nil
     }
 
-    /// Replays the offline queue with a fresh access token (S12.4).
+    /// The user of the current session, whose writes it queues and sends.
+    public func currentUserID() async -> String? {
+        await services.tokens.userID()
+    }
+
+    /// Replays this user's writes in the offline queue with a fresh access token (S12.4); another
+    /// login's stay where they are (review III, item 3).
     @discardableResult
     public func sync() async throws -> OfflineQueue.Report {
         let s = services
-        return try await s.queue.replay { write in
+        guard let user = await s.tokens.userID() else { return OfflineQueue.Report(otherLogins: try await s.queue.pending().count) }
+        return try await s.queue.replay(as: user) { write in
             guard let access = try? await s.tokens.accessToken() else { return .unavailable }
             return await s.client.send(write, accessToken: access)
         }

@@ -10,10 +10,17 @@ public struct QueuedWrite: Sendable, Hashable, Codable, Identifiable {
     public let body: Data
     /// The step-up action the write needs (`expenses.submit`), if any: it waits for one.
     public let stepUp: String?
+    /// The user whose write it is: only a session of that user sends it (nil: written before
+    /// writes recorded their user; nobody's session sends it without the person's word).
+    public let userID: String?
     public let createdAt: Date
 
-    public init(id: String = UUID().uuidString.lowercased(), method: String = "POST", path: String, body: Data, stepUp: String? = nil, createdAt: Date) {
+    public init(
+        id: String = UUID().uuidString.lowercased(), method: String = "POST", path: String, body: Data, stepUp: String? = nil,
+        userID: String?, createdAt: Date
+    ) {
         self.id = id
+        self.userID = userID
         self.method = method
         self.path = path
         self.body = body
@@ -61,19 +68,26 @@ public actor OfflineQueue {
         /// The write it stopped at, and why (`unavailable` or `needsStepUp`); nil when the queue is empty.
         public var stoppedAt: String?
         public var stopReason: ReplayOutcome?
+        /// Writes of another login on this device, left alone (never sent as this user).
+        public var otherLogins = 0
     }
 
     private var replaying = false
 
-    /// Sends the queued writes in order until one cannot go now. Each write leaves the queue as
-    /// soon as the server has answered it, so a crash mid-replay repeats at most one (and the
-    /// server's idempotency makes that harmless). Runs one replay at a time.
-    public func replay(_ send: @Sendable (QueuedWrite) async -> ReplayOutcome) async throws -> Report {
+    /// Sends `userID`'s queued writes in order until one cannot go now; another login's stay,
+    /// sealed, counted in the report (review III, item 3: never sent as someone else). Each write
+    /// leaves the queue as soon as the server has answered it, so a crash mid-replay repeats at
+    /// most one (and the server's idempotency makes that harmless). Runs one replay at a time.
+    public func replay(as userID: String, _ send: @Sendable (QueuedWrite) async -> ReplayOutcome) async throws -> Report {
         var report = Report()
         guard !replaying else { return report }
         replaying = true
         defer { replaying = false }
         for write in try await pending() {
+            guard write.userID == userID else {
+                report.otherLogins += 1
+                continue
+            }
             let outcome = await send(write)
             switch outcome {
             case .sent:
@@ -89,6 +103,20 @@ public actor OfflineQueue {
             }
         }
         return report
+    }
+
+    /// How many queued writes are not `userID`'s (another login's on this device).
+    public func otherLogins(than userID: String?) async throws -> Int {
+        try await pending().filter { $0.userID == nil || $0.userID != userID }.count
+    }
+
+    /// Deletes the writes that are not `userID`'s, with the person's consent; returns how many.
+    @discardableResult
+    public func discardOtherLogins(than userID: String?) async throws -> Int {
+        let writes = try await pending()
+        let kept = writes.filter { $0.userID != nil && $0.userID == userID }
+        try await save(kept)
+        return writes.count - kept.count
     }
 
     private func remove(_ id: String) async throws {

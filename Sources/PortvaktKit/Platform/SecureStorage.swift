@@ -31,6 +31,8 @@ public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     public static let bankIDSessionRef = SecureStorageKey(rawValue: "bankid_session_ref_v1")
     public static let deviceID = SecureStorageKey(rawValue: "portvakt_device_id_v1")
     public static let offlineQueue = SecureStorageKey(rawValue: "portvakt_offline_queue_v1")
+    /// The user (`sub`) of the stored session: whose queued writes it may send.
+    public static let sessionUser = SecureStorageKey(rawValue: "portvakt_session_user_v1")
 }
 
 /// Secure storage in memory, for previews and tests of code above the SDK.

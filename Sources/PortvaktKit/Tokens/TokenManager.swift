@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 
 /// Access and refresh tokens as the server issued them.
 public struct TokenSet: Sendable, Hashable, Codable {
@@ -60,7 +61,28 @@ public actor TokenManager {
         refreshing?.cancel()
         refreshing = nil
         try await storage.write(Data(tokens.refreshToken.utf8), for: .refreshToken)
+        if let user = Self.subject(of: tokens.accessToken) {
+            try await storage.write(Data(user.utf8), for: .sessionUser)
+        } else {
+            try await storage.delete(.sessionUser)
+        }
         self.tokens = tokens
+    }
+
+    /// The user of the session (the access token's `sub`), kept beside the refresh token so it is
+    /// known offline after a restart too; nil without a session.
+    public func userID() async -> String? {
+        if let tokens, let user = Self.subject(of: tokens.accessToken) { return user }
+        return try? await storage.readString(.sessionUser)
+    }
+
+    /// `sub` of a JWT this client was given (its own token: read, not verified).
+    static func subject(of jwt: String) -> String? {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])),
+              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return claims["sub"] as? String
     }
 
     /// Whether a refresh token is stored (a session to resume).
@@ -99,6 +121,7 @@ public actor TokenManager {
         if held == nil { held = try await storage.readString(.refreshToken) }
         tokens = nil
         try await storage.delete(.refreshToken)
+        try await storage.delete(.sessionUser)
         return held
     }
 

@@ -15,6 +15,8 @@ enum SensitiveAction: String, Sendable, CaseIterable {
     case contactsRead = "contacts.read"
     /// A member submits an expense claim.
     case expensesSubmit = "expenses.submit"
+    /// A member adds a device key for biometric unlock (``DeviceTrust/mayRegisterDevice(from:at:)``).
+    case deviceEnrol = "device.enrol"
 
     /// The action a device-key step-up names (`POST /v1/step-up`).
     init(_ stepUp: StepUpAction) {
@@ -49,6 +51,8 @@ struct ActionPolicy: Sendable, Equatable {
         // a password session, so it never carries what only BankID or Vipps may (review III, item 2).
         case .personnummerReveal, .conflictResolve, .accountsMerge:
             ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID], freshness: administratorFreshness)
+        case .deviceEnrol:
+            ActionPolicy(roles: [], stepUps: [.freshElectronicID], freshness: administratorFreshness)
         case .contactsRead, .expensesSubmit:
             ActionPolicy(roles: [], stepUps: [.deviceKey], freshness: administratorFreshness)
         }

@@ -74,9 +74,9 @@ struct RoutePolicy: Sendable, Equatable {
         "GET /portal/password/{token}": RoutePolicy(caller: .anonymous),
         "POST /portal/password/{token}": RoutePolicy(caller: .anonymous),
 
-        // Device keys: registering needs a person's login of the last minutes (DeviceTrust);
+        // Device keys: registering needs a BankID or Vipps login of the last minutes (DeviceTrust);
         // a challenge for an unlock is anonymous (the device's signature is the credential).
-        "POST /v1/devices": RoutePolicy(caller: .member),
+        "POST /v1/devices": RoutePolicy(caller: .member, action: .deviceEnrol),
         "GET /v1/devices": RoutePolicy(caller: .member),
         "DELETE /v1/devices/{id}": RoutePolicy(caller: .member),
         "POST /v1/devices/{id}/challenges": RoutePolicy(caller: .anonymous),

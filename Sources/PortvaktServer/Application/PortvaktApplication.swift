@@ -77,7 +77,8 @@ public enum PortvaktApplication {
             MetricsRoutes(store: store, token: token).register(on: router)
         }
         sandbox?.addRoutes(to: router)
-        if sandbox != nil { SandboxMailboxPage(store: store, cipher: keys.cipher).register(on: router) }
+        // Only while mail is delivered there: with SMTP on, its bodies (invitation links) stay unseen.
+        if sandbox != nil, case .sandboxMailbox = mailWorker.delivery { SandboxMailboxPage(store: store, cipher: keys.cipher).register(on: router) }
         onRoutes(router.routes.map(\.description))
         MethodNotAllowed.register(on: router)
 

@@ -50,7 +50,7 @@ struct DeviceRoutes {
         let trust = DeviceTrust(lifetimes: broker.lifetimes)
         guard trust.mayRegisterDevice(from: caller.session, at: now) else {
             throw OAuthFailure(
-                error: "login_required", description: "Register devices within a few minutes of a BankID, Vipps or password login, not from a device unlock.",
+                error: "login_required", description: "Register devices within a few minutes of a BankID or Vipps login, not from a password or a device unlock.",
                 message: .recentLoginRequired, status: .forbidden
             )
         }

@@ -17,10 +17,12 @@ struct DeviceTrust: Sendable {
         trustedUntil(user).map { $0 > now } ?? false
     }
 
-    /// A device key may be added only from a session that a person, not a device key, opened
-    /// moments ago; otherwise a stolen unlocked phone could enrol more keys.
+    /// A device key may be added only from a session that BankID or Vipps opened moments ago
+    /// (``SensitiveAction/deviceEnrol``): not from a device key, or a stolen unlocked phone could
+    /// enrol more keys; not from a password, or a stolen password would gain a key that carries
+    /// more than the password did (review III, item 2).
     func mayRegisterDevice(from session: Session, at now: Date) -> Bool {
-        session.deviceId == nil && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= lifetimes.deviceRegistration
+        Self.isFreshElectronicIDLogin(session, maxAge: lifetimes.deviceRegistration, at: now)
     }
 
     /// Whether the session was opened by a BankID or Vipps login within `maxAge` (not by a

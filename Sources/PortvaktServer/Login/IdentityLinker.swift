@@ -8,9 +8,9 @@ import PortvaktStorage
 /// personnummer or verified phone number (joining the user who already holds such a record).
 /// Nobody is created without a member record.
 ///
-/// Phone numbers are reassigned, mistyped and shared in families, so when the provider gives a
-/// personnummer a phone match links only a record with no number whose holder (if any) has no
-/// other number; any other phone match is not linked and goes to the organisation's review list.
+/// Phone numbers are reassigned, mistyped and shared in families, so a phone match links only a
+/// record with no number that no account holds; any other is not linked, audited, and (when the
+/// provider gave a personnummer) put on the organisation's review list.
 struct IdentityLinker: Sendable {
     let store: PortvaktStore
     let vault: PersonnummerVault
@@ -43,7 +43,7 @@ struct IdentityLinker: Sendable {
                 if let index { records = try await store.memberRecords(personnummerIndex: index) }
                 if let phone = login.phone {
                     let byPhone = try await store.memberRecords(phone: phone).filter { candidate in !records.contains { $0.id == candidate.id } }
-                    let (linkable, refused) = try await phoneMatches(byPhone, index: index)
+                    let (linkable, refused) = try await phoneMatches(byPhone)
                     records += linkable
                     if !refused.isEmpty { try await recordRefused(refused, login: login, now: now) }
                 }
@@ -68,43 +68,47 @@ struct IdentityLinker: Sendable {
         return nil
     }
 
-    /// The phone-matched records a login with the personnummer `index` may link, and those it
-    /// may not (the record or its holder has another number). Without a number, all may.
-    private func phoneMatches(_ records: [MemberRecord], index: String?) async throws -> (linkable: [MemberRecord], refused: [MemberRecord]) {
-        guard let index else { return (records, []) }
+    /// The phone-matched records a login may link, and those it may not. A phone number proves
+    /// only that the phone is the person's now: it may claim a record that has no number and
+    /// that no account holds yet, nothing more (an account is joined by its own credentials,
+    /// the personnummer or the provider account, never by a phone).
+    private func phoneMatches(_ records: [MemberRecord]) async throws -> (linkable: [MemberRecord], refused: [MemberRecord]) {
         var linkable: [MemberRecord] = [], refused: [MemberRecord] = []
         for record in records {
-            var other = record.personnummer.map { $0.index != index } ?? false
-            if !other, let holder = try await store.user(holdingAnyOf: [record]), let held = holder.personnummer?.index {
-                other = held != index
-            }
-            if other { refused.append(record) } else { linkable.append(record) }
+            let held = try await store.user(holdingAnyOf: [record]) != nil
+            let free = record.personnummer == nil && !held
+            if free { linkable.append(record) } else { refused.append(record) }
         }
         return (linkable, refused)
     }
 
-    /// A refused phone match on the organisation's review list (a conflict entry holding the
-    /// login's number sealed, as a sync conflict does), audited for the record and for the login.
+    /// A refused phone match, audited for the record and for the login. With the login's
+    /// personnummer it goes to the organisation's review list as a conflict entry holding that
+    /// number sealed, as a sync conflict does; without one there is nothing to decide on.
     private func recordRefused(_ records: [MemberRecord], login: Login, now: Date) async throws {
-        guard let number = login.personnummer else { return }
         let source = "\(login.provider.rawValue)-phone-match"
         var writes = MemberSyncWrites()
         for record in records {
             let entryID = UUID().uuidString.lowercased()
             let holder = try await store.user(holdingAnyOf: [record])
-            writes.entries.append(MemberSyncEntry(
-                id: entryID, occurredAt: now, organisationID: record.organisationId, memberRecordID: record.id, userID: holder?.id,
-                source: source, outcome: .conflict, loginPersonnummer: try vault.seal(number, record: MemberSyncEntry.vaultRecord(entryID: entryID))
-            ))
+            if let number = login.personnummer {
+                writes.entries.append(MemberSyncEntry(
+                    id: entryID, occurredAt: now, organisationID: record.organisationId, memberRecordID: record.id, userID: holder?.id,
+                    source: source, outcome: .conflict, loginPersonnummer: try vault.seal(number, record: MemberSyncEntry.vaultRecord(entryID: entryID))
+                ))
+            }
+            let reason = login.personnummer == nil ? "phone_match_without_number" : "phone_match_not_free"
+            var details = ["holder": holder?.id ?? "none"]
+            if login.personnummer != nil { details["entry"] = entryID }
             writes.audit.append(AuditEvent(
-                occurredAt: now, action: "member.link.refused", outcome: "phone_match_other_number", actorUserID: nil,
+                occurredAt: now, action: "member.link.refused", outcome: reason, actorUserID: nil,
                 organisationID: UUID(uuidString: record.organisationId), subjectType: "member", subjectID: record.id, source: source,
-                details: ["entry": entryID, "holder": holder?.id ?? "none"]
+                details: details
             ))
             writes.audit.append(AuditEvent(
-                occurredAt: now, action: "login.link.refused", outcome: "phone_match_other_number",
+                occurredAt: now, action: "login.link.refused", outcome: reason,
                 organisationID: UUID(uuidString: record.organisationId), subjectType: "identity",
-                subjectID: "\(login.provider.rawValue):\(login.subject)", source: source, details: ["entry": entryID, "member": record.id]
+                subjectID: "\(login.provider.rawValue):\(login.subject)", source: source, details: details.merging(["member": record.id]) { $1 }
             ))
         }
         try await store.recordMemberSync(writes, now: now)

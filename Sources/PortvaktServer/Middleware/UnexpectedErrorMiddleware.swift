@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 import PortvaktCore
 import PortvaktStorage
 
@@ -13,6 +14,11 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             throw error
+        } catch let error as HTTPParserError {
+            // A body the client framed wrongly (a chunk size that is not hex, or one too large):
+            // the client's fault, read only when a route asks for the body (review II, item 9).
+            context.logger.notice("A request's body was malformed", metadata: ["error": "\(error)"])
+            return try OAuthFailure.invalidRequest("The request body is malformed (\(error)).").response(from: request, context: context)
         } catch let error as StoreError where error.isUnavailable {
             context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
             return try OAuthFailure.temporarilyUnavailable.response(from: request, context: context)

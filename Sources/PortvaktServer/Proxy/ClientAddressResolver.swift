@@ -37,8 +37,10 @@ struct ClientAddressResolver: Sendable {
     }
 
     /// The `for=` values of a `Forwarded` header, in order (`for=192.0.2.60;proto=https, for="[2001:db8::1]:4711"`).
+    /// An element without `for=` gives "" (no usable hop), so the walk stops there instead of
+    /// skipping to an element the client may have written.
     static func forValues(_ header: String) -> [String] {
-        header.split(separator: ",").compactMap { element in
+        header.split(separator: ",").map { element in
             for pair in element.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 guard parts.count == 2, trimmed(parts[0]).lowercased() == "for" else { continue }
@@ -46,7 +48,7 @@ struct ClientAddressResolver: Sendable {
                 if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
                 return value
             }
-            return nil
+            return ""
         }
     }
 

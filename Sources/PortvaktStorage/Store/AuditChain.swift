@@ -4,7 +4,7 @@ import PortvaktCore
 import SQLKit
 
 /// The end of the audit hash chain: the last event's sequence number and hash.
-struct AuditChainHead: Codable, Sendable {
+struct AuditChainHead: Codable, Sendable, Hashable {
     var sequence: Int64
     var hash: Data
 
@@ -90,6 +90,8 @@ public struct AuditChainReport: Sendable, Hashable {
     public let firstBroken: BrokenLink?
     /// The intact chain's head, sealed: keep it outside the database to compare later.
     public let headDigest: String?
+    /// The intact chain's head itself, for ``PortvaktStore/verifyAuditChain(pageSize:sinceVerified:)`` to keep.
+    var verifiedHead: AuditChainHead? = nil
 
     public var isIntact: Bool { firstBroken == nil }
 }
@@ -98,13 +100,29 @@ extension PortvaktStore {
     /// Links the events still waiting (a crash between commit and linking leaves some), then
     /// walks the audit chain in sequence order and reports the first event that was edited,
     /// removed, inserted outside the chain, or a tail that was cut off.
-    public func verifyAuditChain(pageSize: Int = 1000) async throws -> AuditChainReport {
+    ///
+    /// - Parameter sinceVerified: start after the head the last intact walk reached (which must
+    ///   still be there, unchanged), and keep the new one: a page that shows the verdict on every
+    ///   view does not walk the whole chain each time.
+    public func verifyAuditChain(pageSize: Int = 1000, sinceVerified: Bool = false) async throws -> AuditChainReport {
         let keys = auditKeys
         try await linkPendingAuditEvents()
-        return try await read { db in
+        let report: AuditChainReport = try await read { db in
             var previous = AuditChainHead.genesis
             var checked = 0
             var sealed = 0
+            if sinceVerified, let verified = try await db.select().column("sequence").column("hash").from("audit_verified_head")
+                .where("id", .equal, 1).first(as: AuditChainHead.self) {
+                let row = try await db.select().column("*").from("audit_events").where("sequence", .equal, verified.sequence).first(as: AuditRow.self)
+                guard let row, row.hash == verified.hash else {
+                    return AuditChainReport(checked: 0, sealed: 0, firstBroken: .init(
+                        sequence: verified.sequence, eventID: row?.id, reason: "it changed or went after it was verified"
+                    ), headDigest: nil)
+                }
+                previous = verified
+                checked = Int(verified.sequence)
+                sealed = row.keyId == nil ? 0 : 1
+            }
             while true {
                 let page = try await db.select().column("*").from("audit_events")
                     .where("sequence", .greaterThan, previous.sequence).orderBy("sequence").limit(pageSize)
@@ -141,8 +159,17 @@ extension PortvaktStore {
                     sequence: previous.sequence + 1, eventID: try outside.decode(column: "id", as: String.self), reason: "an event outside the chain (no sequence, and no seal of this server's)"
                 ), headDigest: nil)
             }
-            return AuditChainReport(checked: checked, sealed: sealed, firstBroken: nil, headDigest: previous.digest(keys: keys))
+            return AuditChainReport(checked: checked, sealed: sealed, firstBroken: nil, headDigest: previous.digest(keys: keys), verifiedHead: previous)
         }
+        if sinceVerified, report.isIntact, let head = report.verifiedHead {
+            try await writeAlone { db in
+                try await db.raw("""
+                    INSERT INTO audit_verified_head (id, sequence, hash) VALUES (1, \(bind: head.sequence), \(bind: head.hash))
+                    ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
+                    """).run()
+            }
+        }
+        return report
     }
 }
 

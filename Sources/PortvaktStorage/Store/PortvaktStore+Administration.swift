@@ -246,15 +246,13 @@ extension PortvaktStore {
         }
     }
 
-    /// Sets the password of an account (and its email, when it has none), ends every session it
-    /// has, and queues the notice, in one transaction.
+    /// Sets the password of an account, ends every session it has, and queues the notice, in
+    /// one transaction.
     /// - Returns: how many sessions ended.
-    public func setPassword(userID: String, passwordHash: String, email: String?, notice: MailOutboxMessage?, audit: AuditEvent, now: Date = Date()) async throws -> Int {
+    public func setPassword(userID: String, passwordHash: String, notice: MailOutboxMessage?, audit: AuditEvent, now: Date = Date()) async throws -> Int {
         let time = now.millisecondsSince1970
         return try await write { db in
-            var update = db.update("users").set("password_hash", to: passwordHash)
-            if let email { update = update.set("email", to: email.lowercased()) }
-            try await update.where("id", .equal, userID).run()
+            try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, userID).run()
             let ended = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "password_set")
                 .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
                 .returning("id").all().count

@@ -33,10 +33,14 @@ struct Activities: AsyncParsableCommand {
                 "occurred_at": at ?? Date().formatted(.iso8601),
             ]
             body["note"] = note
-            let write = QueuedWrite(path: "v1/activities", body: try JSONSerialization.data(withJSONObject: body), createdAt: Date())
-            // Every write goes through the queue: sent now when the network is there, kept otherwise.
+            // Every write goes through the queue, as this user's: sent now when the network is
+            // there, kept otherwise, and only ever sent by this user's session.
+            let driver = cli.driver(context: context)
+            let write = QueuedWrite(
+                path: "v1/activities", body: try JSONSerialization.data(withJSONObject: body), userID: await driver.currentUserID(), createdAt: Date()
+            )
             try await cli.queue.enqueue(write)
-            let report = try await cli.driver(context: context).sync()
+            let report = try await driver.sync()
             let l = cli.language
             if report.sent.contains(write.id) {
                 cli.output.emit(["ok": true, "id": write.id, "queued": false], text: [l.pick("Aktiviteten er registrert.", "The activity was registered.")])

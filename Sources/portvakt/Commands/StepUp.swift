@@ -103,7 +103,7 @@ struct StepUp: AsyncParsableCommand {
     private func submitExpense(_ cli: CLI, elevated: String) async throws {
         let slug = try await defaultOrganisation(cli)
         let body = try JSONSerialization.data(withJSONObject: ["organisation": slug, "amount_ore": amountOre ?? 0, "description": description ?? ""])
-        let write = QueuedWrite(path: "v1/expenses", body: body, stepUp: action.rawValue, createdAt: Date())
+        let write = QueuedWrite(path: "v1/expenses", body: body, stepUp: action.rawValue, userID: await cli.tokens.userID(), createdAt: Date())
         switch await cli.client.send(write, accessToken: elevated) {
         case .sent:
             cli.output.emit(["ok": true, "id": write.id], text: [cli.language.pick("Utlegget er sendt.", "The expense claim was submitted.")])

@@ -8,16 +8,30 @@ struct Sync: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Flag(help: "Delete the writes another login left on this device (they are never sent as you).")
+    var discardOtherLogins = false
+
     func run() async throws {
         let cli = try CLI(global)
         let context = try await cli.signedInContext()
-        let report = try await cli.driver(context: context).sync()
-        let waiting = try await cli.queue.pending().count
+        let driver = cli.driver(context: context)
+        let user = await driver.currentUserID()
+        let discarded = discardOtherLogins ? try await cli.queue.discardOtherLogins(than: user) : 0
+        let report = try await driver.sync()
+        let others = try await cli.queue.otherLogins(than: user)
+        let waiting = try await cli.queue.pending().count - others
         let l = cli.language
+        var text = [l.pick("Sendt: \(report.sent.count), avvist: \(report.refused.count), venter: \(waiting)",
+                           "Sent: \(report.sent.count), refused: \(report.refused.count), waiting: \(waiting)")]
+        if others > 0 {
+            text.append(l.pick(
+                "\(others) aktiviteter fra en annen innlogging venter på denne enheten. De sendes bare når den personen logger inn; `portvakt sync --discard-other-logins` sletter dem.",
+                "\(others) activities from another login wait on this device. They are sent only when that person logs in; `portvakt sync --discard-other-logins` deletes them."))
+        }
+        if discarded > 0 { text.append(l.pick("Slettet \(discarded) fra en annen innlogging.", "Deleted \(discarded) from another login.")) }
         cli.output.emit(
-            ["sent": report.sent.count, "refused": report.refused.count, "waiting": waiting],
-            text: [l.pick("Sendt: \(report.sent.count), avvist: \(report.refused.count), venter: \(waiting)",
-                          "Sent: \(report.sent.count), refused: \(report.refused.count), waiting: \(waiting)")]
+            ["sent": report.sent.count, "refused": report.refused.count, "waiting": waiting, "other_logins": others, "discarded": discarded],
+            text: text
         )
         if report.stopReason == .unavailable { throw ExitCode.offline }
     }

@@ -33,16 +33,19 @@ struct BrokerLoginTests {
         }
     }
 
-    @Test("Vipps without nin (scope not approved): the login still succeeds, linked by the verified phone number", arguments: TestDatabase.kinds)
+    @Test("Vipps without nin (scope not approved): a record with no number and no account is claimed by the verified phone; review III item 1: one with a number is not", arguments: TestDatabase.kinds)
     func vippsWithoutNin(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
             try await broker.setFaults(["nin_missing"], for: "vipps")
-            let tokens = try await broker.tokens(provider: "vipps", user: "ola")
+            let tokens = try await broker.tokens(provider: "vipps", user: "kari")
             let accessToken = try #require(tokens["access_token"] as? String)
             let subject = try #require(LiveBroker.claims(accessToken)["sub"] as? String)
             let user = try await broker.withStore { try await $0.user(id: subject) }
-            #expect(user?.displayName == "Ola Nordmann")
+            #expect(user?.displayName == "Kari Nordmann")
             #expect(user?.personnummer == nil)
+            // Ola's record holds his number: a phone alone (it may be someone else's now) does not claim it.
+            let (ola, _) = try await broker.providerLogin(AppLogin(), provider: "vipps", user: "ola")
+            #expect(ola.error == "access_denied" && ola.messageID == "not_registered")
         }
     }
 

@@ -73,8 +73,16 @@ struct IdentityLinkingTests {
             let memberships = try await store.memberships(userID: try #require(viaBankID?.id))
             #expect(memberships.map(\.memberRecordId) == [record.id])
 
+            // Review III item 1: a login without a personnummer (Vipps `nin` not approved) whose phone
+            // matches a record someone holds (and with a number) is not that someone.
             let byPhone = try await linker.user(for: .init(provider: .vipps, subject: "v-2", personnummer: nil, phone: "+4790000099", name: nil), now: Date())
-            #expect(byPhone?.id == viaBankID?.id, "a phone match on a record someone already holds joins that user, no second account")
+            #expect(byPhone == nil, "a phone never joins an account")
+            #expect(try await store.user(provider: .vipps, subject: "v-2") == nil)
+            #expect(try await store.auditEvents(subjectType: "identity", subjectID: "vipps:v-2").map(\.outcome) == ["phone_match_without_number"])
+            // A free record (no number, no holder) is still claimed by phone.
+            let free = try await store.createMemberRecord(organisationID: record.organisationId, NewMemberRecord(fullName: "Free", phone: "+4790000097", role: .peerMentor))
+            let claimed = try #require(try await linker.user(for: .init(provider: .vipps, subject: "v-4", personnummer: nil, phone: "+4790000097", name: nil), now: Date()))
+            #expect(try await store.memberships(userID: claimed.id).map(\.memberRecordId) == [free.id])
             let stranger = try await linker.user(for: .init(provider: .vipps, subject: "v-3", personnummer: nil, phone: "+4790000098", name: nil), now: Date())
             #expect(stranger == nil)
             #expect(IdentityLinker.e164("4790000099") == "+4790000099")
@@ -83,7 +91,7 @@ struct IdentityLinkingTests {
 }
 
 extension IdentityLinkingTests {
-    @Test("Review III item 1: a phone match never links a login whose personnummer differs from the record's or its holder's; the mismatch is on the review list, audited both ways", arguments: TestDatabase.kinds)
+    @Test("Review III item 1: a phone match never links a record with a number or one an account holds; with the login's personnummer the mismatch is on the review list, audited both ways", arguments: TestDatabase.kinds)
     func phoneMatchWithAnotherNumber(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             let vault = try Self.vault()

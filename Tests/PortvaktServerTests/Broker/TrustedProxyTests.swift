@@ -54,6 +54,8 @@ struct TrustedProxyTests {
         ("10.0.0.2", "proto=https", "203.0.113.5", "10.0.0.2"),
         ("10.0.0.2", "", "203.0.113.5", "10.0.0.2"),
         ("10.0.0.2", "for=not-an-address", "", "10.0.0.2"),
+        // The proxy's own element without for= ends the walk: the client's for= before it is not believed.
+        ("10.0.0.2", "for=198.51.100.7, proto=https;host=portvakt.example", "", "10.0.0.2"),
     ])
     func resolvesForwarded(peer: String, forwarded: String, forwardedFor: String, client: String) {
         let address = Self.forwardedResolver.clientAddress(

@@ -73,24 +73,24 @@ struct PortvaktKitIntegrationTests {
             // S12: three activities queued offline; the first replay finds no network, the second sends them,
             // a third (as after a crash before the queue was saved) creates nothing new.
             let queue = OfflineQueue(storage: storage)
+            let userID = try #require(LiveBroker.claims(access)["sub"] as? String)
             var writes: [QueuedWrite] = []
             for minutes in [15, 30, 45] {
                 let body = try JSONSerialization.data(withJSONObject: [
                     "organisation": "nhf", "kind": "visit", "occurred_at": "2026-11-21T09:00:00Z", "duration_minutes": minutes,
                 ])
-                let write = QueuedWrite(path: "v1/activities", body: body, createdAt: Date())
+                let write = QueuedWrite(path: "v1/activities", body: body, userID: userID, createdAt: Date())
                 writes.append(write)
                 try await queue.enqueue(write)
             }
             let offline = PortvaktClient(configuration: PortvaktConfiguration(baseURL: try #require(URL(string: "http://127.0.0.1:9"))))
-            let noNetwork = try await queue.replay { await offline.send($0, accessToken: access) }
+            let noNetwork = try await queue.replay(as: userID) { await offline.send($0, accessToken: access) }
             #expect(noNetwork.stopReason == .unavailable && noNetwork.sent.isEmpty)
-            let online = try await queue.replay { await client.send($0, accessToken: access) }
+            let online = try await queue.replay(as: userID) { await client.send($0, accessToken: access) }
             #expect(online.sent == writes.map(\.id))
             for write in writes { try await queue.enqueue(write) }
-            let again = try await queue.replay { await client.send($0, accessToken: access) }
+            let again = try await queue.replay(as: userID) { await client.send($0, accessToken: access) }
             #expect(again.sent.count == 3, "the server answers the replays with the first results")
-            let userID = try #require(LiveBroker.claims(access)["sub"] as? String)
             #expect(try await broker.withStore { try await $0.activityCount(userID: userID) } == 3, "no duplicates on the server")
 
             // Logout: forgotten here, revoked at the server; the token no longer refreshes (S8.3's message follows).

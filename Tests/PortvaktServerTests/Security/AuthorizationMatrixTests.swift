@@ -162,6 +162,11 @@ struct AuthorizationMatrixTests {
         case .noRole:
             if status != 403 { return "\(status), not 403 without the role" }
         case .noStepUp:
+            // Enrolling a device answers as it always has: 403 `login_required` (the app then offers BankID or Vipps).
+            if policy.action == .deviceEnrol {
+                if status != 403 || reply.string("error") != "login_required" { return "\(status), not 403 login_required without a fresh BankID/Vipps login" }
+                return nil
+            }
             if status != 401 { return "\(status), not 401 without the step-up" }
             if reply.headers["content-type"]?.hasPrefix("application/json") == true, reply.string("error") != "insufficient_user_authentication" {
                 return "401 \(reply.string("error") ?? "?"), not insufficient_user_authentication"
@@ -240,12 +245,16 @@ struct AuthorizationMatrixTests {
         }
     }
 
+    /// One key for every enrolment the matrix makes: the first is registered, the rest are 409s.
+    static let matrixDeviceKey = TestDevice().publicJWK
+
     /// A body that passes the policy's checks and is refused after them (or harmless).
     static func jsonBody(for route: String) -> (contentType: String, body: Data)? {
         guard route.hasPrefix("POST") else { return nil }
         let body: [String: Any] = switch route {
         case "POST /v1/organisations/{slug}/users/merge": ["keep": "same", "remove": "same"]
         case "POST /v1/organisations/{slug}/member-sync/{id}/resolve": ["keep": "neither"]
+        case "POST /v1/devices": ["name": "Matrix phone", "platform": "ios", "biometric_kind": "face", "public_key": matrixDeviceKey]
         default: [:]
         }
         return ("application/json", (try? JSONSerialization.data(withJSONObject: body)) ?? Data())

@@ -130,6 +130,8 @@ enum AdminText: String, PageTexts {
     case inviteEmailOtherAccount = "invite_email_other_account"
     case inviteEmailOtherOrganisations = "invite_email_other_organisations"
     case inviteNoLongerFits = "invite_no_longer_fits"
+    case inviteAccountWithoutEmail = "invite_account_without_email"
+    case inviteAccountElsewhere = "invite_account_elsewhere"
     case memberNotFound = "member_not_found"
     case mergeChanged = "merge_changed"
     case mergeDuplicateData = "merge_duplicate_data"
@@ -295,6 +297,12 @@ enum AdminText: String, PageTexts {
         case .inviteEmailOtherOrganisations: language.pick(
             "E-postadressen står også på medlemmer i andre organisasjoner, som ikke er koblet til samme konto. Ingen invitasjon er sendt, for en passordinnlogging må bare gjelde dette medlemmet.",
             "The email address is also on members of other organisations that are not linked to the same account. No invitation was sent, since a password sign-in must reach this member only.")
+        case .inviteAccountWithoutEmail: language.pick(
+            "Medlemmets konto har ingen egen e-postadresse, så Portvakt kan ikke vite at adressen i registeret er medlemmets. Ingen invitasjon er sendt; medlemmet logger inn med BankID eller Vipps.",
+            "The member's account has no email address of its own, so Portvakt cannot know that the address on record is the member's. No invitation was sent; the member signs in with BankID or Vipps.")
+        case .inviteAccountElsewhere: language.pick(
+            "Medlemmets konto har også roller i andre organisasjoner, og et passord ville åpne dem også. Ingen invitasjon er sendt; medlemmet logger inn med BankID eller Vipps.",
+            "The member's account also has roles in other organisations, which a password would open too. No invitation was sent; the member signs in with BankID or Vipps.")
         case .inviteNoLongerFits: language.pick(
             "Invitasjonen passer ikke lenger til medlemmets konto (den er endret siden). Ingen passord er satt. Be administratoren om en ny invitasjon.",
             "The invitation no longer fits the member's account (it has changed since). No password was set. Ask the administrator for a new invitation.")

@@ -42,7 +42,8 @@ struct AuditPages {
                 "who": event.actorUserID.flatMap { names[$0.uuidString.lowercased()] } ?? AdminText.bySystem.text(language),
             ]
         }
-        let report = try await store.verifyAuditChain()
+        // From the head the last view found intact (review II, item 9); `audit verify` walks it all.
+        let report = try await store.verifyAuditChain(sinceVerified: true)
         let verification = report.firstBroken.map { broken in
             language.pick("Kjeden er brutt ved hendelse #\(broken.sequence): \(broken.reason).", "The chain is broken at event #\(broken.sequence): \(broken.reason).")
         } ?? language.pick("Kjeden er kontrollert til og med hendelse #\(report.checked): ingen hendelse er endret, fjernet eller satt inn.",

@@ -117,8 +117,14 @@ struct MembersPage {
         if let owner = try await store.user(email: address.address), owner.id != holder?.id {
             return admin.problem(.inviteEmailOtherAccount, status: .conflict, back: back)
         }
-        if let held = holder?.email, held.lowercased() != address.address.lowercased() {
-            return admin.problem(.inviteEmailOtherAccount, status: .conflict, back: back)
+        if let holder {
+            // The password would open the whole account: only one whose own email is this one,
+            // and whose roles are all in this organisation.
+            guard let held = holder.email else { return admin.problem(.inviteAccountWithoutEmail, status: .conflict, back: back) }
+            guard held.lowercased() == address.address.lowercased() else { return admin.problem(.inviteEmailOtherAccount, status: .conflict, back: back) }
+            guard try await store.organisationRoles(userID: holder.id).allSatisfy({ $0.organisationID == record.organisationId }) else {
+                return admin.problem(.inviteAccountElsewhere, status: .conflict, back: back)
+            }
         }
         for other in try await store.memberRecords(email: address.address) where other.organisationId != record.organisationId {
             guard let holder, try await store.user(holdingAnyOf: [other])?.id == holder.id else {
@@ -131,7 +137,7 @@ struct MembersPage {
         let mail = try admin.broker.mailer.message(.passwordInvite(link: admin.broker.issuer + PasswordInvitePage.path(token)), to: address.address, language: .nb)
         try await store.insertPasswordInvite(
             PasswordInvite(
-                tokenHash: PortalSessionCookie.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address,
+                tokenHash: PortalSessionCookie.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address.lowercased(),
                 createdBy: admin.adminID, now: now, lifetime: Self.inviteLifetime
             ),
             mail: mail,

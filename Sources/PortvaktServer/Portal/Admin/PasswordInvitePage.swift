@@ -72,7 +72,7 @@ struct PasswordInvitePage {
         }
         let notice = try? broker.mailer.message(.passwordChanged, to: user.email ?? invite.email, language: frame.language)
         let ended = try await broker.store.setPassword(
-            userID: user.id, passwordHash: passwordHash, email: user.email == nil ? invite.email : nil, notice: notice,
+            userID: user.id, passwordHash: passwordHash, notice: notice,
             audit: AuditEvent(
                 occurredAt: now, action: "user.password_set", outcome: "success", actorUserID: UUID(uuidString: user.id),
                 organisationID: UUID(uuidString: account.record.organisationId), subjectType: "user", subjectID: user.id, source: "password-invite",
@@ -103,7 +103,7 @@ struct PasswordInvitePage {
         let holder = try await broker.store.user(holdingAnyOf: [record])
         let owner = try await broker.store.user(email: invite.email)
         guard holder?.id == invite.userId, owner == nil || owner?.id == holder?.id else { return nil }
-        if let holder { guard holder.disabledAt == nil, holder.email == nil || holder.email == invite.email else { return nil } }
+        if let holder { guard holder.disabledAt == nil, holder.email?.lowercased() == invite.email.lowercased() else { return nil } }
         return (record, holder)
     }
 }
