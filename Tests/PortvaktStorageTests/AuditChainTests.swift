@@ -42,7 +42,9 @@ struct AuditChainTests {
             let quick = try await store.verifyAuditChain(sinceVerified: true)
             #expect(quick.isIntact && quick.checked == 5)
             #expect(try await store.verifyAuditChain().firstBroken?.sequence == 2)
-            // The kept head itself changed: seen.
+            // The kept head itself changed, its content or its hash: seen.
+            try await Self.tamper(store, "UPDATE audit_events SET outcome = 'edited' WHERE sequence = 5")
+            #expect(try await store.verifyAuditChain(sinceVerified: true).firstBroken?.sequence == 5)
             try await Self.tamper(store, "UPDATE audit_events SET hash = prev_hash WHERE sequence = 5")
             #expect(try await store.verifyAuditChain(sinceVerified: true).firstBroken?.sequence == 5)
         }

@@ -143,7 +143,10 @@ public actor AuthDriver {
 
     /// The user of the current session, whose writes it queues and sends.
     public func currentUserID() async -> String? {
-        await services.tokens.userID()
+        if let user = await services.tokens.userID() { return user }
+        // A session kept from before its user was recorded: its next access token names it.
+        _ = try? await services.tokens.accessToken()
+        return await services.tokens.userID()
     }
 
     /// Replays this user's writes in the offline queue with a fresh access token (S12.4); another
@@ -151,7 +154,7 @@ public actor AuthDriver {
     @discardableResult
     public func sync() async throws -> OfflineQueue.Report {
         let s = services
-        guard let user = await s.tokens.userID() else { return OfflineQueue.Report(otherLogins: try await s.queue.pending().count) }
+        guard let user = await currentUserID() else { return OfflineQueue.Report(otherLogins: try await s.queue.pending().count) }
         return try await s.queue.replay(as: user) { write in
             guard let access = try? await s.tokens.accessToken() else { return .unavailable }
             return await s.client.send(write, accessToken: access)

@@ -105,6 +105,22 @@ public actor OfflineQueue {
         return report
     }
 
+    /// `userID`'s queued writes, in order.
+    public func pending(of userID: String?) async throws -> [QueuedWrite] {
+        guard let userID else { return [] }
+        return try await pending().filter { $0.userID == userID }
+    }
+
+    /// Deletes `userID`'s writes only (a logout that gives them up); returns how many.
+    @discardableResult
+    public func discard(of userID: String?) async throws -> Int {
+        guard let userID else { return 0 }
+        let writes = try await pending()
+        let kept = writes.filter { $0.userID != userID }
+        try await save(kept)
+        return writes.count - kept.count
+    }
+
     /// How many queued writes are not `userID`'s (another login's on this device).
     public func otherLogins(than userID: String?) async throws -> Int {
         try await pending().filter { $0.userID == nil || $0.userID != userID }.count

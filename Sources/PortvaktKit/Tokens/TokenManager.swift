@@ -155,6 +155,8 @@ public actor TokenManager {
         }
         guard generation == started else { throw TokenRefreshError.superseded }
         try await storage.write(Data(fresh.refreshToken.utf8), for: .refreshToken)
+        // A session from before the user was kept gets it at its first refresh.
+        if let user = Self.subject(of: fresh.accessToken) { try await storage.write(Data(user.utf8), for: .sessionUser) }
         tokens = fresh
         return fresh
     }

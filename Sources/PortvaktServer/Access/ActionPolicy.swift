@@ -47,8 +47,8 @@ struct ActionPolicy: Sendable, Equatable {
 
     static func of(_ action: SensitiveAction) -> ActionPolicy {
         switch action {
-        // A device key proves the phone, not the person's identity: it may have been enrolled from
-        // a password session, so it never carries what only BankID or Vipps may (review III, item 2).
+        // A device key proves the phone, not the person's identity: it never carries what only
+        // BankID or Vipps may (review III, item 2).
         case .personnummerReveal, .conflictResolve, .accountsMerge:
             ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID], freshness: administratorFreshness)
         case .deviceEnrol:

@@ -23,6 +23,8 @@ struct ConflictResolver: Sendable {
         case notOpen
         /// Another record of the organisation holds the login's number: merge those first.
         case numberHeldElsewhere
+        /// The record's account has another personnummer: the login was someone else's.
+        case heldByAnotherPerson
     }
 
     /// - Throws: ``Refusal`` when the entry cannot be resolved this way; nothing is changed.
@@ -35,6 +37,10 @@ struct ConflictResolver: Sendable {
         if decision == .login, let sealed = entry.loginPersonnummer {
             let vault = broker.keys.vault
             let number = try vault.open(sealed, record: MemberSyncEntry.vaultRecord(entryID: entry.id))
+            // The record's account has another person's number: the login's is not this member's.
+            if let held = try await broker.store.user(holdingAnyOf: [record])?.personnummer?.index, held != vault.blindIndex(number) {
+                throw Refusal.heldByAnotherPerson
+            }
             if try await broker.store.memberRecords(personnummerIndex: vault.blindIndex(number))
                 .contains(where: { $0.organisationId == record.organisationId && $0.id != record.id }) {
                 throw Refusal.numberHeldElsewhere

@@ -43,12 +43,15 @@ struct IdentityLinker: Sendable {
                 if let index { records = try await store.memberRecords(personnummerIndex: index) }
                 if let phone = login.phone {
                     let byPhone = try await store.memberRecords(phone: phone).filter { candidate in !records.contains { $0.id == candidate.id } }
-                    let (linkable, refused) = try await phoneMatches(byPhone)
+                    let (linkable, refused) = try await phoneMatches(byPhone, index: index)
                     records += linkable
                     if !refused.isEmpty { try await recordRefused(refused, login: login, now: now) }
                 }
                 guard let first = records.first else { return nil }
                 if let holder = try await store.user(holdingAnyOf: records) {
+                    // A record may carry the login's number (an administrator took it into the
+                    // record), yet be held by an account with another number: never that account.
+                    if let held = holder.personnummer?.index, held != index { return nil }
                     _ = try await store.linkIdentity(userID: holder.id, provider: login.provider, subject: login.subject, now: now)
                     return holder
                 }
@@ -72,11 +75,14 @@ struct IdentityLinker: Sendable {
     /// only that the phone is the person's now: it may claim a record that has no number and
     /// that no account holds yet, nothing more (an account is joined by its own credentials,
     /// the personnummer or the provider account, never by a phone).
-    private func phoneMatches(_ records: [MemberRecord]) async throws -> (linkable: [MemberRecord], refused: [MemberRecord]) {
+    /// (A record held by an account with the login's own personnummer is that person's: a
+    /// concurrent first login of theirs made it a moment ago.)
+    private func phoneMatches(_ records: [MemberRecord], index: String?) async throws -> (linkable: [MemberRecord], refused: [MemberRecord]) {
         var linkable: [MemberRecord] = [], refused: [MemberRecord] = []
         for record in records {
-            let held = try await store.user(holdingAnyOf: [record]) != nil
-            let free = record.personnummer == nil && !held
+            let holder = try await store.user(holdingAnyOf: [record])
+            let ownHolder = index != nil && holder?.personnummer?.index == index
+            let free = record.personnummer == nil && (holder == nil || ownHolder)
             if free { linkable.append(record) } else { refused.append(record) }
         }
         return (linkable, refused)
@@ -91,7 +97,10 @@ struct IdentityLinker: Sendable {
         for record in records {
             let entryID = UUID().uuidString.lowercased()
             let holder = try await store.user(holdingAnyOf: [record])
-            if let number = login.personnummer {
+            // One open review entry per record: repeated logins add audit events, not entries.
+            let open = try await store.memberSyncEntries(organisationID: record.organisationId, outcome: .conflict, status: "open")
+                .contains { $0.memberRecordId == record.id && $0.source == source }
+            if let number = login.personnummer, !open {
                 writes.entries.append(MemberSyncEntry(
                     id: entryID, occurredAt: now, organisationID: record.organisationId, memberRecordID: record.id, userID: holder?.id,
                     source: source, outcome: .conflict, loginPersonnummer: try vault.seal(number, record: MemberSyncEntry.vaultRecord(entryID: entryID))
@@ -99,7 +108,7 @@ struct IdentityLinker: Sendable {
             }
             let reason = login.personnummer == nil ? "phone_match_without_number" : "phone_match_not_free"
             var details = ["holder": holder?.id ?? "none"]
-            if login.personnummer != nil { details["entry"] = entryID }
+            if login.personnummer != nil, !open { details["entry"] = entryID }
             writes.audit.append(AuditEvent(
                 occurredAt: now, action: "member.link.refused", outcome: reason, actorUserID: nil,
                 organisationID: UUID(uuidString: record.organisationId), subjectType: "member", subjectID: record.id, source: source,

@@ -75,6 +75,8 @@ struct MemberSyncRoutes {
             throw OAuthFailure(error: "conflict", description: "Only an open conflict can be resolved.", status: .conflict)
         } catch ConflictResolver.Refusal.numberHeldElsewhere {
             throw OAuthFailure(error: "conflict", description: "Another member record of the organisation holds the login's number; merge them first.", status: .conflict)
+        } catch ConflictResolver.Refusal.heldByAnotherPerson {
+            throw OAuthFailure(error: "conflict", description: "The member's account has another personnummer: the login was someone else's; keep the member's.", status: .conflict)
         }
     }
 

@@ -114,7 +114,10 @@ extension PortvaktStore {
             if sinceVerified, let verified = try await db.select().column("sequence").column("hash").from("audit_verified_head")
                 .where("id", .equal, 1).first(as: AuditChainHead.self) {
                 let row = try await db.select().column("*").from("audit_events").where("sequence", .equal, verified.sequence).first(as: AuditRow.self)
-                guard let row, row.hash == verified.hash else {
+                // The kept head must still be that event, and the event still match its seal.
+                guard let row, row.hash == verified.hash, let previousHash = row.prevHash,
+                      try row.computedHash(sequence: verified.sequence, previous: previousHash, keys: keys) == row.hash
+                else {
                     return AuditChainReport(checked: 0, sealed: 0, firstBroken: .init(
                         sequence: verified.sequence, eventID: row?.id, reason: "it changed or went after it was verified"
                     ), headDigest: nil)
@@ -166,6 +169,7 @@ extension PortvaktStore {
                 try await db.raw("""
                     INSERT INTO audit_verified_head (id, sequence, hash) VALUES (1, \(bind: head.sequence), \(bind: head.hash))
                     ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, hash = excluded.hash
+                    WHERE excluded.sequence > audit_verified_head.sequence
                     """).run()
             }
         }

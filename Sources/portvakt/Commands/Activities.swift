@@ -63,7 +63,7 @@ struct Activities: AsyncParsableCommand {
         func run() async throws {
             let cli = try CLI(global)
             _ = try await cli.signedInContext()
-            let waiting = try await cli.queue.pending().filter { $0.path == "v1/activities" }
+            let waiting = try await cli.queue.pending(of: await cli.tokens.userID()).filter { $0.path == "v1/activities" }
             let listed = try await cli.get("v1/activities" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""))
             let activities = listed["activities"] as? [[String: Any]] ?? []
             let text = activities.map { "\($0["occurred_at"] as? String ?? "")  \($0["kind"] as? String ?? "")  \($0["duration_minutes"] as? Int ?? 0) min  \($0["note"] as? String ?? "")" }

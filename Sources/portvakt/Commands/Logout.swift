@@ -15,8 +15,10 @@ struct Logout: AsyncParsableCommand {
         let cli = try CLI(global)
         let context = await cli.context()
         // Writes made offline belong to this user: send them first, and never lose them silently.
+        // Another login's stay on the device for that person (review III, item 3).
+        let user = context.hasSession ? await cli.driver(context: context).currentUserID() : nil
         if context.hasSession { _ = try? await cli.driver(context: context).sync() }
-        let waiting = try await cli.queue.pending().count
+        let waiting = try await cli.queue.pending(of: user).count
         if waiting > 0, !discardQueued {
             cli.output.emit(["ok": false, "waiting": waiting], text: [cli.language.pick(
                 "\(waiting) registreringer er ikke sendt ennå. Kjør `portvakt sync` når nettet er tilbake, eller logg ut med --discard-queued.",
@@ -25,7 +27,7 @@ struct Logout: AsyncParsableCommand {
         }
         await cli.driver(context: context).send(.logout)
         try? await cli.storage.delete(CLI.cachedMe)
-        try? await cli.storage.delete(.offlineQueue)
+        try? await cli.queue.discard(of: user)
         cli.output.emit(["ok": true], text: [cli.language.pick("Du er logget ut.", "You are logged out.")])
     }
 }

@@ -11,7 +11,7 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         let cli = try CLI(global)
         let context = try await cli.signedInContext()
-        let queued = (try? await cli.queue.pending().count) ?? 0
+        let queued = (try? await cli.queue.pending(of: await cli.tokens.userID()).count) ?? 0
         let settings = BiometricSettingsModel(AuthMachine(context: context), language: cli.language)
         let me = try await cli.me()
         let summary = Self.summary(me, language: cli.language)

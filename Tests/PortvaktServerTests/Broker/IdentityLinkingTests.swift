@@ -119,13 +119,22 @@ extension IdentityLinkingTests {
             // A record without a number, held by an account with another number: not linked, nothing written back.
             let stranger = try await linker.user(for: .init(provider: .bankid, subject: "una-b", personnummer: unaNumber, phone: "+4790000022", name: nil), now: Date())
             #expect(stranger == nil)
-            #expect(try await store.memberRecord(id: empty.id)?.personnummer == nil, "no number written back")
+            #expect(try await store.memberships(userID: ingrid.id).compactMap(\.memberRecordId).count == 2, "nothing joined Ingrid's account")
 
-            // A record with no number and no holder still links by phone (the write-back fills it).
+            // A record with no number and no holder still links by phone.
             let free = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Una U", phone: "+4790000033", role: .peerMentor))
             let linked = try await linker.user(for: .init(provider: .vipps, subject: "una-v2", personnummer: unaNumber, phone: "+4790000033", name: nil), now: Date())
             #expect(linked != nil && linked?.id != ingrid.id)
             #expect(try await store.memberships(userID: try #require(linked?.id)).compactMap(\.memberRecordId) == [free.id])
+
+            // An administrator took Per's number into a record Ingrid's account holds: Per's login
+            // finds the record by number, but never the account of another person's number.
+            let perNumber = try Personnummer("02829116912", context: .test)
+            var writes = MemberSyncWrites()
+            writes.personnummerUpdates.append((empty.id, try vault.protect(perNumber, record: MemberRecord.personnummerContext(recordID: empty.id))))
+            try await store.recordMemberSync(writes, now: Date())
+            #expect(try await linker.user(for: .init(provider: .vipps, subject: "per-v", personnummer: perNumber, phone: nil, name: nil), now: Date()) == nil)
+            #expect(try await store.identityProviders(userID: ingrid.id) == ["bankid"])
         }
     }
 }

@@ -150,6 +150,7 @@ enum AdminText: String, PageTexts {
     case notAllowedTitle = "not_allowed_title"
     case notFoundTitle = "not_found_title"
     case numberHeldElsewhere = "number_held_elsewhere"
+    case heldByAnotherPerson = "held_by_another_person"
     case numbersShown = "numbers_shown"
     case openConflicts = "open_conflicts"
     case passwordLength = "password_length"
@@ -324,6 +325,9 @@ enum AdminText: String, PageTexts {
         case .noneOnFile: language.pick("Ingen i registeret", "None on record")
         case .notAllowedTitle: language.pick("Ikke tilgang", "No access")
         case .notFoundTitle: language.pick("Fant ikke siden", "Page not found")
+        case .heldByAnotherPerson: language.pick(
+            "Medlemmets konto har et annet fødselsnummer, så innloggingen var en annen persons. Behold registerets nummer. Ingenting er endret.",
+            "The member's account has another national identity number, so the sign-in was another person's. Keep the record's number. Nothing was changed.")
         case .numberHeldElsewhere: language.pick("Et annet medlem i organisasjonen har nummeret fra innloggingen. Slå dem sammen først. Ingenting er endret.", "Another member of the organisation holds the sign-in's number. Merge them first. Nothing was changed.")
         case .numbersShown: language.pick("Numrene vises i sin helhet. Det er logget.", "The numbers are shown in full. This is logged.")
         case .openConflicts: language.pick("åpne konflikter om fødselsnummer", "open national identity number conflicts")

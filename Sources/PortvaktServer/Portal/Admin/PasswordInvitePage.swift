@@ -65,10 +65,15 @@ struct PasswordInvitePage {
             user = holder
         } else {
             // A record without an account: an account of this record alone, its role only.
-            user = try await broker.store.createMemberUser(
-                displayName: account.record.fullName, email: invite.email, personnummer: nil, provider: .password, subject: invite.email,
-                memberRecords: [account.record], now: now
-            )
+            do {
+                user = try await broker.store.createMemberUser(
+                    displayName: account.record.fullName, email: invite.email, personnummer: nil, provider: .password, subject: invite.email,
+                    memberRecords: [account.record], now: now
+                )
+            } catch {
+                try? await broker.store.releasePasswordInvite(tokenHash: hash)
+                throw error
+            }
         }
         let notice = try? broker.mailer.message(.passwordChanged, to: user.email ?? invite.email, language: frame.language)
         let ended = try await broker.store.setPassword(
@@ -103,7 +108,14 @@ struct PasswordInvitePage {
         let holder = try await broker.store.user(holdingAnyOf: [record])
         let owner = try await broker.store.user(email: invite.email)
         guard holder?.id == invite.userId, owner == nil || owner?.id == holder?.id else { return nil }
-        if let holder { guard holder.disabledAt == nil, holder.email?.lowercased() == invite.email.lowercased() else { return nil } }
+        if let holder {
+            guard holder.disabledAt == nil, holder.email?.lowercased() == invite.email.lowercased(),
+                  try await broker.store.organisationRoles(userID: holder.id).allSatisfy({ $0.organisationID == record.organisationId })
+            else { return nil }
+        } else {
+            // As when it was sent: no other organisation's member carries the address.
+            guard try await broker.store.memberRecords(email: invite.email).allSatisfy({ $0.organisationId == record.organisationId }) else { return nil }
+        }
         return (record, holder)
     }
 }

@@ -101,6 +101,8 @@ struct SyncPages {
             return admin.problem(.conflictNotOpen, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
         } catch ConflictResolver.Refusal.numberHeldElsewhere {
             return admin.problem(.numberHeldElsewhere, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
+        } catch ConflictResolver.Refusal.heldByAnotherPerson {
+            return admin.problem(.heldByAnotherPerson, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
         }
         return admin.redirect("\(admin.base)/sync/\(entry.id)?done=resolved")
     }
