@@ -164,4 +164,14 @@ struct ConfigurationTests {
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
+
+    @Test("Review II item 9: the token-less metrics port binds loopback unless PORTVAKT_METRICS_HOST says otherwise; review III item 6: BankID orders per address are a setting")
+    func metricsHostAndOrderLimit() throws {
+        let defaults = try ServerConfiguration.load(.development, from: ["PORTVAKT_HOST": "0.0.0.0"])
+        #expect(defaults.metricsHost == "127.0.0.1", "not PORTVAKT_HOST")
+        #expect(defaults.bankIDOrdersPerAddress == 20)
+        let set = try ServerConfiguration.load(.development, from: ["PORTVAKT_METRICS_HOST": "10.0.0.5", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS": "200"])
+        #expect(set.metricsHost == "10.0.0.5" && set.bankIDOrdersPerAddress == 200)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_BANKID_ORDERS_PER_ADDRESS": "0"]) }
+    }
 }

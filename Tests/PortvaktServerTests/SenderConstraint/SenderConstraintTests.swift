@@ -315,4 +315,36 @@ struct SenderConstraintTests {
             #expect(Set(events.compactMap { $0.details["skipped"] }) == ["par", "dpop"])
         }
     }
+
+    @Test("Review II item 9: end-session with only the ID token leaves a DPoP-bound session alone; with a proof by its key it ends it", arguments: TestDatabase.kinds)
+    func endSessionNeedsTheKey(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: Self.requiredPolicy) { broker in
+            let key = ProofKey(broker)
+            let tokens = try await Self.login(broker, key: key)
+            let access = try #require(tokens["access_token"] as? String)
+            let hint = try #require(tokens["id_token"] as? String)
+            let path = "/oauth/end-session?id_token_hint=\(FormFields.encode(hint))"
+            let stolen = try await broker.send(path)
+            #expect(stolen.status == 400 && stolen.body.contains("bound to the app's key"))
+            #expect(try await key.send("/v1/me", method: "GET", accessToken: access).status == 200, "the session lives on")
+            let ended = try await key.send(path, method: "GET")
+            #expect(ended.status == 200, "\(ended.body.prefix(200))")
+            #expect(try await key.send("/v1/me", method: "GET", accessToken: access).status == 401, "ended with the proof")
+        }
+    }
+
+    @Test("Review II item 9: every answer says nosniff and never in a frame; an https deployment sends Strict-Transport-Security")
+    func securityHeaders() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            for path in ["/oauth/authorize?client_id=nobody", "/health/live", "/no-such-page"] {
+                let reply = try await broker.send(path)
+                #expect(reply.headers["x-content-type-options"] == "nosniff", "\(path)")
+                #expect(reply.headers["x-frame-options"] == "DENY", "\(path)")
+                #expect(reply.headers["strict-transport-security"] == nil, "plain http in development: \(path)")
+            }
+        }
+        try await LiveBroker.run(.sqlite, settings: ["PORTVAKT_PUBLIC_URL": "https://portvakt.example"]) { broker in
+            #expect(try await broker.send("/health/live").headers["strict-transport-security"] == "max-age=31536000")
+        }
+    }
 }
