@@ -135,7 +135,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            ],
+            resources: [.embedInCode("Resources")]
         ),
 
         .executableTarget(

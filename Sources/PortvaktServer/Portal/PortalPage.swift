@@ -14,7 +14,7 @@ struct PortalPage: Sendable {
 
     init() {
         var library = MustacheLibrary()
-        for (name, text) in PortalTemplates.all + AdminTemplates.all {
+        for (name, text) in PortalTemplates.all {
             // The templates are part of the build: one that does not parse is a programming error.
             library.register(try! MustacheTemplate(string: text), named: name)
         }

@@ -41,38 +41,9 @@ struct SandboxMailboxPage {
             "switchLanguage": "/sandbox/mailbox?ui_locales=\(language.other.rawValue)",
             "messages": rows, "hasMessages": !rows.isEmpty,
         ]
-        return PortalPage.response(html: Self.library.render(context, withTemplate: "mailbox") ?? "", status: .ok)
+        return PortalPage.response(html: PortalPage.shared.library.render(context, withTemplate: "sandbox_mailbox") ?? "", status: .ok)
     }
 
-    private static let library: MustacheLibrary = {
-        var library = MustacheLibrary()
-        // Both are part of the build: one that does not parse is a programming error.
-        library.register(try! MustacheTemplate(string: PortalTemplates.layout), named: "layout")
-        library.register(try! MustacheTemplate(string: template), named: "mailbox")
-        return library
-    }()
-
-    private static let template = #"""
-    {{<layout}}
-    {{$title}}{{t.mailbox_title}}{{/title}}
-    {{$main}}
-    <h1>{{t.mailbox_title}}</h1>
-    <p>{{t.mailbox_intro}}</p>
-    {{#hasMessages}}
-    <ol class="cards">
-    {{#messages}}
-    <li>
-    <h2>{{subject}}</h2>
-    <dl><dt>{{t.mailbox_to}}</dt><dd>{{recipient}}</dd><dt>{{t.mailbox_when}}</dt><dd>{{when}}</dd><dt>{{t.mailbox_status}}</dt><dd>{{status}}</dd></dl>
-    {{#paragraphs}}<p>{{#isLink}}<a href="{{text}}">{{text}}</a>{{/isLink}}{{^isLink}}{{text}}{{/isLink}}</p>{{/paragraphs}}
-    </li>
-    {{/messages}}
-    </ol>
-    {{/hasMessages}}
-    {{^hasMessages}}<p>{{t.mailbox_empty}}</p>{{/hasMessages}}
-    {{/main}}
-    {{/layout}}
-    """#
 }
 
 /// The mailbox page's texts, in Bokmål and English.

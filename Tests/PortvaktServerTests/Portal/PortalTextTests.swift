@@ -16,8 +16,8 @@ struct PortalTextTests {
             #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty, "\(text.rawValue)")
         }
         #expect(AdminText.allCases.filter { $0.text(.nb) == $0.text(.en) }.count <= 6, "only names and codes read the same in both")
-        let ids = Set(PortalText.allCases.map(\.rawValue) + AdminText.allCases.map(\.rawValue))
-        let templates = PortalTemplates.all + AdminTemplates.all
+        let ids = Set(PortalText.allCases.map(\.rawValue) + AdminText.allCases.map(\.rawValue) + MailboxText.allCases.map(\.rawValue))
+        let templates = PortalTemplates.all
         let names = Set(templates.map(\.name))
         for (name, template) in templates {
             for match in template.matches(of: /\{\{[<>] ?([a-z_]+)\}\}/) {
@@ -28,6 +28,19 @@ struct PortalTextTests {
             }
             #expect(!template.contains("<script"), "template \(name) has a script")
             #expect(!template.contains("style="), "template \(name) has an inline style")
+        }
+    }
+
+    @Test("Every template file under Resources/Templates is compiled in and registered under its name")
+    func everyTemplateFileRegistered() throws {
+        let folder = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../../Sources/PortvaktServer/Resources/Templates")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.standardized.path).filter { $0.hasSuffix(".mustache") }
+        #expect(files.count >= 20)
+        #expect(Set(files.map { String($0.dropLast(".mustache".count)) }) == Set(PortalTemplates.all.map(\.name)))
+        for file in files {
+            let text = try String(contentsOf: folder.appending(path: file), encoding: .utf8)
+            let name = String(file.dropLast(".mustache".count))
+            #expect(PortalTemplates.all.first { $0.name == name }?.text == String(text.dropLast()), "\(file) as compiled differs from the file")
         }
     }
 
