@@ -69,6 +69,14 @@ let package = Package(
             dependencies: ["PortvaktProtocol", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
+        // The rules: who may do what and how freshly authenticated (policies as data), the
+        // administrators' member-sync review and account merge. No HTTP: each service gets a
+        // store protocol of the few methods it uses, a clock and its keys.
+        .target(
+            name: "PortvaktDomain",
+            dependencies: ["Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktStorage"]
+        ),
+
         // One SQL store for SQLite and PostgreSQL, with versioned migrations.
         .target(
             name: "PortvaktStorage",
@@ -115,6 +123,7 @@ let package = Package(
             name: "PortvaktServer",
             dependencies: [
                 "PortvaktCore",
+                "PortvaktDomain",
                 "PortvaktStorage",
                 "PortvaktSandbox",
                 "PortvaktHTTP",
@@ -205,6 +214,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "PortvaktDomainTests",
+            dependencies: ["PortvaktDomain", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktProtocol"]
+        ),
+        .testTarget(
             name: "PortvaktStorageTests",
             dependencies: [
                 "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
@@ -226,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "PortvaktServerTests",
             dependencies: [
-                "PortvaktServer", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
+                "PortvaktServer", "PortvaktDomain", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// Who is calling the app's API: a valid access token of an active session, and the user's
@@ -75,9 +76,12 @@ struct APICaller: Sendable {
         return organisation.roles.contains(where: { $0 != .peerMentor }) || owner == userID
     }
 
+    /// The caller as the domain's operations take them.
+    var actor: Actor { Actor(session: session, organisations: organisations, stepUpClaim: claims.stepUp) }
+
     /// Whether this caller's session and token meet `action`'s policy now (``ActionPolicy``).
     func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
-        ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUpClaim: claims.stepUp, at: now)
+        actor.satisfies(action, at: now)
     }
 
     /// - Throws: 401 `insufficient_user_authentication` with `max_age` (RFC 9470) when `action`

@@ -1,4 +1,5 @@
 import Hummingbird
+import PortvaktDomain
 import PortvaktHTTP
 
 /// The app API's answers: bodies with `snake_case` keys, and every ``OAuthFailure`` as its
@@ -13,6 +14,8 @@ enum APIResponse {
             return try await body()
         } catch let failure as OAuthFailure {
             return try failure.response()
+        } catch let refusal as DomainError {
+            return try OAuthFailure(refusal).response()
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
 
@@ -44,20 +45,10 @@ struct MemberRoutes {
             try await APIResponse.answer {
                 let caller = try await APICaller.authenticate(request, broker: broker)
                 let organisation = try caller.organisation(context.parameters.get("slug"))
-                try caller.require([.orgAdmin], in: organisation)
-                let now = broker.now()
-                try caller.requireStepUp(.accountsMerge, at: now)
+                // The policy before the body (the domain operation checks it again; this orders the answers).
+                try caller.actor.authorize(.accountsMerge, in: organisation, at: broker.now())
                 let body = try await request.decodeJSON(MergeRequest.self)
-                guard body.keep != body.remove else { throw OAuthFailure.invalidRequest(AccountMerge.Refusal.sameAccount.description) }
-                do {
-                    try await AccountMerge(store: broker.store, vault: broker.keys.vault).mergeAsAdministrator(
-                        keep: body.keep, remove: body.remove, adminID: caller.userID, organisationID: organisation.organisationID, now: now
-                    )
-                } catch let refusal as AccountMerge.Refusal {
-                    throw OAuthFailure(error: "merge_refused", description: refusal.description, message: .notAllowed, status: .forbidden)
-                } catch let error as StoreError where error.isDuplicate {
-                    throw OAuthFailure(error: "conflict", description: "Both accounts hold data under the same key; sort it out first.", status: .conflict)
-                }
+                try await broker.accountMerge.mergeAsAdministrator(keep: body.keep, remove: body.remove, in: organisation, by: caller.actor)
                 return try APIResponse.json(["kept": body.keep, "removed": body.remove])
             }
         }

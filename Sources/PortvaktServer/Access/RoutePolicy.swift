@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktDomain
 
 /// Who may call each route, declared once, beside the ``ActionPolicy`` of the sensitive actions
 /// the routes reach. The authorization matrix test takes every route from the router and fails

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Personnummer
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// What the broker's routes share: the store, keys, the app clients, the identity providers
@@ -36,6 +37,20 @@ struct Broker: Sendable {
     func client(_ id: String) -> AppClient? {
         clients.first { $0.id == id }
     }
+
+    /// Decides what a login's personnummer does to the user's member records.
+    var memberSyncPlanner: MemberSyncPlanner {
+        let memberSystems = memberSystems
+        return MemberSyncPlanner(store: store, vault: keys.vault, cipher: keys.cipher) { slug in await memberSystems.system(for: slug) != nil }
+    }
+
+    /// The administrators' review of the member-sync log.
+    var conflictReview: ConflictReview {
+        ConflictReview(store: store, vault: keys.vault, planner: memberSyncPlanner, now: now)
+    }
+
+    /// Merging two accounts of one person.
+    var accountMerge: AccountMerge { AccountMerge(store: store, vault: keys.vault, now: now) }
 
     /// The provider's callback: one path per provider, so a response cannot be replayed at the
     /// other provider's endpoint unnoticed (RFC 9700 §4.4, mix-up).

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import PortvaktCore
+import PortvaktDomain
 import PortvaktSandbox
 import PortvaktStorage
 import ServiceLifecycle
@@ -198,7 +199,7 @@ public enum PortvaktApplication {
     /// Merges two accounts of one person (`portvakt-server merge-users`).
     public static func mergeUsers(configuration: ServerConfiguration, logger: Logger, keep: String, remove: String) async throws {
         try await withStore(configuration: configuration, logger: logger) { store, keys in
-            try await AccountMerge(store: store, vault: keys.vault).merge(keep: keep, remove: remove, by: nil, source: "cli", now: Date())
+            try await AccountMerge(store: store, vault: keys.vault, now: { Date() }).merge(keep: keep, remove: remove, by: nil, source: "cli")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktDomain
 import PortvaktStorage
 
 /// How long a device key may stand in for BankID or Vipps (README.md, "Biometric unlock"):
@@ -28,9 +29,7 @@ struct DeviceTrust: Sendable {
     /// Whether the session was opened by a BankID or Vipps login within `maxAge` (not by a
     /// password, not by a device key): the step-up an administrator's irreversible actions need.
     static func isFreshElectronicIDLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
-        let amr = Set(session.amr.split(separator: " ").map(String.init))
-        let electronicID = session.deviceId == nil && amr.isDisjoint(with: ["pwd", "hwk"]) && session.acr != TokenIssuer.deviceACR
-        return electronicID && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
+        Authentication.isFreshElectronicIDLogin(session, maxAge: maxAge, at: now)
     }
 
     /// RFC 9470: log in again with BankID or Vipps (`max_age` 300), then repeat the request.

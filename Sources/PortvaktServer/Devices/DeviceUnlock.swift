@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// The unlock grant at `/oauth/token`: a device assertion for a challenge with purpose `unlock`

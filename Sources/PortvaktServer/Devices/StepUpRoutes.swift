@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 
 /// `POST /v1/step-up`: the user's Bearer token and a device assertion for a `step-up` challenge

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
 
@@ -47,7 +48,7 @@ struct LoginCompletion: Sendable {
         )
         var memberSync = MemberSyncWrites()
         if let personnummer {
-            memberSync = try await MemberSyncPlanner(broker: broker).plan(for: user, provided: personnummer, source: method.source, now: now)
+            memberSync = try await broker.memberSyncPlanner.plan(for: user, provided: personnummer, source: method.source, now: now)
         }
         try await broker.store.recordLogin(
             session: session,

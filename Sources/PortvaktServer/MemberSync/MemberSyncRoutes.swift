@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Personnummer
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
 
@@ -31,20 +32,20 @@ struct MemberSyncRoutes {
                 }
                 let entries = try await broker.store.memberSyncEntries(organisationID: organisation.organisationID, outcome: outcome, status: query["status"])
                 var listed: [EntryInfo] = []
-                for entry in entries { listed.append(try await info(entry, full: false)) }
+                for entry in entries { listed.append(EntryInfo(try await broker.conflictReview.masked(entry))) }
                 return try APIResponse.json(["entries": listed])
             }
         }
         router.get("/v1/organisations/:slug/member-sync/:id") { request, context in
             try await APIResponse.answer {
                 let (caller, organisation) = try await administrator(request, context)
-                let entry = try await entry(context, in: organisation)
+                let review = broker.conflictReview
+                let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
                 // Full numbers only after a fresh BankID or Vipps login; masked otherwise.
-                let full = caller.satisfies(.personnummerReveal, at: broker.now())
-                if full {
-                    try await ConflictResolver(broker: broker).recordViewed(entry, by: caller.userID, organisationID: organisation.organisationID, source: "api")
-                }
-                return try APIResponse.json(try await info(entry, full: full))
+                let view = caller.satisfies(.personnummerReveal, at: broker.now())
+                    ? try await review.reveal(entry, in: organisation, by: caller.actor, source: "api")
+                    : try await review.masked(entry)
+                return try APIResponse.json(EntryInfo(view))
             }
         }
         router.post("/v1/organisations/:slug/member-sync/:id/resolve") { request, context in
@@ -64,20 +65,14 @@ struct MemberSyncRoutes {
 
     private func resolve(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
         let (caller, organisation) = try await administrator(request, context)
-        let entry = try await entry(context, in: organisation)
-        try caller.requireStepUp(.conflictResolve, at: broker.now())
+        let review = broker.conflictReview
+        let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
+        // The policy before the body: a caller without the step-up learns nothing from a bad body.
+        // (The domain operation checks it again; this only orders the answers.)
+        try caller.actor.authorize(.conflictResolve, in: organisation, at: broker.now())
         let body = try await request.decodeJSON(Resolution.self)
-        guard let decision = ConflictResolver.Decision(rawValue: body.keep) else { throw OAuthFailure.invalidRequest("keep must be member or login.") }
-        do {
-            let resolved = try await ConflictResolver(broker: broker).resolve(entry, keep: decision, by: caller.userID, organisationID: organisation.organisationID)
-            return try APIResponse.json(try await info(resolved, full: false))
-        } catch ConflictResolver.Refusal.notOpen {
-            throw OAuthFailure(error: "conflict", description: "Only an open conflict can be resolved.", status: .conflict)
-        } catch ConflictResolver.Refusal.numberHeldElsewhere {
-            throw OAuthFailure(error: "conflict", description: "Another member record of the organisation holds the login's number; merge them first.", status: .conflict)
-        } catch ConflictResolver.Refusal.heldByAnotherPerson {
-            throw OAuthFailure(error: "conflict", description: "The member's account has another personnummer: the login was someone else's; keep the member's.", status: .conflict)
-        }
+        let resolved = try await review.resolve(entry, keep: body.keep, in: organisation, by: caller.actor)
+        return try APIResponse.json(EntryInfo(try await review.masked(resolved)))
     }
 
     private func retry(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
@@ -102,21 +97,6 @@ struct MemberSyncRoutes {
         return (caller, organisation)
     }
 
-    private func entry(_ context: PortvaktRequestContext, in organisation: OrganisationRoles) async throws -> MemberSyncEntry {
-        guard let entry = try await broker.store.memberSyncEntry(id: context.parameters.get("id") ?? ""),
-              entry.organisationId == organisation.organisationID
-        else { throw OAuthFailure.notFound("sync entry") }
-        return entry
-    }
-
-    private func info(_ entry: MemberSyncEntry, full: Bool) async throws -> EntryInfo {
-        let (record, member, login) = try await ConflictResolver(broker: broker).numbers(of: entry, full: full)
-        return EntryInfo(
-            id: entry.id, occurredAt: Date(millisecondsSince1970: entry.occurredAt).formatted(.iso8601), source: entry.source,
-            outcome: entry.outcome.rawValue, status: entry.status, memberID: entry.memberRecordId, memberName: record?.fullName,
-            memberPersonnummer: member, loginPersonnummer: login, resolution: entry.resolution
-        )
-    }
 }
 
 private struct Resolution: Decodable {
@@ -135,6 +115,20 @@ private struct EntryInfo: Encodable {
     let memberPersonnummer: String?
     let loginPersonnummer: String?
     let resolution: String?
+
+    init(_ view: ConflictReview.View) {
+        let entry = view.entry
+        id = entry.id
+        occurredAt = Date(millisecondsSince1970: entry.occurredAt).formatted(.iso8601)
+        source = entry.source
+        outcome = entry.outcome.rawValue
+        status = entry.status
+        memberID = entry.memberRecordId
+        memberName = view.record?.fullName
+        memberPersonnummer = view.memberNumber
+        loginPersonnummer = view.loginNumber
+        resolution = entry.resolution
+    }
 }
 
 private struct OutboxInfo: Encodable {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 import ServiceLifecycle
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Personnummer
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
 

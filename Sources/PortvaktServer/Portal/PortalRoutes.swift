@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktSandbox
 import PortvaktStorage

@@ -1,5 +1,6 @@
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 
 /// An OAuth error answer (RFC 6749 §5.2) with the message the app shows, if any.
@@ -72,5 +73,31 @@ extension OAuthFailure: HTTPResponseError {
         guard request.headers[.accept]?.contains("text/html") == true else { return try response() }
         let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
         return BrokerPage.problem(message ?? .loginFailed, reason: description, language: language, status: status)
+    }
+}
+
+extension OAuthFailure {
+    /// A domain refusal as the JSON API answers it: one mapping for every route.
+    init(_ refusal: DomainError) {
+        switch refusal.kind {
+        case .notFound:
+            self = OAuthFailure(error: "not_found", description: refusal.description, status: .notFound)
+        case .notAllowed where refusal.reason == .notAllowed:
+            self = .notAllowed
+        case .notAllowed:
+            self = OAuthFailure(error: "merge_refused", description: refusal.description, message: .notAllowed, status: .forbidden)
+        case .stepUpRequired:
+            // A device-key step-up is asked for by its action (RFC 9470); the rest by a fresh login.
+            if let action = refusal.action, !ActionPolicy.of(action).stepUps.contains(.freshElectronicID),
+               let stepUp = StepUpAction(rawValue: action.rawValue) {
+                self = .stepUpRequired(stepUp, refusal.description)
+            } else {
+                self = DeviceTrust.freshLoginRequired
+            }
+        case .conflict:
+            self = OAuthFailure(error: "conflict", description: refusal.description, status: .conflict)
+        case .invalidInput:
+            self = .invalidRequest(refusal.description)
+        }
     }
 }

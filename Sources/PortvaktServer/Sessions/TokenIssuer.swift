@@ -1,6 +1,7 @@
 import Foundation
 import JWTKit
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// The token response (RFC 6749 §5.1, OIDC Core §3.1.3.3).
@@ -43,8 +44,8 @@ struct TokenIssuer: Sendable {
     let broker: Broker
 
     /// The `acr` of a session from biometric unlock, and of a step-up's elevated token.
-    static let deviceACR = "urn:portvakt:acr:device-biometric"
-    static let stepUpACR = "urn:portvakt:acr:biometric-step-up"
+    static let deviceACR = Authentication.deviceACR
+    static let stepUpACR = Authentication.stepUpACR
 
     /// - Parameters:
     ///   - organisations: the user's organisations and roles when the caller has read them already.

@@ -153,6 +153,12 @@ public struct OrganisationRoles: Sendable, Hashable {
     public let organisationID: String
     public let slug: String
     public let roles: [Role]
+
+    public init(organisationID: String, slug: String, roles: [Role]) {
+        self.organisationID = organisationID
+        self.slug = slug
+        self.roles = roles
+    }
 }
 
 extension PortvaktStore {

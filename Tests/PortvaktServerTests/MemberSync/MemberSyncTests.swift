@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 import PortvaktTestSupport
 import SQLKit

@@ -1,6 +1,7 @@
 import Foundation
 import NIOHTTP1
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing

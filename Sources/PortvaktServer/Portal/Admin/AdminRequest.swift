@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// One request to an organisation's administration pages, after the checks every one of them
@@ -36,8 +37,30 @@ struct AdminRequest {
     /// same one the JSON API enforces: for revealing, resolving and merging, a BankID or Vipps
     /// login in the last five minutes.
     func hasStepUp(for action: SensitiveAction) async throws -> Bool {
-        guard let session = try await broker.store.session(id: signedIn.portal.sessionId) else { return false }
-        return ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUpClaim: nil, at: broker.now())
+        try await actor()?.satisfies(action, at: broker.now()) ?? false
+    }
+
+    /// The administrator as the domain's operations take them: this browser's Portvakt session
+    /// and their roles as the database holds them now; nil when the session is gone.
+    func actor() async throws -> Actor? {
+        guard let session = try await broker.store.session(id: signedIn.portal.sessionId) else { return nil }
+        return Actor(session: session, organisations: try await broker.store.organisationRoles(userID: session.userId))
+    }
+
+    /// A domain refusal as a page: the words for its reason, with a way back to `back`.
+    func problem(_ refusal: DomainError, back: String) -> Response {
+        let status: HTTPResponse.Status = switch refusal.kind {
+        case .notFound: .notFound
+        case .notAllowed: .forbidden
+        case .stepUpRequired: .unauthorized
+        case .conflict: .conflict
+        case .invalidInput: .badRequest
+        }
+        let heading: AdminText = refusal.kind == .stepUpRequired ? .stepUpTitle : .problemTitle
+        return pages.response("problem", frame: frame, values: [
+            "heading": heading.text(language), "message": AdminWords.refusal(refusal, language),
+            "action": ["href": back, "label": AdminText.backToAdministration.text(language)],
+        ], status: status)
     }
 
     static let stepUpMaxAge = ActionPolicy.administratorFreshness

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// An organisation's administration in the portal, under `/admin/{slug}`: overview, members,
@@ -77,7 +78,12 @@ struct AdminRoutes {
             return admin.problem(.administratorsOnly, heading: .notAllowedTitle, status: .forbidden,
                                  back: organisation.roles.contains(.coordinator) ? "/admin/\(slug)/members" : "/account")
         }
-        return try await handler(admin, context.parameters.get("id") ?? "")
+        do {
+            return try await handler(admin, context.parameters.get("id") ?? "")
+        } catch let refusal as DomainError {
+            // One mapping of the domain's refusals to pages, for every administration page.
+            return admin.problem(refusal, back: admin.base)
+        }
     }
 
     /// `/admin`: the organisations this person administers or coordinates.

@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// What the administration pages show in words: sign-in methods, sync outcomes, delivery states
@@ -127,17 +128,27 @@ enum AdminWords {
         }
     }
 
-    static func mergeRefusal(_ refusal: AccountMerge.Refusal, _ language: Language) -> String {
-        switch refusal.description {
-        case AccountMerge.Refusal.sameAccount.description:
+    /// A domain refusal in the administrator's words.
+    static func refusal(_ refusal: DomainError, _ language: Language) -> String {
+        switch refusal.reason {
+        case .mergeSameAccount:
             language.pick("En konto kan ikke slås sammen med seg selv.", "An account cannot be merged with itself.")
-        case AccountMerge.Refusal.ownAccount.description:
+        case .mergeOwnAccount:
             language.pick("Du kan ikke slå sammen din egen konto. Be en annen administrator.", "You cannot merge your own account. Ask another administrator.")
-        case AccountMerge.Refusal.notMembers.description:
+        case .mergeNotMembers:
             language.pick("Begge kontoene må være medlemmer i denne organisasjonen.", "Both accounts must be members of this organisation.")
-        default:
+        case .mergeOtherOrganisation:
             language.pick("En av kontoene er også medlem i en annen organisasjon. Den organisasjonens administratorer må være med, eller driften slår dem sammen.",
                           "One of the accounts is also a member of another organisation. Its administrators must be involved, or operations merge them.")
+        case .mergeDuplicateData: AdminText.mergeDuplicateData.text(language)
+        case .mergeAccountGone: AdminText.mergeGone.text(language)
+        case .conflictNotOpen: AdminText.conflictNotOpen.text(language)
+        case .numberHeldElsewhere: AdminText.numberHeldElsewhere.text(language)
+        case .heldByAnotherPerson: AdminText.heldByAnotherPerson.text(language)
+        case .stepUpRequired: AdminText.stepUpFirst.text(language)
+        case .notFound: AdminText.entryNotFound.text(language)
+        case .notAllowed: AdminText.administratorsOnly.text(language)
+        default: AdminText.problemTitle.text(language)
         }
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// `/admin/{slug}/merge`: two accounts of one person. Search and pick the account to keep and
@@ -42,8 +43,7 @@ struct MergePages {
         guard let keep = admin.query["keep"], let remove = admin.query["remove"] else { return try await choose(error: .pickBoth) }
         guard keep != remove else { return try await choose(error: .mergeSame) }
         guard let kept = try await account(keep), let removed = try await account(remove) else { return notFound() }
-        let refusal = try await AccountMerge(store: store, vault: admin.broker.keys.vault)
-            .refusal(keep: keep, remove: remove, adminID: admin.adminID, organisationID: admin.organisationID)
+        let refusal = try await admin.broker.accountMerge.refusal(keep: keep, remove: remove, adminID: admin.adminID, organisationID: admin.organisationID)
         let keptHoldings = try await store.holdings(userID: keep)
         let removedHoldings = try await store.holdings(userID: remove)
         var values: [String: Any] = [
@@ -54,7 +54,7 @@ struct MergePages {
             "confirmation": confirmation(keep: keep, remove: remove, keptHoldings, removedHoldings),
             "back": FormFields.link(admin.base + "/merge", [("keep", keep), ("remove", remove)]),
         ]
-        if let refusal { values["refusal"] = AdminWords.mergeRefusal(refusal, language) }
+        if let refusal { values["refusal"] = AdminWords.refusal(refusal, language) }
         return admin.page("admin_merge_preview", section: .merge, values: values, status: refusal == nil ? .ok : .forbidden)
     }
 
@@ -74,19 +74,11 @@ struct MergePages {
         guard let given = form?["confirmation"], constantTimeEqual(given, expected) else {
             return admin.problem(.mergeChanged, status: .conflict, back: FormFields.link(admin.base + "/merge/preview", [("keep", keep), ("remove", remove)]))
         }
+        guard let actor = try await admin.actor() else { return admin.problem(.stepUpFirst, heading: .stepUpTitle, status: .unauthorized) }
         do {
-            try await AccountMerge(store: store, vault: admin.broker.keys.vault).mergeAsAdministrator(
-                keep: keep, remove: remove, adminID: admin.adminID, organisationID: admin.organisationID, now: admin.broker.now()
-            )
-        } catch let refusal as AccountMerge.Refusal {
-            return admin.page("problem", section: .merge, values: [
-                "heading": AdminText.problemTitle.text(language), "message": AdminWords.mergeRefusal(refusal, language),
-                "action": ["href": admin.base + "/merge", "label": AdminText.backToAdministration.text(language)],
-            ], status: .forbidden)
-        } catch let error as StoreError where error.isDuplicate {
-            return admin.problem(.mergeDuplicateData, status: .conflict, back: admin.base + "/merge")
-        } catch let error as StoreError where error.isNotFound {
-            return admin.problem(.mergeGone, status: .conflict, back: admin.base + "/merge")
+            try await admin.broker.accountMerge.mergeAsAdministrator(keep: keep, remove: remove, in: admin.organisation, by: actor)
+        } catch let refusal as DomainError {
+            return admin.problem(refusal, back: admin.base + "/merge")
         }
         return admin.redirect("\(admin.base)/merge/done?kept=\(FormFields.encode(keep))")
     }

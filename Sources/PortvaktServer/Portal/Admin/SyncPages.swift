@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// `/admin/{slug}/sync`: the member-sync log in words, filtered by outcome, open/closed and date;
@@ -62,13 +63,17 @@ struct SyncPages {
 
     /// One entry; `reveal` (a POST) shows the numbers in full after a step-up, and audits it.
     func entry(_ id: String, reveal: Bool, error: AdminText? = nil) async throws -> Response {
-        guard let entry = try await entry(id) else { return notFound() }
-        let steppedUp = try await admin.hasStepUp(for: .personnummerReveal)
+        guard let actor = try await admin.actor(), let entry = try await entry(id, by: actor) else { return notFound() }
+        let steppedUp = actor.satisfies(.personnummerReveal, at: admin.broker.now())
+        let review = admin.broker.conflictReview
+        let view: ConflictReview.View
         if reveal {
             guard steppedUp else { return stepUpNeeded(entry) }
-            try await ConflictResolver(broker: admin.broker).recordViewed(entry, by: admin.adminID, organisationID: admin.organisationID, source: "portal")
+            view = try await review.reveal(entry, in: admin.organisation, by: actor, source: "portal")
+        } else {
+            view = try await review.masked(entry)
         }
-        let (record, memberNumber, loginNumber) = try await ConflictResolver(broker: admin.broker).numbers(of: entry, full: reveal)
+        let (record, memberNumber, loginNumber) = (view.record, view.memberNumber, view.loginNumber)
         var page = admin
         if reveal { page.frame.status = AdminText.numbersShown.text(language) }
         if admin.query["done"] == "resolved" { page.frame.status = AdminText.conflictResolved.text(language) }
@@ -90,26 +95,26 @@ struct SyncPages {
     }
 
     func resolve(_ id: String) async throws -> Response {
-        guard let entry = try await entry(id) else { return notFound() }
-        guard try await admin.hasStepUp(for: .conflictResolve) else { return stepUpNeeded(entry) }
-        guard let choice = admin.form?["keep"], let decision = ConflictResolver.Decision(rawValue: choice) else {
+        guard let actor = try await admin.actor(), let entry = try await entry(id, by: actor) else { return notFound() }
+        guard actor.satisfies(.conflictResolve, at: admin.broker.now()) else { return stepUpNeeded(entry) }
+        guard let choice = admin.form?["keep"], ConflictReview.Decision(rawValue: choice) != nil else {
             return try await self.entry(id, reveal: false, error: .chooseNumber)
         }
         do {
-            _ = try await ConflictResolver(broker: admin.broker).resolve(entry, keep: decision, by: admin.adminID, organisationID: admin.organisationID)
-        } catch ConflictResolver.Refusal.notOpen {
-            return admin.problem(.conflictNotOpen, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
-        } catch ConflictResolver.Refusal.numberHeldElsewhere {
-            return admin.problem(.numberHeldElsewhere, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
-        } catch ConflictResolver.Refusal.heldByAnotherPerson {
-            return admin.problem(.heldByAnotherPerson, status: .conflict, back: "\(admin.base)/sync/\(entry.id)")
+            _ = try await admin.broker.conflictReview.resolve(entry, keep: choice, in: admin.organisation, by: actor)
+        } catch let refusal as DomainError {
+            return admin.problem(refusal, back: "\(admin.base)/sync/\(entry.id)")
         }
         return admin.redirect("\(admin.base)/sync/\(entry.id)?done=resolved")
     }
 
-    private func entry(_ id: String) async throws -> MemberSyncEntry? {
-        guard id.utf8.count <= 64, let entry = try await store.memberSyncEntry(id: id), entry.organisationId == admin.organisationID else { return nil }
-        return entry
+    /// The organisation's entry; nil (a 404 page) when unknown or another organisation's.
+    private func entry(_ id: String, by actor: Actor) async throws -> MemberSyncEntry? {
+        do {
+            return try await admin.broker.conflictReview.entry(id, in: admin.organisation, by: actor)
+        } catch let refusal as DomainError where refusal.kind == .notFound {
+            return nil
+        }
     }
 
     private func stepUpNeeded(_ entry: MemberSyncEntry) -> Response {

@@ -2,6 +2,16 @@ import Foundation
 import PortvaktCore
 import PortvaktStorage
 
+/// What merging two accounts reads and writes.
+public protocol AccountMergeStore: Sendable {
+    func user(id: String) async throws -> User?
+    func organisationRoles(userID: String) async throws -> [OrganisationRoles]
+    func identityProviders(userID: String) async throws -> [String]
+    func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit: AuditEvent) async throws
+}
+
+extension PortvaktStore: AccountMergeStore {}
+
 /// Merging two accounts of one person (an administrator found a duplicate): the kept account
 /// gets the other's provider accounts, roles, devices and data; the kept personnummer stays, or
 /// the removed one's is taken when the kept account has none.
@@ -10,43 +20,50 @@ import PortvaktStorage
 /// both accounts must be members of the administrator's organisation and of no other, and
 /// neither may be the administrator's own (README, "Merging accounts"). The operator's
 /// `portvakt-server merge-users` is not bound by an organisation.
-struct AccountMerge: Sendable {
-    let store: PortvaktStore
+public struct AccountMerge: Sendable {
+    let store: any AccountMergeStore
     let vault: PersonnummerVault
+    let now: @Sendable () -> Date
 
-    /// Why an administrator may not merge these accounts; the text is safe to show.
-    struct Refusal: Error, Sendable {
-        let description: String
-
-        static let sameAccount = Refusal(description: "An account cannot be merged with itself.")
-        static let ownAccount = Refusal(description: "Administrators cannot merge their own account; ask another administrator.")
-        static let notMembers = Refusal(description: "Both accounts must be members of this organisation.")
-        static let otherOrganisation = Refusal(
-            description: "One of the accounts is also a member of another organisation; its administrators must be involved, or an operator merges with portvakt-server merge-users."
-        )
+    public init(store: any AccountMergeStore, vault: PersonnummerVault, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.vault = vault
+        self.now = now
     }
 
-    /// An organisation administrator's merge: refused unless it stays inside their organisation.
-    func mergeAsAdministrator(keep: String, remove: String, adminID: String, organisationID: String, now: Date) async throws {
-        if let refusal = try await refusal(keep: keep, remove: remove, adminID: adminID, organisationID: organisationID) { throw refusal }
-        try await merge(keep: keep, remove: remove, by: adminID, source: "admin-review", organisationID: organisationID, now: now)
+    /// An organisation administrator's merge: the policy (``SensitiveAction/accountsMerge``: an
+    /// administrator there, BankID or Vipps within 5 minutes) first, then refused unless it stays
+    /// inside their organisation.
+    /// - Throws: ``DomainError``: not allowed, a step-up, one of the merge refusals,
+    ///   ``DomainError/mergeAccountGone`` or ``DomainError/mergeDuplicateData``.
+    public func mergeAsAdministrator(keep: String, remove: String, in organisation: OrganisationRoles, by actor: Actor) async throws {
+        try actor.authorize(.accountsMerge, in: organisation, at: now())
+        if let refusal = try await refusal(keep: keep, remove: remove, adminID: actor.userID, organisationID: organisation.organisationID) { throw refusal }
+        do {
+            try await merge(keep: keep, remove: remove, by: actor.userID, source: "admin-review", organisationID: organisation.organisationID)
+        } catch let error as StoreError where error.isDuplicate {
+            throw DomainError.mergeDuplicateData
+        } catch let error as StoreError where error.isNotFound {
+            throw DomainError.mergeAccountGone
+        }
     }
 
-    /// Why an administrator may not merge these accounts; nil when they may.
-    func refusal(keep: String, remove: String, adminID: String, organisationID: String) async throws -> Refusal? {
-        guard keep != remove else { return .sameAccount }
-        guard adminID != keep, adminID != remove else { return .ownAccount }
+    /// Why an administrator may not merge these accounts; nil when they may (the preview asks).
+    public func refusal(keep: String, remove: String, adminID: String, organisationID: String) async throws -> DomainError? {
+        guard keep != remove else { return .mergeSameAccount }
+        guard adminID != keep, adminID != remove else { return .mergeOwnAccount }
         for account in [keep, remove] {
             let organisations = Set(try await store.organisationRoles(userID: account).map(\.organisationID))
-            guard organisations.contains(organisationID) else { return .notMembers }
-            guard organisations == [organisationID] else { return .otherOrganisation }
+            guard organisations.contains(organisationID) else { return .mergeNotMembers }
+            guard organisations == [organisationID] else { return .mergeOtherOrganisation }
         }
         return nil
     }
 
     /// Merges without an organisation's bounds (the operator's command); audits both accounts'
     /// roles and provider accounts before, and the kept account's after.
-    func merge(keep: String, remove: String, by actor: String?, source: String, organisationID: String? = nil, now: Date) async throws {
+    public func merge(keep: String, remove: String, by actor: String?, source: String, organisationID: String? = nil) async throws {
+        let now = now()
         guard keep != remove, let kept = try await store.user(id: keep), let removed = try await store.user(id: remove) else {
             throw StoreError.notFound("users")
         }

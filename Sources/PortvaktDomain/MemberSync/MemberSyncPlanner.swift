@@ -4,7 +4,7 @@ import PortvaktCore
 import PortvaktStorage
 
 /// What a BankID or Vipps login brought about the person's national identity number.
-enum ProvidedPersonnummer: Sendable {
+public enum ProvidedPersonnummer: Sendable {
     case number(Personnummer)
     /// The provider gave none (Vipps without the `nin` scope approved).
     case absent
@@ -17,16 +17,26 @@ enum ProvidedPersonnummer: Sendable {
 /// it has the same, `conflict` when it has another (never overwritten; the login's number is
 /// sealed in the entry for an administrator), `absent` and `invalid` as the provider gave. An
 /// update for an organisation with its own member system also goes to the outbox.
-struct MemberSyncPlanner: Sendable {
-    let broker: Broker
+public struct MemberSyncPlanner: Sendable {
+    let store: any MemberSyncStore
+    let vault: PersonnummerVault
+    let cipher: FieldCipher
+    /// Whether the organisation with this slug has its own member system (an outbox to fill).
+    let hasMemberSystem: @Sendable (_ slug: String) async -> Bool
 
-    func plan(for user: User, provided: ProvidedPersonnummer, source: String, now: Date) async throws -> MemberSyncWrites {
+    public init(store: any MemberSyncStore, vault: PersonnummerVault, cipher: FieldCipher, hasMemberSystem: @escaping @Sendable (String) async -> Bool) {
+        self.store = store
+        self.vault = vault
+        self.cipher = cipher
+        self.hasMemberSystem = hasMemberSystem
+    }
+
+    public func plan(for user: User, provided: ProvidedPersonnummer, source: String, now: Date) async throws -> MemberSyncWrites {
         var writes = MemberSyncWrites()
-        let vault = broker.keys.vault
         var index: String?
         if case .number(let number) = provided { index = vault.blindIndex(number) }
-        for membership in try await broker.store.memberships(userID: user.id) {
-            guard let recordID = membership.memberRecordId, let record = try await broker.store.memberRecord(id: recordID),
+        for membership in try await store.memberships(userID: user.id) {
+            guard let recordID = membership.memberRecordId, let record = try await store.memberRecord(id: recordID),
                   !writes.entries.contains(where: { $0.memberRecordId == recordID })
             else { continue }
             let entryID = UUID().uuidString.lowercased()
@@ -70,35 +80,45 @@ struct MemberSyncPlanner: Sendable {
     /// Whether another record of the organisation has this number already (the unique index
     /// would refuse it; an administrator must sort the records out).
     private func otherRecordHolds(_ index: String, in record: MemberRecord) async throws -> Bool {
-        try await broker.store.memberRecords(personnummerIndex: index).contains { $0.organisationId == record.organisationId && $0.id != record.id }
+        try await store.memberRecords(personnummerIndex: index).contains { $0.organisationId == record.organisationId && $0.id != record.id }
     }
 
     /// The message for the organisation's own member system, when it has one.
-    func outboxMessage(for record: MemberRecord, number: Personnummer, source: String, now: Date) async throws -> OutboxMessage? {
-        guard let organisation = try await broker.store.organisation(id: record.organisationId),
-              await broker.memberSystems.system(for: organisation.slug) != nil
+    public func outboxMessage(for record: MemberRecord, number: Personnummer, source: String, now: Date) async throws -> OutboxMessage? {
+        guard let organisation = try await store.organisation(id: record.organisationId),
+              await hasMemberSystem(organisation.slug)
         else { return nil }
         let id = UUID().uuidString.lowercased()
         let payload = MemberUpdate(
             event: MemberUpdate.personnummerSet, organisation: organisation.slug, memberID: record.id, memberRef: record.externalRef,
             personnummer: number.digits, source: source, occurredAt: now.formatted(.iso8601)
         )
-        let sealed = try broker.keys.cipher.seal(try JSONEncoder().encode(payload), context: OutboxMessage.payloadContext(messageID: id))
+        let sealed = try cipher.seal(try JSONEncoder().encode(payload), context: OutboxMessage.payloadContext(messageID: id))
         return OutboxMessage(id: id, organisationID: record.organisationId, memberRecordID: record.id, event: payload.event, payload: sealed, now: now)
     }
 }
 
 /// The body an organisation's member system receives.
-struct MemberUpdate: Codable, Sendable {
-    static let personnummerSet = "member.personnummer.set"
+public struct MemberUpdate: Codable, Sendable {
+    public static let personnummerSet = "member.personnummer.set"
 
-    let event: String
-    let organisation: String
-    let memberID: String
-    let memberRef: String?
-    let personnummer: String
-    let source: String
-    let occurredAt: String
+    public let event: String
+    public let organisation: String
+    public let memberID: String
+    public let memberRef: String?
+    public let personnummer: String
+    public let source: String
+    public let occurredAt: String
+
+    public init(event: String, organisation: String, memberID: String, memberRef: String?, personnummer: String, source: String, occurredAt: String) {
+        self.event = event
+        self.organisation = organisation
+        self.memberID = memberID
+        self.memberRef = memberRef
+        self.personnummer = personnummer
+        self.source = source
+        self.occurredAt = occurredAt
+    }
 
     enum CodingKeys: String, CodingKey {
         case event, organisation, personnummer, source

@@ -1,0 +1,54 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// Who may take a sensitive action and which step-up it needs: data, declared once per action.
+public struct ActionPolicy: Sendable, Equatable {
+    /// The roles in the organisation that may take it; empty: any member, on their own data.
+    public let roles: Set<Role>
+    /// The step-ups that satisfy it; any one will do.
+    public let stepUps: Set<StepUpKind>
+    /// How recent a BankID or Vipps login must be.
+    public let freshness: TimeInterval
+
+    public init(roles: Set<Role>, stepUps: Set<StepUpKind>, freshness: TimeInterval) {
+        self.roles = roles
+        self.stepUps = stepUps
+        self.freshness = freshness
+    }
+
+    public static func of(_ action: SensitiveAction) -> ActionPolicy {
+        switch action {
+        // A device key proves the phone, not the person's identity: it never carries what only
+        // BankID or Vipps may (review III, item 2).
+        case .personnummerReveal, .conflictResolve, .accountsMerge:
+            ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID], freshness: administratorFreshness)
+        case .deviceEnrol:
+            ActionPolicy(roles: [], stepUps: [.freshElectronicID], freshness: administratorFreshness)
+        case .contactsRead, .expensesSubmit:
+            ActionPolicy(roles: [], stepUps: [.deviceKey], freshness: administratorFreshness)
+        }
+    }
+
+    public static let administratorFreshness: TimeInterval = 300
+
+    /// Whether `session` (and, for a device-key step-up, the access token's `step_up` claim) meets
+    /// this policy's step-up for `action` at `now`.
+    public func isSatisfied(for action: SensitiveAction, session: Session, stepUpClaim: String?, at now: Date) -> Bool {
+        stepUps.contains { kind in
+            switch kind {
+            case .freshElectronicID:
+                Authentication.isFreshElectronicIDLogin(session, maxAge: freshness, at: now)
+            case .deviceKey:
+                stepUpClaim.flatMap(StepUpAction.init(rawValue:)).map(SensitiveAction.init) == action
+            }
+        }
+    }
+
+    /// What the step-up asks for, in a sentence.
+    var requirement: String {
+        stepUps.contains(.freshElectronicID)
+            ? "This action needs a BankID or Vipps login within the last \(Int(freshness / 60)) minutes; log in again and repeat it."
+            : "A biometric step-up is required for this action."
+    }
+}

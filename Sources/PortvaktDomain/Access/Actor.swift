@@ -1,0 +1,48 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// Who is acting, whichever surface they came through: the user, the session they act in, the
+/// organisations and roles the database holds for them now, and a device-key step-up claim of
+/// the access token (nil in the portal).
+public struct Actor: Sendable {
+    public let session: Session
+    public let organisations: [OrganisationRoles]
+    public let stepUpClaim: String?
+
+    public var userID: String { session.userId }
+
+    public init(session: Session, organisations: [OrganisationRoles], stepUpClaim: String? = nil) {
+        self.session = session
+        self.organisations = organisations
+        self.stepUpClaim = stepUpClaim
+    }
+
+    /// The actor's roles in the organisation with `slug`.
+    /// - Throws: ``DomainError/notAllowed`` when they are not a member there.
+    public func organisation(_ slug: String) throws(DomainError) -> OrganisationRoles {
+        guard let organisation = organisations.first(where: { $0.slug == slug }) else { throw .notAllowed }
+        return organisation
+    }
+
+    /// Whether the actor's session meets `action`'s step-up now.
+    public func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
+        ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUpClaim: stepUpClaim, at: now)
+    }
+
+    /// Whether the actor holds one of `action`'s roles in `organisation` (any member when the
+    /// policy names none).
+    public func mayTake(_ action: SensitiveAction, in organisation: OrganisationRoles) -> Bool {
+        // The roles as this actor's own record holds them, not as the caller passed them.
+        guard let held = organisations.first(where: { $0.organisationID == organisation.organisationID }) else { return false }
+        let roles = ActionPolicy.of(action).roles
+        return roles.isEmpty || held.roles.contains(where: roles.contains)
+    }
+
+    /// Checks `action`'s whole policy: the role first (so nothing is told to a stranger), then the step-up.
+    /// - Throws: ``DomainError/notAllowed`` or ``DomainError/stepUpRequired(_:)``.
+    public func authorize(_ action: SensitiveAction, in organisation: OrganisationRoles, at now: Date) throws(DomainError) {
+        guard mayTake(action, in: organisation) else { throw .notAllowed }
+        guard satisfies(action, at: now) else { throw .stepUpRequired(action) }
+    }
+}

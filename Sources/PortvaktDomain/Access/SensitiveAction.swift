@@ -1,0 +1,36 @@
+import PortvaktProtocol
+
+/// The actions that need more than a valid session. Each names its policy once
+/// (``ActionPolicy/of(_:)``); the portal and the JSON API reach them through the same domain
+/// operations, which enforce it, so the two surfaces cannot disagree.
+public enum SensitiveAction: String, Sendable, CaseIterable {
+    /// An administrator sees a member's full personnummer (a sync entry).
+    case personnummerReveal = "personnummer.reveal"
+    /// An administrator settles a personnummer conflict (the member system may be written to).
+    case conflictResolve = "member_sync.resolve"
+    /// An administrator merges two accounts of one person.
+    case accountsMerge = "accounts.merge"
+    /// A member reads the contact details of the people they support.
+    case contactsRead = "contacts.read"
+    /// A member submits an expense claim.
+    case expensesSubmit = "expenses.submit"
+    /// A member adds a device key for biometric unlock.
+    case deviceEnrol = "device.enrol"
+
+    /// The action a device-key step-up names (`POST /v1/step-up`).
+    public init(_ stepUp: StepUpAction) {
+        switch stepUp {
+        case .contactsRead: self = .contactsRead
+        case .expensesSubmit: self = .expensesSubmit
+        case .personnummerRead: self = .personnummerReveal
+        }
+    }
+}
+
+/// How a person proves again who they are before a sensitive action.
+public enum StepUpKind: String, Sendable, CaseIterable {
+    /// A biometric assertion of the user's device key (`POST /v1/step-up`).
+    case deviceKey = "device_key"
+    /// A BankID or Vipps login within the policy's freshness.
+    case freshElectronicID = "fresh_eid"
+}

@@ -1,0 +1,104 @@
+/// Why the domain refused an operation. A struct around a private code (the shape of jwt-kit's
+/// `JWTError`): callers compare ``kind`` and ``reason``; each surface (the JSON API, the OAuth
+/// endpoints, the HTML pages) maps it once to its status and words.
+public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What the surface answers: 404, 403, 401 with a step-up, 409 or 400.
+    public enum Kind: String, Sendable, Hashable {
+        case notFound, notAllowed, stepUpRequired, conflict, invalidInput
+    }
+
+    /// Which rule refused, for the surface's words.
+    public struct Reason: RawRepresentable, Sendable, Hashable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        public static let notFound = Reason(rawValue: "not_found")
+        public static let notAllowed = Reason(rawValue: "not_allowed")
+        public static let stepUpRequired = Reason(rawValue: "step_up_required")
+        public static let invalidInput = Reason(rawValue: "invalid_input")
+        public static let conflictNotOpen = Reason(rawValue: "conflict_not_open")
+        public static let numberHeldElsewhere = Reason(rawValue: "number_held_elsewhere")
+        public static let heldByAnotherPerson = Reason(rawValue: "held_by_another_person")
+        public static let mergeSameAccount = Reason(rawValue: "merge_same_account")
+        public static let mergeOwnAccount = Reason(rawValue: "merge_own_account")
+        public static let mergeNotMembers = Reason(rawValue: "merge_not_members")
+        public static let mergeOtherOrganisation = Reason(rawValue: "merge_other_organisation")
+        public static let mergeDuplicateData = Reason(rawValue: "merge_duplicate_data")
+        public static let mergeAccountGone = Reason(rawValue: "merge_account_gone")
+    }
+
+    private enum Code: Sendable, Hashable {
+        case notFound(what: String)
+        case notAllowed
+        case stepUpRequired(SensitiveAction)
+        case invalidInput(String)
+        case refused(Kind, Reason, String)
+    }
+
+    private let code: Code
+
+    public var kind: Kind {
+        switch code {
+        case .notFound: .notFound
+        case .notAllowed: .notAllowed
+        case .stepUpRequired: .stepUpRequired
+        case .invalidInput: .invalidInput
+        case .refused(let kind, _, _): kind
+        }
+    }
+
+    public var reason: Reason {
+        switch code {
+        case .notFound: .notFound
+        case .notAllowed: .notAllowed
+        case .stepUpRequired: .stepUpRequired
+        case .invalidInput: .invalidInput
+        case .refused(_, let reason, _): reason
+        }
+    }
+
+    /// The action whose policy was not met, for a ``Kind/stepUpRequired`` error.
+    public var action: SensitiveAction? {
+        if case .stepUpRequired(let action) = code { return action }
+        return nil
+    }
+
+    /// An English sentence that is safe to show (no number, no secret).
+    public var description: String {
+        switch code {
+        case .notFound(let what): "No \(what) with this id is visible to the caller."
+        case .notAllowed: "The caller has no role here that allows this."
+        case .stepUpRequired(let action): ActionPolicy.of(action).requirement
+        case .invalidInput(let text): text
+        case .refused(_, _, let text): text
+        }
+    }
+
+    public static func notFound(_ what: String) -> DomainError { DomainError(code: .notFound(what: what)) }
+    public static let notAllowed = DomainError(code: .notAllowed)
+    public static func stepUpRequired(_ action: SensitiveAction) -> DomainError { DomainError(code: .stepUpRequired(action)) }
+    public static func invalidInput(_ description: String) -> DomainError { DomainError(code: .invalidInput(description)) }
+
+    public static let conflictNotOpen = refused(.conflict, .conflictNotOpen, "Only an open conflict can be resolved.")
+    public static let numberHeldElsewhere = refused(
+        .conflict, .numberHeldElsewhere, "Another member record of the organisation holds the login's number; merge them first."
+    )
+    public static let heldByAnotherPerson = refused(
+        .conflict, .heldByAnotherPerson, "The member's account has another personnummer: the login was someone else's; keep the member's."
+    )
+    public static let mergeSameAccount = refused(.invalidInput, .mergeSameAccount, "An account cannot be merged with itself.")
+    public static let mergeOwnAccount = refused(
+        .notAllowed, .mergeOwnAccount, "Administrators cannot merge their own account; ask another administrator."
+    )
+    public static let mergeNotMembers = refused(.notAllowed, .mergeNotMembers, "Both accounts must be members of this organisation.")
+    public static let mergeOtherOrganisation = refused(
+        .notAllowed, .mergeOtherOrganisation,
+        "One of the accounts is also a member of another organisation; its administrators must be involved, or an operator merges with portvakt-server merge-users."
+    )
+    public static let mergeDuplicateData = refused(.conflict, .mergeDuplicateData, "Both accounts hold data under the same key; sort it out first.")
+    public static let mergeAccountGone = refused(.conflict, .mergeAccountGone, "One of the accounts no longer exists.")
+
+    private static func refused(_ kind: Kind, _ reason: Reason, _ text: String) -> DomainError {
+        DomainError(code: .refused(kind, reason, text))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import PortvaktDomain
+import PortvaktStorage
+import Testing
+
+@Suite("Policies as data: who may take a sensitive action, and how freshly authenticated")
+struct ActionPolicyTests {
+    let now = Fixtures.now
+
+    @Test("S20.4, review II item 3: revealing, resolving and merging need an administrator of that organisation and BankID or Vipps within 5 minutes")
+    func administratorActions() throws {
+        for action in [SensitiveAction.personnummerReveal, .conflictResolve, .accountsMerge] {
+            #expect(ActionPolicy.of(action) == ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID], freshness: 300))
+            #expect(throws: Never.self) { try Fixtures.actor("ingrid", .bankID, age: 299).authorize(action, in: Fixtures.nhf, at: now) }
+            #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .bankID, age: 301).authorize(action, in: Fixtures.nhf, at: now) }
+            #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .password).authorize(action, in: Fixtures.nhf, at: now) }
+        }
+    }
+
+    @Test("Review III item 2: a device key never carries what only BankID or Vipps may, even with a step-up claim for the number")
+    func deviceKeyIsNotAnElectronicID() {
+        let actor = Fixtures.actor("ingrid", .deviceKey, stepUp: "personnummer.read")
+        #expect(!actor.satisfies(.personnummerReveal, at: now))
+        #expect(!actor.satisfies(.deviceEnrol, at: now))
+    }
+
+    @Test("A device-key step-up satisfies exactly the action it names")
+    func deviceKeyStepUp() {
+        let actor = Fixtures.actor("kari", .deviceKey, stepUp: "contacts.read")
+        #expect(actor.satisfies(.contactsRead, at: now))
+        #expect(!actor.satisfies(.expensesSubmit, at: now))
+        #expect(!Fixtures.actor("kari", .bankID).satisfies(.contactsRead, at: now), "a fresh login is not a step-up of the device key")
+    }
+
+    @Test("The role is checked before the step-up, in the actor's own organisation record: a stranger learns nothing, a passed-in role counts for nothing")
+    func roleFirst() {
+        let coordinator = Fixtures.actor("per", .password, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.coordinator])])
+        #expect(throws: DomainError.notAllowed) { try coordinator.authorize(.personnummerReveal, in: Fixtures.nhf, at: now) }
+        let hlfAdmin = Fixtures.actor("hanne", .bankID, roles: [Fixtures.hlf])
+        #expect(throws: DomainError.notAllowed) { try hlfAdmin.authorize(.accountsMerge, in: Fixtures.nhf, at: now) }
+        #expect(throws: DomainError.notAllowed) { try hlfAdmin.organisation("nhf") }
+    }
+
+    @Test("A provider's earlier sign-in counts from its auth_time, not from when Portvakt saw it")
+    func freshnessFromAuthTime() {
+        let session = Fixtures.session("ingrid", .bankID, age: 600)
+        #expect(!Authentication.isFreshElectronicIDLogin(session, maxAge: 300, at: now))
+        #expect(Authentication.isFreshElectronicIDLogin(session, maxAge: 300, at: now.addingTimeInterval(-301)))
+    }
+
+    @Test("Every domain error says what to do without a number or a secret, and has one kind")
+    func errorsDescribeThemselves() {
+        let errors: [DomainError] = [
+            .notFound("sync entry"), .notAllowed, .stepUpRequired(.accountsMerge), .invalidInput("keep must be member or login."),
+            .conflictNotOpen, .numberHeldElsewhere, .heldByAnotherPerson, .mergeSameAccount, .mergeOwnAccount, .mergeNotMembers,
+            .mergeOtherOrganisation, .mergeDuplicateData, .mergeAccountGone,
+        ]
+        #expect(Set(errors.map(\.reason)).count == errors.count)
+        for error in errors {
+            #expect(!error.description.isEmpty && error.description.allSatisfy { !$0.isNumber || "0123456789".contains($0) })
+            #expect(error.description.firstMatch(of: /\d{11}/) == nil)
+        }
+        #expect(DomainError.stepUpRequired(.accountsMerge).action == .accountsMerge)
+        #expect(DomainError.stepUpRequired(.accountsMerge).description.contains("5 minutes"))
+    }
+}
