@@ -9,7 +9,7 @@ import PortvaktStorage
 ///
 /// Access rules: a peer mentor sees their own rows; a coordinator or administrator sees their
 /// organisation's; nobody sees another organisation's.
-struct APICaller: Sendable {
+public struct APICaller: Sendable {
     let claims: AccessTokenClaims
     let session: Session
     let organisations: [OrganisationRoles]

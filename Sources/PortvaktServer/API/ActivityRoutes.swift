@@ -10,12 +10,12 @@ struct ActivityRoutes {
     let broker: Broker
 
     func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/v1/activities") { request, _ in
-            try await APIResponse.answer { try await create(request) }
+        router.post("/v1/activities") { request, context in
+            try await APIResponse.answer { try await create(request, context) }
         }
-        router.get("/v1/activities") { request, _ in
+        router.get("/v1/activities") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker)
+                let caller = try context.requireIdentity()
                 let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
                     try await broker.store.activities(scope).map { ActivityInfo($0, organisation: organisation.slug) }
                 }
@@ -24,8 +24,8 @@ struct ActivityRoutes {
         }
     }
 
-    private func create(_ request: Request) async throws -> Response {
-        let caller = try await APICaller.authenticate(request, broker: broker)
+    private func create(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
+        let caller = try context.requireIdentity()
         let key = try IdempotencyKey(request)
         let body = try await request.decodeJSON(NewActivity.self, multiline: ["note"])
         let organisation = try caller.organisation(body.organisation)

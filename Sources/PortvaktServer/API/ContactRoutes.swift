@@ -12,9 +12,9 @@ struct ContactRoutes {
     let broker: Broker
 
     func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/v1/contacts") { request, _ in
+        router.get("/v1/contacts") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker)
+                let caller = try context.requireIdentity()
                 let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
                     try await broker.store.contacts(scope).map { ContactInfo($0, organisation: organisation.slug, details: nil) }
                 }
@@ -23,7 +23,7 @@ struct ContactRoutes {
         }
         router.get("/v1/contacts/:id") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker, stepUp: .contactsRead)
+                let caller = try context.requireIdentity()
                 guard let contact = try await broker.store.contact(id: context.parameters.get("id") ?? ""),
                       caller.maySee(organisationID: contact.organisationId, owner: contact.assignedUserId),
                       let organisation = caller.organisations.first(where: { $0.organisationID == contact.organisationId })
@@ -38,13 +38,13 @@ struct ContactRoutes {
                 return try APIResponse.json(ContactInfo(contact, organisation: organisation.slug, details: details))
             }
         }
-        router.post("/v1/contacts") { request, _ in
-            try await APIResponse.answer { try await create(request) }
+        router.post("/v1/contacts") { request, context in
+            try await APIResponse.answer { try await create(request, context) }
         }
     }
 
-    private func create(_ request: Request) async throws -> Response {
-        let caller = try await APICaller.authenticate(request, broker: broker)
+    private func create(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
+        let caller = try context.requireIdentity()
         let body = try await request.decodeJSON(NewContact.self)
         let organisation = try caller.organisation(body.organisation)
         try caller.require([.coordinator, .orgAdmin], in: organisation)

@@ -11,12 +11,12 @@ struct ExpenseRoutes {
     let broker: Broker
 
     func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/v1/expenses") { request, _ in
-            try await APIResponse.answer { try await submit(request) }
+        router.post("/v1/expenses") { request, context in
+            try await APIResponse.answer { try await submit(request, context) }
         }
-        router.get("/v1/expenses") { request, _ in
+        router.get("/v1/expenses") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker)
+                let caller = try context.requireIdentity()
                 let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
                     try await broker.store.expenseClaims(scope).map { ExpenseInfo($0, organisation: organisation.slug) }
                 }
@@ -25,8 +25,8 @@ struct ExpenseRoutes {
         }
     }
 
-    private func submit(_ request: Request) async throws -> Response {
-        let caller = try await APICaller.authenticate(request, broker: broker, stepUp: .expensesSubmit)
+    private func submit(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
+        let caller = try context.requireIdentity()
         let key = try IdempotencyKey(request)
         let body = try await request.decodeJSON(NewExpense.self, multiline: ["description"])
         let organisation = try caller.organisation(body.organisation)

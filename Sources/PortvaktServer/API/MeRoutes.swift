@@ -10,9 +10,9 @@ struct MeRoutes {
     let broker: Broker
 
     func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/v1/me") { request, _ in
+        router.get("/v1/me") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker)
+                let caller = try context.requireIdentity()
                 guard let user = try await broker.store.user(id: caller.userID) else { throw OAuthFailure.sessionExpired }
                 let names = Dictionary(uniqueKeysWithValues: try await broker.store.organisations().map { ($0.id, $0.name) })
                 // S9.5: a login without a personnummer is told so, once.

@@ -34,6 +34,11 @@ struct RoutePolicy: Sendable, Equatable {
         return path == "/sandbox" || path.hasPrefix("/sandbox/") ? RoutePolicy(caller: .sandbox) : nil
     }
 
+    /// The routes of `routes` (`METHOD /path`) without a declaration; the server refuses to start with any.
+    static func undeclared(_ routes: [String]) -> [String] {
+        routes.filter { of($0) == nil }
+    }
+
     private static let administrators: Set<Role> = [.orgAdmin]
     private static let coordinators: Set<Role> = [.coordinator, .orgAdmin]
 

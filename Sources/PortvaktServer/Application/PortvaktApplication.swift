@@ -51,6 +51,7 @@ public enum PortvaktApplication {
         router.add(middleware: UnexpectedErrorMiddleware())
         router.add(middleware: DPoPNonceMiddleware(nonces: broker.dpopNonces, now: clock))
         router.add(middleware: BrowserErrorPages(pages: .shared))
+        router.add(middleware: RoutePolicyMiddleware(broker: broker))
         let portal = PortalRoutes(broker: broker, sandboxEnabled: configuration.sandboxEnabled)
         portal.register(on: router)
         AdminRoutes(portal: portal).register(on: router)
@@ -80,6 +81,8 @@ public enum PortvaktApplication {
         sandbox?.addRoutes(to: router)
         // Only while mail is delivered there: with SMTP on, its bodies (invitation links) stay unseen.
         if sandbox != nil, case .sandboxMailbox = mailWorker.delivery { SandboxMailboxPage(store: store, cipher: keys.cipher).register(on: router) }
+        let undeclared = RoutePolicy.undeclared(router.routes.map(\.description))
+        guard undeclared.isEmpty else { throw ConfigurationError("Routes without a declared caller (RoutePolicy): \(undeclared.joined(separator: ", "))") }
         onRoutes(router.routes.map(\.description))
         MethodNotAllowed.register(on: router)
 

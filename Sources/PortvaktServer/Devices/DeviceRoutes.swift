@@ -18,19 +18,19 @@ struct DeviceRoutes {
     static let limit = 5
 
     func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/v1/devices") { request, _ in
-            try await APIResponse.answer { try await registerDevice(request) }
+        router.post("/v1/devices") { request, context in
+            try await APIResponse.answer { try await registerDevice(request, context) }
         }
-        router.get("/v1/devices") { request, _ in
+        router.get("/v1/devices") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker)
+                let caller = try context.requireIdentity()
                 let devices = try await broker.store.activeDevices(userID: caller.userID)
                 return try APIResponse.json(["devices": devices.map { DeviceInfo($0, current: caller.session.deviceId) }])
             }
         }
         router.delete("/v1/devices/:id") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker)
+                let caller = try context.requireIdentity()
                 let id = context.parameters.get("id") ?? ""
                 let now = broker.now()
                 guard try await broker.store.revokeDevice(id: id, userID: caller.userID, now: now) else { throw OAuthFailure.notFound("device") }
@@ -43,8 +43,8 @@ struct DeviceRoutes {
         }
     }
 
-    private func registerDevice(_ request: Request) async throws -> Response {
-        let caller = try await APICaller.authenticate(request, broker: broker)
+    private func registerDevice(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
+        let caller = try context.requireIdentity()
         let body = try await request.decodeJSON(Registration.self)
         let now = broker.now()
         let trust = DeviceTrust(lifetimes: broker.lifetimes)
@@ -112,6 +112,7 @@ struct DeviceRoutes {
         }
         guard let device, device.revokedAt == nil else { throw Self.unknownDevice }
         if purpose == .stepUp {
+            // The route is anonymous (an unlock's signature is its credential); a step-up's challenge is the signed-in user's.
             let caller = try await APICaller.authenticate(request, broker: broker)
             guard caller.userID == device.userId else { throw Self.unknownDevice }
         }

@@ -13,7 +13,7 @@ struct StepUpRoutes {
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/v1/step-up") { request, context in
             try await APIResponse.answer {
-                let caller = try await APICaller.authenticate(request, broker: broker)
+                let caller = try context.requireIdentity()
                 let body = try await request.decodeJSON(StepUpRequest.self)
                 let verified = try await DeviceAssertionVerifier(broker: broker).verify(body.assertion, purpose: .stepUp, address: context.clientAddress)
                 let now = broker.now()

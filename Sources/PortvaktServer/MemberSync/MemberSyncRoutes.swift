@@ -89,11 +89,10 @@ struct MemberSyncRoutes {
         }
     }
 
-    /// The caller, when an administrator of the organisation in the path.
+    /// The caller and the organisation in the path (``RoutePolicyMiddleware`` let only its administrators through).
     private func administrator(_ request: Request, _ context: PortvaktRequestContext) async throws -> (APICaller, OrganisationRoles) {
-        let caller = try await APICaller.authenticate(request, broker: broker)
+        let caller = try context.requireIdentity()
         let organisation = try caller.organisation(context.parameters.get("slug"))
-        try caller.require([.orgAdmin], in: organisation)
         return (caller, organisation)
     }
 

@@ -7,10 +7,10 @@ import PortvaktHTTP
 struct SessionRoutes {
     let broker: Broker
 
-    func register(on router: Router<some RequestContext>) {
-        router.get("/oauth/userinfo") { request, _ in
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.get("/oauth/userinfo") { _, context in
             do {
-                return try await userinfo(request)
+                return try await userinfo(try context.requireIdentity())
             } catch let failure as OAuthFailure {
                 return try failure.response()
             }
@@ -24,10 +24,9 @@ struct SessionRoutes {
         }
     }
 
-    private func userinfo(_ request: Request) async throws -> Response {
-        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(request)
-        guard let user = try await broker.store.user(id: session.userId) else { throw OAuthFailure.sessionExpired }
-        return try Responses.json(Userinfo(sub: user.id, name: user.displayName, email: user.email, org: claims.org))
+    private func userinfo(_ caller: APICaller) async throws -> Response {
+        guard let user = try await broker.store.user(id: caller.userID) else { throw OAuthFailure.sessionExpired }
+        return try Responses.json(Userinfo(sub: user.id, name: user.displayName, email: user.email, org: caller.claims.org))
     }
 
     /// Ends the session named by `id_token_hint` (an ID token we issued, expired or not), then
