@@ -50,7 +50,7 @@ public struct Sandbox: Sendable {
         OrderRoutes(sandbox: self).register(on: providers)
         BankIDAppRoutes(sandbox: self).register(on: providers)
         MemberSystemRoutes(sandbox: self).register(on: providers)
-        AdminRoutes(sandbox: self).register(on: router.group(RouterPath(configuration.pathPrefix + "/admin")))
+        SandboxAdminRoutes(sandbox: self).register(on: router.group(RouterPath(configuration.pathPrefix + "/admin")))
     }
 
     var now: Date { configuration.now() }

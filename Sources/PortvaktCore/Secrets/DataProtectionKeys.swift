@@ -4,9 +4,8 @@ import Foundation
 /// The secret keys for data at rest, as read from configuration or the development key file.
 public struct DataProtectionKeys: Sendable {
     public let vault: PersonnummerVault
-    /// Derives each refresh token's successor, so that a repeat inside the grace window gets the
-    /// same successor without the server storing any token in the clear.
-    public let refreshTokenKey: SymmetricKey
+    /// The root of the keys per purpose (``key(for:)``): the index key.
+    private let root: SymmetricKey
 
     /// Seals the audit chain: derived from the index key unless configured on its own.
     public var auditKeys: AuditKeyRing
@@ -32,9 +31,7 @@ public struct DataProtectionKeys: Sendable {
             throw ConfigurationError("\(indexSetting) must be base64")
         }
         auditKeys = AuditKeyRing(derivedFrom: SymmetricKey(data: index))
-        refreshTokenKey = HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: index), info: Data("portvakt refresh-token successor v1".utf8), outputByteCount: 32
-        )
+        root = SymmetricKey(data: index)
         do {
             vault = try PersonnummerVault(cipher: FieldCipher(keys: keys), indexKey: index)
         } catch {
@@ -47,5 +44,22 @@ public struct DataProtectionKeys: Sendable {
         func random() -> String { SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() } }
         let id = "dev-\(Int(Date().timeIntervalSince1970))"
         return ("\(id)=\(random())", random())
+    }
+
+    /// What a derived key is for; its raw value is the HKDF `info`.
+    public enum KeyPurpose: String, Sendable, CaseIterable {
+        /// Each refresh token's successor, so that a repeat inside the grace window gets the same
+        /// successor without the server storing any token in the clear.
+        case refreshTokenSuccessor = "portvakt refresh-token successor v1"
+        /// The portal's CSRF tokens and confirmations (HMACs of the session cookie).
+        case portalCSRF = "portvakt portal csrf v2"
+        /// The DPoP nonces every instance hands out and accepts (RFC 9449 §8).
+        case dpopNonce = "portvakt dpop nonce v2"
+    }
+
+    /// One key per purpose, derived from the root with HKDF (RFC 5869) under the purpose's name:
+    /// a key that leaks from one use opens nothing of another.
+    public func key(for purpose: KeyPurpose) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: root, info: Data(purpose.rawValue.utf8), outputByteCount: 32)
     }
 }

@@ -59,11 +59,11 @@ extension OIDCRoutes {
         ))
     }
 
-    private func idTokenClaims(for grant: AuthorizationGrant, issuer: String, client: SandboxClient, faults: FaultSettings, now: Date) -> IDTokenClaims {
+    private func idTokenClaims(for grant: AuthorizationGrant, issuer: String, client: SandboxClient, faults: FaultSettings, now: Date) -> ProviderIDTokenClaims {
         let user = grant.user
         let issuedAt = faults.contains(.expiredIDToken) ? now.addingTimeInterval(-3600) : now
         let lifetime = sandbox.configuration.idTokenLifetime.timeInterval
-        var claims = IDTokenClaims(
+        var claims = ProviderIDTokenClaims(
             iss: faults.contains(.wrongIssuer) ? "https://issuer.invalid/sandbox" : issuer,
             sub: provider == .vipps ? user.vippsSubject : user.bankIDSubject,
             aud: faults.contains(.wrongAudience) ? "some-other-client" : client.clientID,

@@ -9,7 +9,7 @@ import PortvaktCore
 struct TokenForger: Sendable {
     let keys: ProviderKeys
 
-    func sign(_ claims: IDTokenClaims, faults: FaultSettings) throws -> String {
+    func sign(_ claims: ProviderIDTokenClaims, faults: FaultSettings) throws -> String {
         let payload = try Responses.encoder.encode(claims)
         if faults.contains(.algorithmNone) {
             return try Self.segment(["alg": "none", "typ": "JWT"]) + "." + payload.base64URLEncoded() + "."

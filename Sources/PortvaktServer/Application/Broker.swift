@@ -29,7 +29,7 @@ struct Broker: Sendable {
     let dpopHeaderKeys = DPoPHeaderKeys()
 
     var issuer: String { address.current }
-    var refreshSecret: RefreshTokenSecret { RefreshTokenSecret(key: keys.refreshTokenKey) }
+    var refreshSecret: RefreshTokenSecret { RefreshTokenSecret(key: keys.key(for: .refreshTokenSuccessor)) }
 
     /// The app, the CLI and the portal (whose callback is under the issuer).
     var clients: [AppClient] { AppClient.builtIn(legacy: legacyClients) + [PortalClient.client(issuer: issuer)] }

@@ -38,7 +38,7 @@ public enum PortvaktApplication {
             memberSystems: MemberSystemDirectory(configuration.memberSystems),
             lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
             passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store, orderStartsPerAddress: configuration.bankIDOrdersPerAddress), logger: logger, now: clock,
-            legacyClients: configuration.legacyClients, dpopNonces: DPoPNonces(secret: keys.refreshTokenKey)
+            legacyClients: configuration.legacyClients, dpopNonces: DPoPNonces(key: keys.key(for: .dpopNonce))
         )
         let mailWorker = try MailWorker(configuration: configuration, broker: broker, readiness: readiness)
 

@@ -26,9 +26,9 @@ struct PortalSessionCookie: Sendable {
         URLComponents(string: url).map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" } ?? url
     }
 
-    /// The key of the CSRF tokens, derived from the server's refresh-token key.
+    /// The key of the CSRF tokens and confirmations.
     static func csrfKey(_ keys: DataProtectionKeys) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: keys.refreshTokenKey, info: Data("portvakt portal csrf".utf8), outputByteCount: 32)
+        keys.key(for: .portalCSRF)
     }
 
     var name: String { secure ? "__Host-portvakt" : "portvakt" }

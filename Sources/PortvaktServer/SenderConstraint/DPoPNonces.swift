@@ -13,8 +13,9 @@ final class DPoPNonces: Sendable {
     /// The nonces of the latest period asked for and the one before: every request needs them.
     private let recent = Mutex<(period: Int64, current: String, previous: String)?>(nil)
 
-    init(secret: SymmetricKey) {
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, info: Data("portvakt dpop nonce v1".utf8), outputByteCount: 32)
+    /// - Parameter key: the configured key for DPoP nonces (`DataProtectionKeys.key(for: .dpopNonce)`).
+    init(key: SymmetricKey) {
+        self.key = key
     }
 
     func current(at now: Date) -> String {

@@ -1,5 +1,5 @@
 /// The claims of a sandbox ID token (OpenID Connect Core §2), Vipps or BankID flavour.
-struct IDTokenClaims: Codable, Sendable {
+struct ProviderIDTokenClaims: Codable, Sendable {
     var iss: String
     var sub: String
     var aud: String

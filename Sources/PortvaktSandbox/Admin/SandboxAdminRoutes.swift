@@ -6,7 +6,7 @@ import JWTKit
 
 /// The sandbox's admin API, behind the admin bearer token: switch faults per provider and register
 /// clients. README.md documents each call.
-struct AdminRoutes<Context: SandboxRequestContext>: Sendable {
+struct SandboxAdminRoutes<Context: SandboxRequestContext>: Sendable {
     let sandbox: Sandbox
 
     func register(on group: RouterGroup<Context>) {

@@ -1,0 +1,13 @@
+import ArgumentParser
+import PortvaktServer
+
+@main
+struct PortvaktServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "portvakt-server",
+        abstract: "Portvakt: BankID, Vipps and biometric login for the peer-mentor app.",
+        discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see README.md.",
+        subcommands: [Serve.self, Dev.self, Migrate.self, RotateSigningKey.self, SetPassword.self, MergeUsers.self, AuditCommand.self, SandboxCommand.self],
+        defaultSubcommand: Serve.self
+    )
+}

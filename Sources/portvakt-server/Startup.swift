@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktServer
+
+/// Reads the configuration and sets up redacting logs; a bad setting or a failed start ends the
+/// process with one line on standard error and exit code 1 (78 for configuration errors).
+func withStartup(_ mode: ServerConfiguration.Environment, _ body: (ServerConfiguration, Logger) async throws -> Void) async throws {
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ServerConfiguration.load(mode)
+    } catch {
+        FileHandle.standardError.write(Data("portvakt-server: configuration error: \(error.description)\n".utf8))
+        throw ExitCode(78)
+    }
+    LoggingSystem.bootstrap { label in
+        let output: any LogHandler = configuration.logFormat == .json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+        var handler = RedactingLogHandler(wrapping: output)
+        handler.logLevel = configuration.logLevel
+        return handler
+    }
+    let logger = Logger(label: "portvakt")
+    do {
+        try await body(configuration, logger)
+    } catch let error as ConfigurationError {
+        FileHandle.standardError.write(Data("portvakt-server: configuration error: \(error.description)\n".utf8))
+        throw ExitCode(78)
+    } catch {
+        FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(String(describing: error)))\n".utf8))
+        throw ExitCode.failure
+    }
+}
