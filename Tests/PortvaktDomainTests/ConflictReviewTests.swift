@@ -51,6 +51,9 @@ struct ConflictReviewTests {
         await #expect(throws: DomainError.notFound("sync entry")) {
             try await review.entry(String(repeating: "x", count: 65), in: Fixtures.nhf, by: Fixtures.actor("ingrid", .bankID))
         }
+        let hanne = Fixtures.actor("hanne", .bankID, roles: [Fixtures.hlf])
+        await #expect(throws: DomainError.notFound("sync entry")) { try await review.reveal(entry, in: Fixtures.hlf, by: hanne, source: "api") }
+        #expect(await store.audit.isEmpty)
         let coordinator = Fixtures.actor("per", .bankID, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.coordinator])])
         await #expect(throws: DomainError.notAllowed) { try await review.entry("entry-1", in: Fixtures.nhf, by: coordinator) }
         #expect(try await review.entry("entry-1", in: Fixtures.nhf, by: Fixtures.actor("ingrid", .password)).id == "entry-1")

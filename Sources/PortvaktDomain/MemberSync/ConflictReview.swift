@@ -62,6 +62,7 @@ public struct ConflictReview: Sendable {
     /// - Throws: ``DomainError/stepUpRequired(_:)`` without a fresh BankID or Vipps login.
     public func reveal(_ entry: MemberSyncEntry, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> View {
         try actor.authorize(.personnummerReveal, in: organisation, at: now())
+        guard entry.organisationId == organisation.organisationID else { throw DomainError.notFound("sync entry") }
         try await store.append(AuditEvent(
             occurredAt: now(), action: "member.personnummer.viewed", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
             organisationID: UUID(uuidString: organisation.organisationID), subjectType: "member_sync", subjectID: entry.id, source: source

@@ -94,3 +94,14 @@ public struct APICaller: Sendable {
         guard organisation.roles.contains(where: roles.contains) else { throw OAuthFailure.notAllowed }
     }
 }
+
+extension PortvaktRequestContext {
+    /// The caller ``RoutePolicyMiddleware`` authenticated. Its absence is a server bug (a route
+    /// declared anonymous that needs a caller), answered 500, never a bare 401.
+    func caller() throws(OAuthFailure) -> APICaller {
+        guard let identity else {
+            throw OAuthFailure(error: "server_error", description: "This route has no authenticated caller.", status: .internalServerError)
+        }
+        return identity
+    }
+}

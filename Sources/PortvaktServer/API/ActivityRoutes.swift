@@ -11,21 +11,19 @@ struct ActivityRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/v1/activities") { request, context in
-            try await APIResponse.answer { try await create(request, context) }
+            try await create(request, context)
         }
         router.get("/v1/activities") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
-                    try await broker.store.activities(scope).map { ActivityInfo($0, organisation: organisation.slug) }
-                }
-                return try APIResponse.json(["activities": listed])
+            let caller = try context.caller()
+            let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
+                try await broker.store.activities(scope).map { ActivityInfo($0, organisation: organisation.slug) }
             }
+            return try APIResponse.json(["activities": listed])
         }
     }
 
     private func create(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
-        let caller = try context.requireIdentity()
+        let caller = try context.caller()
         let key = try IdempotencyKey(request)
         let body = try await request.decodeJSON(NewActivity.self, multiline: ["note"])
         let organisation = try caller.organisation(body.organisation)

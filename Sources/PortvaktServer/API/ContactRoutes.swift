@@ -13,38 +13,34 @@ struct ContactRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/v1/contacts") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
-                    try await broker.store.contacts(scope).map { ContactInfo($0, organisation: organisation.slug, details: nil) }
-                }
-                return try APIResponse.json(["contacts": listed])
+            let caller = try context.caller()
+            let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
+                try await broker.store.contacts(scope).map { ContactInfo($0, organisation: organisation.slug, details: nil) }
             }
+            return try APIResponse.json(["contacts": listed])
         }
         router.get("/v1/contacts/:id") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                guard let contact = try await broker.store.contact(id: context.parameters.get("id") ?? ""),
-                      caller.maySee(organisationID: contact.organisationId, owner: contact.assignedUserId),
-                      let organisation = caller.organisations.first(where: { $0.organisationID == contact.organisationId })
-                else { throw OAuthFailure.notFound("contact") }
-                let details = try JSONDecoder().decode(
-                    ContactDetails.self, from: try broker.keys.cipher.open(contact.details, context: Contact.detailsContext(contactID: contact.id))
-                )
-                try await broker.store.append(AuditEvent(
-                    occurredAt: broker.now(), action: "contact.details_read", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
-                    organisationID: UUID(uuidString: contact.organisationId), subjectType: "contact", subjectID: contact.id
-                ))
-                return try APIResponse.json(ContactInfo(contact, organisation: organisation.slug, details: details))
-            }
+            let caller = try context.caller()
+            guard let contact = try await broker.store.contact(id: context.parameters.get("id") ?? ""),
+                  caller.maySee(organisationID: contact.organisationId, owner: contact.assignedUserId),
+                  let organisation = caller.organisations.first(where: { $0.organisationID == contact.organisationId })
+            else { throw OAuthFailure.notFound("contact") }
+            let details = try JSONDecoder().decode(
+                ContactDetails.self, from: try broker.keys.cipher.open(contact.details, context: Contact.detailsContext(contactID: contact.id))
+            )
+            try await broker.store.append(AuditEvent(
+                occurredAt: broker.now(), action: "contact.details_read", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
+                organisationID: UUID(uuidString: contact.organisationId), subjectType: "contact", subjectID: contact.id
+            ))
+            return try APIResponse.json(ContactInfo(contact, organisation: organisation.slug, details: details))
         }
         router.post("/v1/contacts") { request, context in
-            try await APIResponse.answer { try await create(request, context) }
+            try await create(request, context)
         }
     }
 
     private func create(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
-        let caller = try context.requireIdentity()
+        let caller = try context.caller()
         let body = try await request.decodeJSON(NewContact.self)
         let organisation = try caller.organisation(body.organisation)
         try caller.require([.coordinator, .orgAdmin], in: organisation)

@@ -12,21 +12,19 @@ struct ExpenseRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/v1/expenses") { request, context in
-            try await APIResponse.answer { try await submit(request, context) }
+            try await submit(request, context)
         }
         router.get("/v1/expenses") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
-                    try await broker.store.expenseClaims(scope).map { ExpenseInfo($0, organisation: organisation.slug) }
-                }
-                return try APIResponse.json(["expenses": listed])
+            let caller = try context.caller()
+            let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
+                try await broker.store.expenseClaims(scope).map { ExpenseInfo($0, organisation: organisation.slug) }
             }
+            return try APIResponse.json(["expenses": listed])
         }
     }
 
     private func submit(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
-        let caller = try context.requireIdentity()
+        let caller = try context.caller()
         let key = try IdempotencyKey(request)
         let body = try await request.decodeJSON(NewExpense.self, multiline: ["description"])
         let organisation = try caller.organisation(body.organisation)

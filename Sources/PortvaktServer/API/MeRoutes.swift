@@ -11,24 +11,22 @@ struct MeRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/v1/me") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                guard let user = try await broker.store.user(id: caller.userID) else { throw OAuthFailure.sessionExpired }
-                let names = Dictionary(uniqueKeysWithValues: try await broker.store.organisations().map { ($0.id, $0.name) })
-                // S9.5: a login without a personnummer is told so, once.
-                let absent = try await broker.store.takeAbsentNotices(userID: user.id, now: broker.now())
-                let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
-                let notices = absent.isEmpty ? [] : [Me.Notice(messageID: UserMessage.personnummerNotRetrieved.id, message: UserMessage.personnummerNotRetrieved.text(language))]
-                return try APIResponse.json(Me(
-                    user: .init(id: user.id, name: user.displayName, email: user.email),
-                    organisations: caller.organisations.map {
-                        .init(id: $0.organisationID, slug: $0.slug, name: names[$0.organisationID] ?? $0.slug, roles: $0.roles.map(\.rawValue))
-                    },
-                    homeScreen: HomeScreen(for: caller.organisations.flatMap(\.roles)).rawValue,
-                    session: .init(amr: caller.claims.amr, authTime: caller.claims.authTime, deviceId: caller.session.deviceId),
-                    notices: notices
-                ))
-            }
+            let caller = try context.caller()
+            guard let user = try await broker.store.user(id: caller.userID) else { throw OAuthFailure.sessionExpired }
+            let names = Dictionary(uniqueKeysWithValues: try await broker.store.organisations().map { ($0.id, $0.name) })
+            // S9.5: a login without a personnummer is told so, once.
+            let absent = try await broker.store.takeAbsentNotices(userID: user.id, now: broker.now())
+            let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
+            let notices = absent.isEmpty ? [] : [Me.Notice(messageID: UserMessage.personnummerNotRetrieved.id, message: UserMessage.personnummerNotRetrieved.text(language))]
+            return try APIResponse.json(Me(
+                user: .init(id: user.id, name: user.displayName, email: user.email),
+                organisations: caller.organisations.map {
+                    .init(id: $0.organisationID, slug: $0.slug, name: names[$0.organisationID] ?? $0.slug, roles: $0.roles.map(\.rawValue))
+                },
+                homeScreen: HomeScreen(for: caller.organisations.flatMap(\.roles)).rawValue,
+                session: .init(amr: caller.claims.amr, authTime: caller.claims.authTime, deviceId: caller.session.deviceId),
+                notices: notices
+            ))
         }
     }
 }

@@ -19,36 +19,30 @@ struct MemberRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/v1/organisations/:slug/members") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let organisation = try caller.organisation(context.parameters.get("slug"))
-                let users = try await broker.store.recordHolders(organisationID: organisation.organisationID)
-                let records = try await broker.store.memberRecords(organisationID: organisation.organisationID)
-                return try APIResponse.json(["members": records.map { MemberInfo($0, userID: users[$0.id]) }])
-            }
+            let caller = try context.caller()
+            let organisation = try caller.organisation(context.parameters.get("slug"))
+            let users = try await broker.store.recordHolders(organisationID: organisation.organisationID)
+            let records = try await broker.store.memberRecords(organisationID: organisation.organisationID)
+            return try APIResponse.json(["members": records.map { MemberInfo($0, userID: users[$0.id]) }])
         }
         router.delete("/v1/organisations/:slug/members/:user/devices") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let organisation = try caller.organisation(context.parameters.get("slug"))
-                let userID = context.parameters.get("user") ?? ""
-                let members = try await broker.store.memberships(organisationID: organisation.organisationID)
-                guard members.contains(where: { $0.userId == userID }) else { throw OAuthFailure.notFound("member") }
-                let revoked = try await MemberAdministration(broker: broker, adminID: caller.userID, organisationID: organisation.organisationID)
-                    .removeAllDevices(userID: userID, source: "api")
-                return try APIResponse.json(["revoked": revoked])
-            }
+            let caller = try context.caller()
+            let organisation = try caller.organisation(context.parameters.get("slug"))
+            let userID = context.parameters.get("user") ?? ""
+            let members = try await broker.store.memberships(organisationID: organisation.organisationID)
+            guard members.contains(where: { $0.userId == userID }) else { throw OAuthFailure.notFound("member") }
+            let revoked = try await MemberAdministration(broker: broker, adminID: caller.userID, organisationID: organisation.organisationID)
+                .removeAllDevices(userID: userID, source: "api")
+            return try APIResponse.json(["revoked": revoked])
         }
         router.post("/v1/organisations/:slug/users/merge") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let organisation = try caller.organisation(context.parameters.get("slug"))
-                // The policy before the body (the domain operation checks it again; this orders the answers).
-                try caller.actor.authorize(.accountsMerge, in: organisation, at: broker.now())
-                let body = try await request.decodeJSON(MergeRequest.self)
-                try await broker.accountMerge.mergeAsAdministrator(keep: body.keep, remove: body.remove, in: organisation, by: caller.actor)
-                return try APIResponse.json(["kept": body.keep, "removed": body.remove])
-            }
+            let caller = try context.caller()
+            let organisation = try caller.organisation(context.parameters.get("slug"))
+            // The policy before the body (the domain operation checks it again; this orders the answers).
+            try caller.actor.authorize(.accountsMerge, in: organisation, at: broker.now())
+            let body = try await request.decodeJSON(MergeRequest.self)
+            try await broker.accountMerge.mergeAsAdministrator(keep: body.keep, remove: body.remove, in: organisation, by: caller.actor)
+            return try APIResponse.json(["kept": body.keep, "removed": body.remove])
         }
     }
 }

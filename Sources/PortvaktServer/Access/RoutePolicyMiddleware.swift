@@ -6,24 +6,14 @@ import PortvaktProtocol
 /// Enforces each route's declared caller (``RoutePolicy``) before its handler runs: for a
 /// member's route it authenticates the access token (and a device-key step-up where the route's
 /// action asks for one), for a role's route it also checks the role in the path's organisation,
-/// and puts the caller in the context (`context.requireIdentity()`). Refusals are the API's
-/// OAuth JSON. Anonymous, portal, operator and sandbox routes check their own credentials.
+/// and puts the caller in the context (`context.caller()`). Refusals are thrown
+/// (``ErrorAnswerMiddleware`` answers them as the API's OAuth JSON). Anonymous, portal, operator and sandbox routes check their own credentials.
 ///
 /// The server does not start with a route that has no declaration (``RoutePolicy/undeclared(_:)``),
 /// so the only routes passed through without one are the 405 answers for unserved methods.
 struct RoutePolicyMiddleware: AuthenticatorMiddleware {
     typealias Context = PortvaktRequestContext
     let broker: Broker
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var context = context
-        do {
-            context.identity = try await authenticate(request: request, context: context)
-        } catch let failure as OAuthFailure {
-            return try failure.response()
-        }
-        return try await next(request, context)
-    }
 
     func authenticate(request: Request, context: Context) async throws -> APICaller? {
         guard let path = context.endpointPath, let policy = RoutePolicy.of("\(request.method.rawValue) \(path)") else { return nil }
@@ -40,11 +30,19 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
         }
     }
 
-    /// The token's caller; for an action that only a device-key step-up opens, a token with it.
+    /// The token's caller. For an action a device-key step-up opens, a token with it (or the
+    /// action's other step-up): nothing reaches the handler without the policy's step-up.
     private func caller(_ request: Request, for policy: RoutePolicy) async throws -> APICaller {
-        if let action = policy.action, ActionPolicy.of(action).stepUps == [.deviceKey], let stepUp = StepUpAction(rawValue: action.rawValue) {
-            return try await APICaller.authenticate(request, broker: broker, stepUp: stepUp)
+        guard let action = policy.action, ActionPolicy.of(action).stepUps.contains(.deviceKey) else {
+            return try await APICaller.authenticate(request, broker: broker)
         }
-        return try await APICaller.authenticate(request, broker: broker)
+        let caller: APICaller
+        if let stepUp = StepUpAction(rawValue: action.rawValue) {
+            caller = try await APICaller.authenticate(request, broker: broker, stepUp: stepUp)
+        } else {
+            caller = try await APICaller.authenticate(request, broker: broker)
+        }
+        guard caller.satisfies(action, at: broker.now()) else { throw OAuthFailure(DomainError.stepUpRequired(action)) }
+        return caller
     }
 }

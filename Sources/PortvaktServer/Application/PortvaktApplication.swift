@@ -51,6 +51,7 @@ public enum PortvaktApplication {
         router.add(middleware: UnexpectedErrorMiddleware())
         router.add(middleware: DPoPNonceMiddleware(nonces: broker.dpopNonces, now: clock))
         router.add(middleware: BrowserErrorPages(pages: .shared))
+        router.add(middleware: ErrorAnswerMiddleware())
         router.add(middleware: RoutePolicyMiddleware(broker: broker))
         let portal = PortalRoutes(broker: broker, sandboxEnabled: configuration.sandboxEnabled)
         portal.register(on: router)

@@ -79,8 +79,6 @@ struct BankIDOrderRoutes {
     private func answer(_ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
-        } catch let failure as OAuthFailure {
-            return try failure.response()
         } catch let error as UpstreamError {
             broker.logger.notice("BankID order API failed", metadata: ["error": "\(error)"])
             let failure: OAuthFailure
@@ -92,7 +90,7 @@ struct BankIDOrderRoutes {
             case .rejected:
                 failure = OAuthFailure(error: "server_error", description: "BankID refused the request.", message: .loginFailed, status: .badGateway)
             }
-            return try failure.response()
+            throw failure
         }
     }
 }

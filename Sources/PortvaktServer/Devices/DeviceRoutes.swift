@@ -19,32 +19,28 @@ struct DeviceRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/v1/devices") { request, context in
-            try await APIResponse.answer { try await registerDevice(request, context) }
+            try await registerDevice(request, context)
         }
         router.get("/v1/devices") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let devices = try await broker.store.activeDevices(userID: caller.userID)
-                return try APIResponse.json(["devices": devices.map { DeviceInfo($0, current: caller.session.deviceId) }])
-            }
+            let caller = try context.caller()
+            let devices = try await broker.store.activeDevices(userID: caller.userID)
+            return try APIResponse.json(["devices": devices.map { DeviceInfo($0, current: caller.session.deviceId) }])
         }
         router.delete("/v1/devices/:id") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let id = context.parameters.get("id") ?? ""
-                let now = broker.now()
-                guard try await broker.store.revokeDevice(id: id, userID: caller.userID, now: now) else { throw OAuthFailure.notFound("device") }
-                try await audit("device.revoked", device: id, user: caller.userID, now: now)
-                return Response(status: .noContent, headers: [.cacheControl: "no-store"])
-            }
+            let caller = try context.caller()
+            let id = context.parameters.get("id") ?? ""
+            let now = broker.now()
+            guard try await broker.store.revokeDevice(id: id, userID: caller.userID, now: now) else { throw OAuthFailure.notFound("device") }
+            try await audit("device.revoked", device: id, user: caller.userID, now: now)
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
         router.post("/v1/devices/:id/challenges") { request, context in
-            try await APIResponse.answer { try await challenge(request, deviceID: context.parameters.get("id") ?? "", address: context.clientAddress) }
+            try await challenge(request, deviceID: context.parameters.get("id") ?? "", address: context.clientAddress)
         }
     }
 
     private func registerDevice(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
-        let caller = try context.requireIdentity()
+        let caller = try context.caller()
         let body = try await request.decodeJSON(Registration.self)
         let now = broker.now()
         let trust = DeviceTrust(lifetimes: broker.lifetimes)

@@ -12,23 +12,21 @@ struct StepUpRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/v1/step-up") { request, context in
-            try await APIResponse.answer {
-                let caller = try context.requireIdentity()
-                let body = try await request.decodeJSON(StepUpRequest.self)
-                let verified = try await DeviceAssertionVerifier(broker: broker).verify(body.assertion, purpose: .stepUp, address: context.clientAddress)
-                let now = broker.now()
-                guard verified.user.id == caller.userID, let action = verified.action else {
-                    throw OAuthFailure.invalidGrant("The device belongs to another user.", message: .biometricUnlockFailed)
-                }
-                // What only BankID or Vipps may open, a device key does not (ActionPolicy).
-                guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.deviceKey) else { throw DeviceTrust.freshLoginRequired }
-                try await broker.store.markDeviceUsed(id: verified.device.id, now: now)
-                try await broker.store.append(AuditEvent(
-                    occurredAt: now, action: "device.step_up", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
-                    subjectType: "device", subjectID: verified.device.id, source: "device-step-up", details: ["action": action.rawValue]
-                ))
-                return try Responses.json(try await TokenIssuer(broker: broker).stepUpToken(for: caller.session, action: action, biometric: verified.biometric))
+            let caller = try context.caller()
+            let body = try await request.decodeJSON(StepUpRequest.self)
+            let verified = try await DeviceAssertionVerifier(broker: broker).verify(body.assertion, purpose: .stepUp, address: context.clientAddress)
+            let now = broker.now()
+            guard verified.user.id == caller.userID, let action = verified.action else {
+                throw OAuthFailure.invalidGrant("The device belongs to another user.", message: .biometricUnlockFailed)
             }
+            // What only BankID or Vipps may open, a device key does not (ActionPolicy).
+            guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.deviceKey) else { throw DeviceTrust.freshLoginRequired }
+            try await broker.store.markDeviceUsed(id: verified.device.id, now: now)
+            try await broker.store.append(AuditEvent(
+                occurredAt: now, action: "device.step_up", outcome: "success", actorUserID: UUID(uuidString: caller.userID),
+                subjectType: "device", subjectID: verified.device.id, source: "device-step-up", details: ["action": action.rawValue]
+            ))
+            return try Responses.json(try await TokenIssuer(broker: broker).stepUpToken(for: caller.session, action: action, biometric: verified.biometric))
         }
     }
 }

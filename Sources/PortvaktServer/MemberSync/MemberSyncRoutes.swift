@@ -22,44 +22,38 @@ struct MemberSyncRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/v1/organisations/:slug/member-sync") { request, context in
-            try await APIResponse.answer {
-                let (_, organisation) = try await administrator(request, context)
-                let query = try request.queryFields()
-                var outcome: MemberSyncOutcome?
-                if let name = query["outcome"] {
-                    guard let parsed = MemberSyncOutcome(rawValue: name) else { throw OAuthFailure.invalidRequest("outcome is not a sync outcome.") }
-                    outcome = parsed
-                }
-                let entries = try await broker.store.memberSyncEntries(organisationID: organisation.organisationID, outcome: outcome, status: query["status"])
-                var listed: [EntryInfo] = []
-                for entry in entries { listed.append(EntryInfo(try await broker.conflictReview.masked(entry))) }
-                return try APIResponse.json(["entries": listed])
+            let (_, organisation) = try await administrator(request, context)
+            let query = try request.queryFields()
+            var outcome: MemberSyncOutcome?
+            if let name = query["outcome"] {
+                guard let parsed = MemberSyncOutcome(rawValue: name) else { throw OAuthFailure.invalidRequest("outcome is not a sync outcome.") }
+                outcome = parsed
             }
+            let entries = try await broker.store.memberSyncEntries(organisationID: organisation.organisationID, outcome: outcome, status: query["status"])
+            var listed: [EntryInfo] = []
+            for entry in entries { listed.append(EntryInfo(try await broker.conflictReview.masked(entry))) }
+            return try APIResponse.json(["entries": listed])
         }
         router.get("/v1/organisations/:slug/member-sync/:id") { request, context in
-            try await APIResponse.answer {
-                let (caller, organisation) = try await administrator(request, context)
-                let review = broker.conflictReview
-                let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
-                // Full numbers only after a fresh BankID or Vipps login; masked otherwise.
-                let view = caller.satisfies(.personnummerReveal, at: broker.now())
-                    ? try await review.reveal(entry, in: organisation, by: caller.actor, source: "api")
-                    : try await review.masked(entry)
-                return try APIResponse.json(EntryInfo(view))
-            }
+            let (caller, organisation) = try await administrator(request, context)
+            let review = broker.conflictReview
+            let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
+            // Full numbers only after a fresh BankID or Vipps login; masked otherwise.
+            let view = caller.satisfies(.personnummerReveal, at: broker.now())
+                ? try await review.reveal(entry, in: organisation, by: caller.actor, source: "api")
+                : try await review.masked(entry)
+            return try APIResponse.json(EntryInfo(view))
         }
         router.post("/v1/organisations/:slug/member-sync/:id/resolve") { request, context in
-            try await APIResponse.answer { try await resolve(request, context) }
+            try await resolve(request, context)
         }
         router.get("/v1/organisations/:slug/outbox") { request, context in
-            try await APIResponse.answer {
-                let (_, organisation) = try await administrator(request, context)
-                let messages = try await broker.store.outboxMessages(organisationID: organisation.organisationID, status: try request.queryFields()["status"])
-                return try APIResponse.json(["messages": messages.map(OutboxInfo.init)])
-            }
+            let (_, organisation) = try await administrator(request, context)
+            let messages = try await broker.store.outboxMessages(organisationID: organisation.organisationID, status: try request.queryFields()["status"])
+            return try APIResponse.json(["messages": messages.map(OutboxInfo.init)])
         }
         router.post("/v1/organisations/:slug/outbox/:id/retry") { request, context in
-            try await APIResponse.answer { try await retry(request, context) }
+            try await retry(request, context)
         }
     }
 
@@ -91,7 +85,7 @@ struct MemberSyncRoutes {
 
     /// The caller and the organisation in the path (``RoutePolicyMiddleware`` let only its administrators through).
     private func administrator(_ request: Request, _ context: PortvaktRequestContext) async throws -> (APICaller, OrganisationRoles) {
-        let caller = try context.requireIdentity()
+        let caller = try context.caller()
         let organisation = try caller.organisation(context.parameters.get("slug"))
         return (caller, organisation)
     }

@@ -9,11 +9,7 @@ struct SessionRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/oauth/userinfo") { _, context in
-            do {
-                return try await userinfo(try context.requireIdentity())
-            } catch let failure as OAuthFailure {
-                return try failure.response()
-            }
+            try await userinfo(try context.caller())
         }
         router.get("/oauth/end-session") { request, _ in
             try await endSession(request.uri.query, request)

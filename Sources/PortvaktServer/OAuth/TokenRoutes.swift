@@ -12,29 +12,17 @@ struct TokenRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/oauth/token") { request, context in
-            do {
-                return try Responses.json(try await token(request, address: context.clientAddress))
-            } catch let failure as OAuthFailure {
-                return try failure.response()
-            }
+            try Responses.json(try await token(request, address: context.clientAddress))
         }
         router.post("/oauth/revoke") { request, _ in
-            do {
-                let (fields, client) = try await clientFields(request)
-                let proofKey = try await DPoPCheck(broker: broker).proofKey(request, at: .authorizationServer)
-                guard let token = fields["token"] else { throw OAuthFailure.invalidRequest("token is required.") }
-                try await SessionService(broker: broker).revoke(token: token, clientID: client.id, proofKey: proofKey, reason: "revoked")
-                return Response(status: .ok, headers: [.cacheControl: "no-store"])
-            } catch let failure as OAuthFailure {
-                return try failure.response()
-            }
+            let (fields, client) = try await clientFields(request)
+            let proofKey = try await DPoPCheck(broker: broker).proofKey(request, at: .authorizationServer)
+            guard let token = fields["token"] else { throw OAuthFailure.invalidRequest("token is required.") }
+            try await SessionService(broker: broker).revoke(token: token, clientID: client.id, proofKey: proofKey, reason: "revoked")
+            return Response(status: .ok, headers: [.cacheControl: "no-store"])
         }
         router.post("/oauth/par") { request, _ in
-            do {
-                return try await push(request)
-            } catch let failure as OAuthFailure {
-                return try failure.response()
-            }
+            try await push(request)
         }
     }
 

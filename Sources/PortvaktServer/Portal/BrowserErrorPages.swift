@@ -3,7 +3,8 @@ import PortvaktCore
 
 /// A browser that asks for an address that does not exist, or with a method it does not take,
 /// gets a page in its language that says so and leads on, not an empty 404 or a JSON 405.
-/// Programs (no `text/html` in `Accept`) keep the JSON answers.
+/// Programs (no `text/html` in `Accept`) keep the JSON answers, and so does a JSON endpoint's
+/// own 404 for an id it does not know.
 struct BrowserErrorPages: RouterMiddleware {
     typealias Context = PortvaktRequestContext
     let pages: PortalPage
@@ -16,6 +17,8 @@ struct BrowserErrorPages: RouterMiddleware {
             guard [.notFound, .methodNotAllowed].contains(response.status),
                   response.headers[.contentType]?.hasPrefix("text/html") != true
             else { return response }
+            // A JSON endpoint's own "no such id" stays the API's JSON: the address exists.
+            if response.status == .notFound, context.endpointPath != nil, Surface.of(request.uri.path) == .json { return response }
             status = response.status
         } catch let error as HTTPError where error.status == .notFound {
             status = .notFound

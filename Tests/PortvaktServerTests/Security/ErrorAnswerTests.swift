@@ -1,0 +1,38 @@
+import Foundation
+import NIOHTTP1
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktServer
+
+@Suite("Refusals answered once per surface")
+struct ErrorAnswerTests {
+    @Test("A JSON endpoint answers OAuth JSON even to a browser; a page answers a page; the domain's refusals come out as the API's JSON")
+    func oneMappingPerSurface() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let browser = [("Accept", "text/html,application/xhtml+xml")]
+            let api = try await broker.send("/v1/me", headers: browser)
+            #expect(api.status == 401 && api.headers["content-type"]?.hasPrefix("application/json") == true)
+            #expect(api.json["error"] as? String == "invalid_token")
+            let token = try await broker.send("/oauth/token", method: .POST, form: [("grant_type", "password")], headers: browser)
+            #expect((400..<500).contains(token.status) && token.json["error"] != nil, "\(token.body.prefix(200))")
+            let page = try await broker.send("/oauth/authorize?client_id=unknown", headers: browser)
+            #expect(page.status >= 400 && page.headers["content-type"]?.hasPrefix("text/html") == true)
+
+            // The domain's refusal (not an administrator's entry) through the same mapping.
+            let ingrid = try await broker.tokens(provider: "bankid", user: "ingrid")
+            let access = try #require(ingrid["access_token"] as? String)
+            let unknown = try await broker.send("/v1/organisations/nhf/member-sync/no-such-entry", headers: [("Authorization", "Bearer \(access)")] + browser)
+            #expect(unknown.status == 404 && unknown.json["error"] as? String == "not_found", "\(unknown.body.prefix(200))")
+        }
+    }
+
+    @Test("Pages and JSON endpoints are told apart by address")
+    func surfaces() {
+        for page in ["/", "/oauth/authorize", "/oauth/callback/vipps", "/portal/login", "/account", "/admin/nhf/sync", "/oauth/end-session"] {
+            #expect(Surface.of(page) == .page, "\(page)")
+        }
+        for json in ["/v1/me", "/oauth/token", "/oauth/par", "/oauth/revoke", "/oauth/userinfo", "/bankid/orders", "/v1/organisations/nhf/outbox"] {
+            #expect(Surface.of(json) == .json, "\(json)")
+        }
+    }
+}
