@@ -46,3 +46,31 @@ public struct Actor: Sendable {
         guard satisfies(action, at: now) else { throw .stepUpRequired(action) }
     }
 }
+
+extension Actor {
+    /// The rows of `organisation` this actor may see: a peer mentor their own, a coordinator or
+    /// administrator the organisation's; nobody another organisation's.
+    public func scope(in organisation: OrganisationRoles) -> RowScope {
+        organisation.roles.contains(where: { $0 != .peerMentor })
+            ? .organisation(organisation.organisationID)
+            : .own(userID: userID, organisationID: organisation.organisationID)
+    }
+
+    /// Whether the actor may see a row of `organisationID` that belongs to `owner`.
+    public func maySee(organisationID: String, owner: String?) -> Bool {
+        guard let organisation = organisations.first(where: { $0.organisationID == organisationID }) else { return false }
+        return organisation.roles.contains(where: { $0 != .peerMentor }) || owner == userID
+    }
+
+    /// What `fetch` finds in every organisation of the actor (or only in `slug`'s), each within
+    /// the rows the actor may see there.
+    /// - Throws: ``DomainError/notAllowed`` for an organisation the actor is not a member of.
+    public func visibleRows<Row>(in slug: String?, _ fetch: (OrganisationRoles, RowScope) async throws -> [Row]) async throws -> [Row] {
+        let chosen = try slug.map { slug throws(DomainError) in [try organisation(slug)] } ?? organisations
+        var rows: [Row] = []
+        for organisation in chosen {
+            rows += try await fetch(organisation, scope(in: organisation))
+        }
+        return rows
+    }
+}

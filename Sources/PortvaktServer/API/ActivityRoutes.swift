@@ -1,24 +1,22 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
 
 /// `POST /v1/activities` logs an activity (with an `Idempotency-Key`, so an offline queue can
 /// replay it safely); `GET /v1/activities[?organisation=slug]` lists what the caller may see.
 struct ActivityRoutes {
-    let broker: Broker
+    let activities: ActivityLog
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/v1/activities") { request, context in
             try await create(request, context)
         }
         router.get("/v1/activities") { request, context in
-            let caller = try context.caller()
-            let listed = try await caller.visibleRows(in: try request.queryFields()["organisation"]) { organisation, scope in
-                try await broker.store.activities(scope).map { ActivityInfo($0, organisation: organisation.slug) }
-            }
-            return try APIResponse.json(["activities": listed])
+            let listed = try await activities.list(in: try request.queryFields()["organisation"], by: try context.caller().actor)
+            return try APIResponse.json(["activities": listed.map(ActivityInfo.init)])
         }
     }
 
@@ -26,24 +24,12 @@ struct ActivityRoutes {
         let caller = try context.caller()
         let key = try IdempotencyKey(request)
         let body = try await request.decodeJSON(NewActivity.self, multiline: ["note"])
-        let organisation = try caller.organisation(body.organisation)
-        guard let occurredAt = try? Date(body.occurredAt, strategy: .iso8601) else {
-            throw OAuthFailure.invalidRequest("occurred_at must be an ISO 8601 time, such as 2026-11-21T09:30:00Z.")
-        }
-        guard (1...64).contains(body.kind.count), (1...1440).contains(body.durationMinutes), (body.note?.count ?? 0) <= 2000 else {
-            throw OAuthFailure.invalidRequest("kind must be 1 to 64 characters, duration_minutes 1 to 1440, note at most 2000 characters.")
-        }
-        if let contactID = body.contactId {
-            guard let contact = try await broker.store.contact(id: contactID), contact.organisationId == organisation.organisationID,
-                  caller.maySee(organisationID: contact.organisationId, owner: contact.assignedUserId)
-            else { throw OAuthFailure.notFound("contact") }
-        }
-        let write = try await broker.store.createActivity(Activity(
-            organisationID: organisation.organisationID, userID: caller.userID, kind: body.kind, occurredAt: occurredAt,
-            durationMinutes: body.durationMinutes, note: body.note, contactID: body.contactId,
-            idempotencyKey: key.value, requestHash: try IdempotencyKey.requestHash(body), now: broker.now()
-        ))
-        return try IdempotencyKey.response(write) { ActivityInfo($0, organisation: organisation.slug) }
+        let entry = ActivityLog.Entry(
+            organisation: body.organisation, kind: body.kind, occurredAt: body.occurredAt, durationMinutes: body.durationMinutes,
+            note: body.note, contactID: body.contactId
+        )
+        let write = try await activities.log(entry, key: try key.writeKey(for: body), by: caller.actor)
+        return try IdempotencyKey.response(write, ActivityInfo.init)
     }
 }
 
@@ -74,9 +60,10 @@ private struct ActivityInfo: Encodable {
     let contactId: String?
     let createdAt: String
 
-    init(_ activity: Activity, organisation: String) {
+    init(_ listed: InOrganisation<Activity>) {
+        let activity = listed.row
         id = activity.id
-        self.organisation = organisation
+        organisation = listed.organisation
         userId = activity.userId
         kind = activity.kind
         occurredAt = Date(millisecondsSince1970: activity.occurredAt).formatted(.iso8601)

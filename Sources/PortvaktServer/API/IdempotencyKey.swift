@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
 
@@ -26,6 +27,11 @@ struct IdempotencyKey: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return Data(SHA256.hash(data: try encoder.encode(body)))
+    }
+
+    /// The domain's key for a write of `body`.
+    func writeKey(for body: some Encodable) throws -> WriteKey {
+        WriteKey(value: value, requestHash: try Self.requestHash(body))
     }
 
     /// 201 with the row for the first request and for its repeats (a repeat is marked

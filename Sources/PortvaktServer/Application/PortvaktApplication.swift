@@ -71,9 +71,9 @@ public enum PortvaktApplication {
         DeviceRoutes(broker: broker).register(on: router)
         StepUpRoutes(broker: broker).register(on: router)
         MeRoutes(broker: broker).register(on: router)
-        ActivityRoutes(broker: broker).register(on: router)
-        ContactRoutes(broker: broker).register(on: router)
-        ExpenseRoutes(broker: broker).register(on: router)
+        ActivityRoutes(activities: ActivityLog(store: store, now: clock)).register(on: router)
+        ContactRoutes(contacts: ContactBook(store: store, cipher: keys.cipher, now: clock)).register(on: router)
+        ExpenseRoutes(expenses: ExpenseClaims(store: store, now: clock)).register(on: router)
         MemberRoutes(broker: broker).register(on: router)
         MemberSyncRoutes(broker: broker).register(on: router)
         if let token = configuration.metricsToken {

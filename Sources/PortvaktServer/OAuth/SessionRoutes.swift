@@ -58,8 +58,7 @@ struct SessionRoutes {
             if let state = fields["state"] { query.append(("state", state)) }
             return Responses.redirect(to: query.isEmpty ? uri : URLComponents.appending(query, to: uri), status: .seeOther)
         }
-        let body = "<h1>\(language.pick("Du er logget ut", "You are logged out"))</h1><p>\(language.pick("Du kan lukke dette vinduet.", "You can close this window."))</p>"
-        return BrokerPage.response(BrokerPage.render(title: language.pick("Logget ut", "Logged out"), language: language, switchLanguageURL: nil, body: body))
+        return BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil))
     }
 
     private func verifiedIDToken(_ token: String) async throws -> IDTokenClaims? {

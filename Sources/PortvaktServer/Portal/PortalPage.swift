@@ -37,7 +37,9 @@ struct PortalPage: Sendable {
 
     /// Every text of the portal and its administration, by language.
     private static let texts: [Language: [String: String]] = Dictionary(uniqueKeysWithValues: [Language.nb, .en].map { language in
-        (language, PortalText.table(language).merging(AdminText.table(language)) { portal, _ in portal })
+        (language, [AdminText.table(language), BrokerText.table(language), MailboxText.table(language)].reduce(PortalText.table(language)) {
+            $0.merging($1) { first, _ in first }
+        })
     })
 
     func render(_ template: String, frame: Frame, title: String? = nil, values: [String: Any] = [:]) -> String {

@@ -1,6 +1,6 @@
 /// Every page template (`Resources/Templates/*.mustache`, Mustache with one layout, `layout`, that
-/// each page extends). Values are HTML-escaped unless a template says otherwise (only `broker`'s
-/// body, which ``BrokerPage``'s callers build and escape). Texts come from `t` (``PortalText``).
+/// each page extends). Values are HTML-escaped unless a template says otherwise (only the other
+/// device's QR code, the server's own SVG). Texts come from `t` (``PortalText``).
 enum PortalTemplates {
     static let all: [(name: String, text: String)] = [
         ("account", EmbeddedFile.text(PackageResources.account_mustache)),
@@ -18,7 +18,11 @@ enum PortalTemplates {
         ("admin_step_up", EmbeddedFile.text(PackageResources.admin_step_up_mustache)),
         ("admin_sync", EmbeddedFile.text(PackageResources.admin_sync_mustache)),
         ("admin_sync_entry", EmbeddedFile.text(PackageResources.admin_sync_entry_mustache)),
-        ("broker", EmbeddedFile.text(PackageResources.broker_mustache)),
+        ("broker_logged_out", EmbeddedFile.text(PackageResources.broker_logged_out_mustache)),
+        ("broker_methods", EmbeddedFile.text(PackageResources.broker_methods_mustache)),
+        ("broker_other_device", EmbeddedFile.text(PackageResources.broker_other_device_mustache)),
+        ("broker_password", EmbeddedFile.text(PackageResources.broker_password_mustache)),
+        ("broker_problem", EmbeddedFile.text(PackageResources.broker_problem_mustache)),
         ("layout", EmbeddedFile.text(PackageResources.layout_mustache)),
         ("merge_account", EmbeddedFile.text(PackageResources.merge_account_mustache)),
         ("notice", EmbeddedFile.text(PackageResources.notice_mustache)),

@@ -41,3 +41,12 @@ extension Membership {
         self.init(userId: userID, organisationId: organisationID, role: role, memberRecordId: memberRecordID, createdAt: createdAt.millisecondsSince1970)
     }
 }
+
+extension Contact {
+    public init(id: String, organisationID: String, assignedUserID: String?, displayName: String, details: SealedValue, createdBy: String?, createdAt: Date) {
+        self.init(
+            id: id, organisationId: organisationID, assignedUserId: assignedUserID, displayName: displayName, detailsSealed: details.combined,
+            detailsKeyId: details.keyID, createdBy: createdBy, createdAt: createdAt.millisecondsSince1970
+        )
+    }
+}

@@ -16,7 +16,12 @@ struct PortalTextTests {
             #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty, "\(text.rawValue)")
         }
         #expect(AdminText.allCases.filter { $0.text(.nb) == $0.text(.en) }.count <= 6, "only names and codes read the same in both")
-        let ids = Set(PortalText.allCases.map(\.rawValue) + AdminText.allCases.map(\.rawValue) + MailboxText.allCases.map(\.rawValue))
+        for text in BrokerText.allCases {
+            #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty && text.text(.nb) != text.text(.en), "\(text.rawValue)")
+        }
+        let catalogues = [PortalText.allCases.map(\.rawValue), AdminText.allCases.map(\.rawValue), MailboxText.allCases.map(\.rawValue), BrokerText.allCases.map(\.rawValue)]
+        #expect(Set(catalogues.joined()).count == catalogues.joined().count, "no text id is in two catalogues (the first would hide the other)")
+        let ids = Set(catalogues.joined())
         let templates = PortalTemplates.all
         let names = Set(templates.map(\.name))
         for (name, template) in templates {
@@ -26,7 +31,8 @@ struct PortalTextTests {
             for match in template.matches(of: /\{\{t\.([a-z_]+)\}\}/) {
                 #expect(ids.contains(String(match.1)), "template \(name) uses t.\(match.1), which has no text")
             }
-            #expect(!template.contains("<script"), "template \(name) has a script")
+            // Scripts only as files of this site (`script-src 'self'`), never inline.
+            #expect(template.matches(of: /<script/).count == template.matches(of: /<script src="\/[^"]+"><\/script>/).count, "template \(name) has an inline script")
             #expect(!template.contains("style="), "template \(name) has an inline style")
         }
     }

@@ -148,7 +148,7 @@ enum AdminText: String, PageTexts {
     case noSuchPage = "no_such_page"
     case noneOnFile = "none_on_file"
     case notAllowedTitle = "not_allowed_title"
-    case notFoundTitle = "not_found_title"
+    case notFoundTitle = "admin_not_found_title"
     case numberHeldElsewhere = "number_held_elsewhere"
     case heldByAnotherPerson = "held_by_another_person"
     case numbersShown = "numbers_shown"

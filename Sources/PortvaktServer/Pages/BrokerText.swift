@@ -1,0 +1,69 @@
+import PortvaktCore
+
+/// Every text of the broker's own pages (the login's method choice, the password form, the other
+/// device's QR code, dead ends), in Bokmål and English. Templates name them as `t.<id>`.
+enum BrokerText: String, PageTexts {
+    case logIn = "log_in"
+    case chooseHowToLogIn = "choose_how_to_log_in"
+    case loginMethods = "login_methods"
+    case logInBankID = "log_in_bankid"
+    case bankIDOtherDeviceQR = "bankid_other_device_qr"
+    case logInVipps = "log_in_vipps"
+    case logInEmailPassword = "log_in_email_password"
+    case emailAddress = "email_address"
+    case password = "password"
+    case chooseEIDInstead = "choose_eid_instead"
+    case loginCannotContinue = "login_cannot_continue"
+    case technicalReason = "technical_reason"
+    case backToAppOr = "back_to_app_or"
+    case goToPortvaktStart = "go_to_portvakt_start"
+    case bankIDOtherDevice = "bankid_other_device"
+    case otherDeviceStepOpen = "other_device_step_open"
+    case otherDeviceStepScan = "other_device_step_scan"
+    case otherDeviceStepFollow = "other_device_step_follow"
+    case oneMinuteLeft = "one_minute_left"
+    case timeLeft = "time_left"
+    case qrWithoutScript = "qr_without_script"
+    case identifiedContinue = "identified_continue"
+    case cancel = "cancel"
+    case chooseAnotherWay = "choose_another_way"
+    case loggedOut = "logged_out"
+    case youAreLoggedOut = "you_are_logged_out"
+    case youCanCloseWindow = "you_can_close_window"
+
+    func text(_ language: Language) -> String {
+        switch self {
+        case .logIn: language.pick("Logg inn", "Log in")
+        case .chooseHowToLogIn: language.pick("Velg hvordan du vil logge inn.", "Choose how to log in.")
+        case .loginMethods: language.pick("Innloggingsmåter", "Login methods")
+        case .logInBankID: language.pick("Logg inn med BankID", "Log in with BankID")
+        case .bankIDOtherDeviceQR: language.pick("BankID på en annen enhet (QR-kode)", "BankID on another device (QR code)")
+        case .logInVipps: language.pick("Logg inn med Vipps", "Log in with Vipps")
+        case .logInEmailPassword: language.pick("Logg inn med e-post og passord", "Log in with email and password")
+        case .emailAddress: language.pick("E-postadresse", "Email address")
+        case .password: language.pick("Passord", "Password")
+        case .chooseEIDInstead: language.pick("Velg BankID eller Vipps i stedet", "Choose BankID or Vipps instead")
+        case .loginCannotContinue: language.pick("Innloggingen kan ikke fortsette", "The login cannot continue")
+        case .technicalReason: language.pick("Teknisk årsak", "Technical reason")
+        case .backToAppOr: language.pick("Gå tilbake til appen og start innloggingen på nytt, eller", "Go back to the app and start the login again, or")
+        case .goToPortvaktStart: language.pick("gå til Portvakts forside", "go to Portvakt's start page")
+        case .bankIDOtherDevice: language.pick("BankID på en annen enhet", "BankID on another device")
+        case .otherDeviceStepOpen: language.pick("Åpne BankID-appen på mobilen din.", "Open the BankID app on your phone.")
+        case .otherDeviceStepScan: language.pick("Velg «Skann QR-kode» og skann koden under.", "Choose “Scan QR code” and scan the code below.")
+        case .otherDeviceStepFollow: language.pick("Følg instruksjonene i appen.", "Follow the instructions in the app.")
+        case .oneMinuteLeft: language.pick("Ett minutt igjen.", "One minute left.")
+        case .timeLeft: language.pick("Tid igjen", "Time left")
+        case .qrWithoutScript:
+            language.pick(
+                "QR-koden skifter ikke uten JavaScript og virker bare i ca. 30 sekunder. Virker ikke skanningen, last inn siden på nytt.",
+                "Without JavaScript the QR code does not change and works for about 30 seconds only. If scanning fails, reload the page."
+            )
+        case .identifiedContinue: language.pick("Jeg har identifisert meg – fortsett", "I have identified myself – continue")
+        case .cancel: language.pick("Avbryt", "Cancel")
+        case .chooseAnotherWay: language.pick("Velg en annen måte å logge inn på", "Choose another way to log in")
+        case .loggedOut: language.pick("Logget ut", "Logged out")
+        case .youAreLoggedOut: language.pick("Du er logget ut", "You are logged out")
+        case .youCanCloseWindow: language.pick("Du kan lukke dette vinduet.", "You can close this window.")
+        }
+    }
+}
