@@ -74,7 +74,10 @@ let package = Package(
         // store protocol of the few methods it uses, a clock and its keys.
         .target(
             name: "PortvaktDomain",
-            dependencies: ["Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktStorage"]
+            dependencies: [
+                "Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // One SQL store for SQLite and PostgreSQL, with versioned migrations.
@@ -216,7 +219,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PortvaktDomainTests",
-            dependencies: ["PortvaktDomain", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktProtocol"]
+            dependencies: [
+                "PortvaktDomain", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "PortvaktStorageTests",

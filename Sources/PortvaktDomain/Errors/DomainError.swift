@@ -25,6 +25,8 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let mergeOtherOrganisation = Reason(rawValue: "merge_other_organisation")
         public static let mergeDuplicateData = Reason(rawValue: "merge_duplicate_data")
         public static let mergeAccountGone = Reason(rawValue: "merge_account_gone")
+        public static let alreadyDelivered = Reason(rawValue: "already_delivered")
+        public static let beingDelivered = Reason(rawValue: "being_delivered")
     }
 
     private enum Code: Sendable, Hashable {
@@ -97,6 +99,12 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     )
     public static let mergeDuplicateData = refused(.conflict, .mergeDuplicateData, "Both accounts hold data under the same key; sort it out first.")
     public static let mergeAccountGone = refused(.conflict, .mergeAccountGone, "One of the accounts no longer exists.")
+    public static let alreadyDelivered = refused(
+        .conflict, .alreadyDelivered, "Only a dead or waiting message can be retried; this one is delivered."
+    )
+    public static let beingDelivered = refused(
+        .conflict, .beingDelivered, "Only a dead or waiting message can be retried; this one is being delivered."
+    )
 
     private static func refused(_ kind: Kind, _ reason: Reason, _ text: String) -> DomainError {
         DomainError(code: .refused(kind, reason, text))

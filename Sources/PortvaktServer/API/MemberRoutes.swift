@@ -28,11 +28,9 @@ struct MemberRoutes {
         router.delete("/v1/organisations/:slug/members/:user/devices") { request, context in
             let caller = try context.caller()
             let organisation = try caller.organisation(context.parameters.get("slug"))
-            let userID = context.parameters.get("user") ?? ""
-            let members = try await broker.store.memberships(organisationID: organisation.organisationID)
-            guard members.contains(where: { $0.userId == userID }) else { throw OAuthFailure.notFound("member") }
-            let revoked = try await MemberAdministration(broker: broker, adminID: caller.userID, organisationID: organisation.organisationID)
-                .removeAllDevices(userID: userID, source: "api")
+            let revoked = try await broker.memberAdministration.removeAllDevices(
+                of: context.parameters.get("user") ?? "", in: organisation, by: caller.actor, source: "api"
+            )
             return try APIResponse.json(["revoked": revoked])
         }
         router.post("/v1/organisations/:slug/users/merge") { request, context in

@@ -49,6 +49,12 @@ struct Broker: Sendable {
         ConflictReview(store: store, vault: keys.vault, planner: memberSyncPlanner, now: now)
     }
 
+    /// Queues emails; see ``Mailer``.
+    var mailer: Mailer { Mailer(store: store, cipher: keys.cipher, accountURL: issuer + "/account", now: now) }
+
+    /// An administrator's actions on members and deliveries.
+    var memberAdministration: MemberAdministration { MemberAdministration(store: store, mailer: mailer, logger: logger, now: now) }
+
     /// Merging two accounts of one person.
     var accountMerge: AccountMerge { AccountMerge(store: store, vault: keys.vault, now: now) }
 

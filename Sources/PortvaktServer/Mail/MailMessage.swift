@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktDomain
 
 /// One plain-text email as RFC 5322 and MIME (RFC 2045) write it: `Date`, `From`, `To`, `Subject`
 /// (RFC 2047 encoded words when it is not ASCII), `Message-ID`, `MIME-Version`, UTF-8 text in

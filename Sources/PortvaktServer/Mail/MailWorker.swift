@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 import ServiceLifecycle
 

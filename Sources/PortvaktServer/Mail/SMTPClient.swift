@@ -3,6 +3,7 @@
 // RFC 3207 (STARTTLS), RFC 4954 (AUTH PLAIN) and RFC 8314 (implicit TLS). One connection per
 // message: Portvakt sends a few notices, not bulk mail.
 
+import PortvaktDomain
 import Foundation
 import NIOCore
 import NIOPosix

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 
 /// Where mail goes: `PORTVAKT_SMTP_URL` (`smtp://[user:password@]host:port`, or `smtps://` for
 /// TLS from the first byte, RFC 8314) and the sender, `PORTVAKT_MAIL_FROM`

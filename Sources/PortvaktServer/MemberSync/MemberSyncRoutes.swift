@@ -71,16 +71,8 @@ struct MemberSyncRoutes {
 
     private func retry(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
         let (caller, organisation) = try await administrator(request, context)
-        let id = context.parameters.get("id") ?? ""
-        let administration = MemberAdministration(broker: broker, adminID: caller.userID, organisationID: organisation.organisationID)
-        switch try await administration.retryDelivery(id: id, source: "api") {
-        case .retried(let message): return try APIResponse.json(OutboxInfo(message))
-        case .notFound: throw OAuthFailure.notFound("message")
-        case .alreadyDelivered:
-            throw OAuthFailure(error: "conflict", description: "Only a dead or waiting message can be retried; this one is delivered.", status: .conflict)
-        case .beingDelivered:
-            throw OAuthFailure(error: "conflict", description: "Only a dead or waiting message can be retried; this one is being delivered.", status: .conflict)
-        }
+        let message = try await broker.memberAdministration.retryDelivery(context.parameters.get("id") ?? "", in: organisation, by: caller.actor, source: "api")
+        return try APIResponse.json(OutboxInfo(message))
     }
 
     /// The caller and the organisation in the path (``RoutePolicyMiddleware`` let only its administrators through).

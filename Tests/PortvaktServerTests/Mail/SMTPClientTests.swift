@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 @testable import PortvaktServer
 import Testing
 

@@ -29,9 +29,7 @@ struct AdminRequest {
     var base: String { "/admin/\(organisation.slug)" }
     var query: FormFields { FormFields(request.uri.query ?? "") ?? FormFields("")! }
 
-    var administration: MemberAdministration {
-        MemberAdministration(broker: broker, adminID: adminID, organisationID: organisationID)
-    }
+    var administration: MemberAdministration { broker.memberAdministration }
 
     /// Whether this browser's Portvakt session meets `action`'s policy (``ActionPolicy``), the
     /// same one the JSON API enforces: for revealing, resolving and merging, a BankID or Vipps

@@ -145,6 +145,8 @@ enum AdminWords {
         case .conflictNotOpen: AdminText.conflictNotOpen.text(language)
         case .numberHeldElsewhere: AdminText.numberHeldElsewhere.text(language)
         case .heldByAnotherPerson: AdminText.heldByAnotherPerson.text(language)
+        case .alreadyDelivered: AdminText.alreadyDelivered.text(language)
+        case .beingDelivered: AdminText.beingDelivered.text(language)
         case .stepUpRequired: AdminText.stepUpFirst.text(language)
         case .notFound: AdminText.entryNotFound.text(language)
         case .notAllowed: AdminText.administratorsOnly.text(language)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// `/admin/{slug}/deliveries`: the updates for the organisation's member system (waiting,
@@ -46,11 +47,14 @@ struct DeliveriesPage {
 
     func retry(_ id: String) async throws -> Response {
         let back = admin.base + "/deliveries"
-        switch try await admin.administration.retryDelivery(id: id, source: "portal") {
-        case .retried: return admin.redirect(back + "?done=retried")
-        case .notFound: return admin.problem(.deliveryNotFound, heading: .notFoundTitle, status: .notFound, back: back)
-        case .alreadyDelivered: return admin.problem(.alreadyDelivered, status: .conflict, back: back)
-        case .beingDelivered: return admin.problem(.beingDelivered, status: .conflict, back: back)
+        guard let actor = try await admin.actor() else { return admin.problem(.deliveryNotFound, heading: .notFoundTitle, status: .notFound, back: back) }
+        do {
+            _ = try await admin.administration.retryDelivery(id, in: admin.organisation, by: actor, source: "portal")
+        } catch let refusal as DomainError where refusal.kind == .notFound {
+            return admin.problem(.deliveryNotFound, heading: .notFoundTitle, status: .notFound, back: back)
+        } catch let refusal as DomainError {
+            return admin.problem(refusal, back: back)
         }
+        return admin.redirect(back + "?done=retried")
     }
 }

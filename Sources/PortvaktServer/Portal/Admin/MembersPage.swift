@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktStorage
 
 /// `/admin/{slug}/members`: the member list (search by name, filters from the overview, pages of
@@ -99,8 +100,8 @@ struct MembersPage {
 
     func removeDevices(_ recordID: String) async throws -> Response {
         guard let record = try await record(recordID) else { return notFound() }
-        if let userID = try await store.recordHolders(organisationID: admin.organisationID)[record.id] {
-            _ = try await admin.administration.removeAllDevices(userID: userID, source: "portal")
+        if let userID = try await store.recordHolders(organisationID: admin.organisationID)[record.id], let actor = try await admin.actor() {
+            _ = try await admin.administration.removeAllDevices(of: userID, in: admin.organisation, by: actor, source: "portal")
         }
         return admin.redirect("\(admin.base)/members/\(record.id)?done=devices_removed")
     }

@@ -3,13 +3,13 @@ import Foundation
 /// An email address as SMTP and a header carry it: ASCII `local@domain`, no space, no control
 /// character, no angle bracket. That keeps CR and LF (header and command injection) out of
 /// `MAIL FROM`, `RCPT TO`, `From` and `To`. Internationalised addresses (SMTPUTF8) are refused.
-struct MailAddress: Sendable, Hashable, CustomStringConvertible {
-    let address: String
+public struct MailAddress: Sendable, Hashable {
+    public let address: String
     /// Shown before the address in `From` (`Portvakt <noreply@example.org>`).
-    let displayName: String?
+    public let displayName: String?
 
     /// - Throws: ``MailAddressError`` saying what is wrong.
-    init(_ address: String, displayName: String? = nil) throws(MailAddressError) {
+    public init(_ address: String, displayName: String? = nil) throws(MailAddressError) {
         guard address.utf8.count <= 254 else { throw MailAddressError("is longer than 254 characters") }
         guard address.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0.value < 127 }) else {
             throw MailAddressError("may hold only ASCII letters, digits and punctuation, no spaces or line breaks")
@@ -31,7 +31,7 @@ struct MailAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `Name <local@domain>` or `local@domain`, as `PORTVAKT_MAIL_FROM` may be written.
-    init(parsing text: String) throws(MailAddressError) {
+    public init(parsing text: String) throws(MailAddressError) {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard text.hasSuffix(">"), let open = text.lastIndex(of: "<") else {
             try self.init(text)
@@ -42,23 +42,13 @@ struct MailAddress: Sendable, Hashable, CustomStringConvertible {
         try self.init(String(text[text.index(after: open)..<text.index(before: text.endIndex)]), displayName: name)
     }
 
-    var domain: String { String(address[address.index(after: address.lastIndex(of: "@")!)...]) }
+    public var domain: String { String(address[address.index(after: address.lastIndex(of: "@")!)...]) }
 
-    /// The header value: the display name quoted, or as RFC 2047 encoded words when it is not ASCII.
-    var headerValue: String {
-        guard let displayName else { return address }
-        let name = displayName.unicodeScalars.allSatisfy({ $0.isASCII })
-            ? "\"" + displayName.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-            : EncodedWord.encode(displayName)
-        return "\(name) <\(address)>"
-    }
-
-    var description: String { headerValue }
 }
 
 /// Why a text is not a usable email address; says nothing of the address itself.
-struct MailAddressError: Error, Sendable, CustomStringConvertible {
-    let description: String
+public struct MailAddressError: Error, Sendable, CustomStringConvertible {
+    public let description: String
 
-    init(_ problem: String) { description = "the email address \(problem)" }
+    public init(_ problem: String) { description = "the email address \(problem)" }
 }

@@ -6,27 +6,27 @@ import PortvaktStorage
 /// Puts emails in the outbox, for ``MailWorker`` to send. The body is sealed for the message
 /// (it may hold an invitation link); subject, recipient and kind are not secret.
 ///
-/// `broker.mailer.enqueue(.passwordChanged, to: email, language: .nb)` commits on its own;
+/// `mailer.enqueue(.passwordChanged, to: email, language: .nb)` commits on its own;
 /// ``message(_:to:language:)`` makes the row for a store method to insert in its own
 /// transaction, so the mail commits with the change it tells of.
-struct Mailer: Sendable {
-    let store: PortvaktStore
+public struct Mailer: Sendable {
+    let store: any MailOutboxStore
     let cipher: FieldCipher
     /// The portal's account page, named in security notices.
     let accountURL: String
     let now: @Sendable () -> Date
 
-    init(broker: Broker) {
-        store = broker.store
-        cipher = broker.keys.cipher
-        accountURL = broker.issuer + "/account"
-        now = broker.now
+    public init(store: any MailOutboxStore, cipher: FieldCipher, accountURL: String, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.cipher = cipher
+        self.accountURL = accountURL
+        self.now = now
     }
 
     /// The outbox row for `notice` to `recipient`, its body sealed.
     /// - Throws: ``MailAddressError`` when `recipient` is not a usable address (a line break,
     ///   a space, no domain).
-    func message(_ notice: MailNotice, to recipient: String, language: Language) throws -> MailOutboxMessage {
+    public func message(_ notice: MailNotice, to recipient: String, language: Language) throws -> MailOutboxMessage {
         let address = try MailAddress(recipient.trimmingCharacters(in: .whitespaces))
         let (subject, body) = notice.compose(language, accountURL: accountURL)
         let id = UUID().uuidString.lowercased()
@@ -40,7 +40,7 @@ struct Mailer: Sendable {
     /// - Returns: the message's id.
     /// - Throws: ``MailAddressError`` for an unusable address; ``StoreError`` when the database fails.
     @discardableResult
-    func enqueue(_ notice: MailNotice, to recipient: String, language: Language) async throws -> String {
+    public func enqueue(_ notice: MailNotice, to recipient: String, language: Language) async throws -> String {
         let message = try message(notice, to: recipient, language: language)
         try await store.enqueueMail([message])
         return message.id
@@ -50,7 +50,7 @@ struct Mailer: Sendable {
 extension Mailer {
     /// A security notice after the change it tells of has committed: an account without an
     /// email gets none, and a failure to queue it is logged, never undoes the change.
-    func notify(_ notice: MailNotice, to recipient: String?, language: Language = .nb, logger: Logger) async {
+    public func notify(_ notice: MailNotice, to recipient: String?, language: Language = .nb, logger: Logger) async {
         guard let recipient else { return }
         do {
             try await enqueue(notice, to: recipient, language: language)
@@ -60,7 +60,9 @@ extension Mailer {
     }
 }
 
-extension Broker {
-    /// Queues emails; see ``Mailer``.
-    var mailer: Mailer { Mailer(broker: self) }
+/// Where emails wait for delivery.
+public protocol MailOutboxStore: Sendable {
+    func enqueueMail(_ messages: [MailOutboxMessage]) async throws
 }
+
+extension PortvaktStore: MailOutboxStore {}

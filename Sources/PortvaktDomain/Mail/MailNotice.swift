@@ -4,7 +4,7 @@ import PortvaktCore
 /// The emails Portvakt sends, each in Bokmål and English. None holds a personnummer or a
 /// secret besides the invitation's one-time link, which is sealed in the outbox and purged once
 /// the message is sent.
-enum MailNotice: Sendable, Hashable {
+public enum MailNotice: Sendable, Hashable {
     /// An administrator's invitation to password login, with its one-time link.
     case passwordInvite(link: String)
     /// The account's password was set or changed.
@@ -15,7 +15,7 @@ enum MailNotice: Sendable, Hashable {
     case devicesRemovedByAdmin(organisation: String?)
 
     /// The outbox's `kind`.
-    var kind: String {
+    public var kind: String {
         switch self {
         case .passwordInvite: "password_invite"
         case .passwordChanged: "password_changed"
@@ -26,7 +26,7 @@ enum MailNotice: Sendable, Hashable {
 
     /// The subject and body in `language`. `accountURL` is the portal's account page, where a
     /// member who did not do this ends sessions and removes phones.
-    func compose(_ language: Language, accountURL: String) -> (subject: String, body: String) {
+    public func compose(_ language: Language, accountURL: String) -> (subject: String, body: String) {
         let l = language
         let notYou = l.pick(
             "Var det ikke deg? Logg inn med BankID eller Vipps på \(accountURL), fjern det du ikke kjenner igjen, og kontakt organisasjonen din.",

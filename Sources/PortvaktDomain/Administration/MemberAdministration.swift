@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktStorage
+
+/// What an administrator's actions on members and deliveries read and write.
+public protocol MemberAdministrationStore: Sendable {
+    func memberships(organisationID: String) async throws -> [Membership]
+    func activeDevices(userID: String) async throws -> [Device]
+    func revokeDevice(id: String, userID: String, now: Date) async throws -> Bool
+    func organisation(id: String) async throws -> Organisation?
+    func user(id: String) async throws -> User?
+    func outboxMessage(id: String) async throws -> OutboxMessage?
+    func retryOutboxMessage(id: String, organisationID: String, now: Date) async throws -> OutboxMessage?
+    func append(_ event: AuditEvent) async throws
+}
+
+extension PortvaktStore: MemberAdministrationStore {}
+
+/// An administrator's actions on members and deliveries that the JSON API and the portal share:
+/// only an administrator of the organisation, only on its members and its messages, each
+/// audited with the administrator, the organisation and the surface.
+public struct MemberAdministration: Sendable {
+    let store: any MemberAdministrationStore
+    let mailer: Mailer
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    public init(store: any MemberAdministrationStore, mailer: Mailer, logger: Logger, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.mailer = mailer
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Who may act on an organisation's members and deliveries.
+    public static let administrators: Set<Role> = [.orgAdmin]
+
+    /// A lost phone: every biometric device of the member is revoked, which ends the sessions
+    /// they unlocked; the member is told by email.
+    /// - Returns: how many were revoked.
+    /// - Throws: ``DomainError/notAllowed`` for anyone but an administrator there;
+    ///   ``DomainError/notFound(_:)`` for someone who is not a member of the organisation.
+    public func removeAllDevices(of userID: String, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> Int {
+        try Self.requireAdministrator(actor, in: organisation)
+        guard try await store.memberships(organisationID: organisation.organisationID).contains(where: { $0.userId == userID }) else {
+            throw DomainError.notFound("member")
+        }
+        let now = now()
+        var revoked = 0
+        for device in try await store.activeDevices(userID: userID) where try await store.revokeDevice(id: device.id, userID: userID, now: now) {
+            revoked += 1
+            try await store.append(AuditEvent(
+                occurredAt: now, action: "device.revoked", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+                organisationID: UUID(uuidString: organisation.organisationID), subjectType: "device", subjectID: device.id, source: source,
+                details: ["by": "org_admin", "user": userID]
+            ))
+        }
+        if revoked > 0 {
+            let name = try await store.organisation(id: organisation.organisationID)?.name
+            await mailer.notify(.devicesRemovedByAdmin(organisation: name), to: try await store.user(id: userID)?.email, logger: logger)
+        }
+        return revoked
+    }
+
+    /// Sends a dead or waiting message again now (same id, so the receiver's idempotency key is
+    /// unchanged), with a fresh set of attempts; audited.
+    /// - Throws: ``DomainError``: not allowed; not found (also another organisation's message);
+    ///   a conflict when it is delivered or being delivered.
+    public func retryDelivery(_ id: String, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> OutboxMessage {
+        try Self.requireAdministrator(actor, in: organisation)
+        guard id.utf8.count <= 64, let before = try await store.outboxMessage(id: id), before.organisationId == organisation.organisationID else {
+            throw DomainError.notFound("message")
+        }
+        guard let message = try await store.retryOutboxMessage(id: id, organisationID: organisation.organisationID, now: now()) else {
+            throw before.status == "delivered" ? DomainError.alreadyDelivered : DomainError.beingDelivered
+        }
+        try await store.append(AuditEvent(
+            occurredAt: now(), action: "member.outbox.retried", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+            organisationID: UUID(uuidString: organisation.organisationID), subjectType: "outbox", subjectID: id, source: source,
+            details: ["status_before": before.status, "attempts_before": "\(before.attempts)", "member": message.memberRecordId ?? ""]
+        ))
+        return message
+    }
+
+    static func requireAdministrator(_ actor: Actor, in organisation: OrganisationRoles) throws(DomainError) {
+        guard actor.organisations.contains(where: { $0.organisationID == organisation.organisationID && $0.roles.contains(where: administrators.contains) }) else {
+            throw .notAllowed
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktDomain
+import PortvaktStorage
+import Testing
+
+/// Members, their devices and the member system's outbox in memory.
+final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var members: [String: [Membership]] = [:]
+    private var messages: [String: OutboxMessage] = [:]
+    private var retried: Set<String> = []
+    private var _audit: [AuditEvent] = []
+    private var _mail: [MailOutboxMessage] = []
+    var audit: [AuditEvent] { lock.withLock { _audit } }
+    var mail: [MailOutboxMessage] { lock.withLock { _mail } }
+
+    func addMember(_ userID: String, to organisationID: String) {
+        lock.withLock { members[organisationID, default: []].append(Membership(userID: userID, organisationID: organisationID, role: .peerMentor, memberRecordID: nil, createdAt: Fixtures.now)) }
+    }
+    func put(_ message: OutboxMessage) { lock.withLock { messages[message.id] = message } }
+    /// The message is being delivered (claimed by a worker) when retried.
+    func claim(_ id: String) { lock.withLock { _ = retried.insert(id) } }
+
+    func memberships(organisationID: String) async throws -> [Membership] { lock.withLock { members[organisationID] ?? [] } }
+    func activeDevices(userID: String) async throws -> [Device] { [] }
+    func revokeDevice(id: String, userID: String, now: Date) async throws -> Bool { false }
+    func organisation(id: String) async throws -> Organisation? { Organisation(id: id, slug: "nhf", name: "NHF", createdAt: Fixtures.now) }
+    func user(id: String) async throws -> User? { User(id: id, displayName: id, email: "\(id)@example.org", createdAt: Fixtures.now) }
+    func outboxMessage(id: String) async throws -> OutboxMessage? { lock.withLock { messages[id] } }
+    func retryOutboxMessage(id: String, organisationID: String, now: Date) async throws -> OutboxMessage? {
+        lock.withLock { retried.contains(id) ? nil : messages[id] }
+    }
+    func append(_ event: AuditEvent) async throws { lock.withLock { _audit.append(event) } }
+    func enqueueMail(_ messages: [MailOutboxMessage]) async throws { lock.withLock { _mail += messages } }
+}
+
+@Suite("An administrator's actions on members and deliveries, on an in-memory store")
+struct MemberAdministrationTests {
+    let store = InMemoryAdministration()
+    let administration: MemberAdministration
+    let ingrid = Fixtures.actor("ingrid", .password)
+
+    init() throws {
+        let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: "https://portvakt.example/account", now: { Fixtures.now })
+        administration = MemberAdministration(store: store, mailer: mailer, logger: Logger(label: "test"), now: { Fixtures.now })
+    }
+
+    @Test("S20.2: only an administrator of the organisation, only on its members; nothing revoked, nobody told")
+    func removeDevicesBounds() async throws {
+        store.addMember("kari", to: "org-nhf")
+        let coordinator = Fixtures.actor("per", .bankID, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.coordinator])])
+        await #expect(throws: DomainError.notAllowed) { try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: coordinator, source: "api") }
+        await #expect(throws: DomainError.notFound("member")) { try await administration.removeAllDevices(of: "hanne", in: Fixtures.nhf, by: ingrid, source: "api") }
+        #expect(try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: ingrid, source: "api") == 0)
+        #expect(store.mail.isEmpty && store.audit.isEmpty)
+    }
+
+    @Test("S9.6: a retry is for this organisation's waiting or dead messages; a message being delivered is a conflict; each retry audited")
+    func retryDelivery() async throws {
+        let message = OutboxMessage(id: "m1", organisationID: "org-nhf", memberRecordID: "rec", event: "member.personnummer.set",
+                                    payload: SealedValue(keyID: "k", combined: Data()), now: Fixtures.now)
+        store.put(message)
+        await #expect(throws: DomainError.notFound("message")) {
+            try await administration.retryDelivery("m1", in: Fixtures.hlf, by: Fixtures.actor("hanne", .bankID, roles: [Fixtures.hlf]), source: "api")
+        }
+        #expect(try await administration.retryDelivery("m1", in: Fixtures.nhf, by: ingrid, source: "portal").id == "m1")
+        #expect(store.audit.map(\.action) == ["member.outbox.retried"] && store.audit.first?.source == "portal")
+        store.claim("m1")
+        await #expect(throws: DomainError.beingDelivered) { try await administration.retryDelivery("m1", in: Fixtures.nhf, by: ingrid, source: "api") }
+    }
+
+    @Test("A security notice is queued sealed, to a usable address only, in the member's language")
+    func notices() async throws {
+        let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: "https://portvakt.example/account", now: { Fixtures.now })
+        try await mailer.enqueue(.passwordChanged, to: "kari@example.org", language: .en)
+        await #expect(throws: MailAddressError.self) { try await mailer.enqueue(.passwordChanged, to: "kari@example.org\r\nBcc: x@evil.example", language: .en) }
+        let queued = try #require(store.mail.first)
+        #expect(store.mail.count == 1 && queued.recipient == "kari@example.org" && queued.kind == "password_changed" && queued.language == "en")
+    }
+}
