@@ -35,6 +35,9 @@ actor InMemoryStore: ConflictReviewStore, AccountMergeStore {
     }
     func organisation(id: String) async throws -> Organisation? { organisations[id] }
     func memberSyncEntry(id: String) async throws -> MemberSyncEntry? { entries[id] }
+    func memberSyncEntries(organisationID: String, outcome: MemberSyncOutcome?, status: String?, limit: Int) async throws -> [MemberSyncEntry] {
+        entries.values.filter { $0.organisationId == organisationID && (outcome == nil || $0.outcome == outcome) && (status == nil || $0.status == status) }
+    }
     func user(holdingAnyOf records: [MemberRecord]) async throws -> User? {
         records.lazy.compactMap { self.holders[$0.id] }.compactMap { self.users[$0] }.first
     }

@@ -80,3 +80,9 @@ struct MemberAdministrationTests {
         #expect(store.mail.count == 1 && queued.recipient == "kari@example.org" && queued.kind == "password_changed" && queued.language == "en")
     }
 }
+
+extension InMemoryAdministration {
+    func memberRecords(organisationID: String) async throws -> [MemberRecord] { [] }
+    func recordHolders(organisationID: String) async throws -> [String: String] { [:] }
+    func outboxMessages(organisationID: String, status: String?) async throws -> [OutboxMessage] { [] }
+}

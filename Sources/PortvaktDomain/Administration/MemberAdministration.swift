@@ -13,6 +13,9 @@ public protocol MemberAdministrationStore: Sendable {
     func outboxMessage(id: String) async throws -> OutboxMessage?
     func retryOutboxMessage(id: String, organisationID: String, now: Date) async throws -> OutboxMessage?
     func append(_ event: AuditEvent) async throws
+    func memberRecords(organisationID: String) async throws -> [MemberRecord]
+    func recordHolders(organisationID: String) async throws -> [String: String]
+    func outboxMessages(organisationID: String, status: String?) async throws -> [OutboxMessage]
 }
 
 extension PortvaktStore: MemberAdministrationStore {}
@@ -35,6 +38,21 @@ public struct MemberAdministration: Sendable {
 
     /// Who may act on an organisation's members and deliveries.
     public static let administrators: Set<Role> = [.orgAdmin]
+    /// Who may read the member list (to assign contacts, for instance).
+    public static let memberListReaders: Set<Role> = [.coordinator, .orgAdmin]
+
+    /// The organisation's member records, each with the account that holds it (if any).
+    public func members(of organisation: OrganisationRoles, by actor: Actor) async throws -> [(record: MemberRecord, holder: String?)] {
+        try Self.require(Self.memberListReaders, of: actor, in: organisation)
+        let holders = try await store.recordHolders(organisationID: organisation.organisationID)
+        return try await store.memberRecords(organisationID: organisation.organisationID).map { ($0, holders[$0.id]) }
+    }
+
+    /// The updates for the organisation's member system, optionally in one status.
+    public func outbox(of organisation: OrganisationRoles, status: String?, by actor: Actor) async throws -> [OutboxMessage] {
+        try Self.requireAdministrator(actor, in: organisation)
+        return try await store.outboxMessages(organisationID: organisation.organisationID, status: status)
+    }
 
     /// A lost phone: every biometric device of the member is revoked, which ends the sessions
     /// they unlocked; the member is told by email.
@@ -84,7 +102,11 @@ public struct MemberAdministration: Sendable {
     }
 
     static func requireAdministrator(_ actor: Actor, in organisation: OrganisationRoles) throws(DomainError) {
-        guard actor.organisations.contains(where: { $0.organisationID == organisation.organisationID && $0.roles.contains(where: administrators.contains) }) else {
+        try require(administrators, of: actor, in: organisation)
+    }
+
+    static func require(_ roles: Set<Role>, of actor: Actor, in organisation: OrganisationRoles) throws(DomainError) {
+        guard actor.organisations.contains(where: { $0.organisationID == organisation.organisationID && $0.roles.contains(where: roles.contains) }) else {
             throw .notAllowed
         }
     }

@@ -42,6 +42,16 @@ public struct ConflictReview: Sendable {
         public let full: Bool
     }
 
+    /// The organisation's sync log, newest first, numbers masked; optionally one outcome or status.
+    public func list(in organisation: OrganisationRoles, outcome: MemberSyncOutcome?, status: String?, by actor: Actor) async throws -> [View] {
+        try Self.requireReviewer(actor, in: organisation)
+        var views: [View] = []
+        for entry in try await store.memberSyncEntries(organisationID: organisation.organisationID, outcome: outcome, status: status, limit: 500) {
+            views.append(try await masked(entry))
+        }
+        return views
+    }
+
     /// The entry with `id` in `organisation`, for one of its administrators.
     /// - Throws: ``DomainError/notAllowed`` for anyone else; ``DomainError/notFound(_:)`` for an
     ///   unknown id or another organisation's entry (which reads as unknown).

@@ -13,6 +13,7 @@ public protocol MemberSyncStore: Sendable {
 /// What an administrator's review of the sync log reads and writes.
 public protocol ConflictReviewStore: MemberSyncStore {
     func memberSyncEntry(id: String) async throws -> MemberSyncEntry?
+    func memberSyncEntries(organisationID: String, outcome: MemberSyncOutcome?, status: String?, limit: Int) async throws -> [MemberSyncEntry]
     func user(holdingAnyOf records: [MemberRecord]) async throws -> User?
     func resolveConflict(entryID: String, resolution: String, by userID: String, writes: MemberSyncWrites, now: Date) async throws -> Bool
     func append(_ event: AuditEvent) async throws

@@ -7,8 +7,7 @@ import PortvaktStorage
 /// Who is calling the app's API: a valid access token of an active session, and the user's
 /// organisations and roles as the database holds them now (not as the token remembers them).
 ///
-/// Access rules: a peer mentor sees their own rows; a coordinator or administrator sees their
-/// organisation's; nobody sees another organisation's.
+/// What the caller may see and do is the domain's (``Actor``): ``actor`` hands the caller over.
 public struct APICaller: Sendable {
     let claims: AccessTokenClaims
     let session: Session
@@ -52,42 +51,12 @@ public struct APICaller: Sendable {
         return organisation
     }
 
-    /// The rows of `organisation` this caller may see.
-    func scope(in organisation: OrganisationRoles) -> RowScope {
-        organisation.roles.contains(where: { $0 != .peerMentor })
-            ? .organisation(organisation.organisationID)
-            : .own(userID: userID, organisationID: organisation.organisationID)
-    }
-
-    /// What `fetch` finds in every organisation of the caller (or only in `slug`'s), each within
-    /// the rows the caller may see there.
-    func visibleRows<Row>(in slug: String?, _ fetch: (OrganisationRoles, RowScope) async throws -> [Row]) async throws -> [Row] {
-        let chosen = try slug.map { slug throws(OAuthFailure) in [try organisation(slug)] } ?? organisations
-        var rows: [Row] = []
-        for organisation in chosen {
-            rows += try await fetch(organisation, scope(in: organisation))
-        }
-        return rows
-    }
-
-    /// Whether the caller may see a row of `organisationID` that belongs to `owner`.
-    func maySee(organisationID: String, owner: String?) -> Bool {
-        guard let organisation = organisations.first(where: { $0.organisationID == organisationID }) else { return false }
-        return organisation.roles.contains(where: { $0 != .peerMentor }) || owner == userID
-    }
-
     /// The caller as the domain's operations take them.
     var actor: Actor { Actor(session: session, organisations: organisations, stepUpClaim: claims.stepUp) }
 
     /// Whether this caller's session and token meet `action`'s policy now (``ActionPolicy``).
     func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
         actor.satisfies(action, at: now)
-    }
-
-    /// - Throws: 401 `insufficient_user_authentication` with `max_age` (RFC 9470) when `action`
-    ///   needs a fresh BankID or Vipps login this caller does not have.
-    func requireStepUp(_ action: SensitiveAction, at now: Date) throws(OAuthFailure) {
-        guard satisfies(action, at: now) else { throw DeviceTrust.freshLoginRequired }
     }
 
     func require(_ roles: Set<Role>, in organisation: OrganisationRoles) throws(OAuthFailure) {

@@ -15,21 +15,20 @@ import PortvaktStorage
 /// - `POST /v1/organisations/{slug}/users/merge` `{"keep", "remove"}` (administrators): merges
 ///   two accounts of one person, both members of the organisation.
 struct MemberRoutes {
-    let broker: Broker
+    let administration: MemberAdministration
+    let merge: AccountMerge
+    let now: @Sendable () -> Date
 
     func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/v1/organisations/:slug/members") { request, context in
+        router.get("/v1/organisations/:slug/members") { _, context in
             let caller = try context.caller()
-            let organisation = try caller.organisation(context.parameters.get("slug"))
-            let users = try await broker.store.recordHolders(organisationID: organisation.organisationID)
-            let records = try await broker.store.memberRecords(organisationID: organisation.organisationID)
-            return try APIResponse.json(["members": records.map { MemberInfo($0, userID: users[$0.id]) }])
+            let members = try await administration.members(of: try caller.organisation(context.parameters.get("slug")), by: caller.actor)
+            return try APIResponse.json(["members": members.map { MemberInfo($0.record, userID: $0.holder) }])
         }
-        router.delete("/v1/organisations/:slug/members/:user/devices") { request, context in
+        router.delete("/v1/organisations/:slug/members/:user/devices") { _, context in
             let caller = try context.caller()
-            let organisation = try caller.organisation(context.parameters.get("slug"))
-            let revoked = try await broker.memberAdministration.removeAllDevices(
-                of: context.parameters.get("user") ?? "", in: organisation, by: caller.actor, source: "api"
+            let revoked = try await administration.removeAllDevices(
+                of: context.parameters.get("user") ?? "", in: try caller.organisation(context.parameters.get("slug")), by: caller.actor, source: "api"
             )
             return try APIResponse.json(["revoked": revoked])
         }
@@ -37,9 +36,9 @@ struct MemberRoutes {
             let caller = try context.caller()
             let organisation = try caller.organisation(context.parameters.get("slug"))
             // The policy before the body (the domain operation checks it again; this orders the answers).
-            try caller.actor.authorize(.accountsMerge, in: organisation, at: broker.now())
+            try caller.actor.authorize(.accountsMerge, in: organisation, at: now())
             let body = try await request.decodeJSON(MergeRequest.self)
-            try await broker.accountMerge.mergeAsAdministrator(keep: body.keep, remove: body.remove, in: organisation, by: caller.actor)
+            try await merge.mergeAsAdministrator(keep: body.keep, remove: body.remove, in: organisation, by: caller.actor)
             return try APIResponse.json(["kept": body.keep, "removed": body.remove])
         }
     }

@@ -74,8 +74,8 @@ public enum PortvaktApplication {
         ActivityRoutes(activities: ActivityLog(store: store, now: clock)).register(on: router)
         ContactRoutes(contacts: ContactBook(store: store, cipher: keys.cipher, now: clock)).register(on: router)
         ExpenseRoutes(expenses: ExpenseClaims(store: store, now: clock)).register(on: router)
-        MemberRoutes(broker: broker).register(on: router)
-        MemberSyncRoutes(broker: broker).register(on: router)
+        MemberRoutes(administration: broker.memberAdministration, merge: broker.accountMerge, now: clock).register(on: router)
+        MemberSyncRoutes(review: broker.conflictReview, administration: broker.memberAdministration, now: clock).register(on: router)
         if let token = configuration.metricsToken {
             MetricsRoutes(store: store, token: token).register(on: router)
         }

@@ -18,70 +18,58 @@ import PortvaktStorage
 /// - `POST /v1/organisations/{slug}/outbox/{id}/retry`: sends a dead or waiting update again now
 ///   (same idempotency key), audited.
 struct MemberSyncRoutes {
-    let broker: Broker
+    let review: ConflictReview
+    let administration: MemberAdministration
+    let now: @Sendable () -> Date
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/v1/organisations/:slug/member-sync") { request, context in
-            let (_, organisation) = try await administrator(request, context)
+            let (caller, organisation) = try organisation(context)
             let query = try request.queryFields()
             var outcome: MemberSyncOutcome?
             if let name = query["outcome"] {
                 guard let parsed = MemberSyncOutcome(rawValue: name) else { throw OAuthFailure.invalidRequest("outcome is not a sync outcome.") }
                 outcome = parsed
             }
-            let entries = try await broker.store.memberSyncEntries(organisationID: organisation.organisationID, outcome: outcome, status: query["status"])
-            var listed: [EntryInfo] = []
-            for entry in entries { listed.append(EntryInfo(try await broker.conflictReview.masked(entry))) }
-            return try APIResponse.json(["entries": listed])
+            let views = try await review.list(in: organisation, outcome: outcome, status: query["status"], by: caller.actor)
+            return try APIResponse.json(["entries": views.map(EntryInfo.init)])
         }
-        router.get("/v1/organisations/:slug/member-sync/:id") { request, context in
-            let (caller, organisation) = try await administrator(request, context)
-            let review = broker.conflictReview
+        router.get("/v1/organisations/:slug/member-sync/:id") { _, context in
+            let (caller, organisation) = try organisation(context)
             let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
             // Full numbers only after a fresh BankID or Vipps login; masked otherwise.
-            let view = caller.satisfies(.personnummerReveal, at: broker.now())
+            let view = caller.satisfies(.personnummerReveal, at: now())
                 ? try await review.reveal(entry, in: organisation, by: caller.actor, source: "api")
                 : try await review.masked(entry)
             return try APIResponse.json(EntryInfo(view))
         }
         router.post("/v1/organisations/:slug/member-sync/:id/resolve") { request, context in
-            try await resolve(request, context)
+            let (caller, organisation) = try organisation(context)
+            let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
+            // The policy before the body: a caller without the step-up learns nothing from a bad body.
+            // (The domain operation checks it again; this only orders the answers.)
+            try caller.actor.authorize(.conflictResolve, in: organisation, at: now())
+            let body = try await request.decodeJSON(Resolution.self)
+            let resolved = try await review.resolve(entry, keep: body.keep, in: organisation, by: caller.actor)
+            return try APIResponse.json(EntryInfo(try await review.masked(resolved)))
         }
         router.get("/v1/organisations/:slug/outbox") { request, context in
-            let (_, organisation) = try await administrator(request, context)
-            let messages = try await broker.store.outboxMessages(organisationID: organisation.organisationID, status: try request.queryFields()["status"])
+            let (caller, organisation) = try organisation(context)
+            let messages = try await administration.outbox(of: organisation, status: try request.queryFields()["status"], by: caller.actor)
             return try APIResponse.json(["messages": messages.map(OutboxInfo.init)])
         }
-        router.post("/v1/organisations/:slug/outbox/:id/retry") { request, context in
-            try await retry(request, context)
+        router.post("/v1/organisations/:slug/outbox/:id/retry") { _, context in
+            let (caller, organisation) = try organisation(context)
+            let message = try await administration.retryDelivery(context.parameters.get("id") ?? "", in: organisation, by: caller.actor, source: "api")
+            return try APIResponse.json(OutboxInfo(message))
         }
-    }
-
-    private func resolve(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
-        let (caller, organisation) = try await administrator(request, context)
-        let review = broker.conflictReview
-        let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
-        // The policy before the body: a caller without the step-up learns nothing from a bad body.
-        // (The domain operation checks it again; this only orders the answers.)
-        try caller.actor.authorize(.conflictResolve, in: organisation, at: broker.now())
-        let body = try await request.decodeJSON(Resolution.self)
-        let resolved = try await review.resolve(entry, keep: body.keep, in: organisation, by: caller.actor)
-        return try APIResponse.json(EntryInfo(try await review.masked(resolved)))
-    }
-
-    private func retry(_ request: Request, _ context: PortvaktRequestContext) async throws -> Response {
-        let (caller, organisation) = try await administrator(request, context)
-        let message = try await broker.memberAdministration.retryDelivery(context.parameters.get("id") ?? "", in: organisation, by: caller.actor, source: "api")
-        return try APIResponse.json(OutboxInfo(message))
     }
 
     /// The caller and the organisation in the path (``RoutePolicyMiddleware`` let only its administrators through).
-    private func administrator(_ request: Request, _ context: PortvaktRequestContext) async throws -> (APICaller, OrganisationRoles) {
+    private func organisation(_ context: PortvaktRequestContext) throws -> (APICaller, OrganisationRoles) {
         let caller = try context.caller()
-        let organisation = try caller.organisation(context.parameters.get("slug"))
-        return (caller, organisation)
+        return (caller, try caller.organisation(context.parameters.get("slug")))
     }
-
 }
 
 private struct Resolution: Decodable {

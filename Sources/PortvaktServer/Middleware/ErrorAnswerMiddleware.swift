@@ -16,11 +16,20 @@ struct ErrorAnswerMiddleware: RouterMiddleware {
             return try Self.answer(failure, to: request, context: context)
         } catch let refusal as DomainError {
             return try Self.answer(OAuthFailure(refusal), to: request, context: context)
+        } catch let error as HTTPError where [.badRequest, .contentTooLarge, .unsupportedMediaType].contains(error.status) && Self.surface(request, context) == .json {
+            // A malformed query or body the HTTP helpers refused: the API's one error shape.
+            return try OAuthFailure(error: "invalid_request", description: error.body ?? "The request is malformed.", status: error.status).response()
         }
     }
 
-    static func answer(_ failure: OAuthFailure, to request: Request, context: Context) throws -> Response {
-        Surface.of(request.uri.path) == .json ? try failure.response() : try failure.response(from: request, context: context)
+    /// `failure` as the surface of the route that answers `request` expects.
+    static func answer(_ failure: OAuthFailure, to request: Request, context: some RequestContext) throws -> Response {
+        surface(request, context) == .json ? try failure.response() : try failure.response(from: request, context: context)
+    }
+
+    /// The matched route's surface (its template, so `//oauth/password` is the page it reaches).
+    static func surface(_ request: Request, _ context: some RequestContext) -> Surface {
+        Surface.of(context.endpointPath ?? request.uri.path)
     }
 }
 

@@ -18,15 +18,15 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // A body the client framed wrongly (a chunk size that is not hex, or one too large):
             // the client's fault, read only when a route asks for the body (review II, item 9).
             context.logger.notice("A request's body was malformed", metadata: ["error": "\(error)"])
-            return try OAuthFailure.invalidRequest("The request body is malformed (\(error)).").response(from: request, context: context)
+            return try ErrorAnswerMiddleware.answer(.invalidRequest("The request body is malformed (\(error))."), to: request, context: context)
         } catch let error as StoreError where error.isUnavailable {
             context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
-            return try OAuthFailure.temporarilyUnavailable.response(from: request, context: context)
+            return try ErrorAnswerMiddleware.answer(.temporarilyUnavailable, to: request, context: context)
         } catch {
             context.logger.error("A request failed unexpectedly", metadata: ["error": "\(error)"])
-            return try OAuthFailure(
+            return try ErrorAnswerMiddleware.answer(OAuthFailure(
                 error: "server_error", description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
-            ).response(from: request, context: context)
+            ), to: request, context: context)
         }
     }
 }

@@ -11,7 +11,7 @@ enum OtherDevicePage {
         // The SVG is the server's own QR rendering (no text from outside), so it is not escaped.
         return BrokerPage.render("broker_other_device", language: language, switchLanguageURL: nil, values: [
             "session": sessionID, "expiresAtMilliseconds": String(Int(expiresAt.timeIntervalSince1970 * 1000)), "qrSVG": qrSVG,
-            "status": message.text(language), "timeLeft": Self.clock(seconds), "methods": methodsURL,
+            "orderStatus": message.text(language), "timeLeft": Self.clock(seconds), "methods": methodsURL,
         ])
     }
 

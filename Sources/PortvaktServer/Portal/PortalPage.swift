@@ -56,9 +56,14 @@ struct PortalPage: Sendable {
         if let switchLanguage = frame.switchLanguage ?? (frame.portal ? "/language?to=\(frame.language.other.rawValue)&back=\(FormFields.encode(frame.path))" : nil) {
             context["switchLanguage"] = switchLanguage
         }
+        // A page's value never hides the layout's (a `status` of its own would be a second, stale live region).
+        assert(Set(values.keys).isDisjoint(with: Self.layoutKeys), "\(template) sets a layout key: \(Set(values.keys).intersection(Self.layoutKeys))")
         context.merge(values) { $1 }
         return library.render(context, withTemplate: template) ?? ""
     }
+
+    /// What the layout reads; pages set them through ``Frame``.
+    static let layoutKeys: Set<String> = ["t", "lang", "otherLang", "portal", "nav", "signedIn", "csrf", "status", "switchLanguage"]
 
     func response(
         _ template: String, frame: Frame, values: [String: Any] = [:], status: HTTPResponse.Status = .ok, cookies: [String] = []

@@ -23,7 +23,21 @@ struct ErrorAnswerTests {
             let access = try #require(ingrid["access_token"] as? String)
             let unknown = try await broker.send("/v1/organisations/nhf/member-sync/no-such-entry", headers: [("Authorization", "Bearer \(access)")] + browser)
             #expect(unknown.status == 404 && unknown.json["error"] as? String == "not_found", "\(unknown.body.prefix(200))")
+
+            // A query the HTTP helpers refuse is the API's one error shape too.
+            let malformed = try await broker.send("/v1/activities?organisation=nhf&organisation=hlf", headers: [("Authorization", "Bearer \(access)")])
+            #expect(malformed.status == 400 && malformed.json["error"] as? String == "invalid_request", "\(malformed.status) \(malformed.body.prefix(200))")
         }
+    }
+
+    @Test("S3.5: the other-device page has one status region (the order's), not a second one from the layout")
+    func oneStatusRegion() {
+        let html = OtherDevicePage.render(
+            sessionID: "s", qrSVG: "<svg></svg>", message: .bankIDStartApp, expiresAt: Date(timeIntervalSince1970: 180), now: Date(timeIntervalSince1970: 0),
+            language: .nb, methodsURL: "/oauth/authorize?a=1&b=2"
+        )
+        #expect(html.matches(of: /role="status"/).count == 1)
+        #expect(html.contains("a=1&amp;b=2"))
     }
 
     @Test("Pages and JSON endpoints are told apart by address")
