@@ -70,7 +70,7 @@ public enum PortvaktApplication {
         OtherDeviceRoutes(broker: broker).register(on: router)
         DeviceRoutes(broker: broker).register(on: router)
         StepUpRoutes(broker: broker).register(on: router)
-        MeRoutes(broker: broker).register(on: router)
+        MeRoutes(profile: Profile(store: store, now: clock)).register(on: router)
         ActivityRoutes(activities: ActivityLog(store: store, now: clock)).register(on: router)
         ContactRoutes(contacts: ContactBook(store: store, cipher: keys.cipher, now: clock)).register(on: router)
         ExpenseRoutes(expenses: ExpenseClaims(store: store, now: clock)).register(on: router)
