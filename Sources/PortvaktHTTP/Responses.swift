@@ -31,7 +31,7 @@ public enum Responses {
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'",
             ],
             body: .init(byteBuffer: ByteBuffer(string: page))
         )

@@ -50,10 +50,14 @@ public struct Sandbox: Sendable {
         OrderRoutes(sandbox: self).register(on: providers)
         BankIDAppRoutes(sandbox: self).register(on: providers)
         MemberSystemRoutes(sandbox: self).register(on: providers)
+        SandboxStylesheet.register(on: providers)
         SandboxAdminRoutes(sandbox: self).register(on: router.group(RouterPath(configuration.pathPrefix + "/admin")))
     }
 
     var now: Date { configuration.now() }
+
+    /// The sandbox's stylesheet, under its path prefix.
+    var stylesheetPath: String { configuration.pathPrefix + SandboxStylesheet.path }
 
     /// The base URL of the sandbox for this request: the configured public URL or the Host used.
     func baseURL(for request: Request) throws -> String {

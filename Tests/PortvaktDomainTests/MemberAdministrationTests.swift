@@ -43,7 +43,7 @@ struct MemberAdministrationTests {
     let ingrid = Fixtures.actor("ingrid", .password)
 
     init() throws {
-        let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: "https://portvakt.example/account", now: { Fixtures.now })
+        let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: { "https://portvakt.example/account" }, now: { Fixtures.now })
         administration = MemberAdministration(store: store, mailer: mailer, logger: Logger(label: "test"), now: { Fixtures.now })
     }
 
@@ -73,7 +73,7 @@ struct MemberAdministrationTests {
 
     @Test("A security notice is queued sealed, to a usable address only, in the member's language")
     func notices() async throws {
-        let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: "https://portvakt.example/account", now: { Fixtures.now })
+        let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: { "https://portvakt.example/account" }, now: { Fixtures.now })
         try await mailer.enqueue(.passwordChanged, to: "kari@example.org", language: .en)
         await #expect(throws: MailAddressError.self) { try await mailer.enqueue(.passwordChanged, to: "kari@example.org\r\nBcc: x@evil.example", language: .en) }
         let queued = try #require(store.mail.first)

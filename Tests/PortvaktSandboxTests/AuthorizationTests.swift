@@ -119,6 +119,22 @@ struct AuthorizationTests {
         }
     }
 
+    @Test("The sandbox's pages are templates with one stylesheet of their own, served under the prefix; no inline style, a CSP that allows none")
+    func stylesheet() async throws {
+        let harness = try SandboxHarness()
+        try await harness.run { client in
+            var request = AuthorizationRequest(.vipps)
+            request.action = nil
+            let page = try await client.execute(uri: request.uri, method: .get)
+            let html = String(buffer: page.body)
+            #expect(html.contains(#"<link rel="stylesheet" href="/sandbox/assets/sandbox.css">"#) && !html.contains("<style"))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("style-src 'self'") == true)
+            #expect(page.headers[.contentSecurityPolicy]?.contains("unsafe-inline") == false)
+            let css = try await client.execute(uri: "/sandbox/assets/sandbox.css", method: .get)
+            #expect(css.status == .ok && css.headers[.contentType]?.hasPrefix("text/css") == true && String(buffer: css.body).contains(".banner"))
+        }
+    }
+
     @Test("The page's form posts the choice back and is answered with 303 and a code")
     func formPost() async throws {
         let harness = try SandboxHarness()

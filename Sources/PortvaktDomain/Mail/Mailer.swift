@@ -12,11 +12,11 @@ import PortvaktStorage
 public struct Mailer: Sendable {
     let store: any MailOutboxStore
     let cipher: FieldCipher
-    /// The portal's account page, named in security notices.
-    let accountURL: String
+    /// The portal's account page, named in security notices (the server's address is known only once it listens).
+    let accountURL: @Sendable () -> String
     let now: @Sendable () -> Date
 
-    public init(store: any MailOutboxStore, cipher: FieldCipher, accountURL: String, now: @escaping @Sendable () -> Date) {
+    public init(store: any MailOutboxStore, cipher: FieldCipher, accountURL: @escaping @Sendable () -> String, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.cipher = cipher
         self.accountURL = accountURL
@@ -28,7 +28,7 @@ public struct Mailer: Sendable {
     ///   a space, no domain).
     public func message(_ notice: MailNotice, to recipient: String, language: Language) throws -> MailOutboxMessage {
         let address = try MailAddress(recipient.trimmingCharacters(in: .whitespaces))
-        let (subject, body) = notice.compose(language, accountURL: accountURL)
+        let (subject, body) = notice.compose(language, accountURL: accountURL())
         let id = UUID().uuidString.lowercased()
         let sealed = try cipher.seal(Data(body.utf8), context: MailOutboxMessage.bodyContext(messageID: id))
         return MailOutboxMessage(

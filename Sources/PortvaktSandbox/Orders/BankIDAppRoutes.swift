@@ -16,7 +16,7 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
             let language = Language(uiLocales: query["ui_locales"])
             let action = try sandbox.baseURL(for: request) + Self.path
             guard let token = query["autostarttoken"] else {
-                return Responses.html(BankIDAppPage(autoStartToken: nil, redirect: nil, formAction: action, language: language).render())
+                return Responses.html(BankIDAppPage(autoStartToken: nil, redirect: nil, formAction: action, language: language, stylesheet: sandbox.stylesheetPath).render())
             }
             let now = sandbox.now
             guard let order = await sandbox.orders.order(autoStartToken: token), !order.isFinished, order.collected(now: now) == order.status else {
@@ -26,7 +26,7 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
             }
             let faults = await sandbox.faults.settings(for: .bankid)
             _ = await sandbox.orders.update(ref: order.orderRef) { $0.open(now: now, faults: faults) }
-            return Responses.html(BankIDAppPage(autoStartToken: token, redirect: query["redirect"], formAction: action, language: language).render())
+            return Responses.html(BankIDAppPage(autoStartToken: token, redirect: query["redirect"], formAction: action, language: language, stylesheet: sandbox.stylesheetPath).render())
         }
         group.post(RouterPath(Self.path)) { request, _ in
             try await decide(request)
@@ -107,6 +107,6 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
     }
 
     private func page(_ title: String, _ message: String, _ language: Language, status: HTTPResponse.Status, link: (url: String, text: String)? = nil) -> Response {
-        Responses.html(MessagePage(title: title, message: message, language: language, isError: status.code >= 400, link: link).render(), status: status)
+        Responses.html(MessagePage(title: title, message: message, language: language, stylesheet: sandbox.stylesheetPath, isError: status.code >= 400, link: link).render(), status: status)
     }
 }

@@ -11,35 +11,20 @@ struct LoginPage {
     /// The authorize URL with its original query, which the form posts back to.
     let formAction: String
     let languageSwitchURL: String
+    let stylesheet: String
 
     func render() -> String {
         let lang = language
         let preselected = TestUsers.user(id: loginHint ?? "")?.id ?? TestUsers.all[0].id
-        let people = TestUsers.all.map { user in
+        let people: [[String: Any]] = TestUsers.all.map { user in
             let roles = user.memberships.map { "\($0.organisation.uppercased()) \(RoleText.name($0.role, lang))" }
             let detail = roles.isEmpty ? lang.pick("ikke medlem noe sted", "not a member anywhere") : roles.joined(separator: ", ")
-            return """
-            <label><input type="radio" name="user" value="\(HTML.escape(user.id))"\(user.id == preselected ? " checked" : "")> \
-            \(HTML.escape(user.name)) <span>(\(HTML.escape(detail)))</span></label>
-            """
-        }.joined(separator: "\n")
-        let body = """
-        <h1>\(lang.pick("Logg inn med \(provider.displayName)", "Log in with \(provider.displayName)"))</h1>
-        <p>\(lang.pick("Tjenesten", "The service")) <strong>\(HTML.escape(clientID))</strong> \
-        \(lang.pick("ber om", "asks for")): \(HTML.escape(scopes.joined(separator: ", ")))</p>
-        <form method="post" action="\(HTML.escape(formAction))">
-        <fieldset>
-        <legend>\(lang.pick("Velg testperson", "Choose a test person"))</legend>
-        \(people)
-        </fieldset>
-        <button type="submit" class="primary" name="action" value="approve">\(lang.pick("Godkjenn", "Approve"))</button>
-        <button type="submit" class="secondary" name="action" value="cancel">\(lang.pick("Avbryt", "Cancel"))</button>
-        </form>
-        <p><a href="\(HTML.escape(languageSwitchURL))" lang="\(lang.other.rawValue)" hreflang="\(lang.other.rawValue)">\(lang.pick("English", "Norsk (bokmål)"))</a></p>
-        <p>\(lang.pick("Uten nettleser: legg til", "Without a browser: add")) <code>sandbox_user=kari&amp;sandbox_action=approve</code> \
-        \(lang.pick("(eller", "(or")) <code>cancel</code>) \(lang.pick("i adressen.", "to the address."))</p>
-        """
-        return HTML.page(title: lang.pick("Logg inn med \(provider.displayName)", "Log in with \(provider.displayName)"), language: lang, body: body)
+            return ["id": user.id, "name": user.name, "detail": detail, "checked": user.id == preselected]
+        }
+        return SandboxPages.shared.render("sandbox_login", language: lang, stylesheet: stylesheet, values: [
+            "provider": provider.displayName, "clientID": clientID, "scopes": scopes.joined(separator: ", "), "formAction": formAction,
+            "people": people, "languageSwitchURL": languageSwitchURL,
+        ])
     }
 }
 

@@ -59,7 +59,8 @@ extension OIDCRoutes {
             return Responses.html(LoginPage(
                 provider: provider, clientID: client.clientID, scopes: scopes, language: language,
                 loginHint: query["login_hint"], formAction: request.uri.description,
-                languageSwitchURL: URLComponents.appending([("ui_locales", language.other.rawValue)], to: request.uri.path + "?" + stripped(request.uri.query, removing: "ui_locales"))
+                languageSwitchURL: URLComponents.appending([("ui_locales", language.other.rawValue)], to: request.uri.path + "?" + stripped(request.uri.query, removing: "ui_locales")),
+                stylesheet: sandbox.stylesheetPath
             ).render())
         }
         if choice.action == "cancel" || faults.contains(.userCancels) {
@@ -86,7 +87,7 @@ extension OIDCRoutes {
     }
 
     private func errorPage(_ title: String, _ message: String, _ language: Language) -> Response {
-        Responses.html(MessagePage(title: title, message: message, language: language, isError: true).render(), status: .badRequest)
+        Responses.html(MessagePage(title: title, message: message, language: language, stylesheet: sandbox.stylesheetPath, isError: true).render(), status: .badRequest)
     }
 
     private func stripped(_ query: String?, removing name: String) -> String {

@@ -50,7 +50,10 @@ struct Broker: Sendable {
     }
 
     /// Queues emails; see ``Mailer``.
-    var mailer: Mailer { Mailer(store: store, cipher: keys.cipher, accountURL: issuer + "/account", now: now) }
+    var mailer: Mailer {
+        let address = address
+        return Mailer(store: store, cipher: keys.cipher, accountURL: { address.current + "/account" }, now: now)
+    }
 
     /// An administrator's actions on members and deliveries.
     var memberAdministration: MemberAdministration { MemberAdministration(store: store, mailer: mailer, logger: logger, now: now) }

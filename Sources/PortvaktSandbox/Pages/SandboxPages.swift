@@ -1,0 +1,55 @@
+import Hummingbird
+import Mustache
+import PortvaktCore
+
+/// The sandbox's pages from their templates (`Resources/Templates/*.mustache`, one layout with
+/// the banner that says this is not the real BankID or Vipps) and its one stylesheet
+/// (`Resources/sandbox.css`), all compiled into the binary.
+struct SandboxPages: Sendable {
+    static let shared = SandboxPages()
+
+    let library: MustacheLibrary
+
+    init() {
+        var library = MustacheLibrary()
+        for (name, bytes) in Self.templates {
+            // The templates are part of the build: one that does not parse is a programming error.
+            library.register(try! MustacheTemplate(string: Self.text(bytes)), named: name)
+        }
+        self.library = library
+    }
+
+    static let templates: [(name: String, bytes: [UInt8])] = [
+        ("sandbox_layout", PackageResources.sandbox_layout_mustache), ("sandbox_login", PackageResources.sandbox_login_mustache),
+        ("sandbox_message", PackageResources.sandbox_message_mustache), ("sandbox_bankid_app", PackageResources.sandbox_bankid_app_mustache),
+    ]
+
+    /// A page in `language`; `stylesheet` is the sandbox's stylesheet under its path prefix.
+    func render(_ template: String, language: Language, stylesheet: String, values: [String: Any]) -> String {
+        var context: [String: Any] = [
+            "t": SandboxText.table(language), "lang": language.rawValue, "otherLang": language.other.rawValue, "stylesheet": stylesheet,
+        ]
+        context.merge(values) { $1 }
+        return library.render(context, withTemplate: template) ?? ""
+    }
+
+    static func text(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+}
+
+/// `GET {prefix}/assets/sandbox.css`.
+enum SandboxStylesheet {
+    static let path = "/assets/sandbox.css"
+    static let css = SandboxPages.text(PackageResources.sandbox_css)
+
+    static func register<Context: RequestContext>(on group: RouterGroup<Context>) {
+        group.get(RouterPath(path)) { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(string: css))
+            )
+        }
+    }
+}
