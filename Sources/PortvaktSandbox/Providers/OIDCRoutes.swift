@@ -35,26 +35,25 @@ struct OIDCRoutes<Context: SandboxRequestContext>: Sendable {
     }
 
     /// OpenID Connect Discovery 1.0 §3, with what the real provider advertises.
-    func discovery(base: String) -> DiscoveryDocument {
+    func discovery(base: String) -> OpenIDProviderMetadata {
         let bankID = provider == .bankid
-        return DiscoveryDocument(
-            issuer: issuer(base: base),
-            authorizationEndpoint: base + provider.authorizationPath,
-            tokenEndpoint: base + provider.tokenPath,
-            userinfoEndpoint: base + provider.userinfoPath,
-            jwksURI: base + provider.jwksPath,
-            scopesSupported: provider.supportedScopes.sorted(),
-            responseTypesSupported: ["code"],
-            grantTypesSupported: ["authorization_code"],
-            subjectTypesSupported: ["pairwise"],
-            idTokenSigningAlgValuesSupported: ["RS256"],
-            tokenEndpointAuthMethodsSupported: bankID
-                ? ["client_secret_basic", "client_secret_post", "private_key_jwt"] : ["client_secret_basic", "client_secret_post"],
-            codeChallengeMethodsSupported: ["S256"],
-            acrValuesSupported: bankID ? ["urn:bankid:bid", "urn:bankid:bis"] : nil,
-            uiLocalesSupported: ["nb", "en"],
-            authorizationResponseIssParameterSupported: bankID
+        var document = OpenIDProviderMetadata(
+            issuer: issuer(base: base), authorizationEndpoint: base + provider.authorizationPath, tokenEndpoint: base + provider.tokenPath,
+            jwksURI: base + provider.jwksPath
         )
+        document.userinfoEndpoint = base + provider.userinfoPath
+        document.scopesSupported = provider.supportedScopes.sorted()
+        document.responseTypesSupported = ["code"]
+        document.grantTypesSupported = ["authorization_code"]
+        document.subjectTypesSupported = ["pairwise"]
+        document.idTokenSigningAlgValuesSupported = ["RS256"]
+        document.tokenEndpointAuthMethodsSupported = bankID
+            ? ["client_secret_basic", "client_secret_post", "private_key_jwt"] : ["client_secret_basic", "client_secret_post"]
+        document.codeChallengeMethodsSupported = ["S256"]
+        document.acrValuesSupported = bankID ? ["urn:bankid:bid", "urn:bankid:bis"] : nil
+        document.uiLocalesSupported = ["nb", "en"]
+        document.authorizationResponseIssParameterSupported = bankID
+        return document
     }
 
     func issuer(base: String) -> String {
@@ -102,42 +101,6 @@ struct OIDCRoutes<Context: SandboxRequestContext>: Sendable {
             if grant.scopes.contains("nnin"), releasesPersonnummer { info.nnin = faults.released(user.personnummer) }
         }
         return try Responses.json(info)
-    }
-}
-
-struct DiscoveryDocument: Codable, Sendable {
-    let issuer: String
-    let authorizationEndpoint: String
-    let tokenEndpoint: String
-    let userinfoEndpoint: String
-    let jwksURI: String
-    let scopesSupported: [String]
-    let responseTypesSupported: [String]
-    let grantTypesSupported: [String]
-    let subjectTypesSupported: [String]
-    let idTokenSigningAlgValuesSupported: [String]
-    let tokenEndpointAuthMethodsSupported: [String]
-    let codeChallengeMethodsSupported: [String]
-    let acrValuesSupported: [String]?
-    let uiLocalesSupported: [String]
-    let authorizationResponseIssParameterSupported: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case issuer
-        case authorizationEndpoint = "authorization_endpoint"
-        case tokenEndpoint = "token_endpoint"
-        case userinfoEndpoint = "userinfo_endpoint"
-        case jwksURI = "jwks_uri"
-        case scopesSupported = "scopes_supported"
-        case responseTypesSupported = "response_types_supported"
-        case grantTypesSupported = "grant_types_supported"
-        case subjectTypesSupported = "subject_types_supported"
-        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
-        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
-        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
-        case acrValuesSupported = "acr_values_supported"
-        case uiLocalesSupported = "ui_locales_supported"
-        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
     }
 }
 

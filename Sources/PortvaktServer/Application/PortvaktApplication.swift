@@ -60,7 +60,7 @@ public enum PortvaktApplication {
         HealthRoutes(driver: driver, readiness: readiness).register(on: router)
         OpenAPIRoutes().register(on: router)
         KeyRoutes(keys: broker.signingKeys).register(on: router)
-        DiscoveryRoutes(broker: broker).register(on: router)
+        DiscoveryRoutes(address: broker.address).register(on: router)
         AuthorizeRoutes(broker: broker).register(on: router)
         CallbackRoutes(broker: broker).register(on: router)
         PasswordRoutes(broker: broker).register(on: router)

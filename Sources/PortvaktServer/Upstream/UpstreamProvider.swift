@@ -13,7 +13,7 @@ actor UpstreamProvider {
     private let http: HTTPClient
     private let timeout: TimeAmount
     private let metadataMaxAge: TimeInterval = 3600
-    private var metadata: (value: ProviderMetadata, fetchedAt: Date)?
+    private var metadata: (value: OpenIDProviderMetadata, fetchedAt: Date)?
     private var keys: (collection: JWTKeyCollection, kids: Set<String>, fetchedAt: Date)?
 
     init(settings: UpstreamSettings, http: HTTPClient, timeout: Duration) {
@@ -139,11 +139,11 @@ actor UpstreamProvider {
 
     // MARK: - Discovery and HTTP
 
-    private func currentMetadata(now: Date) async throws(UpstreamError) -> ProviderMetadata {
+    private func currentMetadata(now: Date) async throws(UpstreamError) -> OpenIDProviderMetadata {
         if let metadata, now.timeIntervalSince(metadata.fetchedAt) < metadataMaxAge { return metadata.value }
         let (status, data) = try await send(settings.discoveryURL, method: .GET)
         guard status == .ok else { throw .unavailable("discovery answered \(status.code)") }
-        guard let value = try? JSONDecoder().decode(ProviderMetadata.self, from: data) else { throw .unavailable("discovery document is malformed") }
+        guard let value = try? JSONDecoder().decode(OpenIDProviderMetadata.self, from: data) else { throw .unavailable("discovery document is malformed") }
         metadata = (value, now)
         return value
     }

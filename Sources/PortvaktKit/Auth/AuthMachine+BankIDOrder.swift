@@ -1,0 +1,40 @@
+import Foundation
+import PortvaktProtocol
+
+extension AuthMachine {
+    /// The BankID order on this device or by QR code on another (S3).
+    mutating func handleBankIDOrder(_ event: AuthEvent) -> [AuthEffect] {
+        switch event {
+        case .orderStarted(let launchURL, let time):
+            guard case .bankIDOrder = screen else { return [.cancelBankIDOrder] }
+            screen = .bankIDOrder(BankIDOrderProgress(startedAt: time))
+            return [.storeBankIDSessionRef, .openBankIDApp(launchURL), .pollBankIDOrder]
+        case .bankIDAppOpened(let opened):
+            guard case .bankIDOrder(var progress) = screen, !opened else { return [] }
+            progress.showsQRCode = true
+            screen = .bankIDOrder(progress)
+            return []
+        case .orderPending(let text):
+            guard case .bankIDOrder(var progress) = screen else { return [] }
+            progress.message = text
+            screen = .bankIDOrder(progress)
+            return []
+        case .orderCompleted:
+            guard case .bankIDOrder = screen else { return [] }
+            screen = .completingLogin
+            return [.stopPollingBankIDOrder, .clearBankIDSessionRef, .exchangeCode]
+        case .orderFailed(let message):
+            guard case .bankIDOrder = screen else { return [] }
+            screen = .methodSelection(message)
+            return [.stopPollingBankIDOrder, .clearBankIDSessionRef]
+        case .tick(let now):
+            guard case .bankIDOrder(let progress) = screen, let started = progress.startedAt,
+                  now.timeIntervalSince(started) >= Self.bankIDOrderLimit
+            else { return [] }
+            screen = .methodSelection(.bankIDExpired)
+            return [.stopPollingBankIDOrder, .cancelBankIDOrder, .clearBankIDSessionRef]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import PortvaktProtocol
+
+extension AuthMachine {
+    /// The biometric settings (S7).
+    mutating func handleSettings(_ event: AuthEvent) -> [AuthEffect] {
+        switch event {
+        case .settingsEnableBiometrics:
+            guard context.hasSession, !context.deviceKeyEnrolled else { return [] }
+            guard case .available = context.biometry else {
+                if context.biometry == .notEnrolled { screen = .enrolmentOffer(nil) }
+                return []
+            }
+            screen = .enrolling
+            return [.enrolDeviceKey]
+        case .settingsDisableBiometrics:
+            // S7.2: the key and the stored session go at once; this run stays signed in.
+            guard context.deviceKeyEnrolled else { return [] }
+            context.deviceKeyEnrolled = false
+            context.hasSession = false
+            return [.deleteDeviceKey, .forgetStoredSession]
+        case .settingsReEnrol:
+            guard context.hasSession, case .available = context.biometry else { return [] }
+            context.deviceKeyEnrolled = false
+            screen = .enrolling
+            return [.deleteDeviceKey, .enrolDeviceKey]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import PortvaktProtocol
+
+extension AuthMachine {
+    /// Biometric unlock and its fallbacks (S5, S6).
+    mutating func handleUnlock(_ event: AuthEvent) -> [AuthEffect] {
+        switch event {
+        case .retryUnlock:
+            guard case .unlock = screen else { return [] }
+            screen = .unlocking
+            return [.unlockWithDeviceKey]
+        case .unlockSucceeded(let offline):
+            guard case .unlocking = screen else { return [] }
+            context.biometricFailures = 0
+            screen = .home(offline ? .offline : nil)
+            return offline ? [] : [.syncOfflineQueue]
+        case .unlockFailed(let failure):
+            guard case .unlocking = screen else { return [] }
+            return unlockFailed(failure)
+        case .unlockRefused(let message):
+            context.hasSession = false
+            screen = .methodSelection(message == .reauthenticationRequired ? .reauthenticationRequired : .sessionExpired)
+            return [.clearSession]
+        case .useOtherMethod:
+            screen = .methodSelection(nil)
+            return []
+        default:
+            return []
+        }
+    }
+}
