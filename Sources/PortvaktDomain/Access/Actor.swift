@@ -33,10 +33,19 @@ public struct Actor: Sendable {
     /// Whether the actor holds one of `action`'s roles in `organisation` (any member when the
     /// policy names none).
     public func mayTake(_ action: SensitiveAction, in organisation: OrganisationRoles) -> Bool {
-        // The roles as this actor's own record holds them, not as the caller passed them.
-        guard let held = organisations.first(where: { $0.organisationID == organisation.organisationID }) else { return false }
         let roles = ActionPolicy.of(action).roles
-        return roles.isEmpty || held.roles.contains(where: roles.contains)
+        return roles.isEmpty || holds(roles, in: organisation)
+    }
+
+    /// Whether the actor holds one of `roles` in `organisation`, as the actor's own record holds
+    /// them (not as the caller passed them).
+    public func holds(_ roles: Set<Role>, in organisation: OrganisationRoles) -> Bool {
+        organisations.contains { $0.organisationID == organisation.organisationID && $0.roles.contains(where: roles.contains) }
+    }
+
+    /// - Throws: ``DomainError/notAllowed`` unless the actor holds one of `roles` in `organisation`.
+    public func require(_ roles: Set<Role>, in organisation: OrganisationRoles) throws(DomainError) {
+        guard holds(roles, in: organisation) else { throw .notAllowed }
     }
 
     /// Checks `action`'s whole policy: the role first (so nothing is told to a stranger), then the step-up.

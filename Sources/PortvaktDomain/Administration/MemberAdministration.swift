@@ -43,14 +43,14 @@ public struct MemberAdministration: Sendable {
 
     /// The organisation's member records, each with the account that holds it (if any).
     public func members(of organisation: OrganisationRoles, by actor: Actor) async throws -> [(record: MemberRecord, holder: String?)] {
-        try Self.require(Self.memberListReaders, of: actor, in: organisation)
+        try actor.require(Self.memberListReaders, in: organisation)
         let holders = try await store.recordHolders(organisationID: organisation.organisationID)
         return try await store.memberRecords(organisationID: organisation.organisationID).map { ($0, holders[$0.id]) }
     }
 
     /// The updates for the organisation's member system, optionally in one status.
     public func outbox(of organisation: OrganisationRoles, status: String?, by actor: Actor) async throws -> [OutboxMessage] {
-        try Self.requireAdministrator(actor, in: organisation)
+        try actor.require(Self.administrators, in: organisation)
         return try await store.outboxMessages(organisationID: organisation.organisationID, status: status)
     }
 
@@ -60,7 +60,7 @@ public struct MemberAdministration: Sendable {
     /// - Throws: ``DomainError/notAllowed`` for anyone but an administrator there;
     ///   ``DomainError/notFound(_:)`` for someone who is not a member of the organisation.
     public func removeAllDevices(of userID: String, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> Int {
-        try Self.requireAdministrator(actor, in: organisation)
+        try actor.require(Self.administrators, in: organisation)
         guard try await store.memberships(organisationID: organisation.organisationID).contains(where: { $0.userId == userID }) else {
             throw DomainError.notFound("member")
         }
@@ -86,7 +86,7 @@ public struct MemberAdministration: Sendable {
     /// - Throws: ``DomainError``: not allowed; not found (also another organisation's message);
     ///   a conflict when it is delivered or being delivered.
     public func retryDelivery(_ id: String, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> OutboxMessage {
-        try Self.requireAdministrator(actor, in: organisation)
+        try actor.require(Self.administrators, in: organisation)
         guard id.utf8.count <= 64, let before = try await store.outboxMessage(id: id), before.organisationId == organisation.organisationID else {
             throw DomainError.notFound("message")
         }
@@ -99,15 +99,5 @@ public struct MemberAdministration: Sendable {
             details: ["status_before": before.status, "attempts_before": "\(before.attempts)", "member": message.memberRecordId ?? ""]
         ))
         return message
-    }
-
-    static func requireAdministrator(_ actor: Actor, in organisation: OrganisationRoles) throws(DomainError) {
-        try require(administrators, of: actor, in: organisation)
-    }
-
-    static func require(_ roles: Set<Role>, of actor: Actor, in organisation: OrganisationRoles) throws(DomainError) {
-        guard actor.organisations.contains(where: { $0.organisationID == organisation.organisationID && $0.roles.contains(where: roles.contains) }) else {
-            throw .notAllowed
-        }
     }
 }

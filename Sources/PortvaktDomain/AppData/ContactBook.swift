@@ -61,7 +61,7 @@ public struct ContactBook: Sendable {
     public func add(organisation slug: String, displayName: String, assignedTo: String?, details: Details, by actor: Actor) async throws
         -> InOrganisation<Contact> {
         let organisation = try actor.organisation(slug)
-        guard organisation.roles.contains(where: Self.editors.contains) else { throw DomainError.notAllowed }
+        try actor.require(Self.editors, in: organisation)
         let name = displayName.trimmingCharacters(in: .whitespaces)
         guard (1...120).contains(name.count), details.isWithinLimits else {
             throw DomainError.invalidInput("display_name must be 1 to 120 characters; each detail at most 500.")

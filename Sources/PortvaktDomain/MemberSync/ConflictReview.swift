@@ -44,7 +44,7 @@ public struct ConflictReview: Sendable {
 
     /// The organisation's sync log, newest first, numbers masked; optionally one outcome or status.
     public func list(in organisation: OrganisationRoles, outcome: MemberSyncOutcome?, status: String?, by actor: Actor) async throws -> [View] {
-        try Self.requireReviewer(actor, in: organisation)
+        try actor.require(Self.reviewers, in: organisation)
         var views: [View] = []
         for entry in try await store.memberSyncEntries(organisationID: organisation.organisationID, outcome: outcome, status: status, limit: 500) {
             views.append(try await masked(entry))
@@ -56,7 +56,7 @@ public struct ConflictReview: Sendable {
     /// - Throws: ``DomainError/notAllowed`` for anyone else; ``DomainError/notFound(_:)`` for an
     ///   unknown id or another organisation's entry (which reads as unknown).
     public func entry(_ id: String, in organisation: OrganisationRoles, by actor: Actor) async throws -> MemberSyncEntry {
-        try Self.requireReviewer(actor, in: organisation)
+        try actor.require(Self.reviewers, in: organisation)
         guard id.utf8.count <= 64, let entry = try await store.memberSyncEntry(id: id), entry.organisationId == organisation.organisationID else {
             throw DomainError.notFound("sync entry")
         }
@@ -116,12 +116,6 @@ public struct ConflictReview: Sendable {
               let resolved = try await store.memberSyncEntry(id: entry.id)
         else { throw DomainError.conflictNotOpen }
         return resolved
-    }
-
-    static func requireReviewer(_ actor: Actor, in organisation: OrganisationRoles) throws(DomainError) {
-        guard actor.organisations.contains(where: { $0.organisationID == organisation.organisationID && $0.roles.contains(where: reviewers.contains) }) else {
-            throw .notAllowed
-        }
     }
 
     private func view(_ entry: MemberSyncEntry, full: Bool) async throws -> View {

@@ -1,6 +1,7 @@
 import Hummingbird
 import Mustache
 import PortvaktCore
+import PortvaktHTTP
 
 /// The sandbox's pages from their templates (`Resources/Templates/*.mustache`, one layout with
 /// the banner that says this is not the real BankID or Vipps) and its one stylesheet
@@ -14,7 +15,7 @@ struct SandboxPages: Sendable {
         var library = MustacheLibrary()
         for (name, bytes) in Self.templates {
             // The templates are part of the build: one that does not parse is a programming error.
-            library.register(try! MustacheTemplate(string: Self.text(bytes)), named: name)
+            library.register(try! MustacheTemplate(string: EmbeddedFile.text(bytes)), named: name)
         }
         self.library = library
     }
@@ -32,17 +33,12 @@ struct SandboxPages: Sendable {
         context.merge(values) { $1 }
         return library.render(context, withTemplate: template) ?? ""
     }
-
-    static func text(_ bytes: [UInt8]) -> String {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.hasSuffix("\n") ? String(text.dropLast()) : text
-    }
 }
 
 /// `GET {prefix}/assets/sandbox.css`.
 enum SandboxStylesheet {
     static let path = "/assets/sandbox.css"
-    static let css = SandboxPages.text(PackageResources.sandbox_css)
+    static let css = EmbeddedFile.text(PackageResources.sandbox_css)
 
     static func register<Context: RequestContext>(on group: RouterGroup<Context>) {
         group.get(RouterPath(path)) { _, _ in

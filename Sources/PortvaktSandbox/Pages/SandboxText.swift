@@ -1,7 +1,8 @@
 import PortvaktCore
+import PortvaktHTTP
 
 /// Every text of the sandbox's pages, in Bokmål and English. Templates name them as `t.<id>`.
-enum SandboxText: String, CaseIterable {
+enum SandboxText: String, PageTexts {
     case sandbox = "sandbox"
     case banner = "banner"
     case logInWith = "log_in_with"
@@ -44,9 +45,5 @@ enum SandboxText: String, CaseIterable {
         case .qrText: language.pick("Teksten i QR-koden (begynner med «bankid.»)", "The QR code's text (starts with “bankid.”)")
         case .identify: language.pick("Identifiser", "Identify")
         }
-    }
-
-    static func table(_ language: Language) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.text(language)) })
     }
 }

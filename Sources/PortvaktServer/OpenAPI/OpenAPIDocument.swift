@@ -1,4 +1,5 @@
 import Hummingbird
+import PortvaktHTTP
 
 /// `GET /openapi.json`: the OpenAPI 3.1 description of every JSON endpoint. Kept true by
 /// `scripts/openapi-test.sh` (openapi-spec-validator, and schemathesis against a live server).

@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktHTTP
 
 /// Every text of the broker's own pages (the login's method choice, the password form, the other
 /// device's QR code, dead ends), in Bokmål and English. Templates name them as `t.<id>`.

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktHTTP
 
 /// "BankID on another device" for a desktop browser: the animated QR code, the status in a live
 /// region, the time left and a cancel button. The script (``OtherDeviceScript``) swaps the QR

@@ -1,4 +1,5 @@
 import Hummingbird
+import PortvaktHTTP
 
 /// The portal's one stylesheet (`Resources/portvakt.css`), served as a static file (`/assets/portvakt.css`): large text,
 /// 44 px targets, visible focus, contrast of at least 4.5:1, one column that reflows to 320 px.

@@ -1,3 +1,5 @@
+import PortvaktHTTP
+
 /// Every page template (`Resources/Templates/*.mustache`, Mustache with one layout, `layout`, that
 /// each page extends). Values are HTML-escaped unless a template says otherwise (only the other
 /// device's QR code, the server's own SVG). Texts come from `t` (``PortalText``).

@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktHTTP
 
 /// Every text of the portal's pages, in Bokmål and English, in one place: a text exists in both
 /// languages or not at all (the switch below has no default). Templates name them as `t.<id>`.
@@ -171,16 +172,4 @@ enum PortalText: String, PageTexts {
         }
     }
 
-}
-
-/// A set of page texts in both languages, named by id in the templates (`t.<id>`).
-protocol PageTexts: RawRepresentable<String>, CaseIterable {
-    func text(_ language: Language) -> String
-}
-
-extension PageTexts {
-    /// The texts by id, for a page's template.
-    static func table(_ language: Language) -> [String: String] {
-        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.text(language)) })
-    }
 }

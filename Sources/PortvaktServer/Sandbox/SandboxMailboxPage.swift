@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Mustache
 import PortvaktCore
+import PortvaktHTTP
 import PortvaktStorage
 
 /// `GET /sandbox/mailbox`: in development without `PORTVAKT_SMTP_URL`, the emails Portvakt

@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktHTTP
 
 /// The administration pages' texts, in Bokmål and English (as ``PortalText``: both or none).
 /// Templates name them as `t.<id>`.

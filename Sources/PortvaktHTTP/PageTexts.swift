@@ -1,0 +1,13 @@
+import PortvaktCore
+
+/// A set of page texts in both languages, named by id in the templates (`t.<id>`).
+public protocol PageTexts: RawRepresentable<String>, CaseIterable {
+    func text(_ language: Language) -> String
+}
+
+extension PageTexts {
+    /// The texts by id, for a page's template.
+    public static func table(_ language: Language) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.text(language)) })
+    }
+}
