@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "PortvaktHTTP",
             dependencies: [
-                "PortvaktCore",
+                "PortvaktCore", "PortvaktProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

@@ -24,15 +24,25 @@ python3 -c "import aiosmtpd" 2>/dev/null \
   || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet -r scripts/smtp/requirements.txt \
   || echo "test.sh: WARNING: no aiosmtpd (PyPI); the SMTP tests skip" >&2
 
+# Each stage has a deadline, so a test that hangs fails the run with its stage's name instead
+# of holding CI until its own limit.
+within() {
+  local minutes=$1; shift
+  local status=0
+  timeout --kill-after=30 "$((minutes * 60))" "$@" || status=$?
+  if [ "$status" = 124 ] || [ "$status" = 137 ]; then echo "test.sh: $* did not finish within $minutes minutes" >&2; fi
+  return "$status"
+}
+
 swift build --build-tests
-swift test --no-parallel 2>&1 | tee .build/test-output.txt
+within 40 swift test --no-parallel 2>&1 | tee .build/test-output.txt
 grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
 
-scripts/smoke-test.sh
-scripts/shutdown-test.sh
-scripts/deploy-check.sh
-scripts/openapi-test.sh
-scripts/browser-test.sh
-scripts/soak-test.sh
-scripts/interop-test.sh
-scripts/e2e-test.sh
+within 10 scripts/smoke-test.sh
+within 10 scripts/shutdown-test.sh
+within 10 scripts/deploy-check.sh
+within 10 scripts/openapi-test.sh
+within 15 scripts/browser-test.sh
+within 10 scripts/soak-test.sh
+within 10 scripts/interop-test.sh
+within 15 scripts/e2e-test.sh

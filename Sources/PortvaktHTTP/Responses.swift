@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktProtocol
 
 /// Response builders shared by the broker and the sandbox: JSON, HTML pages, redirects, OAuth errors.
 public enum Responses {
@@ -48,9 +49,7 @@ public enum Responses {
     ) throws -> Response {
         var headers: HTTPFields = [:]
         if let challenge { headers[.wwwAuthenticate] = challenge }
-        var body = ["error": error, "error_description": description]
-        body["message_id"] = messageID
-        return try json(body, status: status, headers: headers)
+        return try json(ErrorResponse(error: error, errorDescription: description, messageID: messageID), status: status, headers: headers)
     }
 }
 

@@ -79,13 +79,16 @@ struct CLI {
     func get(_ path: String, token: String? = nil) async throws -> [String: Any] {
         let access: String
         if let token { access = token } else { access = try await accessToken() }
+        let data: Data
         do {
-            return try await client.get(path, accessToken: access)
+            data = try await client.get(path, accessToken: access)
         } catch let error as PortvaktError {
             throw output.fail(error, exit: error.status == 401 ? .notLoggedIn : .refused)
         } catch {
             throw output.fail(.offline, exit: .offline)
         }
+        // The CLI prints what the server sent, whatever its shape (`--json` passes it on).
+        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 
     /// `/v1/me`, kept for offline use.

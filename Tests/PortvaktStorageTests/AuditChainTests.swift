@@ -13,7 +13,7 @@ import Testing
 struct AuditChainTests {
     private static func event(_ number: Int) -> AuditEvent {
         AuditEvent(
-            occurredAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(number)), action: "member.personnummer.updated", outcome: "updated",
+            occurredAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(number)), action: .personnummerUpdated, outcome: "updated",
             subjectType: "member", subjectID: "m\(number)", source: "vipps-login", details: ["n": "\(number)"]
         )
     }

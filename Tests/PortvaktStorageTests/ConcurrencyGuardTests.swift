@@ -76,7 +76,7 @@ struct ConcurrencyGuardTests {
                         acr: "urn:portvakt:acr:device-biometric", authTime: now, idleLifetime: 3600, absoluteLifetime: 86400, now: now
                     ),
                     refreshTokenHash: SessionTokenTests.hash("u1"), throttleKey: "device",
-                    audit: AuditEvent(occurredAt: now, action: "device.unlock", outcome: "success")
+                    audit: AuditEvent(occurredAt: now, action: .deviceUnlock, outcome: "success")
                 ))
             })
             #expect(unlock == .deviceRemoved, "the unlock is refused")
@@ -127,7 +127,7 @@ struct ConcurrencyGuardTests {
                         codeHash: SessionTokenTests.hash(code), sessionID: session.id, clientID: "no.portvakt.app", redirectURI: "no.portvakt.app:/oauth/callback",
                         codeChallenge: "c", scope: "openid", nonce: nil, createdAt: now, expiresAt: now.addingTimeInterval(60)
                     ),
-                    eidLogin: true, memberSync: MemberSyncWrites(), audit: AuditEvent(occurredAt: now, action: "login.succeeded", outcome: "success"),
+                    eidLogin: true, memberSync: MemberSyncWrites(), audit: AuditEvent(occurredAt: now, action: .loginSucceeded, outcome: "success"),
                     bankIDOrderID: order.id, now: now
                 )
             }

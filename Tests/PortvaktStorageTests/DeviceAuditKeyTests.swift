@@ -62,9 +62,9 @@ struct DeviceAuditKeyTests {
     func audit(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             let start = Date(timeIntervalSince1970: 1_800_000_000)
-            let first = AuditEvent(occurredAt: start, action: "member.personnummer.updated", outcome: "updated",
+            let first = AuditEvent(occurredAt: start, action: .personnummerUpdated, outcome: "updated",
                                    subjectType: "member", subjectID: "m1", source: "vipps-login", details: ["note": "from 15058600048"])
-            let second = AuditEvent(occurredAt: start.addingTimeInterval(1), action: "member.personnummer.confirmed", outcome: "confirmed",
+            let second = AuditEvent(occurredAt: start.addingTimeInterval(1), action: .personnummerConfirmed, outcome: "confirmed",
                                     subjectType: "member", subjectID: "m1", source: "bankid-login")
             try await store.append(second)
             try await store.append(first)

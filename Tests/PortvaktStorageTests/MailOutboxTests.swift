@@ -33,7 +33,7 @@ struct MailOutboxTests {
                         while true {
                             let batch = try await store.claimDueMail(claimID: "worker-\(worker)", lease: 60, limit: 3, now: now.addingTimeInterval(3600))
                             if batch.isEmpty { return mine }
-                            #expect(batch.allSatisfy { $0.status == "sending" && $0.claimId == "worker-\(worker)" })
+                            #expect(batch.allSatisfy { $0.status == .sending && $0.claimId == "worker-\(worker)" })
                             mine += batch.map(\.id)
                         }
                     }
@@ -61,7 +61,7 @@ struct MailOutboxTests {
             #expect(try await store.markMailSent(id: enqueued[0].id, claimID: "c", now: now.addingTimeInterval(2)))
             #expect(try await store.markMailSent(id: enqueued[1].id, claimID: "c", keepBody: true, now: now.addingTimeInterval(2)))
             let sent = try #require(try await store.mailMessage(id: enqueued[0].id))
-            #expect(sent.status == "sent" && sent.body == nil && sent.sentAt != nil && sent.claimId == nil)
+            #expect(sent.status == .sent && sent.body == nil && sent.sentAt != nil && sent.claimId == nil)
             #expect(try await store.mailMessage(id: enqueued[1].id)?.body != nil)
             #expect(try await store.recentMail().map(\.id) == [enqueued[1].id, enqueued[0].id], "newest first")
         }
@@ -91,12 +91,12 @@ struct MailOutboxTests {
             _ = try await store.claimDueMail(claimID: "a", lease: 30, limit: 5, now: now)
             #expect(try await store.markMailFailed(id: message.id, claimID: "a", error: "421 try later", nextAttempt: now.addingTimeInterval(10), now: now))
             let waiting = try #require(try await store.mailMessage(id: message.id))
-            #expect(waiting.status == "pending" && waiting.attempts == 1 && waiting.lastError == "421 try later" && waiting.body != nil)
+            #expect(waiting.status == .pending && waiting.attempts == 1 && waiting.lastError == "421 try later" && waiting.body != nil)
             #expect(try await store.claimDueMail(claimID: "b", lease: 30, limit: 5, now: now.addingTimeInterval(9)).isEmpty)
             #expect(try await store.claimDueMail(claimID: "b", lease: 30, limit: 5, now: now.addingTimeInterval(10)).count == 1)
             #expect(try await store.markMailFailed(id: message.id, claimID: "b", error: "550 no such user", nextAttempt: nil, now: now.addingTimeInterval(11)))
             let dead = try #require(try await store.mailMessage(id: message.id))
-            #expect(dead.status == "dead" && dead.attempts == 2 && dead.body == nil)
+            #expect(dead.status == .dead && dead.attempts == 2 && dead.body == nil)
             #expect(try await store.claimDueMail(claimID: "c", lease: 30, limit: 5, now: now.addingTimeInterval(3600)).isEmpty)
         }
     }

@@ -23,7 +23,26 @@ public struct AuditEvent: Sendable, Hashable {
     public init(
         id: UUID = UUID(),
         occurredAt: Date,
-        action: String,
+        action: AuditAction,
+        outcome: String,
+        actorUserID: UUID? = nil,
+        organisationID: UUID? = nil,
+        subjectType: String? = nil,
+        subjectID: String? = nil,
+        source: String? = nil,
+        details: [String: String] = [:]
+    ) {
+        self.init(
+            id: id, occurredAt: occurredAt, recordedAction: action.rawValue, outcome: outcome, actorUserID: actorUserID,
+            organisationID: organisationID, subjectType: subjectType, subjectID: subjectID, source: source, details: details
+        )
+    }
+
+    /// An event as the trail holds it: its action as recorded, whatever version wrote it.
+    public init(
+        id: UUID,
+        occurredAt: Date,
+        recordedAction action: String,
         outcome: String,
         actorUserID: UUID? = nil,
         organisationID: UUID? = nil,

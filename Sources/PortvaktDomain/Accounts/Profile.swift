@@ -31,6 +31,11 @@ public struct Profile: Sendable {
         public let personnummerNotRetrieved: Bool
     }
 
+    /// The actor's account; nil when it is gone.
+    public func user(of actor: Actor) async throws -> User? {
+        try await store.user(id: actor.userID)
+    }
+
     /// - Throws: ``DomainError/notFound(_:)`` when the account is gone.
     public func view(of actor: Actor) async throws -> View {
         guard let user = try await store.user(id: actor.userID) else { throw DomainError.notFound("user") }

@@ -74,7 +74,7 @@ public struct AccountMerge: Sendable {
         let keptBefore = try await access(of: keep)
         let removedBefore = try await access(of: remove)
         try await store.mergeUsers(keep: keep, remove: remove, personnummer: personnummer, audit: AuditEvent(
-            occurredAt: now, action: "user.merged", outcome: "success", actorUserID: actor.flatMap(UUID.init(uuidString:)),
+            occurredAt: now, action: .userMerged, outcome: "success", actorUserID: actor.flatMap(UUID.init(uuidString:)),
             organisationID: organisationID.flatMap(UUID.init(uuidString:)), subjectType: "user", subjectID: keep, source: source, details: [
                 "removed": remove, "kept_before": keptBefore.description, "removed_before": removedBefore.description,
                 "kept_after": keptBefore.union(removedBefore).description,

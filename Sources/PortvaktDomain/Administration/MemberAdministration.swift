@@ -69,7 +69,7 @@ public struct MemberAdministration: Sendable {
         for device in try await store.activeDevices(userID: userID) where try await store.revokeDevice(id: device.id, userID: userID, now: now) {
             revoked += 1
             try await store.append(AuditEvent(
-                occurredAt: now, action: "device.revoked", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+                occurredAt: now, action: .deviceRevoked, outcome: "success", actorUserID: UUID(uuidString: actor.userID),
                 organisationID: UUID(uuidString: organisation.organisationID), subjectType: "device", subjectID: device.id, source: source,
                 details: ["by": "org_admin", "user": userID]
             ))
@@ -91,12 +91,12 @@ public struct MemberAdministration: Sendable {
             throw DomainError.notFound("message")
         }
         guard let message = try await store.retryOutboxMessage(id: id, organisationID: organisation.organisationID, now: now()) else {
-            throw before.status == "delivered" ? DomainError.alreadyDelivered : DomainError.beingDelivered
+            throw before.status == .delivered ? DomainError.alreadyDelivered : DomainError.beingDelivered
         }
         try await store.append(AuditEvent(
-            occurredAt: now(), action: "member.outbox.retried", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+            occurredAt: now(), action: .memberOutboxRetried, outcome: "success", actorUserID: UUID(uuidString: actor.userID),
             organisationID: UUID(uuidString: organisation.organisationID), subjectType: "outbox", subjectID: id, source: source,
-            details: ["status_before": before.status, "attempts_before": "\(before.attempts)", "member": message.memberRecordId ?? ""]
+            details: ["status_before": before.status.rawValue, "attempts_before": "\(before.attempts)", "member": message.memberRecordId ?? ""]
         ))
         return message
     }

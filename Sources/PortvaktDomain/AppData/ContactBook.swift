@@ -50,7 +50,7 @@ public struct ContactBook: Sendable {
         else { throw DomainError.notFound("contact") }
         let details = try JSONDecoder().decode(Details.self, from: try cipher.open(contact.details, context: Contact.detailsContext(contactID: contact.id)))
         try await store.append(AuditEvent(
-            occurredAt: now(), action: "contact.details_read", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+            occurredAt: now(), action: .contactDetailsRead, outcome: "success", actorUserID: UUID(uuidString: actor.userID),
             organisationID: UUID(uuidString: contact.organisationId), subjectType: "contact", subjectID: contact.id
         ))
         return (InOrganisation(row: contact, organisation: organisation.slug), details)

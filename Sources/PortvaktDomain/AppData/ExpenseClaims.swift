@@ -34,7 +34,7 @@ public struct ExpenseClaims: Sendable {
         ))
         if case .created(let claim) = write {
             try await store.append(AuditEvent(
-                occurredAt: now(), action: "expense.submitted", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+                occurredAt: now(), action: .expenseSubmitted, outcome: "success", actorUserID: UUID(uuidString: actor.userID),
                 organisationID: UUID(uuidString: organisation.organisationID), subjectType: "expense_claim", subjectID: claim.id
             ))
         }

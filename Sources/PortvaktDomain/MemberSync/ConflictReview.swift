@@ -74,7 +74,7 @@ public struct ConflictReview: Sendable {
         try actor.authorize(.personnummerReveal, in: organisation, at: now())
         guard entry.organisationId == organisation.organisationID else { throw DomainError.notFound("sync entry") }
         try await store.append(AuditEvent(
-            occurredAt: now(), action: "member.personnummer.viewed", outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+            occurredAt: now(), action: .personnummerViewed, outcome: "success", actorUserID: UUID(uuidString: actor.userID),
             organisationID: UUID(uuidString: organisation.organisationID), subjectType: "member_sync", subjectID: entry.id, source: source
         ))
         return try await view(entry, full: true)
@@ -108,7 +108,7 @@ public struct ConflictReview: Sendable {
             }
         }
         writes.audit.append(AuditEvent(
-            occurredAt: now, action: "member.personnummer.conflict_resolved", outcome: decision.resolution, actorUserID: UUID(uuidString: actor.userID),
+            occurredAt: now, action: .personnummerConflictResolved, outcome: decision.resolution, actorUserID: UUID(uuidString: actor.userID),
             organisationID: UUID(uuidString: organisation.organisationID), subjectType: "member", subjectID: record.id, source: "admin-review",
             details: ["entry": entry.id]
         ))

@@ -68,7 +68,7 @@ public struct MemberSyncPlanner: Sendable {
                 source: source, outcome: outcome, loginPersonnummer: sealedForEntry
             ))
             writes.audit.append(AuditEvent(
-                occurredAt: now, action: "member.personnummer.\(outcome.rawValue)", outcome: outcome.rawValue,
+                occurredAt: now, action: .memberSync(outcome), outcome: outcome.rawValue,
                 actorUserID: UUID(uuidString: user.id), organisationID: UUID(uuidString: record.organisationId),
                 subjectType: "member", subjectID: record.id, source: source,
                 details: outcome == .confirmed ? ["note": "confirmed, no change"] : [:]
@@ -125,5 +125,18 @@ public struct MemberUpdate: Codable, Sendable {
         case memberID = "member_id"
         case memberRef = "member_ref"
         case occurredAt = "occurred_at"
+    }
+}
+
+extension AuditAction {
+    /// What a login's personnummer did to a member record.
+    static func memberSync(_ outcome: MemberSyncOutcome) -> AuditAction {
+        switch outcome {
+        case .updated: .personnummerUpdated
+        case .confirmed: .personnummerConfirmed
+        case .conflict: .personnummerConflict
+        case .absent: .personnummerAbsent
+        case .invalid: .personnummerInvalid
+        }
     }
 }

@@ -64,8 +64,8 @@ public struct PortvaktClient: Sendable, TokenRefresher {
             ("scope", "openid"), ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"),
             ("state", state), ("nonce", randomToken(bytes: 16)), ("ui_locales", language.rawValue),
             ("idp_hint", method == .bankIDOrder ? LoginMethod.bankID.rawValue : method.rawValue),
-        ])
-        guard let requestURI = answer["request_uri"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+        ], as: PushedRequestResponse.self)
+        let requestURI = answer.requestURI
         var components = URLComponents(url: url("oauth/authorize"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "client_id", value: configuration.clientID), URLQueryItem(name: "request_uri", value: requestURI)]
         return AuthorizationRequest(url: components.url!, verifier: verifier, state: state)
@@ -107,41 +107,36 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// `POST /bankid/orders`, bound to the PKCE challenge of `verifier` (S3.1/S3.2).
     public func startBankIDOrder(verifier: String, returnURL: String? = nil, language: Language = .nb) async throws -> BankIDOrder {
-        var body = [
-            "client_id": configuration.clientID, "redirect_uri": configuration.redirectURI,
-            "code_challenge": PKCE.challenge(for: verifier), "code_challenge_method": "S256", "ui_locales": language.rawValue,
-        ]
-        body["return_url"] = returnURL
-        body["dpop_jkt"] = try await dpop?.thumbprint()
-        let answer = try await json("POST", "bankid/orders", body: try JSONEncoder().encode(body), accessToken: nil)
-        guard let session = answer["sessionId"] as? String, let launch = (answer["launchURL"] as? String).flatMap(URL.init(string:)),
-              let expiresIn = answer["expiresIn"] as? Int
-        else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
-        return BankIDOrder(sessionID: session, launchURL: launch, expiresIn: expiresIn)
+        let body = BankIDOrderStartRequest(
+            clientID: configuration.clientID, redirectURI: configuration.redirectURI, codeChallenge: PKCE.challenge(for: verifier),
+            codeChallengeMethod: "S256", returnURL: returnURL, uiLocales: language.rawValue, dpopJKT: try await dpop?.thumbprint()
+        )
+        let answer = try await send("POST", "bankid/orders", body, accessToken: nil, as: BankIDOrderStarted.self)
+        guard let launch = URL(string: answer.launchURL) else { throw Self.badResponse }
+        return BankIDOrder(sessionID: answer.sessionId, launchURL: launch, expiresIn: answer.expiresIn)
     }
 
     public func collectBankIDOrder(sessionID: String) async throws -> BankIDOrderStatus {
-        let answer = try await json("POST", "bankid/orders/collect", body: try JSONEncoder().encode(["sessionId": sessionID]), accessToken: nil)
-        switch answer["status"] as? String {
+        let answer = try await send("POST", "bankid/orders/collect", BankIDOrderHandle(sessionId: sessionID), accessToken: nil, as: BankIDOrderState.self)
+        switch answer.status {
         case "complete":
-            guard let code = answer["code"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
+            guard let code = answer.code else { throw Self.badResponse }
             return .complete(code: code)
         case "pending":
-            return .pending(message: answer["message"] as? String ?? "")
+            return .pending(message: answer.message ?? "")
         default:
-            return .failed(UserMessage(serverID: answer["messageId"] as? String))
+            return .failed(UserMessage(serverID: answer.messageId))
         }
     }
 
     /// The current animated QR frame (`qrData`) and, for a terminal, its half-block drawing.
     public func bankIDQRCode(sessionID: String) async throws -> (data: String, text: String) {
-        let answer = try await json("POST", "bankid/orders/qr", body: try JSONEncoder().encode(["sessionId": sessionID, "format": "text"]), accessToken: nil)
-        guard let data = answer["qrData"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
-        return (data, answer["text"] as? String ?? "")
+        let answer = try await send("POST", "bankid/orders/qr", BankIDOrderHandle(sessionId: sessionID, format: "text"), accessToken: nil, as: BankIDQRFrame.self)
+        return (answer.qrData, answer.text ?? "")
     }
 
     public func cancelBankIDOrder(sessionID: String) async throws {
-        _ = try await json("POST", "bankid/orders/cancel", body: try JSONEncoder().encode(["sessionId": sessionID]), accessToken: nil)
+        _ = try await send("POST", "bankid/orders/cancel", BankIDOrderHandle(sessionId: sessionID), accessToken: nil, as: BankIDOrderState.self)
     }
 
     /// Ends the session at the server (RFC 7009): the refresh token and its session stop working.
@@ -151,10 +146,8 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// Registers a device key; returns the device id.
     public func registerDevice(_ key: DevicePublicKey, name: String, platform: String, biometry: BiometricKind, accessToken: String) async throws -> String {
-        let body: [String: Any] = ["name": name, "platform": platform, "biometric_kind": biometry.rawValue, "public_key": key.jwk]
-        let answer = try await json("POST", "v1/devices", body: try JSONSerialization.data(withJSONObject: body), accessToken: accessToken)
-        guard let id = answer["id"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
-        return id
+        let body = DeviceRegistration(name: name, platform: platform, biometricKind: biometry.rawValue, publicKey: key.jwk)
+        return try await send("POST", "v1/devices", body, accessToken: accessToken, as: DeviceInfo.self).id
     }
 
     /// Revokes a device key; the sessions it unlocked end too.
@@ -162,20 +155,23 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         _ = try await perform("DELETE", "v1/devices/\(PercentEncoding.encode(id))", body: nil, accessToken: accessToken)
     }
 
-    /// A JSON resource of the app's API (`v1/me`, `v1/activities`, …).
-    public func get(_ path: String, accessToken: String) async throws -> [String: Any] {
+    /// A JSON resource of the app's API (`v1/me`, `v1/activities`, …) as the server sent it.
+    public func get(_ path: String, accessToken: String) async throws -> Data {
         try await perform("GET", path, body: nil, accessToken: accessToken)
+    }
+
+    /// A JSON resource of the app's API decoded as `type`.
+    public func get<Value: Decodable>(_ path: String, as type: Value.Type, accessToken: String) async throws -> Value {
+        try Self.decode(type, from: try await get(path, accessToken: accessToken))
     }
 
     /// A single-use challenge for the device to sign.
     public func challenge(deviceID: String, purpose: DevicePurpose, action: StepUpAction? = nil, accessToken: String? = nil) async throws -> (challenge: String, audience: String) {
-        var body = ["purpose": purpose.rawValue]
-        body["action"] = action?.rawValue
-        let answer = try await json("POST", "v1/devices/\(PercentEncoding.encode(deviceID))/challenges", body: try JSONEncoder().encode(body), accessToken: accessToken)
-        guard let challenge = answer["challenge"] as? String, let audience = answer["audience"] as? String else {
-            throw PortvaktError(status: 502, error: "bad_response", messageID: nil)
-        }
-        return (challenge, audience)
+        let answer = try await send(
+            "POST", "v1/devices/\(PercentEncoding.encode(deviceID))/challenges", DeviceChallengeRequest(purpose: purpose.rawValue, action: action?.rawValue),
+            accessToken: accessToken, as: DeviceChallengeIssued.self
+        )
+        return (answer.challenge, answer.audience)
     }
 
     /// The unlock grant for a signed `unlock` challenge: a new session.
@@ -187,9 +183,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// The elevated token for a signed `step-up` challenge.
     public func stepUp(assertion: String, accessToken: String) async throws -> String {
-        let answer = try await json("POST", "v1/step-up", body: try JSONEncoder().encode(["assertion": assertion]), accessToken: accessToken)
-        guard let token = answer["access_token"] as? String else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
-        return token
+        try await send("POST", "v1/step-up", StepUpRequest(assertion: assertion), accessToken: accessToken, as: StepUpResponse.self).accessToken
     }
 
     /// Sends one queued write with its idempotency key.
@@ -209,36 +203,50 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     // MARK: - HTTP
 
     private func tokens(_ form: [(String, String)]) async throws -> TokenSet {
-        let answer = try await perform("POST", "oauth/token", form: form)
-        guard let access = answer["access_token"] as? String, let refresh = answer["refresh_token"] as? String,
-              let expiresIn = answer["expires_in"] as? Int
-        else { throw PortvaktError(status: 502, error: "bad_response", messageID: nil) }
-        return TokenSet(accessToken: access, refreshToken: refresh, expiresAt: Date().addingTimeInterval(TimeInterval(expiresIn)))
+        let answer = try await perform("POST", "oauth/token", form: form, as: TokenResponse.self)
+        return TokenSet(accessToken: answer.accessToken, refreshToken: answer.refreshToken, expiresAt: Date().addingTimeInterval(TimeInterval(answer.expiresIn)))
     }
 
-    private func json(_ method: String, _ path: String, body: Data, accessToken: String?) async throws -> [String: Any] {
-        try await perform(method, path, body: body, accessToken: accessToken)
+    /// A JSON body to the API or the order endpoints, and its answer decoded as `type`.
+    private func send<Value: Decodable>(_ method: String, _ path: String, _ body: some Encodable, accessToken: String?, as type: Value.Type) async throws -> Value {
+        try Self.decode(type, from: try await perform(method, path, body: try JSONEncoder().encode(body), accessToken: accessToken))
+    }
+
+    /// A form to one of the authorization server's endpoints, with a DPoP proof; the answer decoded as `type`.
+    private func perform<Value: Decodable>(_ method: String, _ path: String, form: [(String, String)], as type: Value.Type) async throws -> Value {
+        try Self.decode(type, from: try await perform(method, path, form: form))
     }
 
     /// A form to one of the authorization server's endpoints, with a DPoP proof.
-    private func perform(_ method: String, _ path: String, form: [(String, String)]) async throws -> [String: Any] {
+    private func perform(_ method: String, _ path: String, form: [(String, String)]) async throws -> Data {
         let body = Data(form.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&").utf8)
         let (data, status) = try await exchange(method, url(path), body: body, contentType: "application/x-www-form-urlencoded", accessToken: nil, proof: true)
         return try Self.answer(data, status: status)
     }
 
-    private func perform(_ method: String, _ path: String, body: Data?, accessToken: String?) async throws -> [String: Any] {
+    private func perform(_ method: String, _ path: String, body: Data?, accessToken: String?) async throws -> Data {
         let (data, status) = try await exchange(method, url(path), body: body, contentType: body == nil ? nil : "application/json", accessToken: accessToken)
         return try Self.answer(data, status: status)
     }
 
-    private static func answer(_ data: Data, status: Int) throws -> [String: Any] {
-        let answer = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+    /// The body of a 2xx answer; any other is a ``PortvaktError`` with the server's error and message.
+    private static func answer(_ data: Data, status: Int) throws -> Data {
         guard (200..<300).contains(status) else {
-            throw PortvaktError(status: status, error: answer["error"] as? String, messageID: answer["message_id"] as? String)
+            let refusal = try? JSONDecoder().decode(ErrorResponse.self, from: data)
+            throw PortvaktError(status: status, error: refusal?.error, messageID: refusal?.messageID)
         }
-        return answer
+        return data
     }
+
+    private static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw badResponse
+        }
+    }
+
+    static let badResponse = PortvaktError(status: 502, error: "bad_response", messageID: nil)
 
     /// One request; a bound access token goes as `DPoP` with a proof (`proof` adds one without a
     /// token). Asked for a new nonce, it signs again once with it.
@@ -272,8 +280,8 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     /// `use_dpop_nonce` (RFC 9449 §8): as the token endpoint's error, or a resource's challenge.
     static func asksForNonce(_ data: Data, status: Int, challenge: String?) -> Bool {
         if status == 401 { return challenge?.contains(#"error="use_dpop_nonce""#) == true }
-        guard status == 400, let answer = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
-        return answer["error"] as? String == "use_dpop_nonce"
+        guard status == 400 else { return false }
+        return (try? JSONDecoder().decode(ErrorResponse.self, from: data))?.error == "use_dpop_nonce"
     }
 
     /// `path` (with any query) under the base URL.

@@ -44,10 +44,15 @@ public actor DPoPSigner {
 public enum AccessTokenBinding {
     public static func isBound(_ accessToken: String) -> Bool {
         let parts = accessToken.split(separator: ".")
-        guard parts.count == 3, let payload = Data(base64URLEncoded: String(parts[1])),
-              let claims = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
-              let confirmation = claims["cnf"] as? [String: Any]
-        else { return false }
-        return confirmation["jkt"] is String
+        guard parts.count == 3, let payload = Data(base64URLEncoded: String(parts[1])) else { return false }
+        return (try? JSONDecoder().decode(Claims.self, from: payload))?.cnf?.jkt != nil
+    }
+
+    private struct Claims: Decodable {
+        struct Confirmation: Decodable {
+            let jkt: String?
+        }
+
+        let cnf: Confirmation?
     }
 }

@@ -79,10 +79,12 @@ public actor TokenManager {
     /// `sub` of a JWT this client was given (its own token: read, not verified).
     static func subject(of jwt: String) -> String? {
         let parts = jwt.split(separator: ".")
-        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])),
-              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return claims["sub"] as? String
+        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])) else { return nil }
+        return (try? JSONDecoder().decode(Subject.self, from: data))?.sub
+    }
+
+    private struct Subject: Decodable {
+        let sub: String
     }
 
     /// Whether a refresh token is stored (a session to resume).

@@ -53,7 +53,7 @@ extension OIDCRoutes {
         let lifetime = sandbox.configuration.accessTokenLifetime.timeInterval
         let accessToken = await simulated.state.issueAccessToken(for: grant, code: code, expiresAt: now.addingTimeInterval(lifetime))
         let idToken = try simulated.forger.sign(idTokenClaims(for: grant, issuer: issuer(base: base), client: client, faults: faults, now: now), faults: faults)
-        return try Responses.json(TokenResponse(
+        return try Responses.json(ProviderTokenResponse(
             accessToken: accessToken, tokenType: "Bearer", expiresIn: Int(lifetime), idToken: idToken,
             scope: grant.scopes.sorted().joined(separator: " ")
         ))
@@ -92,7 +92,7 @@ extension OIDCRoutes {
 }
 
 /// RFC 6749 §5.1 with OpenID Connect's `id_token`.
-struct TokenResponse: Codable, Sendable {
+struct ProviderTokenResponse: Codable, Sendable {
     let accessToken: String
     let tokenType: String
     let expiresIn: Int

@@ -15,34 +15,6 @@ public struct APICaller: Sendable {
 
     var userID: String { session.userId }
 
-    static func authenticate(_ request: Request, broker: Broker) async throws -> APICaller {
-        let (claims, session) = try await AccessTokenVerifier(broker: broker).activeSession(request)
-        return APICaller(claims: claims, session: session, organisations: try await broker.store.organisationRoles(userID: session.userId))
-    }
-
-    /// Like ``authenticate(_:broker:)``, for a resource behind a biometric step-up for `action`:
-    /// without an elevated token for it, or with one that has expired, the answer is a 401
-    /// `insufficient_user_authentication` (RFC 9470) rather than `invalid_token`, so the app
-    /// asks for Face ID or fingerprint instead of refreshing.
-    static func authenticate(_ request: Request, broker: Broker, stepUp action: StepUpAction) async throws -> APICaller {
-        let verifier = AccessTokenVerifier(broker: broker)
-        let credential = AccessTokenVerifier.Credential(request)
-        func stepUpRequired(_ description: String) -> OAuthFailure {
-            var failure = OAuthFailure.stepUpRequired(action, description)
-            failure.scheme = credential?.scheme ?? .bearer
-            return failure
-        }
-        if let token = credential?.token, let claims = try? await verifier.claims(of: token, allowExpired: true),
-           claims.stepUp == action.rawValue, claims.exp <= Int(broker.now().timeIntervalSince1970) {
-            throw stepUpRequired("The step-up for \(action.rawValue) has expired.")
-        }
-        let caller = try await authenticate(request, broker: broker)
-        guard caller.claims.stepUp == action.rawValue else {
-            throw stepUpRequired("A biometric step-up for \(action.rawValue) is required.")
-        }
-        return caller
-    }
-
     /// The caller's roles in the organisation with this slug.
     /// - Throws: 403 when the caller is not a member there (other organisations' data stays hidden).
     func organisation(_ slug: String?) throws(OAuthFailure) -> OrganisationRoles {

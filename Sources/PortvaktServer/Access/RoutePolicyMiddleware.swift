@@ -13,7 +13,7 @@ import PortvaktProtocol
 /// so the only routes passed through without one are the 405 answers for unserved methods.
 struct RoutePolicyMiddleware: AuthenticatorMiddleware {
     typealias Context = PortvaktRequestContext
-    let broker: Broker
+    let callers: CallerAuthenticator
 
     func authenticate(request: Request, context: Context) async throws -> APICaller? {
         guard let path = context.endpointPath, let policy = RoutePolicy.of("\(request.method.rawValue) \(path)") else { return nil }
@@ -34,15 +34,15 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
     /// action's other step-up): nothing reaches the handler without the policy's step-up.
     private func caller(_ request: Request, for policy: RoutePolicy) async throws -> APICaller {
         guard let action = policy.action, ActionPolicy.of(action).stepUps.contains(.deviceKey) else {
-            return try await APICaller.authenticate(request, broker: broker)
+            return try await callers.caller(of: request)
         }
         let caller: APICaller
         if let stepUp = StepUpAction(rawValue: action.rawValue) {
-            caller = try await APICaller.authenticate(request, broker: broker, stepUp: stepUp)
+            caller = try await callers.caller(of: request, stepUp: stepUp)
         } else {
-            caller = try await APICaller.authenticate(request, broker: broker)
+            caller = try await callers.caller(of: request)
         }
-        guard caller.satisfies(action, at: broker.now()) else { throw OAuthFailure(DomainError.stepUpRequired(action)) }
+        guard caller.satisfies(action, at: callers.now()) else { throw OAuthFailure(DomainError.stepUpRequired(action)) }
         return caller
     }
 }

@@ -32,15 +32,10 @@ public enum PortvaktApplication {
         let http = HTTPClientService(timeout: configuration.upstreamTimeout)
         // The embedded sandbox keeps the server's time: its auth_time is what step-up freshness counts from.
         let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger, now: clock)) : nil
-        let broker = Broker(
-            store: store, keys: keys, signingKeys: SigningKeyCache(store: store, cipher: keys.cipher),
-            address: PublicAddress(configuration.publicURL), upstreams: UpstreamDirectory(),
-            memberSystems: MemberSystemDirectory(configuration.memberSystems),
-            lifetimes: configuration.lifetimes, personnummerContext: sandbox == nil ? .production : .test,
-            passwords: PasswordChecker(cost: configuration.bcryptCost), throttle: LoginThrottle(store: store, orderStartsPerAddress: configuration.bankIDOrdersPerAddress), logger: logger, now: clock,
-            legacyClients: configuration.legacyClients, dpopNonces: DPoPNonces(key: keys.key(for: .dpopNonce))
+        let services = ServerServices(
+            configuration: configuration, store: store, keys: keys, sandboxEnabled: sandbox != nil, logger: logger, now: clock
         )
-        let mailWorker = try MailWorker(configuration: configuration, broker: broker, readiness: readiness)
+        let mailWorker = try MailWorker(configuration: configuration, store: store, cipher: keys.cipher, readiness: readiness, logger: logger, now: clock)
 
         _ = PortvaktMetrics.registry
         let router = Router(context: PortvaktRequestContext.self)
@@ -49,33 +44,37 @@ public enum PortvaktApplication {
         router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: UnexpectedErrorMiddleware())
-        router.add(middleware: DPoPNonceMiddleware(nonces: broker.dpopNonces, now: clock))
+        router.add(middleware: DPoPNonceMiddleware(nonces: services.dpopNonces, now: clock))
         router.add(middleware: BrowserErrorPages(pages: .shared))
         router.add(middleware: ErrorAnswerMiddleware())
-        router.add(middleware: RoutePolicyMiddleware(broker: broker))
-        let portal = PortalRoutes(broker: broker, sandboxEnabled: configuration.sandboxEnabled)
+        router.add(middleware: RoutePolicyMiddleware(callers: services.callers))
+        let portal = PortalRoutes(portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled)
         portal.register(on: router)
-        AdminRoutes(portal: portal).register(on: router)
-        PasswordInvitePage(broker: broker, pages: portal.pages).register(on: router)
+        AdminRoutes(portal: portal, services: services.administration).register(on: router)
+        PasswordInvitePage(invitations: services.invitations, address: services.address, pages: portal.pages).register(on: router)
         HealthRoutes(driver: driver, readiness: readiness).register(on: router)
         OpenAPIRoutes().register(on: router)
-        KeyRoutes(keys: broker.signingKeys).register(on: router)
-        DiscoveryRoutes(address: broker.address).register(on: router)
-        AuthorizeRoutes(broker: broker).register(on: router)
-        CallbackRoutes(broker: broker).register(on: router)
-        PasswordRoutes(broker: broker).register(on: router)
-        TokenRoutes(broker: broker).register(on: router)
-        SessionRoutes(broker: broker).register(on: router)
-        BankIDOrderRoutes(broker: broker).register(on: router)
-        OtherDeviceRoutes(broker: broker).register(on: router)
-        DeviceRoutes(broker: broker).register(on: router)
-        StepUpRoutes(broker: broker).register(on: router)
-        MeRoutes(profile: Profile(store: store, now: clock)).register(on: router)
+        KeyRoutes(keys: services.signingKeys).register(on: router)
+        DiscoveryRoutes(address: services.address).register(on: router)
+        AuthorizeRoutes(
+            requests: services.authorizationRequests, flows: services.flows, upstreams: services.upstreams, completion: services.completion
+        ).register(on: router)
+        CallbackRoutes(flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities)
+            .register(on: router)
+        PasswordRoutes(flows: services.flows, passwords: services.passwordLogin, completion: services.completion).register(on: router)
+        TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: router)
+        PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: router)
+        SessionRoutes(profile: services.profile, clients: services.clients, dpop: services.dpop, sessions: services.sessions).register(on: router)
+        BankIDOrderRoutes(flow: services.bankIDOrders, clients: services.clients, now: clock).register(on: router)
+        OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, now: clock).register(on: router)
+        DeviceRoutes(devices: services.devices, callers: services.callers).register(on: router)
+        StepUpRoutes(assertions: services.assertions, devices: services.devices, tokens: services.tokens).register(on: router)
+        MeRoutes(profile: services.profile).register(on: router)
         ActivityRoutes(activities: ActivityLog(store: store, now: clock)).register(on: router)
         ContactRoutes(contacts: ContactBook(store: store, cipher: keys.cipher, now: clock)).register(on: router)
         ExpenseRoutes(expenses: ExpenseClaims(store: store, now: clock)).register(on: router)
-        MemberRoutes(administration: broker.memberAdministration, merge: broker.accountMerge, now: clock).register(on: router)
-        MemberSyncRoutes(review: broker.conflictReview, administration: broker.memberAdministration, now: clock).register(on: router)
+        MemberRoutes(administration: services.administration.administration, merge: services.administration.merge, now: clock).register(on: router)
+        MemberSyncRoutes(review: services.administration.review, administration: services.administration.administration, now: clock).register(on: router)
         if let token = configuration.metricsToken {
             MetricsRoutes(store: store, token: token).register(on: router)
         }
@@ -94,26 +93,30 @@ public enum PortvaktApplication {
             services: [
                 driver, AuditLinkService(store: store, readiness: readiness, logger: logger),
                 http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
-                OutboxWorker(broker: broker, http: http.client, readiness: readiness, maxAttempts: configuration.outboxMaxAttempts), mailWorker,
+                OutboxWorker(
+                    store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: http.client, readiness: readiness,
+                    maxAttempts: configuration.outboxMaxAttempts, logger: logger, now: clock
+                ),
+                mailWorker,
             ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.metricsHost, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let publicURL = configuration.publicURL(listeningOn: port)
-                broker.address.set(publicURL)
+                services.address.set(publicURL)
                 if let sandbox {
                     let unconfigured = [IdentityProvider.vipps, .bankid].filter { configuration.upstreams[$0] == nil }
                     do {
                         try await SandboxUpstreams.connect(
-                            sandbox, providers: unconfigured, publicURL: publicURL, into: broker.upstreams,
+                            sandbox, providers: unconfigured, publicURL: publicURL, into: services.upstreams,
                             http: http.client, timeout: configuration.upstreamTimeout
                         )
                         await SandboxUpstreams.connectMemberSystems(
-                            sandbox, publicURL: publicURL, into: broker.memberSystems,
+                            sandbox, publicURL: publicURL, into: services.memberSystems,
                             except: Set(configuration.memberSystems.map(\.organisation))
                         )
                         if configuration.bankIDOrderAPI == nil {
                             await SandboxUpstreams.connectOrders(
-                                sandbox, publicURL: publicURL, into: broker.upstreams, http: http.client,
+                                sandbox, publicURL: publicURL, into: services.upstreams, http: http.client,
                                 timeout: configuration.upstreamTimeout, startTimeout: configuration.bankIDOrderStartTimeout
                             )
                         }
@@ -137,12 +140,12 @@ public enum PortvaktApplication {
                 driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
             )
             try await Migrator(driver: driver, logger: logger).migrate()
-            _ = try await broker.signingKeys.current()
+            _ = try await services.signingKeys.current()
             for settings in configuration.upstreams.values {
-                await broker.upstreams.set(UpstreamProvider(settings: settings, http: http.client, timeout: configuration.upstreamTimeout))
+                await services.upstreams.set(UpstreamProvider(settings: settings, http: http.client, timeout: configuration.upstreamTimeout))
             }
             if let orders = configuration.bankIDOrderAPI {
-                await broker.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: http.client, timeout: configuration.upstreamTimeout))
+                await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: http.client, timeout: configuration.upstreamTimeout))
             }
             if sandbox != nil {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)
@@ -195,7 +198,7 @@ public enum PortvaktApplication {
                 throw ConfigurationError("no member record has the email \(email); the organisation must register the member first")
             }
             let user = try await store.setPassword(email: email, passwordHash: hash, memberRecords: records)
-            try await store.append(AuditEvent(occurredAt: Date(), action: "user.password_set", outcome: "success", subjectType: "user", subjectID: user.id))
+            try await store.append(AuditEvent(occurredAt: Date(), action: .userPasswordSet, outcome: "success", subjectType: "user", subjectID: user.id))
             return user.id
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktStorage
@@ -8,7 +9,19 @@ import PortvaktStorage
 /// after three minutes whatever the client does; the session id the app holds is the only
 /// handle, and only its hash is stored.
 struct BankIDOrderFlow: Sendable {
-    let broker: Broker
+    let store: PortvaktStore
+    let throttle: LoginThrottle
+    let cipher: FieldCipher
+    let linker: IdentityLinker
+    let completion: LoginCompletion
+    let upstreams: UpstreamDirectory
+    let refreshSecret: RefreshTokenSecret
+    /// How long an order may take (three minutes).
+    let orderLifetime: TimeInterval
+    /// Synthetic (test) personnummer are accepted only when the sandbox is on.
+    let personnummerContext: Personnummer.Context
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     /// Portvakt's own hint codes for failures BankID does not know about.
     static let notRegistered = "notRegistered"
@@ -34,19 +47,19 @@ struct BankIDOrderFlow: Sendable {
     /// - Throws: ``tooManyOrders`` when the address started more orders than the throttle allows.
     func start(_ request: AppAuthorizationRequest, returnURL: String?, endUserIP: String) async throws -> Started {
         // Each order costs a call to BankID: counted per address in the database first (review III, item 6).
-        if try await broker.throttle.reserve([.orderStart(endUserIP, allowed: broker.throttle.orderStartsPerAddress)], now: broker.now()) != nil {
+        if try await throttle.reserve([.orderStart(endUserIP, allowed: throttle.orderStartsPerAddress)], now: now()) != nil {
             throw Self.tooManyOrders
         }
         let started = try await orderService().start(endUserIP: endUserIP)
-        let now = broker.now()
+        let now = self.now()
         let sessionID = randomToken()
         let payload = BankIDOrderPayload(order: started, request: request, returnURL: returnURL)
         let sealed = try JSONEncoder().encode(payload)
-        let record = try await broker.store.insertBankIDOrder(
+        let record = try await store.insertBankIDOrder(
             sessionHash: RefreshTokenSecret.hash(sessionID), clientID: request.clientID,
-            startedAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.bankIDOrder)
-        ) { id in try broker.keys.cipher.seal(sealed, context: "bankid-order:\(id)") }
-        broker.logger.info("BankID order started", metadata: ["order": "\(record.id)", "client": "\(request.clientID)"])
+            startedAt: now, expiresAt: now.addingTimeInterval(orderLifetime)
+        ) { id in try cipher.seal(sealed, context: "bankid-order:\(id)") }
+        logger.info("BankID order started", metadata: ["order": "\(record.id)", "client": "\(request.clientID)"])
         return Started(
             sessionID: sessionID, autoStartToken: started.autoStartToken,
             launchURL: BankIDLaunchLink.url(autoStartToken: started.autoStartToken, redirect: returnURL), expiresAt: record.expiresDate,
@@ -60,8 +73,8 @@ struct BankIDOrderFlow: Sendable {
 
     /// The order behind a session id, or nil for an unknown (or long purged) one.
     func order(sessionID: String) async throws -> Order? {
-        guard let record = try await broker.store.bankIDOrder(sessionHash: RefreshTokenSecret.hash(sessionID)) else { return nil }
-        let data = try broker.keys.cipher.open(record.payload, context: "bankid-order:\(record.id)")
+        guard let record = try await store.bankIDOrder(sessionHash: RefreshTokenSecret.hash(sessionID)) else { return nil }
+        let data = try cipher.open(record.payload, context: "bankid-order:\(record.id)")
         return Order(sessionID: sessionID, record: record, payload: try JSONDecoder().decode(BankIDOrderPayload.self, from: data))
     }
 
@@ -85,7 +98,7 @@ struct BankIDOrderFlow: Sendable {
     func qrData(_ order: Order) async throws -> (text: String, seconds: Int)? {
         if try await endIfExpired(order) != nil { return nil }
         guard order.record.status == .pending else { return nil }
-        let seconds = max(0, Int(broker.now().timeIntervalSince(order.record.startedDate)))
+        let seconds = max(0, Int(now().timeIntervalSince(order.record.startedDate)))
         let started = order.payload.order
         return (BankIDQRCode.frame(qrStartToken: started.qrStartToken, qrStartSecret: started.qrStartSecret, seconds: seconds), seconds)
     }
@@ -101,14 +114,14 @@ struct BankIDOrderFlow: Sendable {
     }
 
     private func orderService() async throws(UpstreamError) -> any BankIDOrderService {
-        guard let service = await broker.upstreams.bankIDOrders else { throw .unavailable("no BankID order API is configured") }
+        guard let service = await upstreams.bankIDOrders else { throw .unavailable("no BankID order API is configured") }
         return service
     }
 
     // MARK: - Ending an order
 
     private func endIfExpired(_ order: Order) async throws -> BankIDOrderOutcome? {
-        guard order.record.status == .pending, broker.now() >= order.record.expiresDate else { return nil }
+        guard order.record.status == .pending, now() >= order.record.expiresDate else { return nil }
         let outcome = try await fail(order, hintCode: "expiredTransaction", reason: "the order expired")
         await cancelAtProvider(order)
         return outcome
@@ -116,32 +129,30 @@ struct BankIDOrderFlow: Sendable {
 
     /// Ends the order as failed, unless another request ended it first: then that result stands.
     private func fail(_ order: Order, hintCode: String?, reason: String) async throws -> BankIDOrderOutcome {
-        let store = broker.store
-        guard try await store.finishBankIDOrder(id: order.record.id, status: .failed, hintCode: hintCode, now: broker.now()) != nil else {
+        guard try await store.finishBankIDOrder(id: order.record.id, status: .failed, hintCode: hintCode, now: now()) != nil else {
             return try await currentOutcome(order)
         }
         let outcome = BankIDOrderOutcome.failure(hintCode)
         PortvaktMetrics.bankIDOrderEnded(status: hintCode == "cancelled" ? "cancelled" : hintCode == "expiredTransaction" ? "expired" : "failed")
         if case .failed(_, let message, _) = outcome {
-            try await LoginCompletion(broker: broker).recordFailure(method: .bankid, message: message, reason: reason)
+            try await completion.recordFailure(method: .bankid, message: message, reason: reason)
         }
         return outcome
     }
 
     private func complete(_ order: Order, personalNumber: String, name: String?) async throws -> BankIDOrderOutcome {
-        guard let number = try? Personnummer(personalNumber, context: broker.personnummerContext) else {
+        guard let number = try? Personnummer(personalNumber, context: personnummerContext) else {
             return try await fail(order, hintCode: Self.invalidPersonnummer, reason: "BankID gave a personnummer that does not validate")
         }
-        let vault = broker.keys.vault
-        let login = IdentityLinker.Login(provider: .bankid, subject: "nnin:" + vault.blindIndex(number), personnummer: number, phone: nil, name: name)
-        guard let user = try await IdentityLinker(store: broker.store, vault: vault).user(for: login, now: broker.now()) else {
+        let login = IdentityLinker.Login(provider: .bankid, subject: "nnin:" + linker.vault.blindIndex(number), personnummer: number, phone: nil, name: name)
+        guard let user = try await linker.user(for: login, now: now()) else {
             return try await fail(order, hintCode: Self.notRegistered, reason: "no member record")
         }
-        let code = broker.refreshSecret.orderCode(forSession: order.sessionID)
+        let code = refreshSecret.orderCode(forSession: order.sessionID)
         let method = LoginCompletion.Method(provider: .bankid, amr: ["BID"], acr: "urn:bankid:bid;LOA=4")
         do {
             // The order is marked complete in the code's own transaction: a code is handed out only once it is stored.
-            _ = try await LoginCompletion(broker: broker).issueCode(
+            _ = try await completion.issueCode(
                 for: order.payload.request, user: user, method: method, personnummer: .number(number), code: code, bankIDOrderID: order.record.id
             )
         } catch let error as StoreError where error.isNotFound && error.detail == "bankid_orders" {
@@ -152,7 +163,7 @@ struct BankIDOrderFlow: Sendable {
     }
 
     private func currentOutcome(_ order: Order) async throws -> BankIDOrderOutcome {
-        guard let record = try await broker.store.bankIDOrder(sessionHash: order.record.sessionHash) else {
+        guard let record = try await store.bankIDOrder(sessionHash: order.record.sessionHash) else {
             return .failed(hintCode: nil, message: .bankIDOrderNotFound, error: "invalid_request")
         }
         return outcome(of: record, sessionID: order.sessionID)
@@ -160,7 +171,7 @@ struct BankIDOrderFlow: Sendable {
 
     private func outcome(of record: BankIDOrderRecord, sessionID: String) -> BankIDOrderOutcome {
         switch record.status {
-        case .complete: .complete(code: broker.refreshSecret.orderCode(forSession: sessionID))
+        case .complete: .complete(code: refreshSecret.orderCode(forSession: sessionID))
         case .failed: .failure(record.hintCode)
         case .pending: .pending(hintCode: nil, message: .bankIDWaiting, expiresAt: record.expiresDate)
         }
@@ -169,9 +180,9 @@ struct BankIDOrderFlow: Sendable {
     /// Best effort: the provider ends an abandoned order by itself too.
     private func cancelAtProvider(_ order: Order) async {
         do {
-            try await broker.upstreams.bankIDOrders?.cancel(orderRef: order.payload.order.orderRef)
+            try await upstreams.bankIDOrders?.cancel(orderRef: order.payload.order.orderRef)
         } catch {
-            broker.logger.debug("Could not cancel the BankID order at the provider", metadata: ["order": "\(order.record.id)", "error": "\(error)"])
+            logger.debug("Could not cancel the BankID order at the provider", metadata: ["order": "\(order.record.id)", "error": "\(error)"])
         }
     }
 }

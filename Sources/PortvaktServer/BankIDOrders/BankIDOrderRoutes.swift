@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import Logging
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktHTTP
 import QRCode
 
@@ -8,42 +10,43 @@ import QRCode
 /// `cancel` under it take the session id in a JSON body. Errors are RFC 6749-style JSON with a
 /// `message_id`.
 struct BankIDOrderRoutes {
-    let broker: Broker
-    var flow: BankIDOrderFlow { BankIDOrderFlow(broker: broker) }
+    let flow: BankIDOrderFlow
+    let clients: AppClients
+    let now: @Sendable () -> Date
     static let pollInterval = 2
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/bankid/orders") { request, context in
-            try await answer { try await start(request, endUserIP: context.clientAddress) }
+            try await answer(context.logger) { try await start(request, endUserIP: context.clientAddress) }
         }
-        router.post("/bankid/orders/collect") { request, _ in
-            try await answer {
+        router.post("/bankid/orders/collect") { request, context in
+            try await answer(context.logger) {
                 let order = try await order(request)
-                return try Responses.json(BankIDOrderStatus(try await flow.collect(order), language: order.payload.request.language, now: broker.now()))
+                return try Responses.json(BankIDOrderState(try await flow.collect(order), language: order.payload.request.language, now: now()))
             }
         }
-        router.post("/bankid/orders/qr") { request, _ in
-            try await answer { try await qr(request) }
+        router.post("/bankid/orders/qr") { request, context in
+            try await answer(context.logger) { try await qr(request) }
         }
-        router.post("/bankid/orders/cancel") { request, _ in
-            try await answer {
+        router.post("/bankid/orders/cancel") { request, context in
+            try await answer(context.logger) {
                 let order = try await order(request)
-                return try Responses.json(BankIDOrderStatus(try await flow.cancel(order), language: order.payload.request.language, now: broker.now()))
+                return try Responses.json(BankIDOrderState(try await flow.cancel(order), language: order.payload.request.language, now: now()))
             }
         }
     }
 
     private func start(_ request: Request, endUserIP: String) async throws -> Response {
         let body = try await request.decodeJSON(BankIDOrderStartRequest.self)
-        let (appRequest, client) = try AppAuthorizationRequest.forOrder(body, clients: broker.clients)
+        let (appRequest, client) = try AppAuthorizationRequest.forOrder(body, clients: clients.all)
         if let returnURL = body.returnURL, !client.allowsBankIDReturn(returnURL) {
             throw OAuthFailure.invalidRequest("return_url is not on this client's allow-list (plain http is never allowed).")
         }
         let started = try await flow.start(appRequest, returnURL: body.returnURL, endUserIP: endUserIP)
-        let now = broker.now()
+        let now = self.now()
         return try Responses.json(BankIDOrderStarted(
             sessionId: started.sessionID, autoStartToken: started.autoStartToken, launchURL: started.launchURL,
-            qrCodeUri: broker.issuer + "/bankid/orders/qr", expiresAt: started.expiresAt.formatted(.iso8601),
+            qrCodeUri: clients.address.current + "/bankid/orders/qr", expiresAt: started.expiresAt.formatted(.iso8601),
             expiresIn: Int(started.expiresAt.timeIntervalSince(now).rounded()), pollInterval: Self.pollInterval
         ), status: .created)
     }
@@ -76,11 +79,11 @@ struct BankIDOrderRoutes {
 
     /// Maps provider trouble to the message contract: unavailable → 503, too slow → 504, both
     /// `temporarily_unavailable` + `bankid_unavailable`; a refusal → 502 `login_failed`.
-    private func answer(_ body: () async throws -> Response) async throws -> Response {
+    private func answer(_ logger: Logger, _ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch let error as UpstreamError {
-            broker.logger.notice("BankID order API failed", metadata: ["error": "\(error)"])
+            logger.notice("BankID order API failed", metadata: ["error": "\(error)"])
             let failure: OAuthFailure
             switch error {
             case .unavailable:

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktHTTP
 import QRCode
 
@@ -9,9 +10,10 @@ import QRCode
 /// ends, the browser goes to the app's redirect URI with the code (or the error), `state` and `iss`,
 /// as after any other login.
 struct OtherDeviceRoutes {
-    let broker: Broker
+    let requests: AuthorizationRequests
+    let flow: BankIDOrderFlow
+    let now: @Sendable () -> Date
     static let path = "/oauth/bankid/other-device"
-    var flow: BankIDOrderFlow { BankIDOrderFlow(broker: broker) }
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get(RouterPath(Self.path)) { request, context in
@@ -38,7 +40,7 @@ struct OtherDeviceRoutes {
 
     private func page(_ httpRequest: Request, endUserIP: String) async throws -> Response {
         let request: AppAuthorizationRequest
-        switch try await AuthorizeRoutes.check(httpRequest, broker: broker) {
+        switch try await requests.check(httpRequest) {
         case .request(let checked): request = checked
         case .refused(let response): return response
         }
@@ -48,7 +50,7 @@ struct OtherDeviceRoutes {
         } catch let failure as OAuthFailure where failure.status == .tooManyRequests {
             return BrokerPage.problem(.tooManyAttempts, reason: "too many BankID orders from this address", language: request.language, status: .tooManyRequests)
         } catch let error as UpstreamError {
-            let location = try await LoginCompletion(broker: broker).fail(
+            let location = try await flow.completion.fail(
                 PendingLogin(request: request, method: .bankid), error: "temporarily_unavailable", message: .bankIDUnavailable, reason: error.description
             )
             return Responses.redirect(to: location, status: .seeOther)
@@ -60,7 +62,7 @@ struct OtherDeviceRoutes {
         let language = order.payload.request.language
         let svg = try await flow.qrData(order).map { try QRCode(text: $0.text).bankIDSVG(language: language) } ?? ""
         let html = OtherDevicePage.render(
-            sessionID: order.sessionID, qrSVG: svg, message: message, expiresAt: order.record.expiresDate, now: broker.now(), language: language,
+            sessionID: order.sessionID, qrSVG: svg, message: message, expiresAt: order.record.expiresDate, now: now(), language: language,
             methodsURL: order.payload.request.authorizeURL(method: nil)
         )
         return BrokerPage.response(html, script: true)
@@ -88,13 +90,10 @@ struct OtherDeviceRoutes {
             message = pending
         case .failed(_, let failure, let error):
             message = failure
-            redirect = LoginCompletion.redirect(
-                to: request.redirectURI, [("error", error), ("error_description", failure.text(.en)), ("message_id", failure.id)],
-                state: request.state, issuer: broker.issuer
-            )
+            redirect = flow.completion.appRedirect(request, [("error", error), ("error_description", failure.text(.en)), ("message_id", failure.id)])
         case .complete(let code):
             message = nil
-            redirect = LoginCompletion.redirect(to: request.redirectURI, [("code", code)], state: request.state, issuer: broker.issuer)
+            redirect = flow.completion.appRedirect(request, [("code", code)])
         }
         if wantsJSON {
             return try Responses.json(PageStatus(message: message?.text(language), redirect: redirect))

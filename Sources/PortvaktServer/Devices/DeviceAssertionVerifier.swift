@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import JWTKit
 import PortvaktCore
 import PortvaktStorage
@@ -11,7 +12,13 @@ import PortvaktStorage
 /// (deleted) as soon as the signature holds, so one challenge answers at most one assertion.
 /// Failures are throttled per device, per user and per client address, and audited.
 struct DeviceAssertionVerifier: Sendable {
-    let broker: Broker
+    let store: PortvaktStore
+    let throttle: LoginThrottle
+    let publicAddress: PublicAddress
+    /// How long a challenge is good for; a signature older than that is stale.
+    let challengeLifetime: TimeInterval
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     struct Verified: Sendable {
         let device: Device
@@ -42,7 +49,7 @@ struct DeviceAssertionVerifier: Sendable {
 
     /// Checks the header, the failure counters, the device and the signature; the challenge is left alone.
     func signed(_ assertion: String, address: String) async throws -> Signed {
-        let now = broker.now()
+        let now = self.now()
         guard assertion.utf8.count <= 4096, let header = JOSEHeader(compactJWS: assertion) else {
             throw await refuse("malformed", keys: [.address(address)], now: now)
         }
@@ -50,7 +57,7 @@ struct DeviceAssertionVerifier: Sendable {
             throw await refuse("not_es256", keys: [.address(address)], now: now)
         }
         // The counters of device and address come with the device, the user's with the user.
-        let (found, deviceBlocked) = try await broker.throttle.device(id: deviceID, blockedUntil: [.device(deviceID), .address(address)], now: now)
+        let (found, deviceBlocked) = try await throttle.device(id: deviceID, blockedUntil: [.device(deviceID), .address(address)], now: now)
         if deviceBlocked != nil {
             throw Self.throttled
         }
@@ -58,7 +65,7 @@ struct DeviceAssertionVerifier: Sendable {
             throw await refuse("unknown_device", keys: [.address(address)], now: now, message: .deviceNotRecognised)
         }
         let keys: [LoginThrottle.Key] = [.device(device.id), .user(device.userId), .address(address)]
-        let (user, userBlocked) = try await broker.throttle.user(id: device.userId, blockedUntil: [.user(device.userId)], now: now)
+        let (user, userBlocked) = try await throttle.user(id: device.userId, blockedUntil: [.user(device.userId)], now: now)
         if userBlocked != nil {
             throw Self.throttled
         }
@@ -76,7 +83,7 @@ struct DeviceAssertionVerifier: Sendable {
     /// Takes the challenge, then checks it, the claims and the user.
     func verify(_ signed: Signed, purpose: DevicePurpose) async throws -> Verified {
         let (device, claims) = (signed.device, signed.claims)
-        guard let challenge = try await broker.store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: signed.now) else {
+        guard let challenge = try await store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: signed.now) else {
             throw await refuse("challenge_unknown_used_or_expired", signed)
         }
         let problem: String? =
@@ -92,7 +99,7 @@ struct DeviceAssertionVerifier: Sendable {
         else {
             throw await refuse("user_disabled", signed, message: .deviceNotRecognised)
         }
-        try await broker.throttle.recordSuccess(.device(device.id))
+        try await throttle.recordSuccess(.device(device.id))
         return Verified(device: device, user: user, biometric: biometric, action: claims.action.flatMap(StepUpAction.init(rawValue:)))
     }
 
@@ -101,8 +108,8 @@ struct DeviceAssertionVerifier: Sendable {
         let claims = signed.claims
         return if claims.purpose != purpose { "wrong_purpose" }
         else if (purpose == .stepUp) != (claims.action.flatMap(StepUpAction.init(rawValue:)) != nil) { "wrong_action" }
-        else if claims.iss != signed.device.id || claims.aud != broker.issuer { "wrong_issuer_or_audience" }
-        else if abs(TimeInterval(claims.iat) - signed.now.timeIntervalSince1970) > broker.lifetimes.deviceChallenge + Self.clockSkew { "stale_signature" }
+        else if claims.iss != signed.device.id || claims.aud != publicAddress.current { "wrong_issuer_or_audience" }
+        else if abs(TimeInterval(claims.iat) - signed.now.timeIntervalSince1970) > challengeLifetime + Self.clockSkew { "stale_signature" }
         else { nil }
     }
 
@@ -129,13 +136,13 @@ struct DeviceAssertionVerifier: Sendable {
     private func refuse(
         _ reason: String, device: Device? = nil, keys: [LoginThrottle.Key], now: Date, message: UserMessage = .biometricUnlockFailed
     ) async -> OAuthFailure {
-        try? await broker.throttle.recordFailure(keys, now: now)
-        try? await broker.store.append(AuditEvent(
-            occurredAt: now, action: "device.assertion_failed", outcome: "failure", actorUserID: device.flatMap { UUID(uuidString: $0.userId) },
+        try? await throttle.recordFailure(keys, now: now)
+        try? await store.append(AuditEvent(
+            occurredAt: now, action: .deviceAssertionFailed, outcome: "failure", actorUserID: device.flatMap { UUID(uuidString: $0.userId) },
             subjectType: device == nil ? nil : "device", subjectID: device?.id,
             details: ["reason": reason, "client_address": keys.lazy.compactMap(\.address).first ?? "unknown"]
         ))
-        broker.logger.notice("Device assertion refused", metadata: ["reason": "\(reason)"])
+        logger.notice("Device assertion refused", metadata: ["reason": "\(reason)"])
         PortvaktMetrics.deviceAssertionFailed(reason: reason)
         return OAuthFailure.invalidGrant("The device assertion was refused (\(reason.replacingOccurrences(of: "_", with: " "))).", message: message)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktDomain
 import PortvaktStorage
 
@@ -7,7 +8,11 @@ import PortvaktStorage
 /// becomes a new session with `amr` `hwk` and `face` or `fpt` (RFC 8176), ending no later
 /// than the device trust.
 struct DeviceUnlock: Sendable {
-    let broker: Broker
+    let store: PortvaktStore
+    let assertions: DeviceAssertionVerifier
+    let tokens: TokenIssuer
+    let dpop: DPoPCheck
+    let lifetimes: SessionLifetimes
 
     /// The grant type (RFC 7523 §2.1: a JWT as an authorization grant; the assertion is the device's JWS).
     static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
@@ -15,36 +20,36 @@ struct DeviceUnlock: Sendable {
     /// With `proof` (the request's verified DPoP proof, not yet recorded) the new session is bound
     /// to its key; the proof is recorded in the unlock's own transaction.
     func tokens(assertion: String, clientID: String, address: String, proof: DPoPCheck.Verified?) async throws -> TokenResponse {
-        let verifier = DeviceAssertionVerifier(broker: broker)
+        let verifier = assertions
         let signed = try await verifier.signed(assertion, address: address)
         guard verifier.claimsProblem(signed, purpose: .unlock) == nil,
               let user = signed.user, user.disabledAt == nil,
               let biometric = BiometricKind(rawValue: signed.device.biometricKind),
-              let trustedUntil = DeviceTrust(lifetimes: broker.lifetimes).trustedUntil(user), trustedUntil > signed.now
+              let trustedUntil = DeviceTrust(lifetimes: lifetimes).trustedUntil(user), trustedUntil > signed.now
         else {
             // Refused before the challenge is taken: the verifier takes it and names the problem
             // (a problem with the challenge first, as for every assertion); the device trust is
             // all that can be left once it returns.
-            if let proof { try await DPoPCheck(broker: broker).record(proof, at: .authorizationServer) }
+            if let proof { try await dpop.record(proof, at: .authorizationServer) }
             let verified = try await verifier.verify(signed, purpose: .unlock)
-            try await broker.store.append(event(verified.device, outcome: "failure", now: signed.now, details: ["reason": "trust_expired"]))
+            try await store.append(event(verified.device, outcome: "failure", now: signed.now, details: ["reason": "trust_expired"]))
             throw DeviceTrust.reauthenticationRequired
         }
         let refreshToken = randomToken()
         let session = Session.starting(
             userID: user.id, clientID: clientID, deviceID: signed.device.id, amr: ["hwk", biometric.amr], acr: TokenIssuer.deviceACR,
-            authTime: signed.now, idleLifetime: broker.lifetimes.idle,
-            absoluteLifetime: min(broker.lifetimes.absolute, trustedUntil.timeIntervalSince(signed.now)), dpopJKT: proof?.key, now: signed.now
+            authTime: signed.now, idleLifetime: lifetimes.idle,
+            absoluteLifetime: min(lifetimes.absolute, trustedUntil.timeIntervalSince(signed.now)), dpopJKT: proof?.key, now: signed.now
         )
         let grant = DeviceUnlockGrant(
             challengeHash: RefreshTokenSecret.hash(signed.claims.challenge), claimedAction: signed.claims.action, session: session,
             refreshTokenHash: RefreshTokenSecret.hash(refreshToken), throttleKey: LoginThrottle.Key.device(signed.device.id).stored,
             audit: event(signed.device, outcome: "success", now: signed.now, details: ["client": clientID]), proof: proof?.record
         )
-        switch try await broker.store.unlockDevice(grant) {
+        switch try await store.unlockDevice(grant) {
         case .started(let started):
             PortvaktMetrics.deviceUnlocked()
-            return try await TokenIssuer(broker: broker).tokens(
+            return try await tokens.tokens(
                 for: started.session, organisations: started.organisations, user: user, refreshToken: refreshToken, scope: "openid", nonce: nil,
                 withIDToken: true
             )
@@ -59,7 +64,7 @@ struct DeviceUnlock: Sendable {
 
     private func event(_ device: Device, outcome: String, now: Date, details: [String: String]) -> AuditEvent {
         AuditEvent(
-            occurredAt: now, action: "device.unlock", outcome: outcome, actorUserID: UUID(uuidString: device.userId),
+            occurredAt: now, action: .deviceUnlock, outcome: outcome, actorUserID: UUID(uuidString: device.userId),
             subjectType: "device", subjectID: device.id, source: "device-unlock", details: details
         )
     }

@@ -110,12 +110,12 @@ struct IdentityLinker: Sendable {
             var details = ["holder": holder?.id ?? "none"]
             if login.personnummer != nil, !open { details["entry"] = entryID }
             writes.audit.append(AuditEvent(
-                occurredAt: now, action: "member.link.refused", outcome: reason, actorUserID: nil,
+                occurredAt: now, action: .memberLinkRefused, outcome: reason, actorUserID: nil,
                 organisationID: UUID(uuidString: record.organisationId), subjectType: "member", subjectID: record.id, source: source,
                 details: details
             ))
             writes.audit.append(AuditEvent(
-                occurredAt: now, action: "login.link.refused", outcome: reason,
+                occurredAt: now, action: .loginLinkRefused, outcome: reason,
                 organisationID: UUID(uuidString: record.organisationId), subjectType: "identity",
                 subjectID: "\(login.provider.rawValue):\(login.subject)", source: source, details: details.merging(["member": record.id]) { $1 }
             ))

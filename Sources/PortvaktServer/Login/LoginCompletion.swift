@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
@@ -7,7 +8,12 @@ import PortvaktStorage
 /// The end of every login: a session, a single-use code for the app, the redirect carrying it
 /// (with `iss`, RFC 9207), and the audit event. Failures redirect with the message contract.
 struct LoginCompletion: Sendable {
-    let broker: Broker
+    let store: PortvaktStore
+    let planner: MemberSyncPlanner
+    let lifetimes: SessionLifetimes
+    let address: PublicAddress
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     struct Method: Sendable {
         let provider: IdentityProvider
@@ -38,34 +44,34 @@ struct LoginCompletion: Sendable {
         for request: AppAuthorizationRequest, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil,
         code: String = randomToken(), bankIDOrderID: String? = nil
     ) async throws -> String {
-        let now = broker.now()
+        let now = self.now()
         // The portal's session lives as long as its browser session, not as long as the app's.
         let portal = request.clientID == PortalClient.id
         let session = Session.starting(
             userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: min(method.authTime ?? now, now),
-            idleLifetime: portal ? PortalRoutes.idleLifetime : broker.lifetimes.idle,
-            absoluteLifetime: portal ? PortalRoutes.absoluteLifetime : broker.lifetimes.absolute, now: now
+            idleLifetime: portal ? PortalRoutes.idleLifetime : lifetimes.idle,
+            absoluteLifetime: portal ? PortalRoutes.absoluteLifetime : lifetimes.absolute, now: now
         )
         var memberSync = MemberSyncWrites()
         if let personnummer {
-            memberSync = try await broker.memberSyncPlanner.plan(for: user, provided: personnummer, source: method.source, now: now)
+            memberSync = try await planner.plan(for: user, provided: personnummer, source: method.source, now: now)
         }
-        try await broker.store.recordLogin(
+        try await store.recordLogin(
             session: session,
             code: AuthorizationCode(
                 codeHash: RefreshTokenSecret.hash(code), sessionID: session.id, clientID: request.clientID,
                 redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope,
-                nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(broker.lifetimes.authorizationCode),
+                nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.authorizationCode),
                 dpopJKT: request.dpopJKT
             ),
             eidLogin: method.provider != .password, memberSync: memberSync,
             audit: AuditEvent(
-                occurredAt: now, action: "login.succeeded", outcome: "success", actorUserID: UUID(uuidString: user.id),
+                occurredAt: now, action: .loginSucceeded, outcome: "success", actorUserID: UUID(uuidString: user.id),
                 subjectType: "session", subjectID: session.id, source: method.source, details: ["client": request.clientID]
             ),
             bankIDOrderID: bankIDOrderID, now: now
         )
-        broker.logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
+        logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
         PortvaktMetrics.login(provider: method.provider.rawValue, outcome: "success")
         return code
     }
@@ -80,17 +86,17 @@ struct LoginCompletion: Sendable {
 
     /// The audit event and log line of a failed login.
     func recordFailure(method: IdentityProvider, message: UserMessage, reason: String) async throws {
-        try await broker.store.append(AuditEvent(
-            occurredAt: broker.now(), action: "login.failed", outcome: message.isQuiet ? "cancelled" : "failure",
+        try await store.append(AuditEvent(
+            occurredAt: now(), action: .loginFailed, outcome: message.isQuiet ? "cancelled" : "failure",
             source: "\(method.rawValue)-login", details: ["reason": reason, "message_id": message.id]
         ))
-        broker.logger.notice("Login failed", metadata: ["method": "\(method.rawValue)", "reason": "\(reason)"])
+        logger.notice("Login failed", metadata: ["method": "\(method.rawValue)", "reason": "\(reason)"])
         PortvaktMetrics.login(provider: method.rawValue, outcome: message.isQuiet ? "cancelled" : "failure")
     }
 
     /// The app's redirect URI with `fields`, its `state` and our `iss`.
     func appRedirect(_ request: AppAuthorizationRequest, _ fields: [(String, String)]) -> String {
-        Self.redirect(to: request.redirectURI, fields, state: request.state, issuer: broker.issuer)
+        Self.redirect(to: request.redirectURI, fields, state: request.state, issuer: address.current)
     }
 
     static func redirect(to uri: String, _ fields: [(String, String)], state: String?, issuer: String) -> String {

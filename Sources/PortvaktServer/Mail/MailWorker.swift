@@ -86,7 +86,7 @@ struct MailWorker: Service {
         }
         let metadata: Logger.Metadata = ["mail": "\(message.id)", "kind": "\(message.kind)", "attempts": "\(message.attempts + 1)"]
         do {
-            let now = now()
+            let now = self.now()
             guard let problem else {
                 let recorded = try await store.markMailSent(id: message.id, claimID: claim, keepBody: keepBody, now: now)
                 logger.info(recorded ? (keepBody ? "Mail put in the sandbox mailbox (/sandbox/mailbox)" : "Mail sent") : "Mail sent after its claim ended", metadata: metadata)
@@ -121,7 +121,7 @@ extension MailWorker {
     /// The worker for this configuration: SMTP when `PORTVAKT_SMTP_URL` is set, else the
     /// sandbox's mailbox when the sandbox is on, else none (messages wait, and a warning says so).
     /// - Throws: when the TLS context cannot be made.
-    init(configuration: ServerConfiguration, broker: Broker, readiness: Readiness) throws {
+    init(configuration: ServerConfiguration, store: PortvaktStore, cipher: FieldCipher, readiness: Readiness, logger: Logger, now: @escaping @Sendable () -> Date) throws {
         let delivery: Delivery
         if let smtp = configuration.smtp {
             delivery = .smtp(try SMTPClient(settings: smtp))
@@ -129,9 +129,9 @@ extension MailWorker {
             delivery = .sandboxMailbox
         } else {
             delivery = .held
-            broker.logger.warning("PORTVAKT_SMTP_URL is not set: emails (password invitations, security notices) wait in the outbox until it is")
+            logger.warning("PORTVAKT_SMTP_URL is not set: emails (password invitations, security notices) wait in the outbox until it is")
         }
-        self.init(store: broker.store, cipher: broker.keys.cipher, delivery: delivery, readiness: readiness, logger: broker.logger, now: broker.now)
+        self.init(store: store, cipher: cipher, delivery: delivery, readiness: readiness, logger: logger, now: now)
     }
 }
 

@@ -119,10 +119,10 @@ private struct OutboxInfo: Encodable {
         id = message.id
         memberID = message.memberRecordId
         event = message.event
-        status = message.status
+        status = message.status.rawValue
         attempts = message.attempts
         lastError = message.lastError
-        nextAttemptAt = message.status == "pending" ? Date(millisecondsSince1970: message.nextAttemptAt).formatted(.iso8601) : nil
+        nextAttemptAt = message.status == .pending ? Date(millisecondsSince1970: message.nextAttemptAt).formatted(.iso8601) : nil
         createdAt = Date(millisecondsSince1970: message.createdAt).formatted(.iso8601)
         deliveredAt = message.deliveredAt.map { Date(millisecondsSince1970: $0).formatted(.iso8601) }
     }

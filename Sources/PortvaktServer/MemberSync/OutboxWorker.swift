@@ -28,10 +28,14 @@ struct OutboxWorker: Service {
     /// How long a member system may take to answer.
     static let sendTimeout: TimeInterval = 10
 
-    let broker: Broker
+    let store: PortvaktStore
+    let cipher: FieldCipher
+    let memberSystems: MemberSystemDirectory
     let http: HTTPClient
     let readiness: Readiness
     let maxAttempts: Int
+    let logger: Logger
+    let now: @Sendable () -> Date
     var interval: Duration = .milliseconds(500)
     /// Messages in flight at once.
     var capacity = 20
@@ -74,9 +78,9 @@ struct OutboxWorker: Service {
     private func claimDue(limit: Int) async -> [OutboxMessage] {
         guard limit > 0 else { return [] }
         do {
-            return try await broker.store.claimDueOutboxMessages(claimID: UUID().uuidString, lease: lease, limit: limit, now: broker.now())
+            return try await store.claimDueOutboxMessages(claimID: UUID().uuidString, lease: lease, limit: limit, now: now())
         } catch {
-            broker.logger.warning("The member outbox could not be read", metadata: ["error": "\(error)"])
+            logger.warning("The member outbox could not be read", metadata: ["error": "\(error)"])
             return []
         }
     }
@@ -90,35 +94,35 @@ struct OutboxWorker: Service {
             problem = "could not reach the member system"
         }
         do {
-            let now = broker.now()
+            let now = self.now()
             guard let problem else {
-                let recorded = try await broker.store.markOutboxDelivered(id: message.id, claimID: claim, now: now)
+                let recorded = try await store.markOutboxDelivered(id: message.id, claimID: claim, now: now)
                 if recorded { PortvaktMetrics.outboxDelivered(after: now.timeIntervalSince(Date(millisecondsSince1970: message.createdAt))) }
-                broker.logger.info(recorded ? "Member update delivered" : "Member update delivered after its claim ended", metadata: [
+                logger.info(recorded ? "Member update delivered" : "Member update delivered after its claim ended", metadata: [
                     "message": "\(message.id)", "attempts": "\(message.attempts + 1)",
                 ])
                 return
             }
             let attempts = message.attempts + 1
             let next = attempts >= maxAttempts ? nil : now.addingTimeInterval(Self.backoff(afterAttempt: attempts))
-            guard try await broker.store.markOutboxFailed(id: message.id, claimID: claim, error: problem, nextAttempt: next, now: now) else { return }
-            broker.logger.notice(next == nil ? "Member update is dead after its last attempt" : "Member update failed; retrying", metadata: [
+            guard try await store.markOutboxFailed(id: message.id, claimID: claim, error: problem, nextAttempt: next, now: now) else { return }
+            logger.notice(next == nil ? "Member update is dead after its last attempt" : "Member update failed; retrying", metadata: [
                 "message": "\(message.id)", "attempts": "\(attempts)", "problem": "\(problem)",
             ])
         } catch {
             // The claim runs out and the message is sent again; the receiver applies it once.
-            broker.logger.warning("The outcome of a member update could not be recorded", metadata: ["message": "\(message.id)", "error": "\(error)"])
+            logger.warning("The outcome of a member update could not be recorded", metadata: ["message": "\(message.id)", "error": "\(error)"])
         }
     }
 
     /// The failure, or nil when the member system took the message.
     private func send(_ message: OutboxMessage) async throws -> String? {
-        guard let organisation = try await broker.store.organisation(id: message.organisationId),
-              let system = await broker.memberSystems.system(for: organisation.slug)
+        guard let organisation = try await store.organisation(id: message.organisationId),
+              let system = await memberSystems.system(for: organisation.slug)
         else { return "no member system is configured for the organisation" }
-        let body = try broker.keys.cipher.open(message.payload, context: OutboxMessage.payloadContext(messageID: message.id))
+        let body = try cipher.open(message.payload, context: OutboxMessage.payloadContext(messageID: message.id))
         // The server's clock (the wall clock in production): the receiver compares it with its own.
-        let timestamp = Int(broker.now().timeIntervalSince1970)
+        let timestamp = Int(now().timeIntervalSince1970)
         var request = HTTPClientRequest(url: system.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")

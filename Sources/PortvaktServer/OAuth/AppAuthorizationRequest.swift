@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktStorage
 
 /// A checked `/oauth/authorize` request from the app (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktDomain
@@ -10,33 +11,35 @@ import PortvaktStorage
 /// or an error. The broker exchanges the code, verifies the ID token, finds the member, and
 /// sends the browser on to the app with Portvakt's own code, or with an error the app can show.
 struct CallbackRoutes {
-    let broker: Broker
+    let flows: LoginFlows
+    let completion: LoginCompletion
+    let upstreams: UpstreamDirectory
+    let identities: ProviderIdentities
     /// How far the provider's clock may be from ours when `auth_time` is checked.
     static let clockSkew: TimeInterval = 60
 
     func register(on router: Router<some RequestContext>) {
         for provider in [IdentityProvider.bankid, .vipps] {
-            router.get("/oauth/callback/\(provider.rawValue)") { request, _ in
-                try await callback(request, provider: provider)
+            router.get("/oauth/callback/\(provider.rawValue)") { request, context in
+                try await callback(request, provider: provider, logger: context.logger)
             }
         }
     }
 
-    private func callback(_ request: Request, provider: IdentityProvider) async throws -> Response {
+    private func callback(_ request: Request, provider: IdentityProvider, logger: Logger) async throws -> Response {
         let language = Language.nb
         guard let fields = FormFields(request.uri.query ?? ""), let state = fields["state"] else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "state is missing", language: language)
         }
         // Taken whatever happens next, so a state is good for one answer only.
-        guard let login = try await broker.pendingLogin(handle: state, take: true) else {
+        guard let login = try await flows.pendingLogin(handle: state, take: true) else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is unknown, finished or expired", language: language)
         }
         guard login.method == provider, let verifier = login.upstreamVerifier, let nonce = login.upstreamNonce else {
-            broker.logger.warning("A provider's answer arrived at another provider's callback", metadata: ["callback": "\(provider.rawValue)"])
+            logger.warning("A provider's answer arrived at another provider's callback", metadata: ["callback": "\(provider.rawValue)"])
             return BrokerPage.problem(.invalidLoginRequest, reason: "the answer came back to the wrong provider's address", language: login.request.language)
         }
-        let completion = LoginCompletion(broker: broker)
-        let upstream = await broker.upstreams.provider(provider)
+        let upstream = await upstreams.provider(provider)
 
         if let error = fields["error"] {
             let location = error == "access_denied"
@@ -49,9 +52,9 @@ struct CallbackRoutes {
         }
 
         do {
-            let now = broker.now()
+            let now = flows.now()
             let (tokens, idToken) = try await upstream.exchange(
-                code: code, codeVerifier: verifier, redirectURI: broker.callbackURI(provider), nonce: nonce, now: now
+                code: code, codeVerifier: verifier, redirectURI: flows.callbackURI(provider), nonce: nonce, now: now
             )
             // RFC 9207: when the provider names itself, it must be the provider this flow went to.
             if let iss = fields["iss"], iss != idToken.iss {
@@ -63,9 +66,8 @@ struct CallbackRoutes {
                     throw UpstreamError.rejected("the provider's auth_time is missing or older than max_age")
                 }
             }
-            let (linkerLogin, provided) = try await identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
-            let linker = IdentityLinker(store: broker.store, vault: broker.keys.vault)
-            guard let user = try await linker.user(for: linkerLogin, now: now) else {
+            let (linkerLogin, provided) = try await identities.identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
+            guard let user = try await identities.linker.user(for: linkerLogin, now: now) else {
                 let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
                 return Responses.redirect(to: location, status: .seeOther)
             }
@@ -86,7 +88,7 @@ struct CallbackRoutes {
             return Responses.redirect(to: location, status: .seeOther)
         } catch {
             // The state is spent: the app must still hear how its login ended.
-            broker.logger.error("A login could not be completed", metadata: ["provider": "\(provider.rawValue)", "error": "\(error)"])
+            logger.error("A login could not be completed", metadata: ["provider": "\(provider.rawValue)", "error": "\(error)"])
             let (failure, message): (String, UserMessage) = (error as? StoreError)?.isUnavailable == true
                 ? ("temporarily_unavailable", .temporarilyUnavailable) : ("server_error", .loginFailed)
             guard let location = try? await completion.fail(login, error: failure, message: message, reason: "internal error") else {
@@ -94,25 +96,5 @@ struct CallbackRoutes {
             }
             return Responses.redirect(to: location, status: .seeOther)
         }
-    }
-
-    /// Who the provider says logged in: BankID's `nnin_altsub` from the ID token, Vipps's `nin`
-    /// and phone number from userinfo. A personnummer that fails validation does not link the
-    /// user; the member sync records it as `invalid`.
-    private func identity(
-        provider: IdentityProvider, upstream: UpstreamProvider, tokens: UpstreamTokens, idToken: UpstreamIDToken, now: Date
-    ) async throws(UpstreamError) -> (IdentityLinker.Login, ProvidedPersonnummer) {
-        var number = idToken.nninAltsub
-        var phone: String?
-        var name = idToken.name
-        if provider == .vipps {
-            let info = try await upstream.userinfo(accessToken: tokens.accessToken, subject: idToken.sub, now: now)
-            number = info.nin
-            phone = IdentityLinker.e164(info.phoneNumber)
-            name = info.name ?? name
-        }
-        let personnummer = number.flatMap { try? Personnummer($0, context: broker.personnummerContext) }
-        let provided: ProvidedPersonnummer = if let personnummer { .number(personnummer) } else if number == nil { .absent } else { .invalid }
-        return (IdentityLinker.Login(provider: provider, subject: idToken.sub, personnummer: personnummer, phone: phone, name: name), provided)
     }
 }

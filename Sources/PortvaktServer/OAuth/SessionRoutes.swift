@@ -1,11 +1,15 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 
 /// `GET /oauth/userinfo` (OIDC Core §5.3) and `/oauth/end-session` (OIDC RP-Initiated Logout).
 struct SessionRoutes {
-    let broker: Broker
+    let profile: Profile
+    let clients: AppClients
+    let dpop: DPoPCheck
+    let sessions: SessionService
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/oauth/userinfo") { _, context in
@@ -21,7 +25,7 @@ struct SessionRoutes {
     }
 
     private func userinfo(_ caller: APICaller) async throws -> Response {
-        guard let user = try await broker.store.user(id: caller.userID) else { throw OAuthFailure.sessionExpired }
+        guard let user = try await profile.user(of: caller.actor) else { throw OAuthFailure.sessionExpired }
         return try Responses.json(Userinfo(sub: user.id, name: user.displayName, email: user.email, org: caller.claims.org))
     }
 
@@ -34,20 +38,20 @@ struct SessionRoutes {
         let language = Language(uiLocales: fields["ui_locales"])
         var client: AppClient?
         if let hint = fields["id_token_hint"] {
-            guard let claims = try await verifiedIDToken(hint) else {
+            guard let (claims, session) = try await sessions.named(byIDToken: hint) else {
                 return BrokerPage.problem(.invalidLoginRequest, reason: "id_token_hint is not a token from this server", language: language)
             }
-            client = broker.client(claims.aud)
-            if let session = try await broker.store.session(id: claims.sid), session.revokedAt == nil {
+            client = clients.client(claims.aud)
+            if let session, session.revokedAt == nil {
                 // An ID token is no proof of the key a session is bound to: only a DPoP proof by
                 // that key ends it here (review II, item 9); the app signs out with /oauth/revoke.
                 if let bound = session.dpopJkt {
-                    let key = try? await DPoPCheck(broker: broker).proofKey(request, at: .authorizationServer)
+                    let key = try? await dpop.proofKey(request, at: .authorizationServer)
                     guard key == bound else {
                         return BrokerPage.problem(.invalidLoginRequest, reason: "this sign-in is bound to the app's key: sign out in the app", language: language)
                     }
                 }
-                try await SessionService(broker: broker).end(session, reason: "logout", now: broker.now())
+                try await sessions.end(session, reason: "logout", now: sessions.now())
             }
         }
         if let uri = fields["post_logout_redirect_uri"] {
@@ -59,12 +63,6 @@ struct SessionRoutes {
             return Responses.redirect(to: query.isEmpty ? uri : URLComponents.appending(query, to: uri), status: .seeOther)
         }
         return BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil))
-    }
-
-    private func verifiedIDToken(_ token: String) async throws -> IDTokenClaims? {
-        guard let claims = try await AccessTokenVerifier(broker: broker).signedByUs(token, as: IDTokenClaims.self), claims.iss == broker.issuer
-        else { return nil }
-        return claims
     }
 
     private struct Userinfo: Encodable {

@@ -7,7 +7,7 @@ import PortvaktStorage
 /// unlock, and the sessions it unlocked end), sign out one session, or every other one. Each
 /// answers with a redirect to the page, which then says what happened.
 struct AccountActions {
-    let broker: Broker
+    let account: AccountService
     let signedIn: PortalRoutes.SignedIn
     /// Answers for a phone or session that is not the person's (or no longer exists).
     let notFound: @Sendable () -> Response
@@ -29,28 +29,16 @@ struct AccountActions {
     private var userID: String { signedIn.portal.userId }
 
     func removeDevice(_ id: String) async throws -> Response {
-        let now = broker.now()
-        guard try await broker.store.revokeDevice(id: id, userID: userID, now: now) else { return notFound() }
-        try await broker.store.append(AuditEvent(
-            occurredAt: now, action: "device.revoked", outcome: "success", actorUserID: UUID(uuidString: userID),
-            subjectType: "device", subjectID: id, source: "portal", details: [:]
-        ))
-        return done(.deviceRemoved)
+        try await account.removeDevice(id, userID: userID) ? done(.deviceRemoved) : notFound()
     }
 
     func endSession(_ id: String) async throws -> Response {
-        guard id != signedIn.portal.sessionId, let session = try await broker.store.session(id: id), session.userId == userID else { return notFound() }
-        if session.revokedAt == nil {
-            try await SessionService(broker: broker).end(session, reason: "signed_out_from_portal", now: broker.now())
-        }
-        return done(.sessionEnded)
+        guard id != signedIn.portal.sessionId else { return notFound() }
+        return try await account.endSession(id, userID: userID) ? done(.sessionEnded) : notFound()
     }
 
     func endOthers() async throws -> Response {
-        let now = broker.now()
-        for session in try await broker.store.activeSessions(userID: userID, now: now) where session.id != signedIn.portal.sessionId {
-            try await SessionService(broker: broker).end(session, reason: "signed_out_from_portal", now: now)
-        }
+        try await account.endSessions(userID: userID, except: signedIn.portal.sessionId)
         return done(.othersEnded)
     }
 

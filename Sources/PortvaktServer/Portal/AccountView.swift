@@ -7,23 +7,20 @@ import PortvaktStorage
 /// happened, their biometric phones, where they are signed in, and their recent security events,
 /// in local time (Europe/Oslo).
 struct AccountView {
-    let broker: Broker
+    let account: AccountService
     let signedIn: PortalRoutes.SignedIn
 
     func response(_ request: Request, pages: PortalPage, frame: PortalPage.Frame) async throws -> Response {
         var frame = frame
         let language = frame.language
-        let store = broker.store
-        let userID = signedIn.portal.userId
         // The account was merged into another or removed since the sign-in.
-        guard let user = try await store.user(id: userID) else {
+        guard let overview = try await account.overview(userID: signedIn.portal.userId, eventActions: PortalWords.eventActions) else {
             return pages.response("problem", frame: frame, values: [
                 "heading": PortalText.notSignedInTitle.text(language), "message": PortalText.notSignedIn.text(language),
                 "action": ["href": "/portal/login", "label": PortalText.signIn.text(language)],
             ], status: .unauthorized)
         }
-        let names = Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) })
-        let organisationRoles = try await store.organisationRoles(userID: userID)
+        let (user, names, organisationRoles) = (overview.user, overview.organisationNames, overview.organisationRoles)
         let administers = organisationRoles.filter { $0.roles.contains(.orgAdmin) || $0.roles.contains(.coordinator) }.map { organisation -> [String: String] in
             let name = names[organisation.organisationID] ?? organisation.slug
             let isAdmin = organisation.roles.contains(.orgAdmin)
@@ -33,11 +30,8 @@ struct AccountView {
         let roles = organisationRoles.flatMap { organisation in
             organisation.roles.map { PortalWords.role($0, organisation: names[organisation.organisationID] ?? organisation.slug, language) }
         }
-        let now = broker.now()
-        let sessions = try await store.activeSessions(userID: userID, now: now)
+        let (sessions, devices, events) = (overview.sessions, overview.devices, overview.events)
         let current = sessions.first { $0.id == signedIn.portal.sessionId }
-        let devices = try await store.activeDevices(userID: userID)
-        let events = try await store.auditEvents(actorUserID: userID, actions: PortalWords.eventActions)
         if let done = request.uri.queryParameters.get("done").flatMap(AccountActions.Done.init(rawValue:)) {
             frame.status = done.text.text(language)
         }

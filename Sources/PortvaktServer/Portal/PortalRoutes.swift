@@ -10,24 +10,17 @@ import PortvaktStorage
 /// The web portal: the start page, sign-in through Portvakt's own `/oauth/authorize` as the
 /// client ``PortalClient``, "My account", sign-out, and the language switch.
 struct PortalRoutes {
-    let broker: Broker
+    let portalSessions: PortalSessions
+    let account: AccountService
     let sandboxEnabled: Bool
     let pages = PortalPage.shared
-    private let csrfKey: SymmetricKey
-
-    init(broker: Broker, sandboxEnabled: Bool) {
-        self.broker = broker
-        self.sandboxEnabled = sandboxEnabled
-        csrfKey = PortalSessionCookie.csrfKey(broker.keys)
-    }
 
     static let idleLifetime: TimeInterval = 30 * 60
     static let absoluteLifetime: TimeInterval = 12 * 3600
     static let signInLifetime: TimeInterval = 600
 
-    /// The issuer is known only once the server listens (port 0), so the cookie's form follows it.
-    var cookie: PortalSessionCookie { PortalSessionCookie(issuer: broker.issuer, csrfKey: csrfKey) }
-    var callbackURI: String { broker.issuer + PortalClient.callbackPath }
+    var cookie: PortalSessionCookie { portalSessions.cookie }
+    var callbackURI: String { portalSessions.callbackURI }
 
     func register(on router: Router<PortvaktRequestContext>) {
         PortalStylesheet.register(on: router)
@@ -40,7 +33,7 @@ struct PortalRoutes {
         }
         router.get("/account") { request, _ in
             guard let signedIn = try await signedIn(request) else { return notSignedIn(request) }
-            return try await AccountView(broker: broker, signedIn: signedIn).response(request, pages: pages, frame: frame(request, signedIn))
+            return try await AccountView(account: account, signedIn: signedIn).response(request, pages: pages, frame: frame(request, signedIn))
         }
         router.post("/account/devices/:id/remove") { request, context in
             try await withForm(request) { signedIn, _ in
@@ -59,7 +52,7 @@ struct PortalRoutes {
 
     private func actions(_ request: Request, _ signedIn: SignedIn) -> AccountActions {
         let frame = frame(request, signedIn)
-        return AccountActions(broker: broker, signedIn: signedIn) { [pages] in
+        return AccountActions(account: account, signedIn: signedIn) { [pages] in
             PortalRoutes.problem(.notFound, heading: .notFoundTitle, frame: frame, status: .notFound, retry: false, pages: pages, back: "/account")
         }
     }
@@ -100,11 +93,7 @@ struct PortalRoutes {
         let stepUp = query.get("step_up") == "1"
         let binder = randomToken()
         let payload = try JSONEncoder().encode(SignIn(verifier: verifier, back: Self.localPath(query.get("back")) ?? "/account", stepUp: stepUp, binder: binder))
-        let now = broker.now()
-        try await broker.store.insertPortalLogin(
-            stateHash: PortalSessionCookie.hash(state), payload: try broker.keys.cipher.seal(payload, context: "portal-login"),
-            expiresAt: now.addingTimeInterval(Self.signInLifetime)
-        )
+        try await portalSessions.beginSignIn(state: state, payload: payload, lifetime: Self.signInLifetime)
         var fields = [
             ("client_id", PortalClient.id), ("redirect_uri", callbackURI), ("response_type", "code"), ("scope", "openid"),
             ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"), ("state", state),
@@ -126,7 +115,7 @@ struct PortalRoutes {
     /// In the sandbox, the test person to preselect: the one asked for, or for a step-up the person signed in.
     private func sandboxPerson(_ request: Request, asked: String?, stepUp: Bool) async throws -> TestUser? {
         if let person = asked.flatMap(TestUsers.user(id:)) { return person }
-        guard stepUp, let signedIn = try await signedIn(request), let email = try await broker.store.user(id: signedIn.portal.userId)?.email else { return nil }
+        guard stepUp, let signedIn = try await signedIn(request), let email = try await account.user(id: signedIn.portal.userId)?.email else { return nil }
         return TestUsers.all.first { $0.email == email }
     }
 
@@ -134,18 +123,17 @@ struct PortalRoutes {
         let query = request.uri.queryParameters
         let language = PortalLanguage.of(request)
         let frame = PortalPage.Frame(language: language, path: "/", csrf: nil)
-        guard let state = query.get("state"), let sealed = try await broker.store.takePortalLogin(stateHash: PortalSessionCookie.hash(state), now: broker.now()),
-              let opened = try? broker.keys.cipher.open(sealed, context: "portal-login"),
+        guard let state = query.get("state"), let opened = try await portalSessions.takeSignIn(state: state),
               let signIn = try? JSONDecoder().decode(SignIn.self, from: opened)
         else {
             return problem(.expiredSignIn, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
         // Only the browser that started this sign-in may finish it (review II, item 6).
         guard let binder = signIn.binder, let presented = cookie.signInBinder(in: request), constantTimeEqual(binder, presented) else {
-            broker.logger.notice("Portal sign-in refused", metadata: ["reason": "state from another browser"])
+            portalSessions.logger.notice("Portal sign-in refused", metadata: ["reason": "state from another browser"])
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
-        guard query.get("iss") == broker.issuer else {
+        guard query.get("iss") == portalSessions.address.current else {
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
         if let error = query.get("error") {
@@ -157,7 +145,7 @@ struct PortalRoutes {
         }
         let session: Session
         do {
-            session = try await SessionService(broker: broker).redeemSession(
+            session = try await portalSessions.sessions.redeemSession(
                 code: code, clientID: PortalClient.id, redirectURI: callbackURI, verifier: signIn.verifier
             ).session
         } catch is OAuthFailure {
@@ -171,28 +159,21 @@ struct PortalRoutes {
 
     /// A new portal session on `session` behind a new cookie (the sign-in cookie goes).
     private func start(_ session: Session, back: String) async throws -> Response {
-        let reference = randomToken()
-        try await broker.store.insertPortalSession(PortalSession(
-            idHash: PortalSessionCookie.hash(reference), userID: session.userId, sessionID: session.id, now: broker.now(),
-            idle: Self.idleLifetime, absolute: Self.absoluteLifetime
-        ))
+        let reference = try await portalSessions.open(on: session, idle: Self.idleLifetime, absolute: Self.absoluteLifetime)
         // The session cookie last: a client that keeps one Set-Cookie per response keeps that one.
         return PortalPage.redirect(to: back, cookies: [cookie.signInSetting("", maxAge: 0), cookie.setting(reference, maxAge: Int(Self.absoluteLifetime))])
     }
 
     /// Ends a browser's portal session and the Portvakt session it rests on.
     private func end(_ signedIn: SignedIn, reason: String) async throws {
-        try await broker.store.deletePortalSession(idHash: PortalSessionCookie.hash(signedIn.reference))
-        if let session = try await broker.store.session(id: signedIn.portal.sessionId), session.revokedAt == nil {
-            try await SessionService(broker: broker).end(session, reason: reason, now: broker.now())
-        }
+        try await portalSessions.close(signedIn, reason: reason)
     }
 
     /// The step-up's login must be the same person's, by BankID or Vipps, just now; the browser's
     /// portal session then rests on it, and the session it rested on ends.
     private func finishStepUp(_ request: Request, session: Session, back: String, frame: PortalPage.Frame) async throws -> Response {
-        let now = broker.now()
-        let service = SessionService(broker: broker)
+        let service = portalSessions.sessions
+        let now = service.now()
         guard let current = try await signedIn(request) else {
             try await service.end(session, reason: "portal_step_up_refused", now: now)
             return notSignedIn(request)
@@ -224,7 +205,7 @@ struct PortalRoutes {
     func signedIn(_ request: Request) async throws -> SignedIn? {
         let cookie = self.cookie
         guard let reference = cookie.reference(in: request), reference.utf8.count <= 128,
-              let portal = try await broker.store.touchPortalSession(idHash: PortalSessionCookie.hash(reference), idle: Self.idleLifetime, now: broker.now())
+              let portal = try await portalSessions.touch(reference: reference, idle: Self.idleLifetime)
         else { return nil }
         return SignedIn(reference: reference, portal: portal, csrf: cookie.csrfToken(for: reference))
     }

@@ -61,12 +61,12 @@ enum MailboxText: String, PageTexts {
     case sent = "mailbox_sent"
     case dead = "mailbox_dead"
 
-    static func forStatus(_ status: String) -> MailboxText {
+    static func forStatus(_ status: MailStatus) -> MailboxText {
         switch status {
-        case "pending": .pending
-        case "sending": .sending
-        case "dead": .dead
-        default: .sent
+        case .pending: .pending
+        case .sending: .sending
+        case .dead: .dead
+        case .sent: .sent
         }
     }
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
@@ -10,7 +11,12 @@ import PortvaktStorage
 /// key, for this method and URL, made within the last minute, with the server's nonce, carrying
 /// the `ath` of the access token it accompanies, and never seen before by any instance.
 struct DPoPCheck: Sendable {
-    let broker: Broker
+    let store: PortvaktStore
+    let nonces: DPoPNonces
+    let headerKeys: DPoPHeaderKeys
+    let address: PublicAddress
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     /// How far a proof's `iat` may be from the server's clock.
     static let window: TimeInterval = 60
@@ -46,15 +52,15 @@ struct DPoPCheck: Sendable {
         guard values.count == 1 else { throw Self.invalid("Send exactly one DPoP header.", at: endpoint) }
         let proof: DPoPProof
         do {
-            proof = try DPoPProof(compact: values[0], keyOfHeader: broker.dpopHeaderKeys.key(ofHeader:))
+            proof = try DPoPProof(compact: values[0], keyOfHeader: headerKeys.key(ofHeader:))
         } catch {
             throw Self.invalid(error.description, at: endpoint)
         }
-        let now = broker.now()
+        let now = self.now()
         guard proof.htm == request.method.rawValue else { throw Self.invalid("The proof's htm is not this request's method.", at: endpoint) }
         // RFC 9449 §4.3: compared as URIs (RFC 3986 §6.2.2–6.2.3: scheme and host in any case, the
         // default port or none), ignoring query and fragment; both sides normalised the same way.
-        guard DPoPProof.withoutQueryAndFragment(proof.htu) == DPoPProof.withoutQueryAndFragment(broker.issuer + request.uri.path) else {
+        guard DPoPProof.withoutQueryAndFragment(proof.htu) == DPoPProof.withoutQueryAndFragment(address.current + request.uri.path) else {
             throw Self.invalid("The proof's htu is not this request's URL.", at: endpoint)
         }
         guard abs(Double(proof.iat) - now.timeIntervalSince1970) <= Self.window else {
@@ -66,7 +72,7 @@ struct DPoPCheck: Sendable {
                 throw Self.invalid("The proof's ath is not the hash of this access token.", at: endpoint)
             }
         }
-        guard let nonce = proof.nonce, broker.dpopNonces.isValid(nonce, at: now) else {
+        guard let nonce = proof.nonce, nonces.isValid(nonce, at: now) else {
             throw Self.useNonce(at: endpoint)
         }
         return Verified(key: proof.thumbprint, record: DPoPProofRecord(
@@ -79,9 +85,9 @@ struct DPoPCheck: Sendable {
     func record(_ verified: Verified, at endpoint: Endpoint) async throws(OAuthFailure) {
         let recorded: Bool
         do {
-            recorded = try await broker.store.recordDPoPProof(verified.record)
+            recorded = try await store.recordDPoPProof(verified.record)
         } catch {
-            broker.logger.error("A DPoP proof could not be recorded", metadata: ["error": "\(error)"])
+            logger.error("A DPoP proof could not be recorded", metadata: ["error": "\(error)"])
             throw .temporarilyUnavailable
         }
         guard recorded else { throw Self.replayed(at: endpoint) }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import PortvaktHTTP
 import JWTKit
 import PortvaktStorage
@@ -8,7 +9,12 @@ import PortvaktStorage
 /// (looked up by `kid` first, since jwt-kit would fall back to its default key), issuer, expiry,
 /// and that the session is still active.
 struct AccessTokenVerifier: Sendable {
-    let broker: Broker
+    let store: PortvaktStore
+    let signingKeys: SigningKeyCache
+    let clients: AppClients
+    let dpop: DPoPCheck
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     /// - Throws: 401 `invalid_token` for a token that is not ours or expired; 503
     ///   `temporarily_unavailable` when the keys cannot be read (the app must not log out for that).
@@ -18,11 +24,11 @@ struct AccessTokenVerifier: Sendable {
         do {
             signed = try await signedByUs(token, as: AccessTokenClaims.self)
         } catch {
-            broker.logger.error("Access tokens cannot be checked: the signing keys could not be read", metadata: ["error": "\(error)"])
+            logger.error("Access tokens cannot be checked: the signing keys could not be read", metadata: ["error": "\(error)"])
             throw .temporarilyUnavailable
         }
-        guard let claims = signed, claims.iss == broker.issuer, broker.client(claims.aud) != nil,
-              allowExpired || claims.exp > Int(broker.now().timeIntervalSince1970)
+        guard let claims = signed, claims.iss == clients.address.current, clients.client(claims.aud) != nil,
+              allowExpired || claims.exp > Int(now().timeIntervalSince1970)
         else { throw invalid }
         return claims
     }
@@ -31,7 +37,7 @@ struct AccessTokenVerifier: Sendable {
     /// - Throws: only when the keys cannot be read (the database is away).
     func signedByUs<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload? {
         guard let header = JOSEHeader(compactJWS: token), header.alg == "ES256", header.keyReferences.isEmpty, let kid = header.kid else { return nil }
-        let (collection, keys) = try await broker.signingKeys.collection(now: broker.now())
+        let (collection, keys) = try await signingKeys.collection(now: now())
         guard keys.verificationKeys.contains(where: { $0.kid == kid }) else { return nil }
         return try? await collection.verify(token, as: Payload.self)
     }
@@ -68,7 +74,7 @@ struct AccessTokenVerifier: Sendable {
         }
         switch (claims.cnf?.jkt, credential.scheme) {
         case (let bound?, .dpop):
-            let key = try await DPoPCheck(broker: broker).proofKey(request, at: .resource, accessToken: credential.token)
+            let key = try await dpop.proofKey(request, at: .resource, accessToken: credential.token)
             guard let key else { throw DPoPCheck.invalid("A DPoP proof is required with a DPoP token.", at: .resource) }
             guard key == bound else { throw DPoPCheck.invalid("The proof is signed by another key than the token is bound to.", at: .resource) }
         case (_?, .bearer):
@@ -83,12 +89,12 @@ struct AccessTokenVerifier: Sendable {
         }
         let session: Session?
         do {
-            session = try await broker.store.session(id: claims.sid)
+            session = try await store.session(id: claims.sid)
         } catch {
-            broker.logger.error("The session could not be read", metadata: ["error": "\(error)"])
+            logger.error("The session could not be read", metadata: ["error": "\(error)"])
             throw .temporarilyUnavailable
         }
-        guard let session, session.isActive(at: broker.now()) else {
+        guard let session, session.isActive(at: now()) else {
             throw OAuthFailure(
                 error: "invalid_token", description: "The session has ended.", message: .sessionExpired, status: .unauthorized, scheme: credential.scheme
             )

@@ -1,12 +1,19 @@
 import Foundation
+import Logging
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktStorage
 
 /// Sessions from the token endpoint's side: redeeming codes, rotating refresh tokens, ending
 /// sessions. Every failure is an ``OAuthFailure`` the app can act on.
 struct SessionService: Sendable {
-    let broker: Broker
-    var store: PortvaktStore { broker.store }
+    let store: PortvaktStore
+    let tokens: TokenIssuer
+    let verifier: AccessTokenVerifier
+    let refreshSecret: RefreshTokenSecret
+    let idleLifetime: TimeInterval
+    let logger: Logger
+    let now: @Sendable () -> Date
 
     /// `authorization_code` (RFC 6749 §4.1.3) with PKCE S256 (RFC 7636 §4.6). The code is gone
     /// after the first attempt; a failed attempt also ends the session the code was for.
@@ -16,9 +23,9 @@ struct SessionService: Sendable {
         let refreshToken = randomToken()
         _ = try await store.insertRefreshToken(
             sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
-            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: broker.now()
+            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now()
         )
-        return try await TokenIssuer(broker: broker).tokens(
+        return try await tokens.tokens(
             for: session, refreshToken: refreshToken, scope: redeemed.scope, nonce: redeemed.nonce, withIDToken: true
         )
     }
@@ -28,7 +35,7 @@ struct SessionService: Sendable {
     func redeemSession(
         code: String, clientID: String, redirectURI: String?, verifier: String?, proofKey: String? = nil
     ) async throws -> (session: Session, code: AuthorizationCode) {
-        let now = broker.now()
+        let now = self.now()
         let redeemed: AuthorizationCode
         switch try await store.redeemAuthorizationCode(hash: RefreshTokenSecret.hash(code), now: now) {
         case .redeemed(let code):
@@ -36,7 +43,7 @@ struct SessionService: Sendable {
         case .replayed(let sessionID):
             // Whoever redeemed it first may be the thief: the session it made ends (RFC 9700 §4.5.3).
             try await store.revokeSession(id: sessionID, reason: "code_replayed", now: now)
-            try await audit(.failure, action: "login.code_replayed", sessionID: sessionID, now: now, details: [:])
+            try await audit(.failure, action: .loginCodeReplayed, sessionID: sessionID, now: now, details: [:])
             throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
         case .unknown:
             throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
@@ -55,7 +62,7 @@ struct SessionService: Sendable {
         }
         if let problem {
             try await store.revokeSession(id: redeemed.sessionId, reason: "code_redemption_failed", now: now)
-            try await audit(.failure, action: "login.code_redemption", sessionID: redeemed.sessionId, now: now, details: ["reason": problem])
+            try await audit(.failure, action: .loginCodeRedemption, sessionID: redeemed.sessionId, now: now, details: ["reason": problem])
             throw OAuthFailure.invalidGrant(problem, message: .loginFailed)
         }
         guard var session = try await store.session(id: redeemed.sessionId), session.isActive(at: now) else {
@@ -74,28 +81,28 @@ struct SessionService: Sendable {
     /// the rotation's transaction); any other key, or none, changes nothing, so a stolen token
     /// cannot end the session either.
     func refresh(token: String, clientID: String, proof: DPoPCheck.Verified?) async throws -> TokenResponse {
-        let now = broker.now()
+        let now = self.now()
         let proofKey = proof?.key
-        let successor = broker.refreshSecret.successor(of: token)
+        let successor = refreshSecret.successor(of: token)
         let rotation = try await store.rotateRefreshToken(
             hash: RefreshTokenSecret.hash(token), successorHash: RefreshTokenSecret.hash(successor), clientID: clientID,
             dpopJKT: proofKey, proof: proof?.record,
-            idleLifetime: broker.lifetimes.idle, now: now
+            idleLifetime: idleLifetime, now: now
         )
         switch rotation {
         case .rotated(let rotated), .repeated(let rotated):
             if case .rotated = rotation { PortvaktMetrics.refreshRotated() }
-            return try await TokenIssuer(broker: broker).tokens(
+            return try await tokens.tokens(
                 for: rotated.session, organisations: rotated.organisations, refreshToken: successor, scope: "openid", nonce: nil, withIDToken: false
             )
         case .reused(let session):
             PortvaktMetrics.refreshReuseDetected()
-            broker.logger.warning("A rotated refresh token was used again; the session is revoked", metadata: ["user": "\(session.userId)"])
-            try await audit(.revoked, action: "session.refresh_token_reused", sessionID: session.id, userID: session.userId, now: now)
+            logger.warning("A rotated refresh token was used again; the session is revoked", metadata: ["user": "\(session.userId)"])
+            try await audit(.revoked, action: .sessionRefreshTokenReused, sessionID: session.id, userID: session.userId, now: now)
             throw OAuthFailure.sessionExpired
         case .wrongKey(let session):
-            broker.logger.warning("A bound refresh token came without its DPoP key; nothing changed", metadata: ["user": "\(session.userId)"])
-            try await audit(.failure, action: "session.refresh_wrong_key", sessionID: session.id, userID: session.userId, now: now)
+            logger.warning("A bound refresh token came without its DPoP key; nothing changed", metadata: ["user": "\(session.userId)"])
+            try await audit(.failure, action: .sessionRefreshWrongKey, sessionID: session.id, userID: session.userId, now: now)
             guard proofKey != nil else {
                 throw DPoPCheck.invalid("This refresh token is bound to a DPoP key: send a proof signed by it.", at: .authorizationServer)
             }
@@ -111,9 +118,9 @@ struct SessionService: Sendable {
     /// not an error).
     /// A bound session's token is revoked only with a proof by its key.
     func revoke(token: String, clientID: String, proofKey: String?, reason: String) async throws {
-        let now = broker.now()
+        let now = self.now()
         var session = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token))
-        if session == nil, let claims = try? await AccessTokenVerifier(broker: broker).claims(of: token, allowExpired: true) {
+        if session == nil, let claims = try? await verifier.claims(of: token, allowExpired: true) {
             session = try await store.session(id: claims.sid)
         }
         guard let session, session.clientId == clientID, session.revokedAt == nil else { return }
@@ -123,25 +130,33 @@ struct SessionService: Sendable {
         try await end(session, reason: reason, now: now)
     }
 
+    /// The session an ID token we issued names (expired or not), with its claims; nil when the
+    /// token is not ours. The session is nil when it is gone.
+    func named(byIDToken token: String) async throws -> (claims: IDTokenClaims, session: Session?)? {
+        guard let claims = try await verifier.signedByUs(token, as: IDTokenClaims.self), claims.iss == verifier.clients.address.current
+        else { return nil }
+        return (claims, try await store.session(id: claims.sid))
+    }
+
     /// A built-in client relaxed by `PORTVAKT_LEGACY_CLIENTS` went without PAR or DPoP (`skipped`).
     func auditLegacyUse(_ clientID: String, skipped: String) async throws {
-        broker.logger.notice("A legacy client went without \(skipped)", metadata: ["client": "\(clientID)"])
+        logger.notice("A legacy client went without \(skipped)", metadata: ["client": "\(clientID)"])
         try await store.append(AuditEvent(
-            occurredAt: broker.now(), action: "oauth.legacy_client", outcome: Outcome.success.rawValue, actorUserID: nil,
+            occurredAt: now(), action: .legacyClient, outcome: Outcome.success.rawValue, actorUserID: nil,
             subjectType: "client", subjectID: clientID, details: ["skipped": skipped]
         ))
     }
 
     func end(_ session: Session, reason: String, now: Date) async throws {
         try await store.revokeSession(id: session.id, reason: reason, now: now)
-        try await audit(.success, action: "session.ended", sessionID: session.id, userID: session.userId, now: now, details: ["reason": reason])
+        try await audit(.success, action: .sessionEnded, sessionID: session.id, userID: session.userId, now: now, details: ["reason": reason])
     }
 
     enum Outcome: String {
         case success, failure, revoked
     }
 
-    func audit(_ outcome: Outcome, action: String, sessionID: String, userID: String? = nil, now: Date, details: [String: String] = [:]) async throws {
+    func audit(_ outcome: Outcome, action: AuditAction, sessionID: String, userID: String? = nil, now: Date, details: [String: String] = [:]) async throws {
         try await store.append(AuditEvent(
             occurredAt: now, action: action, outcome: outcome.rawValue, actorUserID: userID.flatMap(UUID.init(uuidString:)),
             subjectType: "session", subjectID: sessionID, details: details

@@ -61,7 +61,7 @@ extension PortvaktStore {
             let conflicts = try await count(db.select().column(all, as: "count").from("member_sync_log")
                 .where("organisation_id", .equal, organisationID).where("outcome", .equal, "conflict").where("status", .equal, "open"))
             let dead = try await count(db.select().column(all, as: "count").from("member_outbox")
-                .where("organisation_id", .equal, organisationID).where("status", .equal, "dead"))
+                .where("organisation_id", .equal, organisationID).where("status", .equal, OutboxStatus.dead.rawValue))
             let missing = try await count(db.select().column(all, as: "count").from("member_records")
                 .where("organisation_id", .equal, organisationID).where("personnummer_index", .is, SQLLiteral.null))
             let withDevices = try await count(db.select().column(SQLFunction("COUNT", args: SQLDistinct(SQLColumn("user_id", table: "memberships"))), as: "count")
@@ -131,10 +131,10 @@ extension PortvaktStore {
     /// - Returns: the message as it is now; nil when it is not the organisation's, delivered, or being delivered.
     public func retryOutboxMessage(id: String, organisationID: String, now: Date = Date()) async throws -> OutboxMessage? {
         try await write { db in
-            try await db.update("member_outbox").set("status", to: "pending").set("attempts", to: 0)
+            try await db.update("member_outbox").set("status", to: OutboxStatus.pending.rawValue).set("attempts", to: 0)
                 .set("next_attempt_at", to: now.millisecondsSince1970)
                 .where("id", .equal, id).where("organisation_id", .equal, organisationID)
-                .where { $0.where("status", .equal, "dead").orWhere { $0.where("status", .equal, "pending").where("claim_id", .is, SQLLiteral.null) } }
+                .where { $0.where("status", .equal, OutboxStatus.dead.rawValue).orWhere { $0.where("status", .equal, OutboxStatus.pending.rawValue).where("claim_id", .is, SQLLiteral.null) } }
                 .returning(SQLLiteral.all).first(as: OutboxMessage.self)
         }
     }

@@ -83,7 +83,7 @@ struct AuditRow: Codable {
     var event: AuditEvent {
         AuditEvent(
             id: UUID(uuidString: id) ?? UUID(), occurredAt: Date(millisecondsSince1970: occurredAt),
-            action: action, outcome: outcome,
+            recordedAction: action, outcome: outcome,
             actorUserID: actorUserId.flatMap(UUID.init(uuidString:)),
             organisationID: organisationId.flatMap(UUID.init(uuidString:)),
             subjectType: subjectType, subjectID: subjectId, source: source,

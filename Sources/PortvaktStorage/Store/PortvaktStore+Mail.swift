@@ -15,8 +15,7 @@ public struct MailOutboxMessage: Sendable, Hashable, Codable {
     public let subject: String
     let bodySealed: Data?
     let bodyKeyId: String?
-    /// `pending`, `sending`, `sent` or `dead`.
-    public let status: String
+    public let status: MailStatus
     public let attempts: Int
     public let nextAttemptAt: Int64
     public let lastError: String?
@@ -34,7 +33,7 @@ public struct MailOutboxMessage: Sendable, Hashable, Codable {
         self.subject = subject
         bodySealed = body.combined
         bodyKeyId = body.keyID
-        status = "pending"
+        status = .pending
         attempts = 0
         nextAttemptAt = now.millisecondsSince1970
         lastError = nil
@@ -98,11 +97,11 @@ extension PortvaktStore {
     @discardableResult
     public func markMailSent(id: String, claimID: String, keepBody: Bool = false, now: Date = Date()) async throws -> Bool {
         try await write { db in
-            var update = db.update("mail_outbox").set("status", to: "sent").set("sent_at", to: now.millisecondsSince1970)
+            var update = db.update("mail_outbox").set("status", to: MailStatus.sent.rawValue).set("sent_at", to: now.millisecondsSince1970)
                 .set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: SQLLiteral.null)
                 .set("claim_id", to: SQLLiteral.null).set("claimed_until", to: SQLLiteral.null)
             if !keepBody { update = update.set("body_sealed", to: SQLLiteral.null).set("body_key_id", to: SQLLiteral.null) }
-            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "sending")
+            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, MailStatus.sending.rawValue)
                 .returning("id").first() != nil
         }
     }
@@ -116,11 +115,11 @@ extension PortvaktStore {
             var update = db.update("mail_outbox").set("attempts", to: SQLRaw("attempts + 1"))
                 .set("last_error", to: String(error.prefix(200))).set("claim_id", to: SQLLiteral.null).set("claimed_until", to: SQLLiteral.null)
             if let nextAttempt {
-                update = update.set("status", to: "pending").set("next_attempt_at", to: nextAttempt.millisecondsSince1970)
+                update = update.set("status", to: MailStatus.pending.rawValue).set("next_attempt_at", to: nextAttempt.millisecondsSince1970)
             } else {
-                update = update.set("status", to: "dead").set("body_sealed", to: SQLLiteral.null).set("body_key_id", to: SQLLiteral.null)
+                update = update.set("status", to: MailStatus.dead.rawValue).set("body_sealed", to: SQLLiteral.null).set("body_key_id", to: SQLLiteral.null)
             }
-            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "sending")
+            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, MailStatus.sending.rawValue)
                 .returning("id").first() != nil
         }
     }

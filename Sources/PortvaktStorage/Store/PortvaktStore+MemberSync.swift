@@ -75,7 +75,7 @@ public struct OutboxMessage: Sendable, Hashable, Codable {
     public let event: String
     let payloadSealed: Data
     let payloadKeyId: String
-    public let status: String
+    public let status: OutboxStatus
     public let attempts: Int
     public let nextAttemptAt: Int64
     public let lastError: String?
@@ -91,7 +91,7 @@ public struct OutboxMessage: Sendable, Hashable, Codable {
         self.event = event
         payloadSealed = payload.combined
         payloadKeyId = payload.keyID
-        status = "pending"
+        status = .pending
         attempts = 0
         nextAttemptAt = now.millisecondsSince1970
         lastError = nil
@@ -104,7 +104,7 @@ public struct OutboxMessage: Sendable, Hashable, Codable {
 
     /// Whether an administrator may send it again now: it gave up, or waits and no worker holds
     /// it (``PortvaktStore/retryOutboxMessage(id:organisationID:now:)`` applies the same rule).
-    public var isRetryable: Bool { status == "dead" || (status == "pending" && claimId == nil) }
+    public var isRetryable: Bool { status == .dead || (status == .pending && claimId == nil) }
 
     /// The encryption context of a message's payload.
     public static func payloadContext(messageID: String) -> String { "member-outbox:\(messageID)" }
@@ -241,9 +241,9 @@ extension PortvaktStore {
     @discardableResult
     public func markOutboxDelivered(id: String, claimID: String, now: Date = Date()) async throws -> Bool {
         try await write { db in
-            try await db.update("member_outbox").set("status", to: "delivered").set("delivered_at", to: now.millisecondsSince1970)
+            try await db.update("member_outbox").set("status", to: OutboxStatus.delivered.rawValue).set("delivered_at", to: now.millisecondsSince1970)
                 .set("attempts", to: SQLRaw("attempts + 1")).set("last_error", to: SQLLiteral.null).set("claim_id", to: SQLLiteral.null)
-                .where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "pending")
+                .where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, OutboxStatus.pending.rawValue)
                 .returning("id").first() != nil
         }
     }
@@ -258,9 +258,9 @@ extension PortvaktStore {
             if let nextAttempt {
                 update = update.set("next_attempt_at", to: nextAttempt.millisecondsSince1970)
             } else {
-                update = update.set("status", to: "dead")
+                update = update.set("status", to: OutboxStatus.dead.rawValue)
             }
-            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, "pending")
+            return try await update.where("id", .equal, id).where("claim_id", .equal, claimID).where("status", .equal, OutboxStatus.pending.rawValue)
                 .returning("id").first() != nil
         }
     }
@@ -279,10 +279,10 @@ extension PortvaktStore {
     public func outboxCounts() async throws -> (pending: Int, dead: Int) {
         try await read { db in
             let rows = try await db.select().column("status").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
-                .from("member_outbox").where("status", .in, ["pending", "dead"]).groupBy("status").all()
+                .from("member_outbox").where("status", .in, [OutboxStatus.pending.rawValue, OutboxStatus.dead.rawValue]).groupBy("status").all()
             var counts: [String: Int] = [:]
             for row in rows { counts[try row.decode(column: "status", as: String.self)] = try row.decode(column: "count", as: Int.self) }
-            return (counts["pending"] ?? 0, counts["dead"] ?? 0)
+            return (counts[OutboxStatus.pending.rawValue] ?? 0, counts[OutboxStatus.dead.rawValue] ?? 0)
         }
     }
 }

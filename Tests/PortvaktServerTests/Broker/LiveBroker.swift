@@ -63,9 +63,16 @@ struct LiveBroker: Sendable {
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         try await withThrowingTaskGroup(of: Void.self) { group in
             let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
-            group.addTask { try await services.run() }
+            group.addTask {
+                // A server that fails to start (a taken port, a database away) ends the wait below.
+                defer { continuation.finish() }
+                try await services.run()
+            }
             var iterator = started.makeAsyncIterator()
-            guard let url = await iterator.next() else { throw CancellationError() }
+            guard let url = await iterator.next() else {
+                try await group.waitForAll()
+                throw CancellationError()
+            }
             let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock, routes: routes)
             do {
                 try await body(broker)

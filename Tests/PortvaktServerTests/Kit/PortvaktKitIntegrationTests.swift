@@ -59,8 +59,12 @@ struct PortvaktKitIntegrationTests {
             let access = try await tokens.accessToken()
             #expect((LiveBroker.claims(access)["amr"] as? [String]) == ["hwk", "fpt"])
             #expect(boundKey(access) == thumbprint, "the unlock's session is bound to the same proof key")
-            let me = try await client.get("v1/me", accessToken: access)
-            #expect((me["user"] as? [String: Any])?["name"] as? String == "Magnus Dahl", "\(me)")
+            struct Me: Decodable {
+                struct User: Decodable { let name: String }
+                let user: User
+            }
+            let me = try await client.get("v1/me", as: Me.self, accessToken: access)
+            #expect(me.user.name == "Magnus Dahl")
 
             // S6.1/S6.2: a missed check and a changed enrolment come back as machine events.
             await key.script([.failed])

@@ -24,7 +24,7 @@ struct MemberSyncTests {
             #expect(first.first?["source"] as? String == "vipps-login")
             #expect(first.first?["member_personnummer"] as? String == "124385*****", "masked in the log")
             #expect(try await broker.eventually { try await broker.memberSystemReceived("nhf").count == 1 }, "delivered to NHF's member system")
-            #expect(try await broker.outbox("nhf").map(\.status) == ["delivered"])
+            #expect(try await broker.outbox("nhf").map(\.status) == [.delivered])
 
             _ = try await broker.tokens(provider: "vipps", user: "kari")
             let again = try #require(try await broker.memberRecord("nhf", externalRef: "sandbox-kari"))
@@ -127,17 +127,17 @@ struct MemberSyncTests {
             #expect(try await broker.eventually { try await broker.outbox("nhf").first.map { $0.attempts >= 1 } ?? false })
             #expect(try await broker.eventually { try await broker.outbox("blindeforbundet").first.map { $0.attempts >= 1 } ?? false })
             let waiting = try #require(try await broker.outbox("nhf").first)
-            #expect(waiting.status == "pending")
+            #expect(waiting.status == .pending)
             #expect(waiting.lastError?.contains("503") == true)
             #expect(try await broker.memberSystemReceived("nhf").isEmpty)
 
             try await broker.setMemberSystemFault("nhf", nil)
             try await broker.setMemberSystemFault("blindeforbundet", nil)
             broker.clock.advance(by: 11 * 60)  // past the longest backoff
-            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == "delivered" })
+            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == .delivered })
             #expect(try await broker.memberSystemReceived("nhf").first?["deliveries"] as? Int == 1)
 
-            #expect(try await broker.eventually { try await broker.outbox("blindeforbundet").first?.status == "delivered" })
+            #expect(try await broker.eventually { try await broker.outbox("blindeforbundet").first?.status == .delivered })
             let received = try await broker.memberSystemReceived("blindeforbundet")
             #expect(received.count == 1)
             #expect((received.first?["deliveries"] as? Int ?? 0) >= 2, "delivered again after the lost answer, applied once")
@@ -152,7 +152,7 @@ struct MemberSyncTests {
             _ = try await broker.tokens(provider: "vipps", user: "nora")
             #expect(try await broker.eventually { try await broker.outbox("hlf").first?.attempts == 1 })
             broker.clock.advance(by: 11 * 60)
-            #expect(try await broker.eventually { try await broker.outbox("hlf").first?.status == "dead" })
+            #expect(try await broker.eventually { try await broker.outbox("hlf").first?.status == .dead })
             let emma = try await broker.bankIDOrderLogin("emma").access
             let dead = try await broker.api(.GET, "/v1/organisations/hlf/outbox?status=dead", token: emma)
             #expect((dead.json["messages"] as? [[String: Any]])?.first?["attempts"] as? Int == 2)
@@ -167,11 +167,11 @@ struct MemberSyncTests {
             try await LiveBroker.serve(databaseURL: databaseURL, settings: settings) { broker in
                 try await broker.setMemberSystemFault("hlf", "outage")
                 _ = try await broker.tokens(provider: "vipps", user: "nora")
-                #expect(try await broker.outbox("hlf").map(\.status) == ["pending"], "committed with the login")
+                #expect(try await broker.outbox("hlf").map(\.status) == [.pending], "committed with the login")
             }
             try await LiveBroker.serve(databaseURL: databaseURL, settings: settings) { broker in
                 broker.clock.advance(by: 11 * 60)
-                #expect(try await broker.eventually { try await broker.outbox("hlf").first?.status == "delivered" })
+                #expect(try await broker.eventually { try await broker.outbox("hlf").first?.status == .delivered })
                 try await Task.sleep(for: .seconds(1))
                 let received = try await broker.memberSystemReceived("hlf")
                 #expect(received.count == 1)

@@ -25,7 +25,7 @@ struct OutboxDeliveryTests {
                         }
                         #expect(enqueued == 27)
                         #expect(try await first.eventually(30) {
-                            try await ["nhf", "blindeforbundet", "hlf"].asyncAllSatisfy { try await first.outbox($0).allSatisfy { $0.status == "delivered" } }
+                            try await ["nhf", "blindeforbundet", "hlf"].asyncAllSatisfy { try await first.outbox($0).allSatisfy { $0.status == .delivered } }
                         })
                         let arrivals = receiver.arrivals
                         #expect(arrivals.count == 27, "each message once: \(arrivals.count) deliveries")
@@ -67,7 +67,7 @@ struct OutboxDeliveryTests {
                         #expect(try await !store.markOutboxDelivered(id: first.id, claimID: "first", now: now.addingTimeInterval(40)))
                         #expect(try await !store.markOutboxFailed(id: second.id, claimID: "second", error: "late", nextAttempt: nil, now: now.addingTimeInterval(41)))
                         let message = try #require(try await store.outboxMessages(organisationID: first.organisationId).first)
-                        #expect(message.status == "delivered")
+                        #expect(message.status == .delivered)
                         #expect(message.attempts == 1)
                         #expect(message.lastError == nil)
                     }

@@ -156,7 +156,7 @@ struct AdminPortalTests {
         try await LiveBroker.run(kind, settings: ["PORTVAKT_OUTBOX_MAX_ATTEMPTS": "1"]) { broker in
             try await broker.setMemberSystemFault("nhf", "outage")
             _ = try await broker.tokens(provider: "vipps", user: "kari")
-            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == "dead" })
+            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == .dead })
             let id = try #require(try await broker.outbox("nhf").first?.id)
             let ingrid = try await broker.bankIDLogin("ingrid").access
             let lars = try await broker.bankIDLogin("lars").access
@@ -166,7 +166,7 @@ struct AdminPortalTests {
             let retried = try await broker.api(.POST, "/v1/organisations/nhf/outbox/\(id)/retry", token: ingrid)
             #expect(retried.status == 200)
             #expect(retried.string("id") == id && retried.string("status") == "pending")
-            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == "delivered" })
+            #expect(try await broker.eventually { try await broker.outbox("nhf").first?.status == .delivered })
             let received = try await broker.memberSystemReceived("nhf")
             #expect(received.count == 1)
             #expect(received.first?["idempotency_key"] as? String == id, "the receiver sees the message's own key")

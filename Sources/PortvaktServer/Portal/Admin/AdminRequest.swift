@@ -9,7 +9,7 @@ import PortvaktStorage
 /// makes on the server: signed in, a member of the organisation in the path (else 404, as if it
 /// did not exist), and the role the page needs (else 403); a form also carries its CSRF token.
 struct AdminRequest {
-    let broker: Broker
+    let services: AdministrationServices
     let pages: PortalPage
     let request: Request
     let signedIn: PortalRoutes.SignedIn
@@ -29,20 +29,20 @@ struct AdminRequest {
     var base: String { "/admin/\(organisation.slug)" }
     var query: FormFields { FormFields(request.uri.query ?? "") ?? FormFields("")! }
 
-    var administration: MemberAdministration { broker.memberAdministration }
+    var administration: MemberAdministration { services.administration }
 
     /// Whether this browser's Portvakt session meets `action`'s policy (``ActionPolicy``), the
     /// same one the JSON API enforces: for revealing, resolving and merging, a BankID or Vipps
     /// login in the last five minutes.
     func hasStepUp(for action: SensitiveAction) async throws -> Bool {
-        try await actor()?.satisfies(action, at: broker.now()) ?? false
+        try await actor()?.satisfies(action, at: services.now()) ?? false
     }
 
     /// The administrator as the domain's operations take them: this browser's Portvakt session
     /// and their roles as the database holds them now; nil when the session is gone.
     func actor() async throws -> Actor? {
-        guard let session = try await broker.store.session(id: signedIn.portal.sessionId) else { return nil }
-        return Actor(session: session, organisations: try await broker.store.organisationRoles(userID: session.userId))
+        guard let session = try await services.store.session(id: signedIn.portal.sessionId) else { return nil }
+        return Actor(session: session, organisations: try await services.store.organisationRoles(userID: session.userId))
     }
 
     /// A domain refusal as a page: the words for its reason, with a way back to `back`.

@@ -10,8 +10,7 @@ import PortvaktStorage
 /// list only, read-only.
 struct AdminRoutes {
     let portal: PortalRoutes
-
-    var broker: Broker { portal.broker }
+    let services: AdministrationServices
 
     /// Who may open a page: administrators only, or coordinators too (read-only pages).
     enum Audience {
@@ -64,13 +63,13 @@ struct AdminRoutes {
         var frame = portal.frame(request, signedIn)
         let slug = context.parameters.get("slug") ?? ""
         if request.method == .post { frame = PortalPage.Frame(language: frame.language, path: "/admin/\(slug)", csrf: frame.csrf) }
-        let roles = try await broker.store.organisationRoles(userID: signedIn.portal.userId)
+        let roles = try await services.store.organisationRoles(userID: signedIn.portal.userId)
         // Another organisation's pages do not exist for this person: the same 404 as a wrong address.
-        guard let organisation = roles.first(where: { $0.slug == slug }), let stored = try await broker.store.organisation(slug: slug) else {
+        guard let organisation = roles.first(where: { $0.slug == slug }), let stored = try await services.store.organisation(slug: slug) else {
             return PortalRoutes.problem(.notFound, heading: .notFoundTitle, frame: frame, status: .notFound, retry: false, pages: portal.pages)
         }
         let admin = AdminRequest(
-            broker: broker, pages: portal.pages, request: request, signedIn: signedIn, organisation: organisation,
+            services: services, pages: portal.pages, request: request, signedIn: signedIn, organisation: organisation,
             organisationName: stored.name, frame: frame, form: form, confirmationKey: portal.cookie.csrfKey
         )
         let allowed = organisation.roles.contains(.orgAdmin) || (audience == .coordinatorsToo && organisation.roles.contains(.coordinator))
@@ -90,8 +89,8 @@ struct AdminRoutes {
     private func organisations(_ request: Request) async throws -> Response {
         guard let signedIn = try await portal.signedIn(request) else { return portal.notSignedIn(request) }
         let frame = portal.frame(request, signedIn)
-        let names = Dictionary(uniqueKeysWithValues: try await broker.store.organisations().map { ($0.id, $0.name) })
-        let managed = try await broker.store.organisationRoles(userID: signedIn.portal.userId).compactMap { organisation -> [String: Any]? in
+        let names = Dictionary(uniqueKeysWithValues: try await services.store.organisations().map { ($0.id, $0.name) })
+        let managed = try await services.store.organisationRoles(userID: signedIn.portal.userId).compactMap { organisation -> [String: Any]? in
             let isAdmin = organisation.roles.contains(.orgAdmin)
             guard isAdmin || organisation.roles.contains(.coordinator) else { return nil }
             let name = names[organisation.organisationID] ?? organisation.slug

@@ -71,9 +71,9 @@ enum AdminWords {
 
     static func outboxStatus(_ message: OutboxMessage, _ language: Language) -> String {
         switch message.status {
-        case "delivered": language.pick("Levert", "Delivered")
-        case "dead": language.pick("Ga opp etter \(message.attempts) forsøk", "Gave up after \(message.attempts) attempts")
-        default:
+        case .delivered: language.pick("Levert", "Delivered")
+        case .dead: language.pick("Ga opp etter \(message.attempts) forsøk", "Gave up after \(message.attempts) attempts")
+        case .pending:
             message.claimId != nil ? language.pick("Sendes nå", "Being sent")
                 : message.attempts > 0 ? language.pick("Prøver igjen", "Retrying") : language.pick("Venter", "Waiting")
         }

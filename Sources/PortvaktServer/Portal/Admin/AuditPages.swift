@@ -11,7 +11,7 @@ struct AuditPages {
     static let pageSize = 50
     static let exportLimit = 100_000
 
-    private var store: PortvaktStore { admin.broker.store }
+    private var store: PortvaktStore { admin.services.store }
     private var language: Language { admin.language }
 
     func list() async throws -> Response {
@@ -56,7 +56,7 @@ struct AuditPages {
             "events": rows, "hasEvents": !rows.isEmpty,
             "summary": language.pick(total == 1 ? "1 hendelse" : "\(total) hendelser", total == 1 ? "1 event" : "\(total) events"),
             "paging": paging.values(language, link: link),
-            "today": LocalTime.dayText(admin.broker.now()),
+            "today": LocalTime.dayText(admin.services.now()),
         ])
     }
 
@@ -69,7 +69,7 @@ struct AuditPages {
         else { return admin.problem(.badExport, status: .badRequest, back: admin.base + "/audit") }
         let events = try await store.auditEvents(organisationID: admin.organisationID, from: from, to: to, limit: Self.exportLimit)
         try await store.append(AuditEvent(
-            occurredAt: admin.broker.now(), action: "audit.exported", outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
+            occurredAt: admin.services.now(), action: .auditExported, outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
             organisationID: UUID(uuidString: admin.organisationID), subjectType: "organisation", subjectID: admin.organisationID, source: "portal",
             details: ["from": fromText, "to": toText, "format": format, "events": "\(events.count)"]
         ))

@@ -15,12 +15,12 @@ struct DeliveriesPage {
     func list() async throws -> Response {
         var status: String?
         if let text = admin.query["status"], !text.isEmpty {
-            guard ["pending", "dead", "delivered"].contains(text) else { return admin.problem(.badFilter, status: .badRequest, back: admin.base + "/deliveries") }
+            guard OutboxStatus(rawValue: text) != nil else { return admin.problem(.badFilter, status: .badRequest, back: admin.base + "/deliveries") }
             status = text
         }
-        let messages = try await admin.broker.store.outboxMessages(organisationID: admin.organisationID, status: status)
+        let messages = try await admin.services.store.outboxMessages(organisationID: admin.organisationID, status: status)
         var names: [String: String] = [:]
-        for id in Set(messages.compactMap(\.memberRecordId)) { names[id] = try await admin.broker.store.memberRecord(id: id)?.fullName }
+        for id in Set(messages.compactMap(\.memberRecordId)) { names[id] = try await admin.services.store.memberRecord(id: id)?.fullName }
         let time = { (milliseconds: Int64) in LocalTime.text(Date(millisecondsSince1970: milliseconds), language) }
         let rows = messages.map { message -> [String: Any] in
             return [
@@ -30,7 +30,7 @@ struct DeliveriesPage {
                 "what": AdminWords.outboxEvent(message.event, language),
                 "state": AdminWords.outboxStatus(message, language),
                 "attempts": message.attempts,
-                "next": message.status == "pending" ? time(message.nextAttemptAt) : "–",
+                "next": message.status == .pending ? time(message.nextAttemptAt) : "–",
                 "error": message.lastError.map { AdminWords.deliveryError($0, language) } ?? "–",
                 "retryable": message.isRetryable,
             ]
@@ -38,7 +38,7 @@ struct DeliveriesPage {
         var page = admin
         if admin.query["done"] == "retried" { page.frame.status = AdminText.retryQueued.text(language) }
         return page.page("admin_deliveries", section: .deliveries, values: [
-            "statuses": [[String: Any]]([("pending", AdminText.deliveryWaiting), ("dead", AdminText.deliveryDead), ("delivered", AdminText.deliveryDelivered)].map {
+            "statuses": [[String: Any]]([(OutboxStatus.pending.rawValue, AdminText.deliveryWaiting), (OutboxStatus.dead.rawValue, AdminText.deliveryDead), (OutboxStatus.delivered.rawValue, AdminText.deliveryDelivered)].map {
                 ["value": $0.0, "label": $0.1.text(language), "selected": $0.0 == status]
             }),
             "messages": rows, "hasMessages": !rows.isEmpty,

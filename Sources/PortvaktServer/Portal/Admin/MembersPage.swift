@@ -12,7 +12,7 @@ struct MembersPage {
     static let pageSize = 25
     static let inviteLifetime: TimeInterval = 24 * 3600
 
-    private var store: PortvaktStore { admin.broker.store }
+    private var store: PortvaktStore { admin.services.store }
     private var language: Language { admin.language }
 
     enum Filter: String {
@@ -133,9 +133,9 @@ struct MembersPage {
             }
         }
         let token = randomToken()
-        let now = admin.broker.now()
+        let now = admin.services.now()
         // Portvakt keeps no language per member: Bokmål, the organisations' own.
-        let mail = try admin.broker.mailer.message(.passwordInvite(link: admin.broker.issuer + PasswordInvitePage.path(token)), to: address.address, language: .nb)
+        let mail = try admin.services.mailer.message(.passwordInvite(link: admin.services.address.current + PasswordInvitePage.path(token)), to: address.address, language: .nb)
         try await store.insertPasswordInvite(
             PasswordInvite(
                 tokenHash: PortalSessionCookie.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address.lowercased(),
@@ -143,7 +143,7 @@ struct MembersPage {
             ),
             mail: mail,
             audit: AuditEvent(
-                occurredAt: now, action: "user.password_invited", outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
+                occurredAt: now, action: .userPasswordInvited, outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
                 organisationID: UUID(uuidString: admin.organisationID), subjectType: "member", subjectID: record.id, source: "portal",
                 details: ["mail": mail.id, "bound_to": holder == nil ? "record" : "account"]
             )

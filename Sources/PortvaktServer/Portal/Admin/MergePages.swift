@@ -12,7 +12,7 @@ import PortvaktStorage
 struct MergePages {
     let admin: AdminRequest
 
-    private var store: PortvaktStore { admin.broker.store }
+    private var store: PortvaktStore { admin.services.store }
     private var language: Language { admin.language }
 
     /// The accounts of the organisation's members, optionally those whose name has `q`.
@@ -43,7 +43,7 @@ struct MergePages {
         guard let keep = admin.query["keep"], let remove = admin.query["remove"] else { return try await choose(error: .pickBoth) }
         guard keep != remove else { return try await choose(error: .mergeSame) }
         guard let kept = try await account(keep), let removed = try await account(remove) else { return notFound() }
-        let refusal = try await admin.broker.accountMerge.refusal(keep: keep, remove: remove, adminID: admin.adminID, organisationID: admin.organisationID)
+        let refusal = try await admin.services.merge.refusal(keep: keep, remove: remove, adminID: admin.adminID, organisationID: admin.organisationID)
         let keptHoldings = try await store.holdings(userID: keep)
         let removedHoldings = try await store.holdings(userID: remove)
         var values: [String: Any] = [
@@ -76,7 +76,7 @@ struct MergePages {
         }
         guard let actor = try await admin.actor() else { return admin.problem(.stepUpFirst, heading: .stepUpTitle, status: .unauthorized) }
         do {
-            try await admin.broker.accountMerge.mergeAsAdministrator(keep: keep, remove: remove, in: admin.organisation, by: actor)
+            try await admin.services.merge.mergeAsAdministrator(keep: keep, remove: remove, in: admin.organisation, by: actor)
         } catch let refusal as DomainError {
             return admin.problem(refusal, back: admin.base + "/merge")
         }

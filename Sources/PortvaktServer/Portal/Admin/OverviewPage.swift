@@ -7,7 +7,7 @@ struct OverviewPage {
     let admin: AdminRequest
 
     func response() async throws -> Response {
-        let counts = try await admin.broker.store.attention(organisationID: admin.organisationID)
+        let counts = try await admin.services.store.attention(organisationID: admin.organisationID)
         let language = admin.language
         let items: [[String: Any]] = [
             ["count": counts.openConflicts, "label": AdminText.openConflicts.text(language), "href": admin.base + "/sync?outcome=conflict&status=open"],

@@ -11,7 +11,7 @@ struct SyncPages {
     let admin: AdminRequest
     static let pageSize = 25
 
-    private var store: PortvaktStore { admin.broker.store }
+    private var store: PortvaktStore { admin.services.store }
     private var language: Language { admin.language }
 
     func list() async throws -> Response {
@@ -64,8 +64,8 @@ struct SyncPages {
     /// One entry; `reveal` (a POST) shows the numbers in full after a step-up, and audits it.
     func entry(_ id: String, reveal: Bool, error: AdminText? = nil) async throws -> Response {
         guard let actor = try await admin.actor(), let entry = try await entry(id, by: actor) else { return notFound() }
-        let steppedUp = actor.satisfies(.personnummerReveal, at: admin.broker.now())
-        let review = admin.broker.conflictReview
+        let steppedUp = actor.satisfies(.personnummerReveal, at: admin.services.now())
+        let review = admin.services.review
         let view: ConflictReview.View
         if reveal {
             guard steppedUp else { return stepUpNeeded(entry) }
@@ -96,12 +96,12 @@ struct SyncPages {
 
     func resolve(_ id: String) async throws -> Response {
         guard let actor = try await admin.actor(), let entry = try await entry(id, by: actor) else { return notFound() }
-        guard actor.satisfies(.conflictResolve, at: admin.broker.now()) else { return stepUpNeeded(entry) }
+        guard actor.satisfies(.conflictResolve, at: admin.services.now()) else { return stepUpNeeded(entry) }
         guard let choice = admin.form?["keep"], ConflictReview.Decision(rawValue: choice) != nil else {
             return try await self.entry(id, reveal: false, error: .chooseNumber)
         }
         do {
-            _ = try await admin.broker.conflictReview.resolve(entry, keep: choice, in: admin.organisation, by: actor)
+            _ = try await admin.services.review.resolve(entry, keep: choice, in: admin.organisation, by: actor)
         } catch let refusal as DomainError {
             return admin.problem(refusal, back: "\(admin.base)/sync/\(entry.id)")
         }
@@ -111,7 +111,7 @@ struct SyncPages {
     /// The organisation's entry; nil (a 404 page) when unknown or another organisation's.
     private func entry(_ id: String, by actor: Actor) async throws -> MemberSyncEntry? {
         do {
-            return try await admin.broker.conflictReview.entry(id, in: admin.organisation, by: actor)
+            return try await admin.services.review.entry(id, in: admin.organisation, by: actor)
         } catch let refusal as DomainError where refusal.kind == .notFound {
             return nil
         }

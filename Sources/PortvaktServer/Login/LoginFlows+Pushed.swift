@@ -4,7 +4,7 @@ import PortvaktStorage
 
 /// Pushed authorization requests (RFC 9126): stored sealed in `login_flows` under the hash of the
 /// `request_uri`'s random part, for 60 seconds, and taken once.
-extension Broker {
+extension LoginFlows {
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
     static let pushedRequestLifetime: TimeInterval = 60
     private static let pushedKind = "par"
@@ -16,7 +16,7 @@ extension Broker {
         let data = try JSONEncoder().encode(request)
         _ = try await store.insertLoginFlow(
             kind: Self.pushedKind, stateHash: RefreshTokenSecret.hash(handle), expiresAt: now.addingTimeInterval(Self.pushedRequestLifetime), now: now
-        ) { id in try keys.cipher.seal(data, context: "pushed-request:\(id)") }
+        ) { id in try cipher.seal(data, context: "pushed-request:\(id)") }
         return Self.requestURIPrefix + handle
     }
 
@@ -27,7 +27,7 @@ extension Broker {
         guard requestURI.hasPrefix(Self.requestURIPrefix) else { return nil }
         let hash = RefreshTokenSecret.hash(String(requestURI.dropFirst(Self.requestURIPrefix.count)))
         guard let flow = try await store.loginFlow(stateHash: hash, now: now()), flow.kind == Self.pushedKind else { return nil }
-        let data = try keys.cipher.open(flow.payload, context: "pushed-request:\(flow.id)")
+        let data = try cipher.open(flow.payload, context: "pushed-request:\(flow.id)")
         let request = try JSONDecoder().decode(AppAuthorizationRequest.self, from: data)
         guard request.clientID == clientID, try await store.takeLoginFlow(stateHash: hash, now: now()) != nil else { return nil }
         return request
@@ -42,22 +42,22 @@ struct AuthorizationContinuation: Codable {
     let request: AppAuthorizationRequest
     let expiresAt: Date
 
-    static func seal(_ request: AppAuthorizationRequest, broker: Broker) throws -> String {
+    static func seal(_ request: AppAuthorizationRequest, flows: LoginFlows) throws -> String {
         var request = request
         request.continuation = nil
-        let data = try JSONEncoder().encode(AuthorizationContinuation(request: request, expiresAt: broker.now().addingTimeInterval(broker.lifetimes.loginFlow)))
-        let sealed = try broker.keys.cipher.seal(data, context: "authorization-continuation")
+        let data = try JSONEncoder().encode(AuthorizationContinuation(request: request, expiresAt: flows.now().addingTimeInterval(flows.lifetimes.loginFlow)))
+        let sealed = try flows.cipher.seal(data, context: "authorization-continuation")
         return "\(sealed.keyID).\(sealed.combined.base64URLEncoded())"
     }
 
     /// The request sealed in `text`, with `continuation` set again for the next page's links;
     /// nil when it is not ours or has expired.
-    static func open(_ text: String, broker: Broker) -> AppAuthorizationRequest? {
+    static func open(_ text: String, flows: LoginFlows) -> AppAuthorizationRequest? {
         guard text.utf8.count <= 8192, let dot = text.lastIndex(of: "."),
               let combined = Data(base64URLEncoded: String(text[text.index(after: dot)...])),
-              let data = try? broker.keys.cipher.open(SealedValue(keyID: String(text[..<dot]), combined: combined), context: "authorization-continuation"),
+              let data = try? flows.cipher.open(SealedValue(keyID: String(text[..<dot]), combined: combined), context: "authorization-continuation"),
               let continuation = try? JSONDecoder().decode(AuthorizationContinuation.self, from: data),
-              continuation.expiresAt > broker.now()
+              continuation.expiresAt > flows.now()
         else { return nil }
         var request = continuation.request
         request.continuation = text

@@ -12,7 +12,21 @@ struct PendingLogin: Codable, Sendable {
     var upstreamNonce: String?
 }
 
-extension Broker {
+/// The logins in progress and the pushed requests (`LoginFlows+Pushed.swift`), sealed in
+/// `login_flows`, so any instance can continue them.
+struct LoginFlows: Sendable {
+    let store: PortvaktStore
+    let cipher: FieldCipher
+    let lifetimes: SessionLifetimes
+    let address: PublicAddress
+    let now: @Sendable () -> Date
+
+    /// The provider's callback: one path per provider, so a response cannot be replayed at the
+    /// other provider's endpoint unnoticed (RFC 9700 §4.4, mix-up).
+    func callbackURI(_ provider: IdentityProvider) -> String {
+        "\(address.current)/oauth/callback/\(provider.rawValue)"
+    }
+
     /// Stores the login and returns its handle (256 random bits).
     func begin(_ login: PendingLogin) async throws -> String {
         let handle = randomToken()
@@ -21,7 +35,7 @@ extension Broker {
         _ = try await store.insertLoginFlow(
             kind: login.method.rawValue, stateHash: RefreshTokenSecret.hash(handle),
             expiresAt: now.addingTimeInterval(lifetimes.loginFlow), now: now
-        ) { id in try keys.cipher.seal(data, context: "login-flow:\(id)") }
+        ) { id in try cipher.seal(data, context: "login-flow:\(id)") }
         return handle
     }
 
@@ -31,7 +45,7 @@ extension Broker {
         let now = self.now()
         guard let flow = take ? try await store.takeLoginFlow(stateHash: hash, now: now) : try await store.loginFlow(stateHash: hash, now: now)
         else { return nil }
-        let data = try keys.cipher.open(flow.payload, context: "login-flow:\(flow.id)")
+        let data = try cipher.open(flow.payload, context: "login-flow:\(flow.id)")
         let login = try JSONDecoder().decode(PendingLogin.self, from: data)
         return login.method.rawValue == flow.kind ? login : nil
     }

@@ -1,0 +1,45 @@
+/// Every action the audit trail records, dotted by area. Events are written only with one of
+/// these; what is read back keeps its recorded text (``AuditEvent/action``), whatever version
+/// wrote it.
+public enum AuditAction: String, Sendable, CaseIterable {
+    // Logins and the code that ends them.
+    case loginSucceeded = "login.succeeded"
+    case loginFailed = "login.failed"
+    case loginCodeReplayed = "login.code_replayed"
+    case loginCodeRedemption = "login.code_redemption"
+    case loginLinkRefused = "login.link.refused"
+    case legacyClient = "oauth.legacy_client"
+
+    // Sessions.
+    case sessionEnded = "session.ended"
+    case sessionRefreshTokenReused = "session.refresh_token_reused"
+    case sessionRefreshWrongKey = "session.refresh_wrong_key"
+
+    // Devices and biometric unlock.
+    case deviceRegistered = "device.registered"
+    case deviceRevoked = "device.revoked"
+    case deviceUnlock = "device.unlock"
+    case deviceStepUp = "device.step_up"
+    case deviceAssertionFailed = "device.assertion_failed"
+
+    // Accounts.
+    case userPasswordSet = "user.password_set"
+    case userPasswordInvited = "user.password_invited"
+    case userMerged = "user.merged"
+
+    // Member records and the member-sync write-back.
+    case memberLinkRefused = "member.link.refused"
+    case memberOutboxRetried = "member.outbox.retried"
+    case personnummerUpdated = "member.personnummer.updated"
+    case personnummerConfirmed = "member.personnummer.confirmed"
+    case personnummerConflict = "member.personnummer.conflict"
+    case personnummerAbsent = "member.personnummer.absent"
+    case personnummerInvalid = "member.personnummer.invalid"
+    case personnummerViewed = "member.personnummer.viewed"
+    case personnummerConflictResolved = "member.personnummer.conflict_resolved"
+
+    // The app's data behind a step-up, and the trail itself.
+    case contactDetailsRead = "contact.details_read"
+    case expenseSubmitted = "expense.submitted"
+    case auditExported = "audit.exported"
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Logging
+import Personnummer
+import PortvaktCore
+import PortvaktDomain
+import PortvaktStorage
+
+/// The composition root: every service the routes use, each built once with only what it needs.
+/// Only ``PortvaktApplication`` holds it; a route receives the few services it calls.
+struct ServerServices: Sendable {
+    let address: PublicAddress
+    let signingKeys: SigningKeyCache
+    let upstreams: UpstreamDirectory
+    let memberSystems: MemberSystemDirectory
+    let dpopNonces: DPoPNonces
+    let clients: AppClients
+    let dpop: DPoPCheck
+    let tokens: TokenIssuer
+    let verifier: AccessTokenVerifier
+    let callers: CallerAuthenticator
+    let sessions: SessionService
+    let flows: LoginFlows
+    let completion: LoginCompletion
+    let identities: ProviderIdentities
+    let authorizationRequests: AuthorizationRequests
+    let passwordLogin: PasswordLogin
+    let assertions: DeviceAssertionVerifier
+    let devices: DeviceRegistry
+    let unlock: DeviceUnlock
+    let bankIDOrders: BankIDOrderFlow
+    let profile: Profile
+    let account: AccountService
+    let portalSessions: PortalSessions
+    let administration: AdministrationServices
+    let invitations: PasswordInvitations
+
+    init(configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
+        let lifetimes = configuration.lifetimes
+        address = PublicAddress(configuration.publicURL)
+        signingKeys = SigningKeyCache(store: store, cipher: keys.cipher)
+        upstreams = UpstreamDirectory()
+        memberSystems = MemberSystemDirectory(configuration.memberSystems)
+        dpopNonces = DPoPNonces(key: keys.key(for: .dpopNonce))
+        let throttle = LoginThrottle(store: store, orderStartsPerAddress: configuration.bankIDOrdersPerAddress)
+        let refreshSecret = RefreshTokenSecret(key: keys.key(for: .refreshTokenSuccessor))
+        // Synthetic (test) personnummer are accepted only when the sandbox is on.
+        let personnummerContext: Personnummer.Context = sandboxEnabled ? .test : .production
+
+        clients = AppClients(legacy: configuration.legacyClients, address: address)
+        dpop = DPoPCheck(store: store, nonces: dpopNonces, headerKeys: DPoPHeaderKeys(), address: address, logger: logger, now: now)
+        tokens = TokenIssuer(store: store, signingKeys: signingKeys, address: address, lifetimes: lifetimes, now: now)
+        verifier = AccessTokenVerifier(store: store, signingKeys: signingKeys, clients: clients, dpop: dpop, logger: logger, now: now)
+        callers = CallerAuthenticator(verifier: verifier, store: store, now: now)
+        sessions = SessionService(
+            store: store, tokens: tokens, verifier: verifier, refreshSecret: refreshSecret, idleLifetime: lifetimes.idle, logger: logger, now: now
+        )
+
+        let memberSystems = memberSystems
+        let planner = MemberSyncPlanner(store: store, vault: keys.vault, cipher: keys.cipher) { slug in await memberSystems.system(for: slug) != nil }
+        flows = LoginFlows(store: store, cipher: keys.cipher, lifetimes: lifetimes, address: address, now: now)
+        completion = LoginCompletion(store: store, planner: planner, lifetimes: lifetimes, address: address, logger: logger, now: now)
+        let linker = IdentityLinker(store: store, vault: keys.vault)
+        identities = ProviderIdentities(linker: linker, personnummerContext: personnummerContext)
+        authorizationRequests = AuthorizationRequests(flows: flows, clients: clients, sessions: sessions)
+        passwordLogin = PasswordLogin(store: store, checker: PasswordChecker(cost: configuration.bcryptCost), throttle: throttle, now: now)
+
+        let address = address
+        let mailer = Mailer(store: store, cipher: keys.cipher, accountURL: { address.current + "/account" }, now: now)
+        assertions = DeviceAssertionVerifier(
+            store: store, throttle: throttle, publicAddress: address, challengeLifetime: lifetimes.deviceChallenge, logger: logger, now: now
+        )
+        devices = DeviceRegistry(store: store, throttle: throttle, mailer: mailer, lifetimes: lifetimes, publicAddress: address, logger: logger, now: now)
+        unlock = DeviceUnlock(store: store, assertions: assertions, tokens: tokens, dpop: dpop, lifetimes: lifetimes)
+        bankIDOrders = BankIDOrderFlow(
+            store: store, throttle: throttle, cipher: keys.cipher, linker: linker, completion: completion, upstreams: upstreams,
+            refreshSecret: refreshSecret, orderLifetime: lifetimes.bankIDOrder, personnummerContext: personnummerContext, logger: logger, now: now
+        )
+
+        profile = Profile(store: store, now: now)
+        account = AccountService(store: store, sessions: sessions, now: now)
+        portalSessions = PortalSessions(
+            store: store, cipher: keys.cipher, sessions: sessions, address: address, csrfKey: PortalSessionCookie.csrfKey(keys), logger: logger
+        )
+        let review = ConflictReview(store: store, vault: keys.vault, planner: planner, now: now)
+        administration = AdministrationServices(
+            store: store, review: review, merge: AccountMerge(store: store, vault: keys.vault, now: now),
+            administration: MemberAdministration(store: store, mailer: mailer, logger: logger, now: now),
+            mailer: mailer, address: address, now: now
+        )
+        invitations = PasswordInvitations(store: store, mailer: mailer, passwordCost: configuration.bcryptCost, logger: logger, now: now)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Personnummer
+import PortvaktCore
+import PortvaktDomain
+import PortvaktStorage
+
+/// Who BankID or Vipps says logged in, and the member that is.
+struct ProviderIdentities: Sendable {
+    let linker: IdentityLinker
+    /// Synthetic (test) personnummer are accepted only when the sandbox is on.
+    let personnummerContext: Personnummer.Context
+
+    /// Who the provider says logged in: BankID's `nnin_altsub` from the ID token, Vipps's `nin`
+    /// and phone number from userinfo. A personnummer that fails validation does not link the
+    /// user; the member sync records it as `invalid`.
+    func identity(
+        provider: IdentityProvider, upstream: UpstreamProvider, tokens: UpstreamTokens, idToken: UpstreamIDToken, now: Date
+    ) async throws(UpstreamError) -> (IdentityLinker.Login, ProvidedPersonnummer) {
+        var number = idToken.nninAltsub
+        var phone: String?
+        var name = idToken.name
+        if provider == .vipps {
+            let info = try await upstream.userinfo(accessToken: tokens.accessToken, subject: idToken.sub, now: now)
+            number = info.nin
+            phone = IdentityLinker.e164(info.phoneNumber)
+            name = info.name ?? name
+        }
+        let personnummer = number.flatMap { try? Personnummer($0, context: personnummerContext) }
+        let provided: ProvidedPersonnummer = if let personnummer { .number(personnummer) } else if number == nil { .absent } else { .invalid }
+        return (IdentityLinker.Login(provider: provider, subject: idToken.sub, personnummer: personnummer, phone: phone, name: name), provided)
+    }
+}

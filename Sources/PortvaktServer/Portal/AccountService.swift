@@ -1,0 +1,66 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// What "My account" reads and does: the member's account, organisations, sessions, devices
+/// and security events; removing a phone and ending sessions.
+struct AccountService: Sendable {
+    let store: PortvaktStore
+    let sessions: SessionService
+    let now: @Sendable () -> Date
+
+    func user(id: String) async throws -> User? {
+        try await store.user(id: id)
+    }
+
+    /// What the page shows of the member.
+    struct Overview: Sendable {
+        let user: User
+        let organisationNames: [String: String]
+        let organisationRoles: [OrganisationRoles]
+        let sessions: [Session]
+        let devices: [Device]
+        let events: [AuditEvent]
+    }
+
+    /// Nil when the account was merged into another or removed since the sign-in.
+    func overview(userID: String, eventActions: [String]) async throws -> Overview? {
+        guard let user = try await store.user(id: userID) else { return nil }
+        return Overview(
+            user: user,
+            organisationNames: Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) }),
+            organisationRoles: try await store.organisationRoles(userID: userID),
+            sessions: try await store.activeSessions(userID: userID, now: now()),
+            devices: try await store.activeDevices(userID: userID),
+            events: try await store.auditEvents(actorUserID: userID, actions: eventActions)
+        )
+    }
+
+    /// Removes the member's phone (the lost-phone case: it can no longer unlock, and the sessions
+    /// it unlocked end); false when it is not theirs.
+    func removeDevice(_ id: String, userID: String) async throws -> Bool {
+        let now = self.now()
+        guard try await store.revokeDevice(id: id, userID: userID, now: now) else { return false }
+        try await store.append(AuditEvent(
+            occurredAt: now, action: .deviceRevoked, outcome: "success", actorUserID: UUID(uuidString: userID),
+            subjectType: "device", subjectID: id, source: "portal", details: [:]
+        ))
+        return true
+    }
+
+    /// Ends one of the member's sessions; false when it is not theirs.
+    func endSession(_ id: String, userID: String) async throws -> Bool {
+        guard let session = try await store.session(id: id), session.userId == userID else { return false }
+        if session.revokedAt == nil {
+            try await sessions.end(session, reason: "signed_out_from_portal", now: now())
+        }
+        return true
+    }
+
+    func endSessions(userID: String, except current: String) async throws {
+        let now = self.now()
+        for session in try await store.activeSessions(userID: userID, now: now) where session.id != current {
+            try await sessions.end(session, reason: "signed_out_from_portal", now: now)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Issue 34's shape, held by the sources themselves: no all-knowing object, routes and pages that
+/// receive a few services, a domain without HTTP, files a reader can hold in mind.
+@Suite("Architecture")
+struct ArchitectureTests {
+    static let sources = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../../Sources").standardized
+
+    static func swiftFiles(under folder: String) throws -> [(path: String, text: String)] {
+        let root = sources.appending(path: folder)
+        let walker = FileManager.default.enumerator(atPath: root.path)
+        var files: [(String, String)] = []
+        while let relative = walker?.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            files.append((folder + "/" + relative, try String(contentsOf: root.appending(path: relative), encoding: .utf8)))
+        }
+        return files
+    }
+
+    @Test("No type named Broker, and no route or page type with more than four stored dependencies")
+    func routesReceiveFewServices() throws {
+        let files = try Self.swiftFiles(under: "PortvaktServer")
+        #expect(files.count > 100)
+        for (path, text) in files {
+            #expect(text.firstMatch(of: /\bBroker\b/) == nil, "\(path) names Broker")
+        }
+        var checked = 0
+        for (path, text) in files where path.hasSuffix("Routes.swift") || path.hasSuffix("Page.swift") || path.hasSuffix("Pages.swift") {
+            for declaration in text.matches(of: #/\n(struct|final class) (\w+)[^\n{]*\{\n((?:    [^\n]*\n|\n)*?)\}/#) {
+                // Stored properties of the type itself: four spaces in, `let`/`var`, no value, not computed.
+                let stored = declaration.3.split(separator: "\n").filter { line in
+                    line.wholeMatch(of: #/    (let|var) \w+: [^={]+/#) != nil
+                }
+                checked += 1
+                #expect(stored.count <= 4, "\(path): \(declaration.2) holds \(stored.count): \(stored.joined(separator: "; "))")
+            }
+        }
+        #expect(checked >= 20, "route and page types found: \(checked)")
+    }
+
+    @Test("The domain imports no HTTP")
+    func domainWithoutHTTP() throws {
+        let files = try Self.swiftFiles(under: "PortvaktDomain")
+        #expect(files.count >= 15)
+        for (path, text) in files {
+            #expect(text.firstMatch(of: #/import (Hummingbird\w*|HTTPTypes|NIO\w*|AsyncHTTPClient)\b/#) == nil, "\(path)")
+        }
+    }
+
+    @Test("No Swift source is over 400 lines, the text catalogues aside")
+    func shortFiles() throws {
+        let catalogues: Set<String> = ["PortalText.swift", "AdminText.swift", "BrokerText.swift", "MailboxText.swift", "SandboxText.swift", "UserMessage.swift"]
+        for folder in try FileManager.default.contentsOfDirectory(atPath: Self.sources.path) {
+            for (path, text) in try Self.swiftFiles(under: folder) where !catalogues.contains(URL(filePath: path).lastPathComponent) {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+                #expect(lines <= 400, "\(path): \(lines) lines")
+            }
+        }
+    }
+}
