@@ -76,6 +76,8 @@ let package = Package(
             name: "PortvaktDomain",
             dependencies: [
                 "Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

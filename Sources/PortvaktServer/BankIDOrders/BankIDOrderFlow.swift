@@ -3,6 +3,7 @@ import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktStorage
+import PortvaktDomain
 
 /// The BankID order flow on the server: start an order at the provider, report its progress,
 /// draw its QR frames, cancel it, and turn a completed order into a Portvakt login. Orders end

@@ -3,6 +3,7 @@ import Logging
 import JWTKit
 import PortvaktCore
 import PortvaktStorage
+import PortvaktDomain
 
 /// Checks a device's signed answer to a challenge (DESIGN.md, "Biometric unlock and step-up").
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import PortvaktStorage
+import PortvaktDomain
 
 /// A login between `/oauth/authorize` and the code, stored sealed in `login_flows` and found by
 /// the hash of its handle: the upstream `state` for BankID and Vipps, a form field for password.

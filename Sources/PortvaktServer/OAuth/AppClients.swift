@@ -1,6 +1,7 @@
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
+import PortvaktDomain
 
 /// The clients the broker knows: the app, the CLI (relaxed by `PORTVAKT_LEGACY_CLIENTS` where
 /// listed) and the portal, whose callback is under the issuer.

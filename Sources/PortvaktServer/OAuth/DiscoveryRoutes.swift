@@ -1,6 +1,7 @@
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
+import PortvaktDomain
 
 /// `GET /.well-known/openid-configuration` (OIDC Discovery §4).
 struct DiscoveryRoutes {

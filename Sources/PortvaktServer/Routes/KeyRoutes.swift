@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import JWTKit
+import PortvaktDomain
 
 /// The public keys that verify Portvakt's tokens (RFC 7517 JWK Set).
 struct KeyRoutes {

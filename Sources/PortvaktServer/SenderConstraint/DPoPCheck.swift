@@ -6,6 +6,7 @@ import Logging
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktDomain
 
 /// Checks the `DPoP` header of a request (RFC 9449 §4.3): a well-formed proof signed by its own
 /// key, for this method and URL, made within the last minute, with the server's nonce, carrying

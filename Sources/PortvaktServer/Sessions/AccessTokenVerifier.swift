@@ -4,6 +4,7 @@ import Logging
 import PortvaktHTTP
 import JWTKit
 import PortvaktStorage
+import PortvaktDomain
 
 /// Checks Portvakt's own access tokens for the resource endpoints: signature by a current key
 /// (looked up by `kid` first, since jwt-kit would fall back to its default key), issuer, expiry,

@@ -3,6 +3,7 @@ import Logging
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktDomain
 
 /// Sessions from the token endpoint's side: redeeming codes, rotating refresh tokens, ending
 /// sessions. Every failure is an ``OAuthFailure`` the app can act on.

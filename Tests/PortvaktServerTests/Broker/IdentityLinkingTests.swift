@@ -5,6 +5,7 @@ import PortvaktStorage
 import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
+import PortvaktDomain
 
 /// DESIGN.md "Identity linking": provider account, then personnummer, then member record by
 /// personnummer or phone, else refuse; the database settles races.

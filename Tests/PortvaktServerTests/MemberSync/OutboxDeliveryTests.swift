@@ -176,9 +176,16 @@ final class MemberSystemReceiver: Sendable {
         )
         let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
+            group.addTask {
+                // A receiver that cannot bind ends the wait below instead of leaving it forever.
+                defer { bound.finish() }
+                try await services.run()
+            }
             var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
+            guard let port = await iterator.next() else {
+                try await group.waitForAll()
+                throw CancellationError()
+            }
             let running = MemberSystemReceiver(port: port)
             receiver.withLock { $0 = running }
             do {

@@ -5,24 +5,24 @@ import PortvaktStorage
 
 /// The current signing keys, reread from the store at most once a `maxAge`, so that a rotation
 /// by one instance reaches the others without a restart.
-actor SigningKeyCache {
+public actor SigningKeyCache {
     private let store: PortvaktStore
     private let cipher: FieldCipher
     private let maxAge: TimeInterval
     private var cached: (keys: SigningKeySet, collection: JWTKeyCollection, loadedAt: Date)?
 
-    init(store: PortvaktStore, cipher: FieldCipher, maxAge: TimeInterval = 60) {
+    public init(store: PortvaktStore, cipher: FieldCipher, maxAge: TimeInterval = 60) {
         self.store = store
         self.cipher = cipher
         self.maxAge = maxAge
     }
 
-    func current(now: Date = Date()) async throws -> SigningKeySet {
+    public func current(now: Date = Date()) async throws -> SigningKeySet {
         try await load(now: now).keys
     }
 
     /// The key set and a collection that signs with its active key and verifies by `kid` with any of them.
-    func collection(now: Date = Date()) async throws -> (collection: JWTKeyCollection, keys: SigningKeySet) {
+    public func collection(now: Date = Date()) async throws -> (collection: JWTKeyCollection, keys: SigningKeySet) {
         let loaded = try await load(now: now)
         return (loaded.collection, loaded.keys)
     }

@@ -6,21 +6,29 @@ import PortvaktDomain
 import PortvaktStorage
 
 /// Signs access and ID tokens for a session with the active ES256 key.
-struct TokenIssuer: Sendable {
-    let store: PortvaktStore
-    let signingKeys: SigningKeyCache
-    let address: PublicAddress
-    let lifetimes: SessionLifetimes
-    let now: @Sendable () -> Date
+public struct TokenIssuer: Sendable {
+    public let store: PortvaktStore
+    public let signingKeys: SigningKeyCache
+    public let address: PublicAddress
+    public let lifetimes: SessionLifetimes
+    public let now: @Sendable () -> Date
+
+    public init(store: PortvaktStore, signingKeys: SigningKeyCache, address: PublicAddress, lifetimes: SessionLifetimes, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.signingKeys = signingKeys
+        self.address = address
+        self.lifetimes = lifetimes
+        self.now = now
+    }
 
     /// The `acr` of a session from biometric unlock, and of a step-up's elevated token.
-    static let deviceACR = Authentication.deviceACR
-    static let stepUpACR = Authentication.stepUpACR
+    public static let deviceACR = Authentication.deviceACR
+    public static let stepUpACR = Authentication.stepUpACR
 
     /// - Parameters:
     ///   - organisations: the user's organisations and roles when the caller has read them already.
     ///   - user: the session's user when the caller has read it already (the ID token names them).
-    func tokens(
+    public func tokens(
         for session: Session, organisations: [OrganisationRoles]? = nil, user: User? = nil, refreshToken: String, scope: String, nonce: String?,
         withIDToken: Bool
     ) async throws -> TokenResponse {
@@ -49,7 +57,7 @@ struct TokenIssuer: Sendable {
 
     /// A short-lived access token of the same session that also allows `action`: the biometric
     /// check just now is its `auth_time`.
-    func stepUpToken(for session: Session, action: StepUpAction, biometric: BiometricKind) async throws -> StepUpResponse {
+    public func stepUpToken(for session: Session, action: StepUpAction, biometric: BiometricKind) async throws -> StepUpResponse {
         let now = self.now()
         let (keys, set) = try await signingKeys.collection(now: now)
         let lifetime = Int(lifetimes.stepUp)
@@ -78,5 +86,5 @@ struct TokenIssuer: Sendable {
 
 extension Session {
     /// How the session's access tokens are presented.
-    var tokenType: String { dpopJkt == nil ? "Bearer" : "DPoP" }
+    public var tokenType: String { dpopJkt == nil ? "Bearer" : "DPoP" }
 }

@@ -11,21 +11,34 @@ import PortvaktStorage
 /// Phone numbers are reassigned, mistyped and shared in families, so a phone match links only a
 /// record with no number that no account holds; any other is not linked, audited, and (when the
 /// provider gave a personnummer) put on the organisation's review list.
-struct IdentityLinker: Sendable {
-    let store: PortvaktStore
-    let vault: PersonnummerVault
+public struct IdentityLinker: Sendable {
+    public let store: PortvaktStore
+    public let vault: PersonnummerVault
 
-    struct Login: Sendable {
-        let provider: IdentityProvider
-        let subject: String
-        let personnummer: Personnummer?
+    public init(store: PortvaktStore, vault: PersonnummerVault) {
+        self.store = store
+        self.vault = vault
+    }
+
+    public struct Login: Sendable {
+        public let provider: IdentityProvider
+        public let subject: String
+        public let personnummer: Personnummer?
         /// E.164, verified by the provider (Vipps).
-        let phone: String?
-        let name: String?
+        public let phone: String?
+        public let name: String?
+
+        public init(provider: IdentityProvider, subject: String, personnummer: Personnummer?, phone: String?, name: String?) {
+            self.provider = provider
+            self.subject = subject
+            self.personnummer = personnummer
+            self.phone = phone
+            self.name = name
+        }
     }
 
     /// The user, or nil when no member record matches (the organisation has not registered them).
-    func user(for login: Login, now: Date) async throws -> User? {
+    public func user(for login: Login, now: Date) async throws -> User? {
         // A concurrent first login of the same person makes the insert fail on a unique index;
         // the second pass then finds the winner's user.
         for attempt in 0..<2 {
@@ -124,7 +137,7 @@ struct IdentityLinker: Sendable {
     }
 
     /// Vipps gives `4791234567`; member records hold E.164 (`+4791234567`).
-    static func e164(_ phone: String?) -> String? {
+    public static func e164(_ phone: String?) -> String? {
         guard let phone, !phone.isEmpty else { return nil }
         let digits = phone.filter(\.isNumber)
         guard (8...15).contains(digits.count) else { return nil }
