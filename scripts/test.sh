@@ -25,12 +25,19 @@ python3 -c "import aiosmtpd" 2>/dev/null \
   || echo "test.sh: WARNING: no aiosmtpd (PyPI); the SMTP tests skip" >&2
 
 # Each stage has a deadline, so a test that hangs fails the run with its stage's name instead
-# of holding CI until its own limit.
+# of holding CI until its own limit. `timeout` runs a stage in a process group of its own, so an
+# interrupt of this script is passed on to it.
 within() {
   local minutes=$1; shift
-  local status=0
-  timeout --kill-after=30 "$((minutes * 60))" "$@" || status=$?
-  if [ "$status" = 124 ] || [ "$status" = 137 ]; then echo "test.sh: $* did not finish within $minutes minutes" >&2; fi
+  local started=$SECONDS status=0 pid
+  timeout --kill-after=30 "$((minutes * 60))" "$@" &
+  pid=$!
+  trap 'kill -TERM -- "-$pid" 2>/dev/null; exit 130' INT TERM
+  wait "$pid" || status=$?
+  trap - INT TERM
+  if [ "$status" -ne 0 ] && [ $((SECONDS - started)) -ge $((minutes * 60)) ]; then
+    echo "test.sh: $* did not finish within $minutes minutes" >&2
+  fi
   return "$status"
 }
 

@@ -6,7 +6,7 @@ import PortvaktCore
 /// SHA-256. A token's successor is an HMAC of the token under a server key: the same token
 /// always rotates to the same successor, and only the server can compute it.
 public struct RefreshTokenSecret: Sendable {
-    public let key: SymmetricKey
+    private let key: SymmetricKey
 
     public init(key: SymmetricKey) {
         self.key = key

@@ -2,7 +2,6 @@ import Foundation
 import JWTKit
 import PortvaktCore
 import PortvaktProtocol
-import PortvaktDomain
 import PortvaktStorage
 
 /// Signs access and ID tokens for a session with the active ES256 key.

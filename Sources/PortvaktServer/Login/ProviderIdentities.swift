@@ -6,9 +6,19 @@ import PortvaktStorage
 
 /// Who BankID or Vipps says logged in, and the member that is.
 struct ProviderIdentities: Sendable {
-    let linker: IdentityLinker
+    private let linker: IdentityLinker
     /// Synthetic (test) personnummer are accepted only when the sandbox is on.
-    let personnummerContext: Personnummer.Context
+    private let personnummerContext: Personnummer.Context
+
+    init(linker: IdentityLinker, personnummerContext: Personnummer.Context) {
+        self.linker = linker
+        self.personnummerContext = personnummerContext
+    }
+
+    /// The member behind the login; nil when no member record matches.
+    func user(for login: IdentityLinker.Login, now: Date) async throws -> User? {
+        try await linker.user(for: login, now: now)
+    }
 
     /// Who the provider says logged in: BankID's `nnin_altsub` from the ID token, Vipps's `nin`
     /// and phone number from userinfo. A personnummer that fails validation does not link the

@@ -67,7 +67,7 @@ struct CallbackRoutes {
                 }
             }
             let (linkerLogin, provided) = try await identities.identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
-            guard let user = try await identities.linker.user(for: linkerLogin, now: now) else {
+            guard let user = try await identities.user(for: linkerLogin, now: now) else {
                 let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
                 return Responses.redirect(to: location, status: .seeOther)
             }

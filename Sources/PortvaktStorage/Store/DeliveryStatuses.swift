@@ -1,5 +1,5 @@
-/// Where a member-system update in the outbox stands. The store's updates guard on the status
-/// they leave (``mayBecome(_:)`` is the whole table; a test holds the store to it).
+/// Where a member-system update in the outbox stands. ``mayBecome(_:)`` is the whole table; the
+/// store's updates guard in SQL on the status they leave, by the same rules.
 public enum OutboxStatus: String, Sendable, Hashable, Codable, CaseIterable {
     /// Waiting for its next attempt, or being delivered under a worker's claim.
     case pending

@@ -27,10 +27,13 @@ struct ArchitectureTests {
         }
         var checked = 0
         for (path, text) in files where path.hasSuffix("Routes.swift") || path.hasSuffix("Page.swift") || path.hasSuffix("Pages.swift") {
-            for declaration in text.matches(of: #/\n(struct|final class) (\w+)[^\n{]*\{\n((?:    [^\n]*\n|\n)*?)\}/#) {
+            let declared = Set(text.matches(of: #/\n(?:public )?(?:struct|final class) (\w+)/#).map { String($0.1) })
+            let read = text.matches(of: #/\n(?:public )?(struct|final class) (\w+)[^\n{]*\{\n((?:    [^\n]*\n|\n)*?)\}/#)
+            #expect(Set(read.map { String($0.2) }) == declared, "\(path): a type's body could not be read")
+            for declaration in read {
                 // Stored properties of the type itself: four spaces in, `let`/`var`, no value, not computed.
                 let stored = declaration.3.split(separator: "\n").filter { line in
-                    line.wholeMatch(of: #/    (let|var) \w+: [^={]+/#) != nil
+                    line.wholeMatch(of: #/    (?:(?:public|private|fileprivate|internal) )?(let|var) \w+: [^={]+/#) != nil
                 }
                 checked += 1
                 #expect(stored.count <= 4, "\(path): \(declaration.2) holds \(stored.count): \(stored.joined(separator: "; "))")
@@ -39,12 +42,21 @@ struct ArchitectureTests {
         #expect(checked >= 20, "route and page types found: \(checked)")
     }
 
+    @Test("Audit events are written with an AuditAction: only the store, reading the trail back, names a recorded action as text")
+    func auditActionsAreTheEnum() throws {
+        for folder in try FileManager.default.contentsOfDirectory(atPath: Self.sources.path) {
+            for (path, text) in try Self.swiftFiles(under: folder) where text.contains("recordedAction:") {
+                #expect(path.hasSuffix("PortvaktStore+Audit.swift") || path.hasSuffix("AuditEvent.swift"), "\(path) writes an action as text")
+            }
+        }
+    }
+
     @Test("The domain imports no HTTP")
     func domainWithoutHTTP() throws {
         let files = try Self.swiftFiles(under: "PortvaktDomain")
         #expect(files.count >= 15)
         for (path, text) in files {
-            #expect(text.firstMatch(of: #/import (Hummingbird\w*|HTTPTypes|NIO\w*|AsyncHTTPClient)\b/#) == nil, "\(path)")
+            #expect(text.firstMatch(of: #/import (\w+ )?(Hummingbird\w*|HTTPTypes|NIO\w*|AsyncHTTPClient)\b/#) == nil, "\(path)")
         }
     }
 

@@ -53,10 +53,19 @@ struct InProcessRouteTests {
     func foreignToken() async throws {
         try await Self.withRouter { client, routes in
             let forged = "eyJhbGciOiJFUzI1NiIsImtpZCI6Im5vdC1vdXJzIn0.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
-            for route in routes where RoutePolicy.of(route)?.caller == .member {
+            let guarded = routes.filter { route in
+                switch RoutePolicy.of(route)?.caller {
+                case .member?, .role?: true
+                default: false
+                }
+            }
+            #expect(guarded.count >= 15)
+            for route in guarded {
                 let (method, path) = Self.path(of: route)
                 try await client.execute(uri: path, method: method, headers: [.authorization: "Bearer \(forged)"]) { response in
                     #expect(response.status == .unauthorized, "\(route): \(response.status)")
+                    let body = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+                    #expect(body?["error"] as? String == "invalid_token", "\(route)")
                 }
             }
         }
