@@ -52,11 +52,3 @@ public enum Responses {
         return try json(ErrorResponse(error: error, errorDescription: description, messageID: messageID), status: status, headers: headers)
     }
 }
-
-extension URLComponents {
-    /// `uri` with `fields` appended to its query, each value percent-encoded.
-    public static func appending(_ fields: [(String, String)], to uri: String) -> String {
-        let query = fields.map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")
-        return uri + (uri.contains("?") ? "&" : "?") + query
-    }
-}

@@ -58,3 +58,11 @@ public struct FormFields: Sendable {
         PercentEncoding.encode(value)
     }
 }
+
+extension URLComponents {
+    /// `uri` with `fields` appended to its query, each value percent-encoded.
+    public static func appending(_ fields: [(String, String)], to uri: String) -> String {
+        let query = fields.map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")
+        return uri + (uri.contains("?") ? "&" : "?") + query
+    }
+}

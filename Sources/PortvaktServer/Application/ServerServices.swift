@@ -49,16 +49,21 @@ struct ServerServices: Sendable {
         clients = AppClients(legacy: configuration.legacyClients, address: address)
         dpop = DPoPCheck(store: store, nonces: dpopNonces, headerKeys: DPoPHeaderKeys(), address: address, logger: logger, now: now)
         tokens = TokenIssuer(store: store, signingKeys: signingKeys, address: address, lifetimes: lifetimes, now: now)
-        verifier = AccessTokenVerifier(store: store, signingKeys: signingKeys, clients: clients, dpop: dpop, logger: logger, now: now)
+        let tokenVerifier = TokenVerifier(signingKeys: signingKeys, address: address, clientIDs: Set(clients.all.map(\.id)), now: now)
+        verifier = AccessTokenVerifier(store: store, tokens: tokenVerifier, dpop: dpop, logger: logger, now: now)
         callers = CallerAuthenticator(verifier: verifier, store: store, now: now)
         sessions = SessionService(
-            store: store, tokens: tokens, verifier: verifier, refreshSecret: refreshSecret, idleLifetime: lifetimes.idle, logger: logger, now: now
+            store: store, tokens: tokens, verifier: tokenVerifier, refreshSecret: refreshSecret, idleLifetime: lifetimes.idle, logger: logger, now: now
         )
 
         let memberSystems = memberSystems
         let planner = MemberSyncPlanner(store: store, vault: keys.vault, cipher: keys.cipher) { slug in await memberSystems.system(for: slug) != nil }
         flows = LoginFlows(store: store, cipher: keys.cipher, lifetimes: lifetimes, address: address, now: now)
-        completion = LoginCompletion(store: store, planner: planner, lifetimes: lifetimes, address: address, logger: logger, now: now)
+        completion = LoginCompletion(
+            store: store, planner: planner, lifetimes: lifetimes,
+            portal: .init(clientID: PortalClient.id, idle: PortalRoutes.idleLifetime, absolute: PortalRoutes.absoluteLifetime),
+            address: address, logger: logger, now: now
+        )
         let linker = IdentityLinker(store: store, vault: keys.vault)
         identities = ProviderIdentities(linker: linker, personnummerContext: personnummerContext)
         authorizationRequests = AuthorizationRequests(flows: flows, clients: clients, sessions: sessions)
@@ -70,7 +75,7 @@ struct ServerServices: Sendable {
             store: store, throttle: throttle, publicAddress: address, challengeLifetime: lifetimes.deviceChallenge, logger: logger, now: now
         )
         devices = DeviceRegistry(store: store, throttle: throttle, mailer: mailer, lifetimes: lifetimes, publicAddress: address, logger: logger, now: now)
-        unlock = DeviceUnlock(store: store, assertions: assertions, tokens: tokens, dpop: dpop, lifetimes: lifetimes)
+        unlock = DeviceUnlock(store: store, assertions: assertions, tokens: tokens, lifetimes: lifetimes)
         bankIDOrders = BankIDOrderFlow(
             store: store, throttle: throttle, cipher: keys.cipher, linker: linker, completion: completion, upstreams: upstreams,
             refreshSecret: refreshSecret, orderLifetime: lifetimes.bankIDOrder, personnummerContext: personnummerContext, logger: logger, now: now

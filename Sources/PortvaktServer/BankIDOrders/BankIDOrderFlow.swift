@@ -134,7 +134,7 @@ struct BankIDOrderFlow: Sendable {
             return try await currentOutcome(order)
         }
         let outcome = BankIDOrderOutcome.failure(hintCode)
-        PortvaktMetrics.bankIDOrderEnded(status: hintCode == "cancelled" ? "cancelled" : hintCode == "expiredTransaction" ? "expired" : "failed")
+        DomainMetrics.bankIDOrderEnded(status: hintCode == "cancelled" ? "cancelled" : hintCode == "expiredTransaction" ? "expired" : "failed")
         if case .failed(_, let message, _) = outcome {
             try await completion.recordFailure(method: .bankid, message: message, reason: reason)
         }
@@ -159,7 +159,7 @@ struct BankIDOrderFlow: Sendable {
         } catch let error as StoreError where error.isNotFound && error.detail == "bankid_orders" {
             return try await currentOutcome(order)
         }
-        PortvaktMetrics.bankIDOrderEnded(status: "complete")
+        DomainMetrics.bankIDOrderEnded(status: "complete")
         return .complete(code: code)
     }
 

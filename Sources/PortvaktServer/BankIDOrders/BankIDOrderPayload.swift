@@ -1,3 +1,5 @@
+import PortvaktDomain
+
 /// What the server keeps sealed for an order: the provider's references and QR secret, and the
 /// app's request the code will be bound to.
 struct BankIDOrderPayload: Codable, Sendable {

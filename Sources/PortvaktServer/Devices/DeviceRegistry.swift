@@ -88,7 +88,7 @@ struct DeviceRegistry: Sendable {
         let now = self.now()
         let (device, blockedUntil) = try await throttle.device(id: deviceID, blockedUntil: [.device(deviceID), .address(address)], now: now)
         if blockedUntil != nil {
-            throw DeviceAssertionVerifier.throttled
+            throw GrantRefusal.throttled
         }
         var action: StepUpAction?
         if purpose == .stepUp {

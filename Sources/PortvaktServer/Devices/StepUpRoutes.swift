@@ -22,7 +22,7 @@ struct StepUpRoutes {
                 throw OAuthFailure.invalidGrant("The device belongs to another user.", message: .biometricUnlockFailed)
             }
             // What only BankID or Vipps may open, a device key does not (ActionPolicy).
-            guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.deviceKey) else { throw DeviceTrust.freshLoginRequired }
+            guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.deviceKey) else { throw OAuthFailure.freshLoginRequired }
             try await devices.recordStepUp(by: verified.device, for: caller, action: action)
             return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, biometric: verified.biometric))
         }

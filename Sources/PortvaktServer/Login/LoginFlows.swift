@@ -3,16 +3,6 @@ import PortvaktCore
 import PortvaktStorage
 import PortvaktDomain
 
-/// A login between `/oauth/authorize` and the code, stored sealed in `login_flows` and found by
-/// the hash of its handle: the upstream `state` for BankID and Vipps, a form field for password.
-struct PendingLogin: Codable, Sendable {
-    var request: AppAuthorizationRequest
-    var method: IdentityProvider
-    /// Upstream PKCE verifier and nonce; nil for password logins.
-    var upstreamVerifier: String?
-    var upstreamNonce: String?
-}
-
 /// The logins in progress and the pushed requests (`LoginFlows+Pushed.swift`), sealed in
 /// `login_flows`, so any instance can continue them.
 struct LoginFlows: Sendable {

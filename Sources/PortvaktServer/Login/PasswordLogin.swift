@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktDomain
 import PortvaktCore
 import PortvaktStorage
 
@@ -28,7 +29,7 @@ struct PasswordLogin: Sendable {
         let matches = try await checker.verify(String(password.prefix(128)), hash: user?.passwordHash)
         guard matches, let user, user.disabledAt == nil else {
             try await auditFailure("wrong_credentials", address: address, now: now)
-            PortvaktMetrics.login(provider: "password", outcome: "failure")
+            DomainMetrics.login(provider: "password", outcome: "failure")
             return .refused
         }
         try await throttle.recordSuccess(.account(email))

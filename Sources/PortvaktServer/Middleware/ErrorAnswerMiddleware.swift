@@ -16,6 +16,8 @@ struct ErrorAnswerMiddleware: RouterMiddleware {
             return try Self.answer(failure, to: request, context: context)
         } catch let refusal as DomainError {
             return try Self.answer(OAuthFailure(refusal), to: request, context: context)
+        } catch let refusal as GrantRefusal {
+            return try Self.answer(OAuthFailure(refusal), to: request, context: context)
         } catch let error as HTTPError where [.badRequest, .contentTooLarge, .unsupportedMediaType].contains(error.status) && Self.surface(request, context) == .json {
             // A malformed query or body the HTTP helpers refused: the API's one error shape.
             return try OAuthFailure(error: "invalid_request", description: error.body ?? "The request is malformed.", status: error.status).response()

@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktDomain
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP

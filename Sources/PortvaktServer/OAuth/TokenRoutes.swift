@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktHTTP
+import PortvaktDomain
 
 /// `POST /oauth/token` (authorization_code with PKCE, refresh_token, and the device unlock grant
 /// ``DeviceUnlock/grantType``), `POST /oauth/revoke` (RFC 7009) and `POST /oauth/par` (RFC 9126).
@@ -47,7 +48,7 @@ struct TokenRoutes {
     }
 
     /// The unlock records the request's proof in its own transaction; the code grant first.
-    private func grant(_ fields: FormFields, client: AppClient, proof: DPoPCheck.Verified?, address: String) async throws -> TokenResponse {
+    private func grant(_ fields: FormFields, client: AppClient, proof: ProofOfPossession?, address: String) async throws -> TokenResponse {
         switch fields["grant_type"] {
         case "authorization_code":
             guard let code = fields["code"] else { throw OAuthFailure.invalidRequest("code is required.") }

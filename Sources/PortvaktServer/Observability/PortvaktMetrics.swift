@@ -20,34 +20,6 @@ enum PortvaktMetrics {
         Timer(label: "portvakt_http_request_duration_seconds", dimensions: [("route", route), ("method", method)]).record(duration: duration)
     }
 
-    static func login(provider: String, outcome: String) {
-        Counter(label: "portvakt_logins_total", dimensions: [("provider", provider), ("outcome", outcome)]).increment()
-    }
-
-    static func bankIDOrderEnded(status: String) {
-        Counter(label: "portvakt_bankid_orders_total", dimensions: [("status", status)]).increment()
-    }
-
-    static func refreshRotated() {
-        Counter(label: "portvakt_refresh_rotations_total").increment()
-    }
-
-    static func refreshReuseDetected() {
-        Counter(label: "portvakt_refresh_reuse_detected_total").increment()
-    }
-
-    static func deviceUnlocked() {
-        Counter(label: "portvakt_device_unlocks_total").increment()
-    }
-
-    static func deviceAssertionFailed(reason: String) {
-        Counter(label: "portvakt_device_assertion_failures_total", dimensions: [("reason", reason)]).increment()
-    }
-
-    static func throttleBlocked(kind: String) {
-        Counter(label: "portvakt_throttle_blocks_total", dimensions: [("kind", kind)]).increment()
-    }
-
     static func outboxDelivered(after seconds: Double) {
         Timer(label: "portvakt_outbox_delivery_latency_seconds").recordSeconds(max(0, seconds))
     }

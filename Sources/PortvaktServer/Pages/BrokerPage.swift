@@ -1,3 +1,4 @@
+import PortvaktDomain
 import Hummingbird
 import PortvaktCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktDomain
 import PortvaktCore
 import PortvaktStorage
 

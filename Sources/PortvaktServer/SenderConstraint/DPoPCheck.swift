@@ -28,15 +28,6 @@ struct DPoPCheck: Sendable {
         case authorizationServer, resource
     }
 
-    /// A proof that passed every check but the replay record, which the caller makes (``record(_:at:)``)
-    /// or hands to the store to make in its own transaction (a refresh: one commit, not two).
-    struct Verified: Sendable {
-        /// The thumbprint of the key that signed the proof.
-        let key: String
-        /// The proof's `jti`, scoped to its key, and until when it is remembered.
-        let record: DPoPProofRecord
-    }
-
     /// The thumbprint of the key that signed the request's valid proof, the proof now recorded;
     /// nil without a proof.
     /// - Throws: `invalid_dpop_proof`, or `use_dpop_nonce` when the nonce is missing or old.
@@ -46,8 +37,10 @@ struct DPoPCheck: Sendable {
         return verified.key
     }
 
-    /// Every check of the request's proof but the replay record; nil without a proof.
-    func verify(_ request: Request, at endpoint: Endpoint, accessToken: String? = nil) throws(OAuthFailure) -> Verified? {
+    /// Every check of the request's proof but the replay record, which the caller makes
+    /// (``record(_:at:)``) or hands to the store to make in its own transaction (a refresh: one
+    /// commit, not two); nil without a proof.
+    func verify(_ request: Request, at endpoint: Endpoint, accessToken: String? = nil) throws(OAuthFailure) -> ProofOfPossession? {
         let values = request.headers[values: .dpop]
         guard !values.isEmpty else { return nil }
         guard values.count == 1 else { throw Self.invalid("Send exactly one DPoP header.", at: endpoint) }
@@ -76,14 +69,14 @@ struct DPoPCheck: Sendable {
         guard let nonce = proof.nonce, nonces.isValid(nonce, at: now) else {
             throw Self.useNonce(at: endpoint)
         }
-        return Verified(key: proof.thumbprint, record: DPoPProofRecord(
+        return ProofOfPossession(key: proof.thumbprint, record: DPoPProofRecord(
             jtiHash: Data(SHA256.hash(data: Data("\(proof.thumbprint) \(proof.jti)".utf8))), expiresAt: now.addingTimeInterval(2 * Self.window + 5)
         ))
     }
 
     /// Records the proof's `jti`, so no instance accepts it again.
     /// - Throws: `invalid_dpop_proof` when it was recorded before.
-    func record(_ verified: Verified, at endpoint: Endpoint) async throws(OAuthFailure) {
+    func record(_ verified: ProofOfPossession, at endpoint: Endpoint) async throws(OAuthFailure) {
         let recorded: Bool
         do {
             recorded = try await store.recordDPoPProof(verified.record)

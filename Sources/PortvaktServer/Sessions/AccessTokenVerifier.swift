@@ -2,17 +2,14 @@ import Foundation
 import Hummingbird
 import Logging
 import PortvaktHTTP
-import JWTKit
 import PortvaktStorage
 import PortvaktDomain
 
-/// Checks Portvakt's own access tokens for the resource endpoints: signature by a current key
-/// (looked up by `kid` first, since jwt-kit would fall back to its default key), issuer, expiry,
-/// and that the session is still active.
+/// Checks the access token of a resource request: presented as its binding requires (Bearer or
+/// DPoP with a proof by its key), valid (``TokenVerifier``), and its session still active.
 struct AccessTokenVerifier: Sendable {
     let store: PortvaktStore
-    let signingKeys: SigningKeyCache
-    let clients: AppClients
+    let tokens: TokenVerifier
     let dpop: DPoPCheck
     let logger: Logger
     let now: @Sendable () -> Date
@@ -20,27 +17,17 @@ struct AccessTokenVerifier: Sendable {
     /// - Throws: 401 `invalid_token` for a token that is not ours or expired; 503
     ///   `temporarily_unavailable` when the keys cannot be read (the app must not log out for that).
     func claims(of token: String, allowExpired: Bool = false) async throws(OAuthFailure) -> AccessTokenClaims {
-        let invalid = OAuthFailure(error: "invalid_token", description: "The access token is invalid or expired.", message: .sessionExpired, status: .unauthorized)
-        let signed: AccessTokenClaims?
+        let claims: AccessTokenClaims?
         do {
-            signed = try await signedByUs(token, as: AccessTokenClaims.self)
+            claims = try await tokens.accessClaims(of: token, allowExpired: allowExpired)
         } catch {
             logger.error("Access tokens cannot be checked: the signing keys could not be read", metadata: ["error": "\(error)"])
             throw .temporarilyUnavailable
         }
-        guard let claims = signed, claims.iss == clients.address.current, clients.client(claims.aud) != nil,
-              allowExpired || claims.exp > Int(now().timeIntervalSince1970)
-        else { throw invalid }
+        guard let claims else {
+            throw OAuthFailure(error: "invalid_token", description: "The access token is invalid or expired.", message: .sessionExpired, status: .unauthorized)
+        }
         return claims
-    }
-
-    /// The payload of a token signed ES256 by one of Portvakt's current keys, unchecked otherwise.
-    /// - Throws: only when the keys cannot be read (the database is away).
-    func signedByUs<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload? {
-        guard let header = JOSEHeader(compactJWS: token), header.alg == "ES256", header.keyReferences.isEmpty, let kid = header.kid else { return nil }
-        let (collection, keys) = try await signingKeys.collection(now: now())
-        guard keys.verificationKeys.contains(where: { $0.kid == kid }) else { return nil }
-        return try? await collection.verify(token, as: Payload.self)
     }
 
     /// The access token of a resource request: `Authorization: Bearer` (RFC 6750) or `DPoP`

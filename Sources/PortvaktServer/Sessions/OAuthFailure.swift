@@ -45,6 +45,13 @@ struct OAuthFailure: Error, Sendable {
         message: .temporarilyUnavailable, status: .serviceUnavailable
     )
 
+    /// RFC 9470: log in again with BankID or Vipps (`max_age` 300), then repeat the request.
+    static let freshLoginRequired = OAuthFailure(
+        error: "insufficient_user_authentication",
+        description: "This action needs a BankID or Vipps login within the last 5 minutes; log in again and repeat it.",
+        message: .freshLoginRequired, status: .unauthorized, challengeParameters: #", max_age="300""#
+    )
+
     static let notAllowed = OAuthFailure(
         error: "access_denied", description: "The caller has no role here that allows this.", message: .notAllowed, status: .forbidden
     )
@@ -92,12 +99,30 @@ extension OAuthFailure {
                let stepUp = StepUpAction(rawValue: action.rawValue) {
                 self = .stepUpRequired(stepUp, refusal.description)
             } else {
-                self = DeviceTrust.freshLoginRequired
+                self = .freshLoginRequired
             }
         case .conflict:
             self = OAuthFailure(error: "conflict", description: refusal.description, status: .conflict)
         case .invalidInput:
             self = .invalidRequest(refusal.description)
+        }
+    }
+}
+
+extension OAuthFailure {
+    /// A refused grant as the token endpoint answers it (RFC 6749 §5.2, RFC 9449 §5).
+    init(_ refusal: GrantRefusal) {
+        switch refusal.kind {
+        case .invalidGrant:
+            self = .invalidGrant(refusal.description, message: refusal.message)
+        case .sessionEnded:
+            self = .sessionExpired
+        case .reauthenticationRequired:
+            self = OAuthFailure(error: "reauthentication_required", description: refusal.description, message: refusal.message)
+        case .proofInvalid:
+            self = DPoPCheck.invalid(refusal.description, at: .authorizationServer)
+        case .throttled:
+            self = OAuthFailure(error: "slow_down", description: refusal.description, message: refusal.message, status: .tooManyRequests)
         }
     }
 }

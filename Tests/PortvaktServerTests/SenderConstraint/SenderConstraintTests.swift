@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 import PortvaktProtocol
 import PortvaktStorage
 import PortvaktTestSupport

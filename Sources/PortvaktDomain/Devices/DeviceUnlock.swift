@@ -1,25 +1,30 @@
 import Foundation
 import PortvaktCore
 import PortvaktProtocol
-import PortvaktDomain
 import PortvaktStorage
 
 /// The unlock grant at `/oauth/token`: a device assertion for a challenge with purpose `unlock`
 /// becomes a new session with `amr` `hwk` and `face` or `fpt` (RFC 8176), ending no later
 /// than the device trust.
-struct DeviceUnlock: Sendable {
+public struct DeviceUnlock: Sendable {
     let store: PortvaktStore
     let assertions: DeviceAssertionVerifier
     let tokens: TokenIssuer
-    let dpop: DPoPCheck
     let lifetimes: SessionLifetimes
 
+    public init(store: PortvaktStore, assertions: DeviceAssertionVerifier, tokens: TokenIssuer, lifetimes: SessionLifetimes) {
+        self.store = store
+        self.assertions = assertions
+        self.tokens = tokens
+        self.lifetimes = lifetimes
+    }
+
     /// The grant type (RFC 7523 §2.1: a JWT as an authorization grant; the assertion is the device's JWS).
-    static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+    public static let grantType = "urn:ietf:params:oauth:grant-type:jwt-bearer"
 
     /// With `proof` (the request's verified DPoP proof, not yet recorded) the new session is bound
     /// to its key; the proof is recorded in the unlock's own transaction.
-    func tokens(assertion: String, clientID: String, address: String, proof: DPoPCheck.Verified?) async throws -> TokenResponse {
+    public func tokens(assertion: String, clientID: String, address: String, proof: ProofOfPossession?) async throws -> TokenResponse {
         let verifier = assertions
         let signed = try await verifier.signed(assertion, address: address)
         guard verifier.claimsProblem(signed, purpose: .unlock) == nil,
@@ -30,10 +35,10 @@ struct DeviceUnlock: Sendable {
             // Refused before the challenge is taken: the verifier takes it and names the problem
             // (a problem with the challenge first, as for every assertion); the device trust is
             // all that can be left once it returns.
-            if let proof { try await dpop.record(proof, at: .authorizationServer) }
+            if let proof, try await !store.recordDPoPProof(proof.record) { throw GrantRefusal.proofReplayed }
             let verified = try await verifier.verify(signed, purpose: .unlock)
             try await store.append(event(verified.device, outcome: "failure", now: signed.now, details: ["reason": "trust_expired"]))
-            throw DeviceTrust.reauthenticationRequired
+            throw GrantRefusal.reauthenticationRequired
         }
         let refreshToken = randomToken()
         let session = Session.starting(
@@ -48,7 +53,7 @@ struct DeviceUnlock: Sendable {
         )
         switch try await store.unlockDevice(grant) {
         case .started(let started):
-            PortvaktMetrics.deviceUnlocked()
+            DomainMetrics.deviceUnlocked()
             return try await tokens.tokens(
                 for: started.session, organisations: started.organisations, user: user, refreshToken: refreshToken, scope: "openid", nonce: nil,
                 withIDToken: true
@@ -56,9 +61,9 @@ struct DeviceUnlock: Sendable {
         case .challengeRefused(let reason):
             throw await verifier.refuse(reason, signed)
         case .deviceRemoved:
-            throw OAuthFailure.invalidGrant("The device was removed.", message: .deviceNotRecognised)
+            throw GrantRefusal.invalidGrant("The device was removed.", message: .deviceNotRecognised)
         case .replayedProof:
-            throw DPoPCheck.replayed(at: .authorizationServer)
+            throw GrantRefusal.proofReplayed
         }
     }
 

@@ -1,33 +1,12 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 import PortvaktProtocol
 import PortvaktStorage
 
-/// A checked `/oauth/authorize` request from the app (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core
-/// §3.1.2.1), kept sealed in the login flow until the code is issued.
-struct AppAuthorizationRequest: Codable, Sendable, Hashable {
-    static let supportedScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
-
-    var clientID: String
-    var redirectURI: String
-    var state: String?
-    var nonce: String?
-    var codeChallenge: String
-    var scope: String
-    var language: Language
-    /// `idp_hint`: which method the app's button chose; nil shows the method page.
-    var method: IdentityProvider?
-    /// OIDC `login_hint`, passed on to BankID or Vipps (a short, plain hint; anything else is dropped).
-    var loginHint: String?
-    /// OIDC `max_age` (0 for `prompt=login`): the person must authenticate at BankID or Vipps
-    /// now, not be let through by a session there; checked against the provider's `auth_time`.
-    var maxAge: Int?
-    /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key that alone may redeem the code.
-    var dpopJKT: String?
-    /// Set when the request was pushed (PAR, RFC 9126): the request sealed by the server, which the
-    /// method and password pages' links carry instead of the parameters (``AuthorizationContinuation``).
-    var continuation: String?
-
+/// The app's authorization request as `/oauth/authorize` and the BankID order start receive it,
+/// checked before anything is stored.
+extension AppAuthorizationRequest {
     /// Where a problem found before the redirect URI is trusted is shown: on a page, never by
     /// redirecting (RFC 6749 §4.1.2.1).
     struct PageError: Error {
@@ -132,26 +111,5 @@ struct AppAuthorizationRequest: Codable, Sendable, Hashable {
             throw refuse("invalid_scope", "supported scopes: \(supportedScopes.sorted().joined(separator: " "))")
         }
         return scopes.joined(separator: " ")
-    }
-
-    /// The same request with another method, as a link on the method and password pages;
-    /// `path` sends it to another page of the broker (BankID on another device).
-    func authorizeURL(method: IdentityProvider?, language: Language? = nil, path: String = "/oauth/authorize") -> String {
-        if let continuation {
-            var fields = [("client_id", clientID), ("continuation", continuation), ("ui_locales", (language ?? self.language).rawValue)]
-            if let method { fields.append(("idp_hint", method.rawValue)) }
-            return URLComponents.appending(fields, to: path)
-        }
-        var fields = [
-            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
-            ("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope),
-            ("ui_locales", (language ?? self.language).rawValue),
-        ]
-        if let state { fields.append(("state", state)) }
-        if let nonce { fields.append(("nonce", nonce)) }
-        if let method { fields.append(("idp_hint", method.rawValue)) }
-        if let maxAge { fields.append(("max_age", String(maxAge))) }
-        if let dpopJKT { fields.append(("dpop_jkt", dpopJKT)) }
-        return URLComponents.appending(fields, to: path)
     }
 }

@@ -8,8 +8,8 @@ import PortvaktStorage
 /// further one doubles the wait, up to 15 minutes. A success clears the account or device.
 /// The counters live in the database, so every instance sees the same ones: N instances do not
 /// give an attacker N times the attempts.
-struct LoginThrottle: Sendable {
-    struct Policy: Sendable {
+public struct LoginThrottle: Sendable {
+    public struct Policy: Sendable {
         var freeFailures: Int
         var firstWait: TimeInterval = 5
         var longestWait: TimeInterval = 15 * 60
@@ -23,7 +23,7 @@ struct LoginThrottle: Sendable {
         }
     }
 
-    enum Key: Hashable, Sendable {
+    public enum Key: Hashable, Sendable {
         case account(String)
         case address(String)
         case device(String)
@@ -51,12 +51,12 @@ struct LoginThrottle: Sendable {
             }
         }
 
-        var address: String? {
+        public var address: String? {
             if case .address(let address) = self { address } else { nil }
         }
 
         /// What the database keeps: a hash, so no email or IP address is stored.
-        var stored: String {
+        public var stored: String {
             let value = switch self {
             case .account(let value), .address(let value), .device(let value), .user(let value), .orderStart(let value, _): value
             }
@@ -67,43 +67,48 @@ struct LoginThrottle: Sendable {
     let store: PortvaktStore
     /// BankID orders an address may start before it waits (`PORTVAKT_BANKID_ORDERS_PER_ADDRESS`);
     /// the count starts over after ten minutes without one.
-    var orderStartsPerAddress = 20
+    public var orderStartsPerAddress = 20
+
+    public init(store: PortvaktStore, orderStartsPerAddress: Int = 20) {
+        self.store = store
+        self.orderStartsPerAddress = orderStartsPerAddress
+    }
 
     /// Until when the keys are blocked; nil when an attempt may go ahead.
-    func blockedUntil(_ keys: [Key], now: Date) async throws -> Date? {
+    public func blockedUntil(_ keys: [Key], now: Date) async throws -> Date? {
         counted(try await store.throttleBlockedUntil(keys: keys.map(\.stored), now: now), keys)
     }
 
     /// The device and until when `keys` are blocked, in one read (see ``blockedUntil(_:now:)``).
-    func device(id: String, blockedUntil keys: [Key], now: Date) async throws -> (device: Device?, blockedUntil: Date?) {
+    public func device(id: String, blockedUntil keys: [Key], now: Date) async throws -> (device: Device?, blockedUntil: Date?) {
         let answer = try await store.device(id: id, blockedUntilFor: keys.map(\.stored), now: now)
         return (answer.device, counted(answer.blockedUntil, keys))
     }
 
     /// The user and until when `keys` are blocked, in one read (see ``blockedUntil(_:now:)``).
-    func user(id: String, blockedUntil keys: [Key], now: Date) async throws -> (user: User?, blockedUntil: Date?) {
+    public func user(id: String, blockedUntil keys: [Key], now: Date) async throws -> (user: User?, blockedUntil: Date?) {
         let answer = try await store.user(id: id, blockedUntilFor: keys.map(\.stored), now: now)
         return (answer.user, counted(answer.blockedUntil, keys))
     }
 
     private func counted(_ until: Date?, _ keys: [Key]) -> Date? {
-        if until != nil { PortvaktMetrics.throttleBlocked(kind: keys.first?.kind ?? "none") }
+        if until != nil { DomainMetrics.throttleBlocked(kind: keys.first?.kind ?? "none") }
         return until
     }
 
-    func recordFailure(_ keys: [Key], now: Date) async throws {
+    public func recordFailure(_ keys: [Key], now: Date) async throws {
         try await store.recordThrottleFailures(keys.map(Self.failure), now: now)
     }
 
     /// Counts the attempt against `keys` before the expensive check, atomically in the database;
     /// nil when it may be judged, else until when the keys are blocked (nothing counted). A
     /// success gives the count back (``recordSuccess(_:)``, ``release(_:)``).
-    func reserve(_ keys: [Key], now: Date) async throws -> Date? {
+    public func reserve(_ keys: [Key], now: Date) async throws -> Date? {
         counted(try await store.reserveThrottleAttempt(keys.map(Self.failure), now: now), keys)
     }
 
     /// Gives back a reserved attempt that succeeded, without clearing the key's earlier failures.
-    func release(_ key: Key) async throws {
+    public func release(_ key: Key) async throws {
         try await store.releaseThrottleAttempt(key: key.stored)
     }
 
@@ -112,7 +117,7 @@ struct LoginThrottle: Sendable {
         return ThrottleFailure(key: key.stored, forgetAfter: policy.forgetAfter) { policy.wait(afterFailures: $0) }
     }
 
-    func recordSuccess(_ key: Key) async throws {
+    public func recordSuccess(_ key: Key) async throws {
         try await store.clearThrottle(key: key.stored)
     }
 }

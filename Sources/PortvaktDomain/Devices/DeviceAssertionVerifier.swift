@@ -3,7 +3,6 @@ import Logging
 import JWTKit
 import PortvaktCore
 import PortvaktStorage
-import PortvaktDomain
 
 /// Checks a device's signed answer to a challenge (DESIGN.md, "Biometric unlock and step-up").
 ///
@@ -12,7 +11,7 @@ import PortvaktDomain
 /// another device, purpose or action, and claims that disagree with it. The challenge is taken
 /// (deleted) as soon as the signature holds, so one challenge answers at most one assertion.
 /// Failures are throttled per device, per user and per client address, and audited.
-struct DeviceAssertionVerifier: Sendable {
+public struct DeviceAssertionVerifier: Sendable {
     let store: PortvaktStore
     let throttle: LoginThrottle
     let publicAddress: PublicAddress
@@ -21,35 +20,47 @@ struct DeviceAssertionVerifier: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
 
-    struct Verified: Sendable {
-        let device: Device
-        let user: User
-        let biometric: BiometricKind
-        let action: StepUpAction?
+    public init(
+        store: PortvaktStore, throttle: LoginThrottle, publicAddress: PublicAddress, challengeLifetime: TimeInterval, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.throttle = throttle
+        self.publicAddress = publicAddress
+        self.challengeLifetime = challengeLifetime
+        self.logger = logger
+        self.now = now
+    }
+
+    public struct Verified: Sendable {
+        public let device: Device
+        public let user: User
+        public let biometric: BiometricKind
+        public let action: StepUpAction?
     }
 
     /// Clocks on phones drift; an assertion signed a little "in the future" is still fine.
     static let clockSkew: TimeInterval = 30
 
     /// An assertion signed by a registered device that is not revoked; its challenge not yet taken.
-    struct Signed: Sendable {
-        let device: Device
+    public struct Signed: Sendable {
+        public let device: Device
         /// The device's user, read with the user's failure counter; nil when gone.
-        let user: User?
-        let claims: DeviceAssertion
+        public let user: User?
+        public let claims: DeviceAssertion
         /// The failure counters a refusal counts against.
         let keys: [LoginThrottle.Key]
-        let now: Date
+        public let now: Date
     }
 
-    /// - Throws: ``OAuthFailure`` for a refused assertion; a storage error as it is (the device
+    /// - Throws: ``GrantRefusal`` for a refused assertion; a storage error as it is (the device
     ///   must not be told it is unknown because the database is away).
-    func verify(_ assertion: String, purpose: DevicePurpose, address: String) async throws -> Verified {
+    public func verify(_ assertion: String, purpose: DevicePurpose, address: String) async throws -> Verified {
         try await verify(try await signed(assertion, address: address), purpose: purpose)
     }
 
     /// Checks the header, the failure counters, the device and the signature; the challenge is left alone.
-    func signed(_ assertion: String, address: String) async throws -> Signed {
+    public func signed(_ assertion: String, address: String) async throws -> Signed {
         let now = self.now()
         guard assertion.utf8.count <= 4096, let header = JOSEHeader(compactJWS: assertion) else {
             throw await refuse("malformed", keys: [.address(address)], now: now)
@@ -60,7 +71,7 @@ struct DeviceAssertionVerifier: Sendable {
         // The counters of device and address come with the device, the user's with the user.
         let (found, deviceBlocked) = try await throttle.device(id: deviceID, blockedUntil: [.device(deviceID), .address(address)], now: now)
         if deviceBlocked != nil {
-            throw Self.throttled
+            throw GrantRefusal.throttled
         }
         guard let device = found else {
             throw await refuse("unknown_device", keys: [.address(address)], now: now, message: .deviceNotRecognised)
@@ -68,7 +79,7 @@ struct DeviceAssertionVerifier: Sendable {
         let keys: [LoginThrottle.Key] = [.device(device.id), .user(device.userId), .address(address)]
         let (user, userBlocked) = try await throttle.user(id: device.userId, blockedUntil: [.user(device.userId)], now: now)
         if userBlocked != nil {
-            throw Self.throttled
+            throw GrantRefusal.throttled
         }
         guard device.revokedAt == nil else {
             throw await refuse("device_revoked", device: device, keys: keys, now: now, message: .deviceNotRecognised)
@@ -82,7 +93,7 @@ struct DeviceAssertionVerifier: Sendable {
     }
 
     /// Takes the challenge, then checks it, the claims and the user.
-    func verify(_ signed: Signed, purpose: DevicePurpose) async throws -> Verified {
+    public func verify(_ signed: Signed, purpose: DevicePurpose) async throws -> Verified {
         let (device, claims) = (signed.device, signed.claims)
         guard let challenge = try await store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: signed.now) else {
             throw await refuse("challenge_unknown_used_or_expired", signed)
@@ -105,7 +116,7 @@ struct DeviceAssertionVerifier: Sendable {
     }
 
     /// What is wrong with the claims on their own (the challenge aside), if anything.
-    func claimsProblem(_ signed: Signed, purpose: DevicePurpose) -> String? {
+    public func claimsProblem(_ signed: Signed, purpose: DevicePurpose) -> String? {
         let claims = signed.claims
         return if claims.purpose != purpose { "wrong_purpose" }
         else if (purpose == .stepUp) != (claims.action.flatMap(StepUpAction.init(rawValue:)) != nil) { "wrong_action" }
@@ -125,18 +136,14 @@ struct DeviceAssertionVerifier: Sendable {
         return try? await collection.verify(assertion, as: DeviceAssertion.self)
     }
 
-    static let throttled = OAuthFailure(
-        error: "slow_down", description: "Too many failed attempts; wait a little.", message: .tooManyAttempts, status: .tooManyRequests
-    )
-
     /// Counts a failure against the signed assertion's device, user and address, and audits it.
-    func refuse(_ reason: String, _ signed: Signed, message: UserMessage = .biometricUnlockFailed) async -> OAuthFailure {
+    public func refuse(_ reason: String, _ signed: Signed, message: UserMessage = .biometricUnlockFailed) async -> GrantRefusal {
         await refuse(reason, device: signed.device, keys: signed.keys, now: signed.now, message: message)
     }
 
     private func refuse(
         _ reason: String, device: Device? = nil, keys: [LoginThrottle.Key], now: Date, message: UserMessage = .biometricUnlockFailed
-    ) async -> OAuthFailure {
+    ) async -> GrantRefusal {
         try? await throttle.recordFailure(keys, now: now)
         try? await store.append(AuditEvent(
             occurredAt: now, action: .deviceAssertionFailed, outcome: "failure", actorUserID: device.flatMap { UUID(uuidString: $0.userId) },
@@ -144,8 +151,8 @@ struct DeviceAssertionVerifier: Sendable {
             details: ["reason": reason, "client_address": keys.lazy.compactMap(\.address).first ?? "unknown"]
         ))
         logger.notice("Device assertion refused", metadata: ["reason": "\(reason)"])
-        PortvaktMetrics.deviceAssertionFailed(reason: reason)
-        return OAuthFailure.invalidGrant("The device assertion was refused (\(reason.replacingOccurrences(of: "_", with: " "))).", message: message)
+        DomainMetrics.deviceAssertionFailed(reason: reason)
+        return GrantRefusal.invalidGrant("The device assertion was refused (\(reason.replacingOccurrences(of: "_", with: " "))).", message: message)
     }
 }
 

@@ -3,23 +3,35 @@ import Logging
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktDomain
 
 /// Sessions from the token endpoint's side: redeeming codes, rotating refresh tokens, ending
-/// sessions. Every failure is an ``OAuthFailure`` the app can act on.
-struct SessionService: Sendable {
+/// sessions. Every refusal is a ``GrantRefusal`` the app can act on.
+public struct SessionService: Sendable {
     let store: PortvaktStore
     let tokens: TokenIssuer
-    let verifier: AccessTokenVerifier
+    let verifier: TokenVerifier
     let refreshSecret: RefreshTokenSecret
     let idleLifetime: TimeInterval
     let logger: Logger
-    let now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
+
+    public init(
+        store: PortvaktStore, tokens: TokenIssuer, verifier: TokenVerifier, refreshSecret: RefreshTokenSecret, idleLifetime: TimeInterval,
+        logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.tokens = tokens
+        self.verifier = verifier
+        self.refreshSecret = refreshSecret
+        self.idleLifetime = idleLifetime
+        self.logger = logger
+        self.now = now
+    }
 
     /// `authorization_code` (RFC 6749 §4.1.3) with PKCE S256 (RFC 7636 §4.6). The code is gone
     /// after the first attempt; a failed attempt also ends the session the code was for.
     /// With `proofKey` (the request's DPoP key) the session's tokens are bound to that key.
-    func redeem(code: String, clientID: String, redirectURI: String?, verifier: String?, proofKey: String?) async throws -> TokenResponse {
+    public func redeem(code: String, clientID: String, redirectURI: String?, verifier: String?, proofKey: String?) async throws -> TokenResponse {
         let (session, redeemed) = try await redeemSession(code: code, clientID: clientID, redirectURI: redirectURI, verifier: verifier, proofKey: proofKey)
         let refreshToken = randomToken()
         _ = try await store.insertRefreshToken(
@@ -33,7 +45,7 @@ struct SessionService: Sendable {
 
     /// Takes the code once and checks it against the client, redirect URI and PKCE verifier; a
     /// mismatch ends the session the code was for. Returns the live session it opened.
-    func redeemSession(
+    public func redeemSession(
         code: String, clientID: String, redirectURI: String?, verifier: String?, proofKey: String? = nil
     ) async throws -> (session: Session, code: AuthorizationCode) {
         let now = self.now()
@@ -45,9 +57,9 @@ struct SessionService: Sendable {
             // Whoever redeemed it first may be the thief: the session it made ends (RFC 9700 §4.5.3).
             try await store.revokeSession(id: sessionID, reason: "code_replayed", now: now)
             try await audit(.failure, action: .loginCodeReplayed, sessionID: sessionID, now: now, details: [:])
-            throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
+            throw GrantRefusal.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
         case .unknown:
-            throw OAuthFailure.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
+            throw GrantRefusal.invalidGrant("The code is unknown, used or expired.", message: .loginFailed)
         }
         var problem: String?
         if redeemed.clientId != clientID {
@@ -64,13 +76,13 @@ struct SessionService: Sendable {
         if let problem {
             try await store.revokeSession(id: redeemed.sessionId, reason: "code_redemption_failed", now: now)
             try await audit(.failure, action: .loginCodeRedemption, sessionID: redeemed.sessionId, now: now, details: ["reason": problem])
-            throw OAuthFailure.invalidGrant(problem, message: .loginFailed)
+            throw GrantRefusal.invalidGrant(problem, message: .loginFailed)
         }
         guard var session = try await store.session(id: redeemed.sessionId), session.isActive(at: now) else {
-            throw OAuthFailure.sessionExpired
+            throw GrantRefusal.sessionEnded
         }
         if let proofKey {
-            guard let bound = try await store.bindSession(id: session.id, dpopJKT: proofKey) else { throw OAuthFailure.sessionExpired }
+            guard let bound = try await store.bindSession(id: session.id, dpopJKT: proofKey) else { throw GrantRefusal.sessionEnded }
             session = bound
         }
         return (session, redeemed)
@@ -81,7 +93,7 @@ struct SessionService: Sendable {
     /// A session bound to a DPoP key rotates only for a proof by that key (`proof`, recorded in
     /// the rotation's transaction); any other key, or none, changes nothing, so a stolen token
     /// cannot end the session either.
-    func refresh(token: String, clientID: String, proof: DPoPCheck.Verified?) async throws -> TokenResponse {
+    public func refresh(token: String, clientID: String, proof: ProofOfPossession?) async throws -> TokenResponse {
         let now = self.now()
         let proofKey = proof?.key
         let successor = refreshSecret.successor(of: token)
@@ -92,55 +104,54 @@ struct SessionService: Sendable {
         )
         switch rotation {
         case .rotated(let rotated), .repeated(let rotated):
-            if case .rotated = rotation { PortvaktMetrics.refreshRotated() }
+            if case .rotated = rotation { DomainMetrics.refreshRotated() }
             return try await tokens.tokens(
                 for: rotated.session, organisations: rotated.organisations, refreshToken: successor, scope: "openid", nonce: nil, withIDToken: false
             )
         case .reused(let session):
-            PortvaktMetrics.refreshReuseDetected()
+            DomainMetrics.refreshReuseDetected()
             logger.warning("A rotated refresh token was used again; the session is revoked", metadata: ["user": "\(session.userId)"])
             try await audit(.revoked, action: .sessionRefreshTokenReused, sessionID: session.id, userID: session.userId, now: now)
-            throw OAuthFailure.sessionExpired
+            throw GrantRefusal.sessionEnded
         case .wrongKey(let session):
             logger.warning("A bound refresh token came without its DPoP key; nothing changed", metadata: ["user": "\(session.userId)"])
             try await audit(.failure, action: .sessionRefreshWrongKey, sessionID: session.id, userID: session.userId, now: now)
             guard proofKey != nil else {
-                throw DPoPCheck.invalid("This refresh token is bound to a DPoP key: send a proof signed by it.", at: .authorizationServer)
+                throw GrantRefusal.proofInvalid("This refresh token is bound to a DPoP key: send a proof signed by it.")
             }
-            throw OAuthFailure.invalidGrant("This refresh token is bound to another DPoP key.")
+            throw GrantRefusal.invalidGrant("This refresh token is bound to another DPoP key.")
         case .replayedProof:
-            throw DPoPCheck.replayed(at: .authorizationServer)
+            throw GrantRefusal.proofReplayed
         case .expired, .unknown:
-            throw OAuthFailure.sessionExpired
+            throw GrantRefusal.sessionEnded
         }
     }
 
     /// Ends the session a refresh token or access token belongs to (RFC 7009: unknown tokens are
     /// not an error).
     /// A bound session's token is revoked only with a proof by its key.
-    func revoke(token: String, clientID: String, proofKey: String?, reason: String) async throws {
+    public func revoke(token: String, clientID: String, proofKey: String?, reason: String) async throws {
         let now = self.now()
         var session = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token))
-        if session == nil, let claims = try? await verifier.claims(of: token, allowExpired: true) {
+        if session == nil, let claims = try? await verifier.accessClaims(of: token, allowExpired: true) {
             session = try await store.session(id: claims.sid)
         }
         guard let session, session.clientId == clientID, session.revokedAt == nil else { return }
         if let bound = session.dpopJkt, bound != proofKey {
-            throw DPoPCheck.invalid("This token is bound to a DPoP key: revoke it with a proof signed by that key.", at: .authorizationServer)
+            throw GrantRefusal.proofInvalid("This token is bound to a DPoP key: revoke it with a proof signed by that key.")
         }
         try await end(session, reason: reason, now: now)
     }
 
     /// The session an ID token we issued names (expired or not), with its claims; nil when the
     /// token is not ours. The session is nil when it is gone.
-    func named(byIDToken token: String) async throws -> (claims: IDTokenClaims, session: Session?)? {
-        guard let claims = try await verifier.signedByUs(token, as: IDTokenClaims.self), claims.iss == verifier.clients.address.current
-        else { return nil }
+    public func named(byIDToken token: String) async throws -> (claims: IDTokenClaims, session: Session?)? {
+        guard let claims = try await verifier.idClaims(of: token) else { return nil }
         return (claims, try await store.session(id: claims.sid))
     }
 
     /// A built-in client relaxed by `PORTVAKT_LEGACY_CLIENTS` went without PAR or DPoP (`skipped`).
-    func auditLegacyUse(_ clientID: String, skipped: String) async throws {
+    public func auditLegacyUse(_ clientID: String, skipped: String) async throws {
         logger.notice("A legacy client went without \(skipped)", metadata: ["client": "\(clientID)"])
         try await store.append(AuditEvent(
             occurredAt: now(), action: .legacyClient, outcome: Outcome.success.rawValue, actorUserID: nil,
@@ -148,7 +159,7 @@ struct SessionService: Sendable {
         ))
     }
 
-    func end(_ session: Session, reason: String, now: Date) async throws {
+    public func end(_ session: Session, reason: String, now: Date) async throws {
         try await store.revokeSession(id: session.id, reason: reason, now: now)
         try await audit(.success, action: .sessionEnded, sessionID: session.id, userID: session.userId, now: now, details: ["reason": reason])
     }

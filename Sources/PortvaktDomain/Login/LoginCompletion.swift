@@ -1,34 +1,66 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktDomain
-import PortvaktHTTP
 import PortvaktStorage
 
 /// The end of every login: a session, a single-use code for the app, the redirect carrying it
 /// (with `iss`, RFC 9207), and the audit event. Failures redirect with the message contract.
-struct LoginCompletion: Sendable {
+public struct LoginCompletion: Sendable {
     let store: PortvaktStore
     let planner: MemberSyncPlanner
     let lifetimes: SessionLifetimes
+    let portal: PortalSessionRule
     let address: PublicAddress
     let logger: Logger
     let now: @Sendable () -> Date
 
-    struct Method: Sendable {
-        let provider: IdentityProvider
-        let amr: [String]
-        let acr: String
+    /// The portal's session lives as long as its browser session, not as long as the app's.
+    public struct PortalSessionRule: Sendable {
+        let clientID: String
+        let idle: TimeInterval
+        let absolute: TimeInterval
+
+        public init(clientID: String, idle: TimeInterval, absolute: TimeInterval) {
+            self.clientID = clientID
+            self.idle = idle
+            self.absolute = absolute
+        }
+    }
+
+    public init(
+        store: PortvaktStore, planner: MemberSyncPlanner, lifetimes: SessionLifetimes, portal: PortalSessionRule, address: PublicAddress,
+        logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.planner = planner
+        self.lifetimes = lifetimes
+        self.portal = portal
+        self.address = address
+        self.logger = logger
+        self.now = now
+    }
+
+    public struct Method: Sendable {
+        public let provider: IdentityProvider
+        public let amr: [String]
+        public let acr: String
         /// When the person authenticated at the provider (its ID token's `auth_time`); nil: now.
         /// A provider that reused an earlier sign-in says so here, and step-up freshness counts
         /// from it, not from Portvakt's clock (review II, item 7).
-        var authTime: Date? = nil
+        public var authTime: Date?
         /// `bankid-login`, `vipps-login` or `password-login`.
         var source: String { "\(provider.rawValue)-login" }
+
+        public init(provider: IdentityProvider, amr: [String], acr: String, authTime: Date? = nil) {
+            self.provider = provider
+            self.amr = amr
+            self.acr = acr
+            self.authTime = authTime
+        }
     }
 
     /// Issues the code and returns where to send the browser.
-    func succeed(_ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil) async throws -> String {
+    public func succeed(_ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil) async throws -> String {
         let code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer)
         return appRedirect(login.request, [("code", code)])
     }
@@ -40,17 +72,16 @@ struct LoginCompletion: Sendable {
     /// - Parameters:
     ///   - personnummer: what a BankID or Vipps login brought; nil for a password login.
     ///   - bankIDOrderID: the BankID order this login completes, in the same transaction.
-    func issueCode(
+    public func issueCode(
         for request: AppAuthorizationRequest, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil,
         code: String = randomToken(), bankIDOrderID: String? = nil
     ) async throws -> String {
         let now = self.now()
-        // The portal's session lives as long as its browser session, not as long as the app's.
-        let portal = request.clientID == PortalClient.id
+        let forPortal = request.clientID == portal.clientID
         let session = Session.starting(
             userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: min(method.authTime ?? now, now),
-            idleLifetime: portal ? PortalRoutes.idleLifetime : lifetimes.idle,
-            absoluteLifetime: portal ? PortalRoutes.absoluteLifetime : lifetimes.absolute, now: now
+            idleLifetime: forPortal ? portal.idle : lifetimes.idle,
+            absoluteLifetime: forPortal ? portal.absolute : lifetimes.absolute, now: now
         )
         var memberSync = MemberSyncWrites()
         if let personnummer {
@@ -72,12 +103,12 @@ struct LoginCompletion: Sendable {
             bankIDOrderID: bankIDOrderID, now: now
         )
         logger.info("Login succeeded", metadata: ["method": "\(method.provider.rawValue)", "user": "\(user.id)"])
-        PortvaktMetrics.login(provider: method.provider.rawValue, outcome: "success")
+        DomainMetrics.login(provider: method.provider.rawValue, outcome: "success")
         return code
     }
 
     /// Sends the app an error with its message id, and records the failure.
-    func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
+    public func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
         try await recordFailure(method: login.method, message: message, reason: reason)
         return appRedirect(login.request, [
             ("error", error), ("error_description", message.text(.en)), ("message_id", message.id),
@@ -85,21 +116,21 @@ struct LoginCompletion: Sendable {
     }
 
     /// The audit event and log line of a failed login.
-    func recordFailure(method: IdentityProvider, message: UserMessage, reason: String) async throws {
+    public func recordFailure(method: IdentityProvider, message: UserMessage, reason: String) async throws {
         try await store.append(AuditEvent(
             occurredAt: now(), action: .loginFailed, outcome: message.isQuiet ? "cancelled" : "failure",
             source: "\(method.rawValue)-login", details: ["reason": reason, "message_id": message.id]
         ))
         logger.notice("Login failed", metadata: ["method": "\(method.rawValue)", "reason": "\(reason)"])
-        PortvaktMetrics.login(provider: method.rawValue, outcome: message.isQuiet ? "cancelled" : "failure")
+        DomainMetrics.login(provider: method.rawValue, outcome: message.isQuiet ? "cancelled" : "failure")
     }
 
     /// The app's redirect URI with `fields`, its `state` and our `iss`.
-    func appRedirect(_ request: AppAuthorizationRequest, _ fields: [(String, String)]) -> String {
+    public func appRedirect(_ request: AppAuthorizationRequest, _ fields: [(String, String)]) -> String {
         Self.redirect(to: request.redirectURI, fields, state: request.state, issuer: address.current)
     }
 
-    static func redirect(to uri: String, _ fields: [(String, String)], state: String?, issuer: String) -> String {
+    public static func redirect(to uri: String, _ fields: [(String, String)], state: String?, issuer: String) -> String {
         var all = fields
         if let state { all.append(("state", state)) }
         all.append(("iss", issuer))
