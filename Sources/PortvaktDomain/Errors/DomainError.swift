@@ -2,9 +2,9 @@
 /// `JWTError`): callers compare ``kind`` and ``reason``; each surface (the JSON API, the OAuth
 /// endpoints, the HTML pages) maps it once to its status and words.
 public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What the surface answers: 404, 403, 401 with a step-up, 409 or 400.
+    /// What the surface answers: 404, 403, 401 with a step-up, 409, 400 or 429.
     public enum Kind: String, Sendable, Hashable {
-        case notFound, notAllowed, stepUpRequired, conflict, invalidInput
+        case notFound, notAllowed, stepUpRequired, conflict, invalidInput, throttled
     }
 
     /// Which rule refused, for the surface's words.
@@ -27,6 +27,7 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let mergeAccountGone = Reason(rawValue: "merge_account_gone")
         public static let alreadyDelivered = Reason(rawValue: "already_delivered")
         public static let beingDelivered = Reason(rawValue: "being_delivered")
+        public static let tooManyOrders = Reason(rawValue: "too_many_orders")
     }
 
     private enum Code: Sendable, Hashable {
@@ -105,6 +106,9 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let beingDelivered = refused(
         .conflict, .beingDelivered, "Only a dead or waiting message can be retried; this one is being delivered."
     )
+
+    /// Each BankID order costs a call to BankID: an address that started too many waits.
+    public static let tooManyOrders = refused(.throttled, .tooManyOrders, "Too many BankID orders from this address; wait a little.")
 
     private static func refused(_ kind: Kind, _ reason: Reason, _ text: String) -> DomainError {
         DomainError(code: .refused(kind, reason, text))

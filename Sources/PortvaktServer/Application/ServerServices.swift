@@ -77,7 +77,7 @@ struct ServerServices: Sendable {
         devices = DeviceRegistry(store: store, throttle: throttle, mailer: mailer, lifetimes: lifetimes, publicAddress: address, logger: logger, now: now)
         unlock = DeviceUnlock(store: store, assertions: assertions, tokens: tokens, lifetimes: lifetimes)
         bankIDOrders = BankIDOrderFlow(
-            store: store, throttle: throttle, cipher: keys.cipher, linker: linker, completion: completion, upstreams: upstreams,
+            store: store, throttle: throttle, cipher: keys.cipher, linker: linker, completion: completion, orderAPI: { [upstreams] in await upstreams.bankIDOrders },
             refreshSecret: refreshSecret, orderLifetime: lifetimes.bankIDOrder, personnummerContext: personnummerContext, logger: logger, now: now
         )
 

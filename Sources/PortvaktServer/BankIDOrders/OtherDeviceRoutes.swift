@@ -48,7 +48,7 @@ struct OtherDeviceRoutes {
         let started: BankIDOrderFlow.Started
         do {
             started = try await flow.start(request, returnURL: nil, endUserIP: endUserIP)
-        } catch let failure as OAuthFailure where failure.status == .tooManyRequests {
+        } catch let refusal as DomainError where refusal.kind == .throttled {
             return BrokerPage.problem(.tooManyAttempts, reason: "too many BankID orders from this address", language: request.language, status: .tooManyRequests)
         } catch let error as UpstreamError {
             let location = try await flow.completion.fail(

@@ -105,6 +105,8 @@ extension OAuthFailure {
             self = OAuthFailure(error: "conflict", description: refusal.description, status: .conflict)
         case .invalidInput:
             self = .invalidRequest(refusal.description)
+        case .throttled:
+            self = OAuthFailure(error: "slow_down", description: refusal.description, message: .tooManyAttempts, status: .tooManyRequests)
         }
     }
 }

@@ -1,3 +1,4 @@
+import PortvaktDomain
 import PortvaktStorage
 
 /// The identity providers the broker can send users to right now, and the BankID order API.

@@ -1,3 +1,4 @@
+import PortvaktDomain
 import AsyncHTTPClient
 import Foundation
 import JWTKit

@@ -1,3 +1,4 @@
+import PortvaktDomain
 import Foundation
 import PortvaktCore
 @testable import PortvaktServer

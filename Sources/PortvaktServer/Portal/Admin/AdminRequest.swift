@@ -53,6 +53,7 @@ struct AdminRequest {
         case .stepUpRequired: .unauthorized
         case .conflict: .conflict
         case .invalidInput: .badRequest
+        case .throttled: .tooManyRequests
         }
         let heading: AdminText = refusal.kind == .stepUpRequired ? .stepUpTitle : .problemTitle
         return pages.response("problem", frame: frame, values: [

@@ -2,7 +2,7 @@ import Foundation
 import PortvaktCore
 
 /// Where an order stands, as the app is told.
-enum BankIDOrderOutcome: Sendable, Equatable {
+public enum BankIDOrderOutcome: Sendable, Equatable {
     case pending(hintCode: String?, message: UserMessage, expiresAt: Date)
     /// `error` is the OAuth error code that travels with the message.
     case failed(hintCode: String?, message: UserMessage, error: String)
@@ -10,7 +10,7 @@ enum BankIDOrderOutcome: Sendable, Equatable {
     case complete(code: String)
 
     /// Failures Portvakt decides itself use its own hint codes beside BankID's.
-    static func failure(_ hintCode: String?) -> BankIDOrderOutcome {
+    public static func failure(_ hintCode: String?) -> BankIDOrderOutcome {
         switch hintCode {
         case BankIDOrderFlow.notRegistered: .failed(hintCode: hintCode, message: .notRegistered, error: "access_denied")
         default: .failed(hintCode: hintCode, message: BankIDHint.failureMessage(hintCode), error: BankIDHint.failureError(hintCode))

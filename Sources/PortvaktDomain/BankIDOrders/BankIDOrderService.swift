@@ -1,7 +1,7 @@
 /// A provider's BankID order API, in the shape of the relying-party API v6: start an order,
-/// collect its status, cancel it. ``BankIDOrderAPI`` speaks it over HTTP; another provider
+/// collect its status, cancel it. The server's `BankIDOrderAPI` speaks it over HTTP; another provider
 /// plugs in here.
-protocol BankIDOrderService: Sendable {
+public protocol BankIDOrderService: Sendable {
     /// `auth`: a new order for the user at `endUserIP`.
     func start(endUserIP: String) async throws(UpstreamError) -> StartedBankIDOrder
     /// `collect`: where the order stands.
@@ -11,15 +11,22 @@ protocol BankIDOrderService: Sendable {
 }
 
 /// What `auth` returns. The `qrStartSecret` never leaves the server.
-struct StartedBankIDOrder: Sendable, Codable {
-    let orderRef: String
-    let autoStartToken: String
-    let qrStartToken: String
-    let qrStartSecret: String
+public struct StartedBankIDOrder: Sendable, Codable {
+    public let orderRef: String
+    public let autoStartToken: String
+    public let qrStartToken: String
+    public let qrStartSecret: String
+
+    public init(orderRef: String, autoStartToken: String, qrStartToken: String, qrStartSecret: String) {
+        self.orderRef = orderRef
+        self.autoStartToken = autoStartToken
+        self.qrStartToken = qrStartToken
+        self.qrStartSecret = qrStartSecret
+    }
 }
 
 /// What `collect` says.
-enum CollectedBankIDOrder: Sendable, Equatable {
+public enum CollectedBankIDOrder: Sendable, Equatable {
     case pending(hintCode: String?)
     case failed(hintCode: String?)
     /// The user identified; `personalNumber` as BankID gives it (11 digits).

@@ -3,53 +3,71 @@ import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktStorage
-import PortvaktDomain
 
 /// The BankID order flow on the server: start an order at the provider, report its progress,
 /// draw its QR frames, cancel it, and turn a completed order into a Portvakt login. Orders end
 /// after three minutes whatever the client does; the session id the app holds is the only
 /// handle, and only its hash is stored.
-struct BankIDOrderFlow: Sendable {
+public struct BankIDOrderFlow: Sendable {
     let store: PortvaktStore
     let throttle: LoginThrottle
     let cipher: FieldCipher
     let linker: IdentityLinker
-    let completion: LoginCompletion
-    let upstreams: UpstreamDirectory
+    public let completion: LoginCompletion
+    /// The provider's order API as configured now; nil when none is.
+    let orderAPI: @Sendable () async -> (any BankIDOrderService)?
     let refreshSecret: RefreshTokenSecret
     /// How long an order may take (three minutes).
     let orderLifetime: TimeInterval
     /// Synthetic (test) personnummer are accepted only when the sandbox is on.
     let personnummerContext: Personnummer.Context
     let logger: Logger
-    let now: @Sendable () -> Date
+    public let now: @Sendable () -> Date
+
+    public init(
+        store: PortvaktStore, throttle: LoginThrottle, cipher: FieldCipher, linker: IdentityLinker, completion: LoginCompletion,
+        orderAPI: @escaping @Sendable () async -> (any BankIDOrderService)?, refreshSecret: RefreshTokenSecret, orderLifetime: TimeInterval,
+        personnummerContext: Personnummer.Context, logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.throttle = throttle
+        self.cipher = cipher
+        self.linker = linker
+        self.completion = completion
+        self.orderAPI = orderAPI
+        self.refreshSecret = refreshSecret
+        self.orderLifetime = orderLifetime
+        self.personnummerContext = personnummerContext
+        self.logger = logger
+        self.now = now
+    }
 
     /// Portvakt's own hint codes for failures BankID does not know about.
-    static let notRegistered = "notRegistered"
-    static let invalidPersonnummer = "invalidPersonnummer"
+    public static let notRegistered = "notRegistered"
+    public static let invalidPersonnummer = "invalidPersonnummer"
 
-    struct Started: Sendable {
-        let sessionID: String
-        let autoStartToken: String
-        let launchURL: String
-        let expiresAt: Date
-        let order: Order
+    public struct Started: Sendable {
+        public let sessionID: String
+        public let autoStartToken: String
+        public let launchURL: String
+        public let expiresAt: Date
+        public let order: Order
     }
 
     /// An order found by its session id, with its payload opened.
-    struct Order: Sendable {
-        let sessionID: String
-        let record: BankIDOrderRecord
-        let payload: BankIDOrderPayload
+    public struct Order: Sendable {
+        public let sessionID: String
+        public let record: BankIDOrderRecord
+        public let payload: BankIDOrderPayload
     }
 
     /// Starts an order for `request`; `returnURL` has been checked against the client's allow-list.
     /// - Throws: ``UpstreamError`` when the provider is unavailable, refuses, or is too slow.
-    /// - Throws: ``tooManyOrders`` when the address started more orders than the throttle allows.
-    func start(_ request: AppAuthorizationRequest, returnURL: String?, endUserIP: String) async throws -> Started {
+    /// - Throws: ``DomainError/tooManyOrders`` when the address started more orders than the throttle allows.
+    public func start(_ request: AppAuthorizationRequest, returnURL: String?, endUserIP: String) async throws -> Started {
         // Each order costs a call to BankID: counted per address in the database first (review III, item 6).
         if try await throttle.reserve([.orderStart(endUserIP, allowed: throttle.orderStartsPerAddress)], now: now()) != nil {
-            throw Self.tooManyOrders
+            throw DomainError.tooManyOrders
         }
         let started = try await orderService().start(endUserIP: endUserIP)
         let now = self.now()
@@ -68,12 +86,8 @@ struct BankIDOrderFlow: Sendable {
         )
     }
 
-    static let tooManyOrders = OAuthFailure(
-        error: "slow_down", description: "Too many BankID orders from this address; wait a little.", message: .tooManyAttempts, status: .tooManyRequests
-    )
-
     /// The order behind a session id, or nil for an unknown (or long purged) one.
-    func order(sessionID: String) async throws -> Order? {
+    public func order(sessionID: String) async throws -> Order? {
         guard let record = try await store.bankIDOrder(sessionHash: RefreshTokenSecret.hash(sessionID)) else { return nil }
         let data = try cipher.open(record.payload, context: "bankid-order:\(record.id)")
         return Order(sessionID: sessionID, record: record, payload: try JSONDecoder().decode(BankIDOrderPayload.self, from: data))
@@ -81,7 +95,7 @@ struct BankIDOrderFlow: Sendable {
 
     /// Asks the provider where the order stands (unless it has ended or expired) and, when the
     /// user has identified, logs them in. Repeated calls after the end give the same answer.
-    func collect(_ order: Order) async throws -> BankIDOrderOutcome {
+    public func collect(_ order: Order) async throws -> BankIDOrderOutcome {
         if let ended = try await endIfExpired(order) { return ended }
         guard order.record.status == .pending else { return outcome(of: order.record, sessionID: order.sessionID) }
         switch try await orderService().collect(orderRef: order.payload.order.orderRef) {
@@ -96,7 +110,7 @@ struct BankIDOrderFlow: Sendable {
 
     /// The animated QR code's text now (`t` = whole seconds since the start), or nil once the
     /// order has ended.
-    func qrData(_ order: Order) async throws -> (text: String, seconds: Int)? {
+    public func qrData(_ order: Order) async throws -> (text: String, seconds: Int)? {
         if try await endIfExpired(order) != nil { return nil }
         guard order.record.status == .pending else { return nil }
         let seconds = max(0, Int(now().timeIntervalSince(order.record.startedDate)))
@@ -106,7 +120,7 @@ struct BankIDOrderFlow: Sendable {
 
     /// Cancels a pending order here and at the provider. Cancelling an ended order changes
     /// nothing and reports how it ended.
-    func cancel(_ order: Order) async throws -> BankIDOrderOutcome {
+    public func cancel(_ order: Order) async throws -> BankIDOrderOutcome {
         if let ended = try await endIfExpired(order) { return ended }
         guard order.record.status == .pending else { return outcome(of: order.record, sessionID: order.sessionID) }
         let outcome = try await fail(order, hintCode: "cancelled", reason: "the user cancelled the order")
@@ -115,7 +129,7 @@ struct BankIDOrderFlow: Sendable {
     }
 
     private func orderService() async throws(UpstreamError) -> any BankIDOrderService {
-        guard let service = await upstreams.bankIDOrders else { throw .unavailable("no BankID order API is configured") }
+        guard let service = await orderAPI() else { throw .unavailable("no BankID order API is configured") }
         return service
     }
 
@@ -181,7 +195,7 @@ struct BankIDOrderFlow: Sendable {
     /// Best effort: the provider ends an abandoned order by itself too.
     private func cancelAtProvider(_ order: Order) async {
         do {
-            try await upstreams.bankIDOrders?.cancel(orderRef: order.payload.order.orderRef)
+            try await orderAPI()?.cancel(orderRef: order.payload.order.orderRef)
         } catch {
             logger.debug("Could not cancel the BankID order at the provider", metadata: ["order": "\(order.record.id)", "error": "\(error)"])
         }
