@@ -7,7 +7,7 @@ import PortvaktStorage
 /// Sessions from the token endpoint's side: redeeming codes, rotating refresh tokens, ending
 /// sessions. Every refusal is a ``GrantRefusal`` the app can act on.
 public struct SessionService: Sendable {
-    let store: PortvaktStore
+    let store: any SessionStore
     let tokens: TokenIssuer
     let verifier: TokenVerifier
     let refreshSecret: RefreshTokenSecret
@@ -16,7 +16,7 @@ public struct SessionService: Sendable {
     public let now: @Sendable () -> Date
 
     public init(
-        store: PortvaktStore, tokens: TokenIssuer, verifier: TokenVerifier, refreshSecret: RefreshTokenSecret, idleLifetime: TimeInterval,
+        store: any SessionStore, tokens: TokenIssuer, verifier: TokenVerifier, refreshSecret: RefreshTokenSecret, idleLifetime: TimeInterval,
         logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
@@ -36,7 +36,7 @@ public struct SessionService: Sendable {
         let refreshToken = randomToken()
         _ = try await store.insertRefreshToken(
             sessionID: session.id, tokenHash: RefreshTokenSecret.hash(refreshToken),
-            expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now()
+            parentID: nil, expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now()
         )
         return try await tokens.tokens(
             for: session, refreshToken: refreshToken, scope: redeemed.scope, nonce: redeemed.nonce, withIDToken: true

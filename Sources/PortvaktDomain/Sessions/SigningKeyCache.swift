@@ -6,12 +6,12 @@ import PortvaktStorage
 /// The current signing keys, reread from the store at most once a `maxAge`, so that a rotation
 /// by one instance reaches the others without a restart.
 public actor SigningKeyCache {
-    private let store: PortvaktStore
+    private let store: any SigningKeyRepository
     private let cipher: FieldCipher
     private let maxAge: TimeInterval
     private var cached: (keys: SigningKeySet, collection: JWTKeyCollection, loadedAt: Date)?
 
-    public init(store: PortvaktStore, cipher: FieldCipher, maxAge: TimeInterval = 60) {
+    public init(store: any SigningKeyRepository, cipher: FieldCipher, maxAge: TimeInterval = 60) {
         self.store = store
         self.cipher = cipher
         self.maxAge = maxAge

@@ -6,13 +6,13 @@ import PortvaktStorage
 
 /// Signs access and ID tokens for a session with the active ES256 key.
 public struct TokenIssuer: Sendable {
-    public let store: PortvaktStore
+    let store: any TokenIssuerStore
     public let signingKeys: SigningKeyCache
     public let address: PublicAddress
     public let lifetimes: SessionLifetimes
     public let now: @Sendable () -> Date
 
-    public init(store: PortvaktStore, signingKeys: SigningKeyCache, address: PublicAddress, lifetimes: SessionLifetimes, now: @escaping @Sendable () -> Date) {
+    public init(store: any TokenIssuerStore, signingKeys: SigningKeyCache, address: PublicAddress, lifetimes: SessionLifetimes, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.signingKeys = signingKeys
         self.address = address
