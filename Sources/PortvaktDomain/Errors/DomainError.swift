@@ -28,6 +28,11 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let alreadyDelivered = Reason(rawValue: "already_delivered")
         public static let beingDelivered = Reason(rawValue: "being_delivered")
         public static let tooManyOrders = Reason(rawValue: "too_many_orders")
+        public static let inviteNeedsEmail = Reason(rawValue: "invite_needs_email")
+        public static let inviteEmailOtherAccount = Reason(rawValue: "invite_email_other_account")
+        public static let inviteAccountWithoutEmail = Reason(rawValue: "invite_account_without_email")
+        public static let inviteAccountElsewhere = Reason(rawValue: "invite_account_elsewhere")
+        public static let inviteEmailOtherOrganisations = Reason(rawValue: "invite_email_other_organisations")
     }
 
     private enum Code: Sendable, Hashable {
@@ -109,6 +114,20 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Each BankID order costs a call to BankID: an address that started too many waits.
     public static let tooManyOrders = refused(.throttled, .tooManyOrders, "Too many BankID orders from this address; wait a little.")
+
+    public static let inviteNeedsEmail = refused(.conflict, .inviteNeedsEmail, "The member has no email address on record.")
+    public static let inviteEmailOtherAccount = refused(
+        .conflict, .inviteEmailOtherAccount, "The email address on record belongs to another account than the one the member is linked to."
+    )
+    public static let inviteAccountWithoutEmail = refused(
+        .conflict, .inviteAccountWithoutEmail, "The member's account has no email address of its own to check the record's against."
+    )
+    public static let inviteAccountElsewhere = refused(
+        .conflict, .inviteAccountElsewhere, "The member's account also has roles in other organisations, which a password would open too."
+    )
+    public static let inviteEmailOtherOrganisations = refused(
+        .conflict, .inviteEmailOtherOrganisations, "The email address is also on members of other organisations not linked to the same account."
+    )
 
     private static func refused(_ kind: Kind, _ reason: Reason, _ text: String) -> DomainError {
         DomainError(code: .refused(kind, reason, text))

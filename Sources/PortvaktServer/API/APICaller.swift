@@ -15,12 +15,11 @@ public struct APICaller: Sendable {
 
     var userID: String { session.userId }
 
-    /// The caller's roles in the organisation with this slug.
+    /// The caller's roles in the organisation with this slug (``Actor/organisation(_:)``).
     /// - Throws: 403 when the caller is not a member there (other organisations' data stays hidden).
-    func organisation(_ slug: String?) throws(OAuthFailure) -> OrganisationRoles {
-        guard let slug else { throw OAuthFailure.invalidRequest("organisation is required.") }
-        guard let organisation = organisations.first(where: { $0.slug == slug }) else { throw OAuthFailure.notAllowed }
-        return organisation
+    func organisation(_ slug: String?) throws(DomainError) -> OrganisationRoles {
+        guard let slug else { throw .invalidInput("organisation is required.") }
+        return try actor.organisation(slug)
     }
 
     /// The caller as the domain's operations take them.
@@ -29,10 +28,6 @@ public struct APICaller: Sendable {
     /// Whether this caller's session and token meet `action`'s policy now (``ActionPolicy``).
     func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
         actor.satisfies(action, at: now)
-    }
-
-    func require(_ roles: Set<Role>, in organisation: OrganisationRoles) throws(OAuthFailure) {
-        guard organisation.roles.contains(where: roles.contains) else { throw OAuthFailure.notAllowed }
     }
 }
 

@@ -23,7 +23,7 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
         case .role(let roles):
             let caller = try await caller(request, for: policy)
             let organisation = try caller.organisation(context.parameters.get("slug"))
-            try caller.require(roles, in: organisation)
+            try caller.actor.require(roles, in: organisation)
             return caller
         case .anonymous, .portalMember, .portalRole, .operatorToken, .sandbox:
             return nil
@@ -42,7 +42,7 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
         } else {
             caller = try await callers.caller(of: request)
         }
-        guard caller.satisfies(action, at: callers.now()) else { throw OAuthFailure(DomainError.stepUpRequired(action)) }
+        guard caller.satisfies(action, at: callers.now()) else { throw DomainError.stepUpRequired(action) }
         return caller
     }
 }

@@ -10,7 +10,6 @@ import PortvaktStorage
 struct MembersPage {
     let admin: AdminRequest
     static let pageSize = 25
-    static let inviteLifetime: TimeInterval = 24 * 3600
 
     private var store: PortvaktStore { admin.services.store }
     private var language: Language { admin.language }
@@ -106,48 +105,15 @@ struct MembersPage {
         return admin.redirect("\(admin.base)/members/\(record.id)?done=devices_removed")
     }
 
-    /// Makes a one-time link (24 hours) and shows it once; the database keeps only its hash.
-    /// Sends the member a one-time link by email; the administrator never sees it (review II,
-    /// item 1). The link is bound to the account holding the record, or for a record without one
-    /// to that record alone; it is refused when the email would lead anywhere else.
+    /// Sends the member a one-time link by email (``MemberInvitations``); the administrator
+    /// never sees it.
     func invite(_ recordID: String) async throws -> Response {
-        guard let record = try await record(recordID) else { return notFound() }
-        let back = "\(admin.base)/members/\(record.id)"
-        guard let email = record.email, let address = try? MailAddress(email) else { return admin.problem(.inviteNeedsEmail, status: .conflict, back: back) }
-        let holder = try await store.user(holdingAnyOf: [record])
-        if let owner = try await store.user(email: address.address), owner.id != holder?.id {
-            return admin.problem(.inviteEmailOtherAccount, status: .conflict, back: back)
+        guard let record = try await record(recordID), let actor = try await admin.actor() else { return notFound() }
+        do {
+            try await admin.services.invitations.invite(record, in: admin.organisation, by: actor, source: "portal")
+        } catch let refusal as DomainError {
+            return admin.problem(refusal, back: "\(admin.base)/members/\(record.id)")
         }
-        if let holder {
-            // The password would open the whole account: only one whose own email is this one,
-            // and whose roles are all in this organisation.
-            guard let held = holder.email else { return admin.problem(.inviteAccountWithoutEmail, status: .conflict, back: back) }
-            guard held.lowercased() == address.address.lowercased() else { return admin.problem(.inviteEmailOtherAccount, status: .conflict, back: back) }
-            guard try await store.organisationRoles(userID: holder.id).allSatisfy({ $0.organisationID == record.organisationId }) else {
-                return admin.problem(.inviteAccountElsewhere, status: .conflict, back: back)
-            }
-        }
-        for other in try await store.memberRecords(email: address.address) where other.organisationId != record.organisationId {
-            guard let holder, try await store.user(holdingAnyOf: [other])?.id == holder.id else {
-                return admin.problem(.inviteEmailOtherOrganisations, status: .conflict, back: back)
-            }
-        }
-        let token = randomToken()
-        let now = admin.services.now()
-        // Portvakt keeps no language per member: Bokmål, the organisations' own.
-        let mail = try admin.services.mailer.message(.passwordInvite(link: admin.services.address.current + PasswordInvitePage.path(token)), to: address.address, language: .nb)
-        try await store.insertPasswordInvite(
-            PasswordInvite(
-                tokenHash: PortalSessionCookie.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address.lowercased(),
-                createdBy: admin.adminID, now: now, lifetime: Self.inviteLifetime
-            ),
-            mail: mail,
-            audit: AuditEvent(
-                occurredAt: now, action: .userPasswordInvited, outcome: "success", actorUserID: UUID(uuidString: admin.adminID),
-                organisationID: UUID(uuidString: admin.organisationID), subjectType: "member", subjectID: record.id, source: "portal",
-                details: ["mail": mail.id, "bound_to": holder == nil ? "record" : "account"]
-            )
-        )
         return try await member(record.id, invited: true)
     }
 
