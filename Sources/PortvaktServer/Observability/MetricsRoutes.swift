@@ -8,8 +8,13 @@ import ServiceLifecycle
 /// `GET /metrics` in Prometheus text format: on the main port only with
 /// `Authorization: Bearer PORTVAKT_METRICS_TOKEN`, or without a token on `PORTVAKT_METRICS_PORT`,
 /// which the operator keeps off the public network.
+/// What a scrape reads: the shared outbox's counts.
+protocol OutboxCountStore: Sendable {
+    func outboxCounts() async throws -> (pending: Int, dead: Int)
+}
+
 struct MetricsRoutes {
-    let store: PortvaktStore
+    let store: any OutboxCountStore
     /// Required bearer token; nil on the separate metrics port.
     let token: String?
 
@@ -41,7 +46,7 @@ struct MetricsRoutes {
 /// `/metrics` alone on `PORTVAKT_METRICS_PORT`, without a token.
 enum MetricsServer {
     static func application(
-        port: Int, host: String, store: PortvaktStore, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void
+        port: Int, host: String, store: any OutboxCountStore, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void
     ) -> any Service {
         let router = Router()
         MetricsRoutes(store: store, token: nil).register(on: router)

@@ -8,8 +8,13 @@ import PortvaktStorage
 /// `GET /sandbox/mailbox`: in development without `PORTVAKT_SMTP_URL`, the emails Portvakt
 /// "sent", newest first (recipient, subject, time, text), so a newcomer can follow an invitation
 /// link. Mounted only when the sandbox is on; everyone who reaches the development server sees it.
+/// What the mailbox reads: the newest emails of the outbox.
+protocol SentMailStore: Sendable {
+    func recentMail(limit: Int) async throws -> [MailOutboxMessage]
+}
+
 struct SandboxMailboxPage {
-    let store: PortvaktStore
+    let store: any SentMailStore
     let cipher: FieldCipher
 
     func register(on router: Router<PortvaktRequestContext>) {

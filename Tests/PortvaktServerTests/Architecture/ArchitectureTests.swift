@@ -42,6 +42,17 @@ struct ArchitectureTests {
         #expect(checked >= 20, "route and page types found: \(checked)")
     }
 
+    @Test("Routes and pages reach the database only through services and the read protocols: no `PortvaktStore` in them")
+    func routesWithoutTheStore() throws {
+        let files = try Self.swiftFiles(under: "PortvaktServer").filter {
+            $0.path.hasSuffix("Routes.swift") || $0.path.hasSuffix("Page.swift") || $0.path.hasSuffix("Pages.swift") || $0.path.hasSuffix("AdminRequest.swift")
+        }
+        #expect(files.count >= 20)
+        for (path, text) in files {
+            #expect(!text.contains(/\bPortvaktStore\b/), "\(path) names PortvaktStore")
+        }
+    }
+
     @Test("Audit events are written with an AuditAction: only the store, reading the trail back, names a recorded action as text")
     func auditActionsAreTheEnum() throws {
         for folder in try FileManager.default.contentsOfDirectory(atPath: Self.sources.path) {

@@ -3,9 +3,9 @@ import PortvaktDomain
 import PortvaktStorage
 
 /// What an organisation's administration pages work with: the domain's operations (review,
-/// merge, member administration and invitations, mail) and the store their read-only lists come from.
+/// merge, member administration and invitations, mail) and what their lists read (no writes).
 struct AdministrationServices: Sendable {
-    let store: PortvaktStore
+    let store: any AdministrationReadStore
     let review: ConflictReview
     let merge: AccountMerge
     let administration: MemberAdministration

@@ -11,7 +11,7 @@ struct MembersPage {
     let admin: AdminRequest
     static let pageSize = 25
 
-    private var store: PortvaktStore { admin.services.store }
+    private var store: any AdministrationReadStore { admin.services.store }
     private var language: Language { admin.language }
 
     enum Filter: String {

@@ -12,7 +12,7 @@ import PortvaktStorage
 struct MergePages {
     let admin: AdminRequest
 
-    private var store: PortvaktStore { admin.services.store }
+    private var store: any AdministrationReadStore { admin.services.store }
     private var language: Language { admin.language }
 
     /// The accounts of the organisation's members, optionally those whose name has `q`.
