@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
@@ -11,12 +12,14 @@ public struct DeviceUnlock: Sendable {
     let assertions: DeviceAssertionVerifier
     let tokens: TokenIssuer
     let lifetimes: SessionLifetimes
+    let logger: Logger
 
-    public init(store: PortvaktStore, assertions: DeviceAssertionVerifier, tokens: TokenIssuer, lifetimes: SessionLifetimes) {
+    public init(store: PortvaktStore, assertions: DeviceAssertionVerifier, tokens: TokenIssuer, lifetimes: SessionLifetimes, logger: Logger) {
         self.store = store
         self.assertions = assertions
         self.tokens = tokens
         self.lifetimes = lifetimes
+        self.logger = logger
     }
 
     /// The grant type (RFC 7523 §2.1: a JWT as an authorization grant; the assertion is the device's JWS).
@@ -35,7 +38,7 @@ public struct DeviceUnlock: Sendable {
             // Refused before the challenge is taken: the verifier takes it and names the problem
             // (a problem with the challenge first, as for every assertion); the device trust is
             // all that can be left once it returns.
-            if let proof, try await !store.recordDPoPProof(proof.record) { throw GrantRefusal.proofReplayed }
+            if let proof { try await record(proof) }
             let verified = try await verifier.verify(signed, purpose: .unlock)
             try await store.append(event(verified.device, outcome: "failure", now: signed.now, details: ["reason": "trust_expired"]))
             throw GrantRefusal.reauthenticationRequired
@@ -65,6 +68,18 @@ public struct DeviceUnlock: Sendable {
         case .replayedProof:
             throw GrantRefusal.proofReplayed
         }
+    }
+
+    /// Records the proof's `jti` on its own, for a refused unlock (a granted one records it in its transaction).
+    private func record(_ proof: ProofOfPossession) async throws(GrantRefusal) {
+        let recorded: Bool
+        do {
+            recorded = try await store.recordDPoPProof(proof.record)
+        } catch {
+            logger.error("A DPoP proof could not be recorded", metadata: ["error": "\(error)"])
+            throw .unavailable
+        }
+        guard recorded else { throw .proofReplayed }
     }
 
     private func event(_ device: Device, outcome: String, now: Date, details: [String: String]) -> AuditEvent {

@@ -14,6 +14,8 @@ public struct GrantRefusal: Error, Sendable, Hashable, CustomStringConvertible {
         case proofInvalid
         /// Too many failed attempts; wait (`slow_down`, 429).
         case throttled
+        /// The database did not answer: try again, never "logged out" (`temporarily_unavailable`, 503).
+        case unavailable
     }
 
     public let kind: Kind
@@ -41,6 +43,8 @@ public struct GrantRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     public static func proofInvalid(_ description: String) -> GrantRefusal { GrantRefusal(.proofInvalid, description) }
 
     public static let proofReplayed = proofInvalid("This proof was used before; sign a new one for every request.")
+
+    public static let unavailable = GrantRefusal(.unavailable, "Portvakt cannot answer right now; try again shortly.", message: .temporarilyUnavailable)
 
     public static let throttled = GrantRefusal(.throttled, "Too many failed attempts; wait a little.", message: .tooManyAttempts)
 }

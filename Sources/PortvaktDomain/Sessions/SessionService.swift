@@ -133,7 +133,7 @@ public struct SessionService: Sendable {
     public func revoke(token: String, clientID: String, proofKey: String?, reason: String) async throws {
         let now = self.now()
         var session = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token))
-        if session == nil, let claims = try? await verifier.accessClaims(of: token, allowExpired: true) {
+        if session == nil, let claims = await accessClaims(of: token) {
             session = try await store.session(id: claims.sid)
         }
         guard let session, session.clientId == clientID, session.revokedAt == nil else { return }
@@ -141,6 +141,17 @@ public struct SessionService: Sendable {
             throw GrantRefusal.proofInvalid("This token is bound to a DPoP key: revoke it with a proof signed by that key.")
         }
         try await end(session, reason: reason, now: now)
+    }
+
+    /// The claims of an access token we issued, expired or not; nil when it is not ours or the
+    /// keys cannot be read (RFC 7009: the client is told nothing then; the operator is).
+    private func accessClaims(of token: String) async -> AccessTokenClaims? {
+        do {
+            return try await verifier.accessClaims(of: token, allowExpired: true)
+        } catch {
+            logger.error("Access tokens cannot be checked: the signing keys could not be read", metadata: ["error": "\(error)"])
+            return nil
+        }
     }
 
     /// The session an ID token we issued names (expired or not), with its claims; nil when the

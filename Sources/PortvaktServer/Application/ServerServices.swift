@@ -75,7 +75,7 @@ struct ServerServices: Sendable {
             store: store, throttle: throttle, publicAddress: address, challengeLifetime: lifetimes.deviceChallenge, logger: logger, now: now
         )
         devices = DeviceRegistry(store: store, throttle: throttle, mailer: mailer, lifetimes: lifetimes, publicAddress: address, logger: logger, now: now)
-        unlock = DeviceUnlock(store: store, assertions: assertions, tokens: tokens, lifetimes: lifetimes)
+        unlock = DeviceUnlock(store: store, assertions: assertions, tokens: tokens, lifetimes: lifetimes, logger: logger)
         bankIDOrders = BankIDOrderFlow(
             store: store, throttle: throttle, cipher: keys.cipher, linker: linker, completion: completion, orderAPI: { [upstreams] in await upstreams.bankIDOrders },
             refreshSecret: refreshSecret, orderLifetime: lifetimes.bankIDOrder, personnummerContext: personnummerContext, logger: logger, now: now

@@ -148,7 +148,7 @@ struct PortalRoutes {
             session = try await portalSessions.sessions.redeemSession(
                 code: code, clientID: PortalClient.id, redirectURI: callbackURI, verifier: signIn.verifier
             ).session
-        } catch is OAuthFailure {
+        } catch is GrantRefusal {
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
         if signIn.stepUp == true { return try await finishStepUp(request, session: session, back: signIn.back, frame: frame) }

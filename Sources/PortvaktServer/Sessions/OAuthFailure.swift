@@ -125,6 +125,8 @@ extension OAuthFailure {
             self = DPoPCheck.invalid(refusal.description, at: .authorizationServer)
         case .throttled:
             self = OAuthFailure(error: "slow_down", description: refusal.description, message: refusal.message, status: .tooManyRequests)
+        case .unavailable:
+            self = .temporarilyUnavailable
         }
     }
 }

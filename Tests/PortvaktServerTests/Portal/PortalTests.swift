@@ -172,6 +172,18 @@ struct PortalTests {
             let start = try await broker.send("/portal/login?back=https://evil.example")
             let authorize = try await broker.send(try #require(start.location))
             #expect(authorize.status == 200, "the method choice page, no provider chosen")
+            // The right state and sign-in cookie with a code that is not the one issued: the portal's own
+            // page with a way to try again, and no session.
+            let begun = try await broker.send("/portal/login?method=vipps&person=kari")
+            let signInCookie = try Self.signInCookie(begun)
+            let asked = try await broker.send(try #require(begun.location))
+            let approved = try await broker.send(try #require(asked.location) + "&sandbox_user=kari&sandbox_action=approve")
+            let returned = try await broker.send(try #require(approved.location))
+            let callback = try #require(returned.location)
+            let forged = try await broker.send(callback.replacing(/code=[^&]+/, with: "code=not-the-issued-code"), headers: [("Cookie", signInCookie)])
+            #expect(forged.status == 400)
+            #expect(forged.body.contains("Innloggingen mislyktes") && forged.body.contains(#"href="/portal/login""#))
+            #expect(forged.headers["set-cookie"]?.hasPrefix("portvakt=") != true, "no session cookie")
             let switched = try await broker.send("/language?to=en&back=//evil.example")
             #expect(switched.location == "/")
             #expect(switched.headers["set-cookie"]?.hasPrefix("portvakt_lang=en") == true)
