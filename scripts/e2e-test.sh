@@ -87,14 +87,23 @@ run_suite() {
   # S6: a miss, three misses, cancel.
   cli kari unlock --biometric fail,pass
   check S6.3 "one miss, then success" 0 screen=home
-  cli kari unlock --biometric fail,fail,fail
-  check S6.3 "three failures offer BankID or Vipps" 5 screen=biometricFallback message_id=too_many_biometric_failures actions='["other"]'
   cli kari unlock --biometric cancel
   check S6 "cancel keeps the unlock screen" 5 screen=unlock
   cli kari unlock --biometric lockout
   check S6.5 "OS lockout goes to the fallback at once" 5 message_id=biometric_locked_out
   cli kari unlock --biometry none
   check S13.1 "no biometric hardware says so" 5 message_id=biometrics_not_available
+  # S16.2: the count of misses survives closing the app; only a login starts it over.
+  cli kari unlock --biometric fail,fail
+  check S16.2 "two misses, then the app is closed" 5 screen=unlock message_id=biometric_failed
+  cli kari unlock --biometric fail
+  check S6.3 "a third miss, after a relaunch, offers BankID or Vipps" 5 screen=biometricFallback message_id=too_many_biometric_failures actions='["other"]'
+  cli kari unlock --biometric pass
+  check S16.2 "the next launch falls back without a prompt" 5 screen=biometricFallback message_id=too_many_biometric_failures
+  cli kari login --provider vipps --user kari
+  check S16.2 "a login starts the count over" 0
+  cli kari unlock --biometric pass
+  check S16.2 "after the login the key unlocks again" 0 screen=home
 
   # S12: offline — register while the server is down, unlock offline, sync once when back.
   stop_server

@@ -46,7 +46,10 @@ struct CLI {
         let keyExists = await key.exists()
         let deviceID = (try? await storage.read(.deviceID)) ?? nil
         let enrolled = keyExists && deviceID != nil
-        return AuthContext(biometry: options.biometry.availability, hasSession: hasSession, deviceKeyEnrolled: enrolled, online: true)
+        let failures = ((try? await storage.readString(.biometricFailures)) ?? nil).flatMap { Int($0) } ?? 0
+        return AuthContext(
+            biometry: options.biometry.availability, hasSession: hasSession, deviceKeyEnrolled: enrolled, online: true, biometricFailures: failures
+        )
     }
 
     func driver(context: AuthContext, browser: any WebAuthenticator = NoBrowser(), opener: any URLOpener = TerminalBankIDApp(serverURL: URL(string: "http://127.0.0.1")!, sandbox: nil, otherDevice: true)) -> AuthDriver {

@@ -243,6 +243,41 @@ struct AuthMachineTests {
         #expect(machine.screen == .biometricFallback(.tooManyBiometricFailures))
     }
 
+    @Test func S16_2_theFailureCountIsStoredAndSurvivesARelaunch() {
+        var (first, _) = Self.launched(session: true, key: true)
+        #expect(first.handle(.unlockFailed(.failed)) == [.storeBiometricFailures(1)])
+        _ = first.handle(.retryUnlock)
+        #expect(first.handle(.unlockFailed(.failed)) == [.storeBiometricFailures(2)])
+        #expect(first.screen == .unlock(.biometricFailed))
+        // The app is closed; the next launch starts with the stored count, and one more miss falls back.
+        let context = AuthContext(biometry: Self.face, hasSession: true, deviceKeyEnrolled: true, online: true, biometricFailures: 2)
+        var second = AuthMachine(context: context)
+        #expect(second.handle(.launched(context)) == [.unlockWithDeviceKey])
+        #expect(second.handle(.unlockFailed(.failed)) == [.storeBiometricFailures(3)])
+        #expect(second.screen == .biometricFallback(.tooManyBiometricFailures))
+    }
+
+    @Test func S16_2_atTheLimitARelaunchFallsBackWithoutAPromptUntilALogin() {
+        let context = AuthContext(biometry: Self.face, hasSession: true, deviceKeyEnrolled: true, online: true, biometricFailures: 3)
+        var machine = AuthMachine(context: context)
+        #expect(machine.handle(.launched(context)) == [], "no prompt")
+        #expect(machine.screen == .biometricFallback(.tooManyBiometricFailures))
+        _ = machine.handle(.useOtherMethod)
+        _ = machine.handle(.methodChosen(.password))
+        _ = machine.handle(.browserReturnedCode)
+        #expect(machine.handle(.loginCompleted).first == .storeBiometricFailures(0), "a login starts the count over, in storage too")
+        #expect(machine.context.biometricFailures == 0)
+    }
+
+    @Test func S16_2_anUnlockStartsTheCountOverOnlyWhenThereIsOne() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        #expect(machine.handle(.unlockSucceeded(offline: true)) == [], "nothing stored when nothing was counted")
+        var (missed, _) = Self.launched(session: true, key: true)
+        _ = missed.handle(.unlockFailed(.failed))
+        _ = missed.handle(.retryUnlock)
+        #expect(missed.handle(.unlockSucceeded(offline: false)) == [.storeBiometricFailures(0), .syncOfflineQueue])
+    }
+
     @Test func S6_cancelKeepsTheUnlockScreenAndDoesNotCount() {
         var (machine, _) = Self.launched(session: true, key: true)
         for _ in 0..<5 {

@@ -29,8 +29,7 @@ extension AuthMachine {
             return [.clearVerifier]
         case .loginCompleted:
             context.hasSession = true
-            context.biometricFailures = 0
-            return offerEnrolment()
+            return resetBiometricFailures() + offerEnrolment()
         default:
             return []
         }

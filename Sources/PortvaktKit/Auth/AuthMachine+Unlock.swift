@@ -11,9 +11,9 @@ extension AuthMachine {
             return [.unlockWithDeviceKey]
         case .unlockSucceeded(let offline):
             guard case .unlocking = screen else { return [] }
-            context.biometricFailures = 0
+            let reset = resetBiometricFailures()
             screen = .home(offline ? .offline : nil)
-            return offline ? [] : [.syncOfflineQueue]
+            return reset + (offline ? [] : [.syncOfflineQueue])
         case .unlockFailed(let failure):
             guard case .unlocking = screen else { return [] }
             return unlockFailed(failure)

@@ -54,6 +54,9 @@ public struct AuthMachine: Sendable, Hashable {
             return [.refreshSilently]
         }
         switch context.biometry {
+        case .available where context.biometricFailures >= Self.biometricFailureLimit:
+            // S16.2: three misses stay three misses after a relaunch; no prompt until a login.
+            screen = .biometricFallback(.tooManyBiometricFailures)
         case .available:
             screen = .unlocking
             return [.unlockWithDeviceKey]
@@ -65,6 +68,13 @@ public struct AuthMachine: Sendable, Hashable {
             screen = .biometricFallback(.biometricsNotAvailable)
         }
         return []
+    }
+
+    /// A success starts the count of failed biometric attempts over, in storage too.
+    mutating func resetBiometricFailures() -> [AuthEffect] {
+        guard context.biometricFailures > 0 else { return [] }
+        context.biometricFailures = 0
+        return [.storeBiometricFailures(0)]
     }
 
     /// S4.1, S4.4, S4.5, S6.4: after a login, offer biometrics once per app session, unless a key
@@ -97,6 +107,7 @@ public struct AuthMachine: Sendable, Hashable {
             context.biometricFailures += 1
             screen = context.biometricFailures >= Self.biometricFailureLimit
                 ? .biometricFallback(.tooManyBiometricFailures) : .unlock(.biometricFailed)
+            return [.storeBiometricFailures(context.biometricFailures)]
         case .lockout:
             screen = .biometricFallback(.biometricLockedOut)
         case .invalidated:

@@ -57,14 +57,16 @@ public struct AuthContext: Sendable, Hashable {
     public var online: Bool
     /// The enrolment offer was shown in this app session (it is not shown twice).
     public var offeredEnrolment = false
-    /// Consecutive failed biometric attempts on the unlock screen.
+    /// Consecutive failed biometric attempts on the unlock screen, across launches (S16.2: the
+    /// app stores the count, ``AuthEffect/storeBiometricFailures(_:)``, and starts with it).
     public var biometricFailures = 0
 
-    public init(biometry: BiometryAvailability, hasSession: Bool, deviceKeyEnrolled: Bool, online: Bool) {
+    public init(biometry: BiometryAvailability, hasSession: Bool, deviceKeyEnrolled: Bool, online: Bool, biometricFailures: Int = 0) {
         self.biometry = biometry
         self.hasSession = hasSession
         self.deviceKeyEnrolled = deviceKeyEnrolled
         self.online = online
+        self.biometricFailures = biometricFailures
     }
 }
 
@@ -177,4 +179,7 @@ public enum AuthEffect: Sendable, Hashable {
     /// selection (biometrics turned off in settings).
     case forgetStoredSession
     case syncOfflineQueue
+    /// Store the count of consecutive failed biometric attempts (0: delete it), so that closing
+    /// the app does not start it over (S16.2).
+    case storeBiometricFailures(Int)
 }

@@ -137,6 +137,8 @@ public actor AuthDriver {
             _ = try? await s.tokens.forgetStoredSession()
         case .syncOfflineQueue:
             _ = try? await sync()
+        case .storeBiometricFailures(let count):
+            if count == 0 { try? await s.storage.delete(.biometricFailures) } else { try? await s.storage.write(String(count), for: .biometricFailures) }
         }
         return nil
     }

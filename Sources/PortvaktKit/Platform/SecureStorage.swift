@@ -33,6 +33,8 @@ public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     public static let offlineQueue = SecureStorageKey(rawValue: "portvakt_offline_queue_v1")
     /// The user (`sub`) of the stored session: whose queued writes it may send.
     public static let sessionUser = SecureStorageKey(rawValue: "portvakt_session_user_v1")
+    /// Consecutive failed biometric attempts, beside the biometric preference (S16.2).
+    public static let biometricFailures = SecureStorageKey(rawValue: "portvakt_biometric_failures_v1")
 }
 
 /// Secure storage in memory, for previews and tests of code above the SDK.
