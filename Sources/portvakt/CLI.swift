@@ -37,7 +37,7 @@ struct CLI {
         queue = OfflineQueue(storage: storage)
         let biometrics = TerminalBiometrics(script: options.biometric?.outcomes, language: language)
         self.biometrics = biometrics
-        key = SoftwareDeviceKey(storage: storage) { reason in await biometrics.check(reason) }
+        key = SoftwareDeviceKey(storage: storage, language: language) { reason in await biometrics.check(reason) }
     }
 
     /// What the device knows at start.

@@ -30,8 +30,12 @@ public actor SoftwareDeviceKey: DeviceKey {
     /// The answers of the next biometric checks, in order, before `biometrics` is asked.
     private var script: [BiometricFailure?] = []
 
-    public init(storage: (any SecureStorage)? = nil, biometrics: Biometrics? = nil) {
+    /// The language of the enrolment check's reason.
+    private let language: Language
+
+    public init(storage: (any SecureStorage)? = nil, language: Language = .nb, biometrics: Biometrics? = nil) {
         self.storage = storage
+        self.language = language
         self.biometrics = biometrics
     }
 
@@ -41,7 +45,7 @@ public actor SoftwareDeviceKey: DeviceKey {
     }
 
     public func create() async throws(BiometricFailure) -> DevicePublicKey {
-        try await check("enrol")
+        try await check(BiometricPromptReason.enrolment(language))
         let new = P256.Signing.PrivateKey()
         do {
             try await storage?.write(new.rawRepresentation, for: Self.storageKey)

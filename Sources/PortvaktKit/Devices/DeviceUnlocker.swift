@@ -8,11 +8,14 @@ public struct DeviceUnlocker: Sendable {
     public let client: PortvaktClient
     public let key: any DeviceKey
     public let deviceID: String
+    /// The language of the biometric prompt's reason (``BiometricPromptReason``).
+    public let language: Language
 
-    public init(client: PortvaktClient, key: any DeviceKey, deviceID: String) {
+    public init(client: PortvaktClient, key: any DeviceKey, deviceID: String, language: Language) {
         self.client = client
         self.key = key
         self.deviceID = deviceID
+        self.language = language
     }
 
     /// Unlock: a new session on success (stored in `tokens`). Without network, the key still
@@ -25,7 +28,7 @@ public struct DeviceUnlocker: Sendable {
             return error.status == 404 ? .unlockFailed(.invalidated) : .unlockRefused(error.message)
         } catch {
             do {
-                _ = try await key.sign(Data(randomToken().utf8), reason: "unlock")
+                _ = try await key.sign(Data(randomToken().utf8), reason: BiometricPromptReason.text(.unlock, language: language))
                 return .unlockSucceeded(offline: true)
             } catch {
                 return .unlockFailed(error)
@@ -61,7 +64,7 @@ public struct DeviceUnlocker: Sendable {
         )
         // The closure cannot await, so the bytes are signed first and handed in.
         let input = try assertion.signingInput()
-        let signature = try await key.sign(Data(input.utf8), reason: purpose.rawValue)
+        let signature = try await key.sign(Data(input.utf8), reason: BiometricPromptReason.text(purpose, action: action, language: language))
         return try assertion.compact { _ in signature }
     }
 }

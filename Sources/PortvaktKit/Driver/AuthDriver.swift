@@ -110,7 +110,7 @@ public actor AuthDriver {
             guard let deviceID = try? await s.storage.readString(.deviceID) else {
                 return .unlockFailed(.invalidated)
             }
-            return await DeviceUnlocker(client: s.client, key: s.deviceKey, deviceID: deviceID).unlock(into: s.tokens)
+            return await DeviceUnlocker(client: s.client, key: s.deviceKey, deviceID: deviceID, language: s.language).unlock(into: s.tokens)
         case .refreshSilently:
             do {
                 try await s.tokens.refresh()

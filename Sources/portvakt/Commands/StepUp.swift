@@ -40,7 +40,7 @@ struct StepUp: AsyncParsableCommand {
             throw cli.output.fail(.deviceNotRecognised, exit: .biometricFallback)
         }
         let access = try await cli.accessToken()
-        let unlocker = DeviceUnlocker(client: cli.client, key: cli.key, deviceID: deviceID)
+        let unlocker = DeviceUnlocker(client: cli.client, key: cli.key, deviceID: deviceID, language: cli.language)
         var gate = StepUpGate(action: action)
         var elevated: String?
         var effects = gate.handle(.opened)

@@ -52,7 +52,7 @@ struct PortvaktKitIntegrationTests {
             let key = SoftwareDeviceKey()
             let publicKey = try await key.create()
             let deviceID = try await client.registerDevice(publicKey, name: "Linux test", platform: "linux", biometry: .fingerprint, accessToken: refreshed.accessToken)
-            let unlocker = DeviceUnlocker(client: client, key: key, deviceID: deviceID)
+            let unlocker = DeviceUnlocker(client: client, key: key, deviceID: deviceID, language: .en)
 
             // S5.2: unlock opens a new session with hwk + fpt.
             #expect(await unlocker.unlock(into: tokens) == .unlockSucceeded(offline: false))
