@@ -243,6 +243,66 @@ struct AuthMachineTests {
         #expect(machine.screen == .biometricFallback(.tooManyBiometricFailures))
     }
 
+    /// Kari unlocked and is on the home screen at `t0`.
+    private static func atHome(lockAfter: TimeInterval = AuthContext.defaultLockAfter, key: Bool = true) -> AuthMachine {
+        var context = AuthContext(biometry: face, hasSession: true, deviceKeyEnrolled: key, online: true)
+        context.lockAfter = lockAfter
+        var machine = AuthMachine(context: context)
+        _ = machine.handle(.launched(context))
+        _ = key ? machine.handle(.unlockSucceeded(offline: false)) : machine.handle(.silentRefreshSucceeded)
+        return machine
+    }
+
+    private static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+
+    @Test func S16_1_afterFiveMinutesInTheBackgroundTheAppAsksAgainBeforeShowingAnything() {
+        var machine = Self.atHome()
+        #expect(machine.handle(.enteredBackground(Self.t0)) == [])
+        #expect(machine.handle(.returnedToForeground(Self.t0.addingTimeInterval(5 * 60), biometry: Self.face)) == [.unlockWithDeviceKey])
+        #expect(machine.screen == .unlocking, "the home screen is not shown before the check")
+        #expect(machine.handle(.unlockSucceeded(offline: false)) == [.syncOfflineQueue])
+        #expect(machine.screen == .home(nil))
+    }
+
+    @Test func S16_1_aShortTripToTheBackgroundDoesNotLock() {
+        var machine = Self.atHome()
+        _ = machine.handle(.enteredBackground(Self.t0))
+        #expect(machine.handle(.returnedToForeground(Self.t0.addingTimeInterval(5 * 60 - 1), biometry: Self.face)) == [])
+        #expect(machine.screen == .home(nil))
+        // The next trip is measured from its own start, not the first one's.
+        _ = machine.handle(.enteredBackground(Self.t0.addingTimeInterval(600)))
+        #expect(machine.handle(.returnedToForeground(Self.t0.addingTimeInterval(660), biometry: Self.face)) == [])
+    }
+
+    @Test func S16_1_theTimeIsConfigurableAndAClockSetBackLocks() {
+        var quick = Self.atHome(lockAfter: 60)
+        _ = quick.handle(.enteredBackground(Self.t0))
+        #expect(quick.handle(.returnedToForeground(Self.t0.addingTimeInterval(61), biometry: Self.face)) == [.unlockWithDeviceKey])
+        var skewed = Self.atHome()
+        _ = skewed.handle(.enteredBackground(Self.t0))
+        #expect(skewed.handle(.returnedToForeground(Self.t0.addingTimeInterval(-3600), biometry: Self.face)) == [.unlockWithDeviceKey])
+    }
+
+    @Test func S16_1_withoutADeviceKeyOrOutsideHomeNothingLocks() {
+        var noKey = Self.atHome(key: false)
+        #expect(noKey.screen == .home(nil))
+        _ = noKey.handle(.enteredBackground(Self.t0))
+        #expect(noKey.handle(.returnedToForeground(Self.t0.addingTimeInterval(3600), biometry: Self.face)) == [])
+        // Away in the BankID app during an order: coming back continues the order.
+        var (ordering, _) = Self.launched()
+        _ = ordering.handle(.methodChosen(.bankIDOrder))
+        _ = ordering.handle(.enteredBackground(Self.t0))
+        #expect(ordering.handle(.returnedToForeground(Self.t0.addingTimeInterval(3600), biometry: Self.face)) == [])
+        #expect(ordering.screen == .bankIDOrder(BankIDOrderProgress()))
+    }
+
+    @Test func S16_1_aLockedSensorOrThreeMissesOnReturnGoToTheFallback() {
+        var machine = Self.atHome()
+        _ = machine.handle(.enteredBackground(Self.t0))
+        #expect(machine.handle(.returnedToForeground(Self.t0.addingTimeInterval(600), biometry: .lockedOut)) == [])
+        #expect(machine.screen == .biometricFallback(.biometricLockedOut))
+    }
+
     @Test func S16_2_theFailureCountIsStoredAndSurvivesARelaunch() {
         var (first, _) = Self.launched(session: true, key: true)
         #expect(first.handle(.unlockFailed(.failed)) == [.storeBiometricFailures(1)])

@@ -39,12 +39,14 @@ public struct AuthMachine: Sendable, Hashable {
             return handleSession(event)
         case .settingsEnableBiometrics, .settingsDisableBiometrics, .settingsReEnrol:
             return handleSettings(event)
+        case .enteredBackground, .returnedToForeground:
+            return handleLifecycle(event)
         }
     }
 
     /// S5.1, S8.1: an enrolled user goes straight to the biometric prompt; a session without a
     /// device key resumes silently; without a session, the method selection.
-    private mutating func launch() -> [AuthEffect] {
+    mutating func launch() -> [AuthEffect] {
         guard context.hasSession else {
             screen = .methodSelection(nil)
             return []

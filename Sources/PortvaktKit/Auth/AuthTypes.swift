@@ -60,6 +60,13 @@ public struct AuthContext: Sendable, Hashable {
     /// Consecutive failed biometric attempts on the unlock screen, across launches (S16.2: the
     /// app stores the count, ``AuthEffect/storeBiometricFailures(_:)``, and starts with it).
     public var biometricFailures = 0
+    /// How long the app may stay in the background before it asks for biometrics again (S16.1;
+    /// five minutes unless the app configures another time).
+    public var lockAfter: TimeInterval = AuthContext.defaultLockAfter
+    /// When the app last went to the background; nil while in front.
+    public var backgroundedAt: Date?
+
+    public static let defaultLockAfter: TimeInterval = 5 * 60
 
     public init(biometry: BiometryAvailability, hasSession: Bool, deviceKeyEnrolled: Bool, online: Bool, biometricFailures: Int = 0) {
         self.biometry = biometry
@@ -149,6 +156,11 @@ public enum AuthEvent: Sendable, Hashable {
     case sessionExpired
     case logout
     case networkChanged(online: Bool)
+    /// The app went to the background (the platform's scene phase), at this time.
+    case enteredBackground(Date)
+    /// The app came back to the front, at this time, with the biometrics the device has now
+    /// (the person may have turned them off, or the sensor locked, while away).
+    case returnedToForeground(Date, biometry: BiometryAvailability)
 }
 
 /// What the app must do; the platform layer carries it out and reports back with events.
