@@ -126,6 +126,10 @@ run_suite() {
   # S6.2: a changed enrolment clears the stale key and shows the method selection.
   cli kari unlock --biometric invalidate
   check S6.2 "a changed enrolment asks for BankID or Vipps" 4 screen=methodSelection message_id=biometric_enrolment_changed
+  cli kari status
+  check S6.2 "the session went with the stale key" 4 message_id=not_logged_in
+  cli kari login --provider vipps --user kari --no-enable-biometrics
+  check S6.4 "a fallback login, re-enrolment declined" 0 screen=home
   cli kari biometrics status
   check S7.3 "then settings offer to enable biometric login" 0 enabled=False biometrics="Enable biometric login"
 

@@ -46,7 +46,7 @@ struct CLI {
         let keyExists = await key.exists()
         let deviceID = (try? await storage.read(.deviceID)) ?? nil
         let enrolled = keyExists && deviceID != nil
-        let failures = ((try? await storage.readString(.biometricFailures)) ?? nil).flatMap { Int($0) } ?? 0
+        let failures = max(0, ((try? await storage.readString(.biometricFailures)) ?? nil).flatMap { Int($0) } ?? 0)
         return AuthContext(
             biometry: options.biometry.availability, hasSession: hasSession, deviceKeyEnrolled: enrolled, online: true, biometricFailures: failures
         )

@@ -3,20 +3,30 @@ import PortvaktProtocol
 
 extension AuthMachine {
     /// Lock on return (S16.1): after ``AuthContext/lockAfter`` in the background, the home screen
-    /// is not shown again before the biometric check, as at launch. Time comes with the events.
+    /// is not shown again before the biometric check, as at launch. Time comes with the events,
+    /// on `ContinuousClock`, so setting the device's clock back does not shorten the absence.
     mutating func handleLifecycle(_ event: AuthEvent) -> [AuthEffect] {
         switch event {
-        case .enteredBackground(let time):
-            context.backgroundedAt = time
+        case .enteredBackground(let instant):
+            // A second report of the same absence (several scenes) does not restart it.
+            if context.backgroundedAt == nil { context.backgroundedAt = instant }
             return []
-        case .returnedToForeground(let time, let biometry):
+        case .returnedToForeground(let instant, let biometry):
             context.biometry = biometry
             guard let since = context.backgroundedAt else { return [] }
             context.backgroundedAt = nil
-            // A clock set back while away counts as long enough: the lock errs on the safe side.
-            let away = time.timeIntervalSince(since)
-            guard case .home = screen, context.deviceKeyEnrolled, away >= context.lockAfter || away < 0 else { return [] }
-            return launch()
+            guard context.deviceKeyEnrolled, since.duration(to: instant) >= .seconds(context.lockAfter) else { return [] }
+            switch screen {
+            case .home:
+                return launch()
+            case .unlocking:
+                // The check before the absence does not count for what its answer opens.
+                context.lockPending = true
+                return []
+            default:
+                // A login, an order or an enrolment under way is itself a fresh check.
+                return []
+            }
         default:
             return []
         }

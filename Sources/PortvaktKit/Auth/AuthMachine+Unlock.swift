@@ -12,6 +12,10 @@ extension AuthMachine {
         case .unlockSucceeded(let offline):
             guard case .unlocking = screen else { return [] }
             let reset = resetBiometricFailures()
+            if context.lockPending {
+                context.lockPending = false
+                return reset + launch()
+            }
             screen = .home(offline ? .offline : nil)
             return reset + (offline ? [] : [.syncOfflineQueue])
         case .unlockFailed(let failure):

@@ -74,7 +74,7 @@ public struct AuthMachine: Sendable, Hashable {
 
     /// A success starts the count of failed biometric attempts over, in storage too.
     mutating func resetBiometricFailures() -> [AuthEffect] {
-        guard context.biometricFailures > 0 else { return [] }
+        guard context.biometricFailures != 0 else { return [] }
         context.biometricFailures = 0
         return [.storeBiometricFailures(0)]
     }
@@ -113,9 +113,12 @@ public struct AuthMachine: Sendable, Hashable {
         case .lockout:
             screen = .biometricFallback(.biometricLockedOut)
         case .invalidated:
+            // Someone may have added their face or finger: the session goes with the key, or a
+            // relaunch (offline, where the device cannot be revoked) would resume it silently.
             context.deviceKeyEnrolled = false
+            context.hasSession = false
             screen = .methodSelection(.biometricEnrolmentChanged)
-            return [.deleteDeviceKey]
+            return [.deleteDeviceKey, .clearSession]
         case .notEnrolled:
             screen = .biometricFallback(.biometricsNotSetUp)
         case .notAvailable:

@@ -63,8 +63,12 @@ public struct AuthContext: Sendable, Hashable {
     /// How long the app may stay in the background before it asks for biometrics again (S16.1;
     /// five minutes unless the app configures another time).
     public var lockAfter: TimeInterval = AuthContext.defaultLockAfter
-    /// When the app last went to the background; nil while in front.
-    public var backgroundedAt: Date?
+    /// When the app went to the background, on a clock that keeps counting while the device
+    /// sleeps and that no one can set back; nil while in front.
+    public var backgroundedAt: ContinuousClock.Instant?
+    /// The app came back after ``lockAfter`` while an unlock was on its way: its result does
+    /// not open home without a new check.
+    public var lockPending = false
 
     public static let defaultLockAfter: TimeInterval = 5 * 60
 
@@ -156,11 +160,12 @@ public enum AuthEvent: Sendable, Hashable {
     case sessionExpired
     case logout
     case networkChanged(online: Bool)
-    /// The app went to the background (the platform's scene phase), at this time.
-    case enteredBackground(Date)
-    /// The app came back to the front, at this time, with the biometrics the device has now
+    /// The app went to the background (the platform's scene phase), at this instant of
+    /// `ContinuousClock`.
+    case enteredBackground(ContinuousClock.Instant)
+    /// The app came back to the front, at this instant, with the biometrics the device has now
     /// (the person may have turned them off, or the sensor locked, while away).
-    case returnedToForeground(Date, biometry: BiometryAvailability)
+    case returnedToForeground(ContinuousClock.Instant, biometry: BiometryAvailability)
 }
 
 /// What the app must do; the platform layer carries it out and reports back with events.

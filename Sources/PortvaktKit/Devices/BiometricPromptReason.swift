@@ -13,7 +13,7 @@ public enum BiometricPromptReason {
         case (.stepUp, .contactsRead?):
             language.pick("Bekreft at det er deg for å se kontaktopplysningene", "Confirm it is you to see the contact details")
         case (.stepUp, .expensesSubmit?):
-            language.pick("Bekreft at det er deg for å sende utlegget", "Confirm it is you to submit the expense claim")
+            language.pick("Bekreft at det er deg for å sende inn utlegget", "Confirm it is you to submit the expense claim")
         case (.stepUp, .personnummerRead?):
             language.pick("Bekreft at det er deg for å se fødselsnummeret", "Confirm it is you to see the national identity number")
         case (.stepUp, nil):
