@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import PortvaktCore
 import PortvaktStorage
@@ -34,11 +33,6 @@ public struct MemberInvitations: Sendable {
         self.now = now
     }
 
-    /// What the database keeps of a token: its hash.
-    public static func hash(_ token: String) -> Data {
-        Data(SHA256.hash(data: Data(token.utf8)))
-    }
-
     /// Sends the invitation for `record`, a record of `organisation`.
     /// - Throws: ``DomainError/notAllowed`` for anyone but an administrator there; a conflict
     ///   (``DomainError/inviteNeedsEmail`` and the others) when the email would reach anyone
@@ -71,7 +65,7 @@ public struct MemberInvitations: Sendable {
         let mail = try mailer.message(.passwordInvite(link: link(token)), to: address.address, language: .nb)
         try await store.insertPasswordInvite(
             PasswordInvite(
-                tokenHash: Self.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address.lowercased(),
+                tokenHash: RefreshTokenSecret.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address.lowercased(),
                 createdBy: actor.userID, now: now, lifetime: Self.lifetime
             ),
             mail: mail,

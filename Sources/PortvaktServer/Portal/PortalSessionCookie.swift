@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 
 /// The portal's cookie and the checks on every form it sends.
 ///
@@ -62,7 +63,7 @@ struct PortalSessionCookie: Sendable {
     }
 
     static func hash(_ reference: String) -> Data {
-        Data(SHA256.hash(data: Data(reference.utf8)))
+        RefreshTokenSecret.hash(reference)
     }
 
     func csrfToken(for reference: String) -> String {

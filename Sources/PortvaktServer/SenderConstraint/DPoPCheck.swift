@@ -88,7 +88,7 @@ struct DPoPCheck: Sendable {
     }
 
     static func replayed(at endpoint: Endpoint) -> OAuthFailure {
-        invalid("This proof was used before; sign a new one for every request.", at: endpoint)
+        invalid(GrantRefusal.proofReplayed.description, at: endpoint)
     }
 
     static func invalid(_ description: String, at endpoint: Endpoint) -> OAuthFailure {

@@ -24,12 +24,12 @@ struct PasswordInvitations: Sendable {
 
     func isOpen(token: String) async throws -> Bool {
         guard token.utf8.count <= 128 else { return false }
-        return try await store.passwordInvite(tokenHash: MemberInvitations.hash(token), now: now()) != nil
+        return try await store.passwordInvite(tokenHash: RefreshTokenSecret.hash(token), now: now()) != nil
     }
 
     /// Sets an acceptable password (the caller has checked it) for the invitation's account.
     func accept(token: String, password: String, language: Language) async throws -> Outcome {
-        let hash = MemberInvitations.hash(token)
+        let hash = RefreshTokenSecret.hash(token)
         guard token.utf8.count <= 128, try await store.passwordInvite(tokenHash: hash, now: now()) != nil else { return .gone }
         let passwordHash = try await PasswordChecker.hash(password, cost: passwordCost)
         guard let invite = try await store.takePasswordInvite(tokenHash: hash, now: now()) else { return .gone }
