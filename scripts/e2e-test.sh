@@ -33,6 +33,14 @@ cli() {
   echo "$out" >>"$work/stdout"
 }
 
+# cli_with_input INPUT HOME ARGS…: like cli, with INPUT on standard input (a typed password).
+cli_with_input() {
+  local input=$1 home=$2; shift 2
+  code=0
+  out=$(echo "$input" | PORTVAKT_CLI_HOME="$work/$suite-$home" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" "$@" --json --lang en 2>>"$work/stderr") || code=$?
+  echo "$out" >>"$work/stdout"
+}
+
 # field PATH: a value of the last JSON output (python: dotted keys, [n] for lists).
 field() { python3 -c 'import json,sys; v=json.loads(sys.argv[1] or "{}")
 for part in sys.argv[2].split("."):
@@ -176,6 +184,13 @@ run_suite() {
   check S14.2 "a wrong password gets one message" 3 message_id=wrong_email_or_password
   out=$(echo "e2e-password-123" | PORTVAKT_CLI_HOME="$work/$suite-ingrid" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" login --provider password --email ingrid@sandbox.portvakt.test --no-enable-biometrics --json --lang en 2>>"$work/stderr") && code=0 || code=$?
   check S14.1 "email and password log in" 0 screen=home home_screen=organisation_admin
+  # S11.3: a phone without biometrics confirms a step-up with the password, typed again.
+  cli ingrid step-up contacts.read --biometry none
+  check S11.3 "without biometrics and without a password typed, nothing is shown" 5 ok=False actions='["submit-password", "back"]'
+  cli_with_input "not-the-password" ingrid step-up contacts.read --biometry none
+  check S11.3 "a wrong password at the step-up shows nothing" 5 ok=False message_id=wrong_password
+  cli_with_input "e2e-password-123" ingrid step-up contacts.read --biometry none
+  check S11.3 "the password opens the contact details when the phone has no biometrics" 0 ok=True
 
   # S8.3: the device is revoked elsewhere, so the session it unlocked ends.
   cli kari login --provider vipps --user kari --enable-biometrics

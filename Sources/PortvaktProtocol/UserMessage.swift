@@ -10,6 +10,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case notRegistered = "not_registered"
     case sessionExpired = "session_expired"
     case wrongEmailOrPassword = "wrong_email_or_password"
+    case wrongPassword = "wrong_password"
+    case noPasswordSet = "no_password_set"
     case tooManyAttempts = "too_many_attempts"
     case invalidLoginRequest = "invalid_login_request"
     // The BankID order flow (BankIDHint maps the provider's hint codes to these).
@@ -91,6 +93,12 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
             language.pick("Økten din er utløpt – logg inn på nytt", "Your session has expired — please log in again")
         case .wrongEmailOrPassword:
             language.pick("Feil e-postadresse eller passord", "Wrong email address or password")
+        case .wrongPassword:
+            language.pick("Feil passord. Prøv igjen.", "Wrong password. Please try again.")
+        case .noPasswordSet:
+            language.pick(
+                "Kontoen din har ikke passord. Bekreft med Face ID eller fingeravtrykk, eller logg inn med BankID eller Vipps.",
+                "Your account has no password. Confirm with Face ID or fingerprint, or log in with BankID or Vipps.")
         case .tooManyAttempts:
             language.pick(
                 "For mange forsøk. Vent litt og prøv igjen, eller logg inn med BankID eller Vipps.",

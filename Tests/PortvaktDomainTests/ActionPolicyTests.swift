@@ -32,6 +32,21 @@ struct ActionPolicyTests {
         #expect(!Fixtures.actor("kari", .bankID).satisfies(.contactsRead, at: now), "a fresh login is not a step-up of the device key")
     }
 
+    @Test("S11.3: contact details and expense claims accept the password entered again; what only BankID or Vipps may open, a password does not")
+    func passwordStepUp() {
+        for action in [SensitiveAction.contactsRead, .expensesSubmit] {
+            #expect(ActionPolicy.of(action).stepUps == [.deviceKey, .freshPassword])
+            let confirmed = Fixtures.actor("ingrid", .password, stepUp: action.rawValue, stepUpACR: Authentication.passwordStepUpACR)
+            #expect(confirmed.satisfies(action, at: now))
+        }
+        let contacts = Fixtures.actor("ingrid", .password, stepUp: "contacts.read", stepUpACR: Authentication.passwordStepUpACR)
+        #expect(!contacts.satisfies(.expensesSubmit, at: now), "a step-up names one action")
+        let number = Fixtures.actor("ingrid", .password, stepUp: "personnummer.read", stepUpACR: Authentication.passwordStepUpACR)
+        #expect(throws: DomainError.stepUpRequired(.personnummerReveal)) { try number.authorize(.personnummerReveal, in: Fixtures.nhf, at: now) }
+        #expect(!Fixtures.actor("ingrid", .password, stepUp: "contacts.read", stepUpACR: "urn:portvakt:acr:password").satisfies(.contactsRead, at: now),
+                "a step_up claim counts only with a step-up's acr")
+    }
+
     @Test("The role is checked before the step-up, in the actor's own organisation record: a stranger learns nothing, a passed-in role counts for nothing")
     func roleFirst() {
         let coordinator = Fixtures.actor("per", .password, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.coordinator])])

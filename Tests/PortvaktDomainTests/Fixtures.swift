@@ -32,8 +32,12 @@ struct Fixtures {
 
     enum Method { case bankID, password, deviceKey }
 
-    static func actor(_ userID: String, _ method: Method, age: TimeInterval = 0, roles: [OrganisationRoles] = [nhf], stepUp: String? = nil) -> Actor {
-        Actor(session: session(userID, method, age: age), organisations: roles, stepUpClaim: stepUp)
+    /// `stepUp` is the access token's `step_up` claim, proved as `stepUpACR` says (a device key by default).
+    static func actor(
+        _ userID: String, _ method: Method, age: TimeInterval = 0, roles: [OrganisationRoles] = [nhf], stepUp: String? = nil,
+        stepUpACR: String = Authentication.stepUpACR
+    ) -> Actor {
+        Actor(session: session(userID, method, age: age), organisations: roles, stepUp: StepUpGrant(claim: stepUp, acr: stepUpACR))
     }
 
     func protect(_ digits: String, record: String) throws -> ProtectedPersonnummer {

@@ -38,8 +38,45 @@ struct StepUpGateTests {
         #expect(!screen.showsContent)
         #expect(screen.actions.map(\.id) == ["confirm", "password", "back"])
         #expect(screen.message != nil)
-        #expect(gate.handle(.usePassword) == [.openPasswordLogin])
         #expect(gate.handle(.back) == [.close])
+    }
+
+    @Test func S11_3_afterAFailedPromptThePasswordConfirmsInstead() {
+        var gate = StepUpGate(action: .contactsRead)
+        _ = gate.handle(.opened)
+        _ = gate.handle(.failed(.failed))
+        #expect(gate.handle(.usePassword) == [])
+        #expect(gate.state == .enteringPassword(nil))
+        let field = StepUpScreenModel(gate, language: .nb)
+        #expect(field.passwordField == "Passord" && !field.showsContent)
+        #expect(field.actions.map(\.id) == ["submit-password", "back"])
+        #expect(gate.handle(.passwordSubmitted) == [.stepUpWithPassword(.contactsRead)])
+        #expect(gate.handle(.passwordSubmitted) == [], "one request at a time")
+        #expect(StepUpScreenModel(gate, language: .en).showsSpinner)
+        _ = gate.handle(.succeeded(expiresAt: Self.now.addingTimeInterval(120)))
+        #expect(gate.isRevealed)
+    }
+
+    @Test func S11_3_aWrongPasswordMayBeTypedAgain() {
+        var gate = StepUpGate(action: .expensesSubmit)
+        _ = gate.handle(.usePassword)
+        _ = gate.handle(.passwordSubmitted)
+        _ = gate.handle(.refused(.wrongPassword))
+        #expect(gate.state == .enteringPassword(.wrongPassword))
+        #expect(StepUpScreenModel(gate, language: .en).message == "Wrong password. Please try again.")
+        #expect(gate.handle(.passwordSubmitted) == [.stepUpWithPassword(.expensesSubmit)])
+        _ = gate.handle(.refused(.tooManyAttempts))
+        #expect(!gate.isRevealed)
+        #expect(gate.handle(.back) == [.close])
+        #expect(gate.state == .hidden(nil))
+    }
+
+    @Test func S11_3_aPhoneWithoutBiometricsGoesStraightToThePassword() {
+        var gate = StepUpGate(action: .contactsRead, biometricsUsable: false)
+        #expect(StepUpScreenModel(gate, language: .en).actions.map(\.id) == ["password", "back"], "no biometric prompt is offered")
+        #expect(gate.handle(.opened) == [], "no prompt that cannot work")
+        #expect(gate.state == .enteringPassword(nil))
+        #expect(StepUpScreenModel(gate, language: .en).message == "Enter your password to continue.")
     }
 
     @Test func S11_3_aChangedEnrolmentDeletesTheStaleKeyAndStaysHidden() {

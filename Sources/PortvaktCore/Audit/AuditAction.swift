@@ -24,6 +24,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
 
     // Accounts.
     case userPasswordSet = "user.password_set"
+    case passwordStepUp = "user.password_step_up"
     case userPasswordInvited = "user.password_invited"
     case userMerged = "user.merged"
 

@@ -25,22 +25,23 @@ public struct ActionPolicy: Sendable, Equatable {
             ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID], freshness: administratorFreshness)
         case .deviceEnrol:
             ActionPolicy(roles: [], stepUps: [.freshElectronicID], freshness: administratorFreshness)
+        // S11.3: the password, entered again, when biometrics fail or the phone has none.
         case .contactsRead, .expensesSubmit:
-            ActionPolicy(roles: [], stepUps: [.deviceKey], freshness: administratorFreshness)
+            ActionPolicy(roles: [], stepUps: [.deviceKey, .freshPassword], freshness: administratorFreshness)
         }
     }
 
     public static let administratorFreshness: TimeInterval = 300
 
-    /// Whether `session` (and, for a device-key step-up, the access token's `step_up` claim) meets
+    /// Whether `session` (and the access token's step-up, for a device key or a password) meets
     /// this policy's step-up for `action` at `now`.
-    public func isSatisfied(for action: SensitiveAction, session: Session, stepUpClaim: String?, at now: Date) -> Bool {
+    public func isSatisfied(for action: SensitiveAction, session: Session, stepUp: StepUpGrant?, at now: Date) -> Bool {
         stepUps.contains { kind in
             switch kind {
             case .freshElectronicID:
                 Authentication.isFreshElectronicIDLogin(session, maxAge: freshness, at: now)
-            case .deviceKey:
-                stepUpClaim.flatMap(StepUpAction.init(rawValue:)).map(SensitiveAction.init) == action
+            case .deviceKey, .freshPassword:
+                stepUp == StepUpGrant(action: action, kind: kind)
             }
         }
     }
@@ -49,6 +50,6 @@ public struct ActionPolicy: Sendable, Equatable {
     var requirement: String {
         stepUps.contains(.freshElectronicID)
             ? "This action needs a BankID or Vipps login within the last \(Int(freshness / 60)) minutes; log in again and repeat it."
-            : "A biometric step-up is required for this action."
+            : "A step-up is required for this action: confirm with biometrics or your password."
     }
 }

@@ -3,19 +3,19 @@ import PortvaktCore
 import PortvaktStorage
 
 /// Who is acting, whichever surface they came through: the user, the session they act in, the
-/// organisations and roles the database holds for them now, and a device-key step-up claim of
-/// the access token (nil in the portal).
+/// organisations and roles the database holds for them now, and the step-up the access token
+/// carries (nil in the portal).
 public struct Actor: Sendable {
     public let session: Session
     public let organisations: [OrganisationRoles]
-    public let stepUpClaim: String?
+    public let stepUp: StepUpGrant?
 
     public var userID: String { session.userId }
 
-    public init(session: Session, organisations: [OrganisationRoles], stepUpClaim: String? = nil) {
+    public init(session: Session, organisations: [OrganisationRoles], stepUp: StepUpGrant? = nil) {
         self.session = session
         self.organisations = organisations
-        self.stepUpClaim = stepUpClaim
+        self.stepUp = stepUp
     }
 
     /// The actor's roles in the organisation with `slug`.
@@ -27,7 +27,7 @@ public struct Actor: Sendable {
 
     /// Whether the actor's session meets `action`'s step-up now.
     public func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
-        ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUpClaim: stepUpClaim, at: now)
+        ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUp: stepUp, at: now)
     }
 
     /// Whether the actor holds one of `action`'s roles in `organisation` (any member when the

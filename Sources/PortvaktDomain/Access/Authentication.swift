@@ -7,6 +7,8 @@ public enum Authentication {
     public static let deviceACR = "urn:portvakt:acr:device-biometric"
     /// An access token elevated by a device-key step-up.
     public static let stepUpACR = "urn:portvakt:acr:biometric-step-up"
+    /// An access token elevated by the account's password, entered again.
+    public static let passwordStepUpACR = "urn:portvakt:acr:password-step-up"
 
     /// Whether the session was opened by a BankID or Vipps login within `maxAge` (not by a
     /// password, not by a device key), counted from the provider's `auth_time`.

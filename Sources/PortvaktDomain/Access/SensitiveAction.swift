@@ -31,6 +31,32 @@ public enum SensitiveAction: String, Sendable, CaseIterable {
 public enum StepUpKind: String, Sendable, CaseIterable {
     /// A biometric assertion of the user's device key (`POST /v1/step-up`).
     case deviceKey = "device_key"
+    /// The account's password entered again (`POST /v1/step-up/password`), when biometrics fail
+    /// or the phone has none (S11.3).
+    case freshPassword = "fresh_password"
     /// A BankID or Vipps login within the policy's freshness.
     case freshElectronicID = "fresh_eid"
+}
+
+/// The step-up an access token carries: the action its `step_up` claim names, and how the person
+/// proved it was them, as its `acr` says.
+public struct StepUpGrant: Sendable, Equatable {
+    public let action: SensitiveAction
+    public let kind: StepUpKind
+
+    public init(action: SensitiveAction, kind: StepUpKind) {
+        self.action = action
+        self.kind = kind
+    }
+
+    /// Nil for a token without a step-up, or whose `acr` is not a step-up's.
+    public init?(claim: String?, acr: String) {
+        guard let action = claim.flatMap(StepUpAction.init(rawValue:)).map(SensitiveAction.init) else { return nil }
+        switch acr {
+        case Authentication.stepUpACR: kind = .deviceKey
+        case Authentication.passwordStepUpACR: kind = .freshPassword
+        default: return nil
+        }
+        self.action = action
+    }
 }

@@ -54,14 +54,34 @@ public struct TokenIssuer: Sendable {
         )
     }
 
-    /// A short-lived access token of the same session that also allows `action`: the biometric
-    /// check just now is its `auth_time`.
-    public func stepUpToken(for session: Session, action: StepUpAction, biometric: BiometricKind) async throws -> StepUpResponse {
+    /// How a step-up was proved: a device key after biometrics, or the password entered again.
+    public enum StepUpProof: Sendable {
+        case deviceKey(BiometricKind)
+        case password
+
+        var amr: [String] {
+            switch self {
+            case .deviceKey(let biometric): ["hwk", biometric.amr]
+            case .password: ["pwd"]
+            }
+        }
+
+        var acr: String {
+            switch self {
+            case .deviceKey: Authentication.stepUpACR
+            case .password: Authentication.passwordStepUpACR
+            }
+        }
+    }
+
+    /// A short-lived access token of the same session that also allows `action`: the check just
+    /// now is its `auth_time`, and its `acr` and `amr` say how it was made.
+    public func stepUpToken(for session: Session, action: StepUpAction, proof: StepUpProof) async throws -> StepUpResponse {
         let now = self.now()
         let (keys, set) = try await signingKeys.collection(now: now)
         let lifetime = Int(lifetimes.stepUp)
         var claims = try await accessClaims(
-            session, scope: "openid", amr: ["hwk", biometric.amr], acr: Self.stepUpACR, authTime: Int(now.timeIntervalSince1970), lifetime: lifetime, now: now
+            session, scope: "openid", amr: proof.amr, acr: proof.acr, authTime: Int(now.timeIntervalSince1970), lifetime: lifetime, now: now
         )
         claims.stepUp = action.rawValue
         let token = try await keys.sign(claims, kid: JWKIdentifier(string: set.active.kid), header: ["typ": "at+jwt"])

@@ -32,6 +32,11 @@ public enum BiometryAvailability: Sendable, Hashable {
     case notAvailable
     /// Locked by the OS after too many attempts.
     case lockedOut
+
+    /// Whether a biometric prompt can be shown now.
+    public var isUsable: Bool {
+        if case .available = self { true } else { false }
+    }
 }
 
 /// Why the biometric-protected key did not sign.

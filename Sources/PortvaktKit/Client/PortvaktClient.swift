@@ -186,6 +186,11 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         try await send("POST", "v1/step-up", StepUpRequest(assertion: assertion), accessToken: accessToken, as: StepUpResponse.self).accessToken
     }
 
+    /// The elevated token for the account's password, entered again (S11.3).
+    public func stepUp(_ action: StepUpAction, password: String, accessToken: String) async throws -> String {
+        try await send("POST", "v1/step-up/password", PasswordStepUpRequest(action: action, password: password), accessToken: accessToken, as: StepUpResponse.self).accessToken
+    }
+
     /// Sends one queued write with its idempotency key.
     public func send(_ write: QueuedWrite, accessToken: String) async -> ReplayOutcome {
         guard let (_, status) = try? await exchange(

@@ -8,6 +8,8 @@ public struct StepUpScreenModel: Sendable, Hashable {
     public let message: String?
     public let showsContent: Bool
     public let showsSpinner: Bool
+    /// The secure password field (`textContentType` password), with its label.
+    public let passwordField: String?
     public let actions: [Action]
 
     /// Something the user can do here; `event` is what to hand the gate.
@@ -29,22 +31,42 @@ public struct StepUpScreenModel: Sendable, Hashable {
         func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: StepUpGate.Event) {
             actions.append(.init(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
         }
+        let back = { action("back", l.pick("Tilbake", "Back"), l.pick("Lukker uten å vise noe", "Closes without showing anything"), .back) }
         switch gate.state {
         case .revealed:
             message = nil
             showsContent = true
             showsSpinner = false
+            passwordField = nil
         case .prompting:
             message = UserMessage.stepUpRequired.text(l)
             showsContent = false
             showsSpinner = true
+            passwordField = nil
+        case .checkingPassword:
+            message = l.pick("Sjekker passordet …", "Checking the password …")
+            showsContent = false
+            showsSpinner = true
+            passwordField = nil
+        case .enteringPassword(let why):
+            message = why?.text(l) ?? l.pick("Skriv passordet ditt for å fortsette.", "Enter your password to continue.")
+            showsContent = false
+            showsSpinner = false
+            passwordField = l.pick("Passord", "Password")
+            action("submit-password", l.pick("Bekreft", "Confirm"), l.pick("Sender passordet", "Sends the password"), prominent: true, .passwordSubmitted)
+            back()
         case .hidden(let why):
             message = (why ?? .stepUpRequired).text(l)
             showsContent = false
             showsSpinner = false
-            action("confirm", l.pick("Bekreft", "Confirm"), l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), prominent: true, .opened)
-            action("password", l.pick("Bruk passord", "Use password"), l.pick("Logg inn med e-post og passord", "Log in with email and password"), .usePassword)
-            action("back", l.pick("Tilbake", "Back"), l.pick("Lukker uten å vise noe", "Closes without showing anything"), .back)
+            passwordField = nil
+            if gate.biometricsUsable {
+                action("confirm", l.pick("Bekreft", "Confirm"), l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), prominent: true, .opened)
+                action("password", l.pick("Bruk passord", "Use password"), l.pick("Bekreft med passordet ditt i stedet", "Confirm with your password instead"), .usePassword)
+            } else {
+                action("password", l.pick("Bruk passord", "Use password"), l.pick("Bekreft med passordet ditt", "Confirm with your password"), prominent: true, .usePassword)
+            }
+            back()
         }
         self.actions = actions
     }

@@ -1,16 +1,20 @@
 import Foundation
 import PortvaktProtocol
 
-/// A sensitive view (decrypted contact details, an expense claim) behind a biometric step-up
-/// (S11), as pure transitions like ``AuthMachine``: nothing is revealed before the device key has
-/// signed the action's challenge and the server has answered with an elevated token, and the
-/// content hides again when that token expires.
+/// A sensitive view (decrypted contact details, an expense claim) behind a step-up (S11), as pure
+/// transitions like ``AuthMachine``: nothing is revealed before the device key has signed the
+/// action's challenge (or the password has been entered again, S11.3) and the server has answered
+/// with an elevated token, and the content hides again when that token expires.
 public struct StepUpGate: Sendable, Hashable {
     public enum State: Sendable, Hashable {
         /// Nothing shown; a message says why when a step-up did not work.
         case hidden(UserMessage?)
         /// The biometric prompt is up (the key is signing the challenge).
         case prompting
+        /// The password field is shown; a message says why when the last try did not work.
+        case enteringPassword(UserMessage?)
+        /// The password is with the server.
+        case checkingPassword
         /// The content is shown until the elevated token expires.
         case revealed(until: Date)
     }
@@ -23,24 +27,31 @@ public struct StepUpGate: Sendable, Hashable {
         /// The server refused the assertion or could not be reached.
         case refused(UserMessage)
         case tick(Date)
+        /// The user chose the password instead of biometrics.
         case usePassword
+        /// The user submitted the password field (the view keeps the text, never the gate).
+        case passwordSubmitted
         case back
     }
 
     public enum Effect: Sendable, Hashable {
         /// Sign a step-up challenge for the action with the device key (the prompt), redeem it.
         case stepUp(StepUpAction)
-        /// The password fallback: a fresh login in the browser, then the view is opened again.
-        case openPasswordLogin
+        /// Send the password field's text for the action (`POST /v1/step-up/password`).
+        case stepUpWithPassword(StepUpAction)
         case deleteDeviceKey
         case close
     }
 
     public let action: StepUpAction
+    /// Whether this phone can confirm with biometrics (a device key and working biometrics);
+    /// without, the password is the way (S11.3).
+    public let biometricsUsable: Bool
     public private(set) var state: State = .hidden(nil)
 
-    public init(action: StepUpAction) {
+    public init(action: StepUpAction, biometricsUsable: Bool = true) {
         self.action = action
+        self.biometricsUsable = biometricsUsable
     }
 
     public var isRevealed: Bool {
@@ -51,11 +62,15 @@ public struct StepUpGate: Sendable, Hashable {
     public mutating func handle(_ event: Event) -> [Effect] {
         switch event {
         case .opened:
-            guard !isRevealed, state != .prompting else { return [] }
+            guard case .hidden = state else { return [] }
+            guard biometricsUsable else {
+                state = .enteringPassword(nil)
+                return []
+            }
             state = .prompting
             return [.stepUp(action)]
         case .succeeded(let expiresAt):
-            guard state == .prompting else { return [] }
+            guard state == .prompting || state == .checkingPassword else { return [] }
             state = .revealed(until: expiresAt)
             return []
         case .failed(let failure):
@@ -64,16 +79,25 @@ public struct StepUpGate: Sendable, Hashable {
             state = .hidden(failure == .cancelled ? nil : AuthMachine.message(for: failure))
             return failure == .invalidated ? [.deleteDeviceKey] : []
         case .refused(let message):
-            guard state == .prompting else { return [] }
-            state = .hidden(message)
+            switch state {
+            case .prompting: state = .hidden(message)
+            // A wrong password may be typed again; the server counts the tries.
+            case .checkingPassword: state = .enteringPassword(message)
+            default: break
+            }
             return []
         case .tick(let now):
             guard case .revealed(let until) = state, now >= until else { return [] }
             state = .hidden(.stepUpRequired)
             return []
         case .usePassword:
-            guard !isRevealed else { return [] }
-            return [.openPasswordLogin]
+            guard case .hidden = state else { return [] }
+            state = .enteringPassword(nil)
+            return []
+        case .passwordSubmitted:
+            guard case .enteringPassword = state else { return [] }
+            state = .checkingPassword
+            return [.stepUpWithPassword(action)]
         case .back:
             state = .hidden(nil)
             return [.close]

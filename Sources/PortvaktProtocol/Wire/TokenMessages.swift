@@ -52,6 +52,17 @@ public struct StepUpRequest: Codable, Sendable, Hashable {
     }
 }
 
+/// `POST /v1/step-up/password`: the account's password, entered again for one action (S11.3).
+public struct PasswordStepUpRequest: Codable, Sendable, Hashable {
+    public let action: String
+    public let password: String
+
+    public init(action: StepUpAction, password: String) {
+        self.action = action.rawValue
+        self.password = password
+    }
+}
+
 /// A pushed authorization request's handle (RFC 9126 §2.2).
 public struct PushedRequestResponse: Codable, Sendable, Hashable {
     public let requestURI: String

@@ -23,7 +23,7 @@ public struct APICaller: Sendable {
     }
 
     /// The caller as the domain's operations take them.
-    var actor: Actor { Actor(session: session, organisations: organisations, stepUpClaim: claims.stepUp) }
+    var actor: Actor { Actor(session: session, organisations: organisations, stepUp: StepUpGrant(claim: claims.stepUp, acr: claims.acr)) }
 
     /// Whether this caller's session and token meet `action`'s policy now (``ActionPolicy``).
     func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {

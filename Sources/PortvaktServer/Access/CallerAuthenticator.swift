@@ -32,7 +32,7 @@ struct CallerAuthenticator: Sendable {
         }
         let authenticated = try await caller(of: request)
         guard authenticated.claims.stepUp == action.rawValue else {
-            throw stepUpRequired("A biometric step-up for \(action.rawValue) is required.")
+            throw stepUpRequired("A step-up for \(action.rawValue) is required: confirm with biometrics or the password.")
         }
         return authenticated
     }

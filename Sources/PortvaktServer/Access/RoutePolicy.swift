@@ -87,6 +87,7 @@ struct RoutePolicy: Sendable, Equatable {
         "DELETE /v1/devices/{id}": RoutePolicy(caller: .member),
         "POST /v1/devices/{id}/challenges": RoutePolicy(caller: .anonymous),
         "POST /v1/step-up": RoutePolicy(caller: .member),
+        "POST /v1/step-up/password": RoutePolicy(caller: .member),
 
         // The app's data: each member sees their own rows, coordinators and administrators their organisation's.
         "GET /v1/me": RoutePolicy(caller: .member),

@@ -68,7 +68,7 @@ public enum PortvaktApplication {
         BankIDOrderRoutes(flow: services.bankIDOrders, clients: services.clients, now: clock).register(on: router)
         OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, now: clock).register(on: router)
         DeviceRoutes(devices: services.devices, callers: services.callers).register(on: router)
-        StepUpRoutes(assertions: services.assertions, devices: services.devices, tokens: services.tokens).register(on: router)
+        StepUpRoutes(assertions: services.assertions, devices: services.devices, passwords: services.passwordLogin, tokens: services.tokens).register(on: router)
         MeRoutes(profile: services.profile).register(on: router)
         ActivityRoutes(activities: ActivityLog(store: store, now: clock)).register(on: router)
         ContactRoutes(contacts: ContactBook(store: store, cipher: keys.cipher, now: clock)).register(on: router)

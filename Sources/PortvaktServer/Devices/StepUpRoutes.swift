@@ -5,12 +5,14 @@ import PortvaktProtocol
 import PortvaktDomain
 import PortvaktHTTP
 
-/// `POST /v1/step-up`: the user's Bearer token and a device assertion for a `step-up` challenge
+/// `POST /v1/step-up`: the user's access token and a device assertion for a `step-up` challenge
 /// → a short-lived access token that also allows the challenge's action (`contacts.read`,
-/// `expenses.submit`).
+/// `expenses.submit`). `POST /v1/step-up/password`: the same for the account's password,
+/// entered again, where the action's policy accepts it (S11.3).
 struct StepUpRoutes {
     let assertions: DeviceAssertionVerifier
     let devices: DeviceRegistry
+    let passwords: PasswordLogin
     let tokens: TokenIssuer
 
     func register(on router: Router<PortvaktRequestContext>) {
@@ -24,7 +26,26 @@ struct StepUpRoutes {
             // What only BankID or Vipps may open, a device key does not (ActionPolicy).
             guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.deviceKey) else { throw OAuthFailure.freshLoginRequired }
             try await devices.recordStepUp(by: verified.device, for: caller, action: action)
-            return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, biometric: verified.biometric))
+            return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, proof: .deviceKey(verified.biometric)))
+        }
+        router.post("/v1/step-up/password") { request, context in
+            let caller = try context.caller()
+            let body = try await request.decodeJSON(PasswordStepUpRequest.self)
+            guard let action = StepUpAction(rawValue: body.action) else {
+                throw OAuthFailure.invalidRequest("action must be contacts.read or expenses.submit.")
+            }
+            // What only BankID or Vipps may open, a password does not (ActionPolicy).
+            guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.freshPassword) else { throw OAuthFailure.freshLoginRequired }
+            switch try await passwords.confirm(userID: caller.userID, password: body.password, for: action, address: context.clientAddress) {
+            case .confirmed:
+                return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, proof: .password))
+            case .refused:
+                throw OAuthFailure.invalidGrant("The password is wrong.", message: .wrongPassword)
+            case .noPassword:
+                throw OAuthFailure.invalidGrant("The account has no password; confirm with the device key or log in again.", message: .noPasswordSet)
+            case .throttled:
+                throw OAuthFailure(error: "slow_down", description: "Too many attempts; wait and try again.", message: .tooManyAttempts, status: .tooManyRequests)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktDomain
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktStorage
 
 /// Checks an email and password. One answer for a wrong password and an unknown email; failures
@@ -37,7 +38,38 @@ struct PasswordLogin: Sendable {
         return .accepted(user)
     }
 
-    private func auditFailure(_ reason: String, address: String, now: Date) async throws {
-        try await store.append(AuditEvent(occurredAt: now, action: .loginFailed, outcome: "failure", source: "password-login", details: ["reason": reason, "client_address": address]))
+    /// S11.3: the signed-in user enters their password again for a step-up. It shares the
+    /// account's throttle with the login form, so a stolen session gets no more guesses.
+    func confirm(userID: String, password: String, for action: StepUpAction, address: String) async throws -> StepUpOutcome {
+        guard let user = try await store.user(id: userID), user.disabledAt == nil else { return .refused }
+        guard let email = user.email?.lowercased(), user.passwordHash != nil else { return .noPassword }
+        let now = self.now()
+        let keys: [LoginThrottle.Key] = [.account(email), .address(address)]
+        if try await throttle.reserve(keys, now: now) != nil {
+            try await auditFailure("throttled", address: address, now: now, source: "password-step-up")
+            return .throttled
+        }
+        guard try await checker.verify(String(password.prefix(128)), hash: user.passwordHash) else {
+            try await auditFailure("wrong_credentials", address: address, now: now, source: "password-step-up")
+            return .refused
+        }
+        try await throttle.recordSuccess(.account(email))
+        try await throttle.release(.address(address))
+        try await store.append(AuditEvent(
+            occurredAt: now, action: .passwordStepUp, outcome: "success", actorUserID: UUID(uuidString: user.id),
+            subjectType: "user", subjectID: user.id, source: "password-step-up", details: ["action": action.rawValue]
+        ))
+        return .confirmed
+    }
+
+    enum StepUpOutcome {
+        case confirmed
+        case refused
+        case noPassword
+        case throttled
+    }
+
+    private func auditFailure(_ reason: String, address: String, now: Date, source: String = "password-login") async throws {
+        try await store.append(AuditEvent(occurredAt: now, action: .loginFailed, outcome: "failure", source: source, details: ["reason": reason, "client_address": address]))
     }
 }

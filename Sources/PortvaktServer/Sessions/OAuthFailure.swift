@@ -31,11 +31,11 @@ struct OAuthFailure: Error, Sendable {
         error: "invalid_grant", description: "The session has ended; log in again.", message: .sessionExpired
     )
 
-    /// RFC 9470: the resource wants a fresh biometric step-up for `action`.
+    /// RFC 9470: the resource wants a fresh step-up for `action` (biometrics, or the password).
     static func stepUpRequired(_ action: StepUpAction, _ description: String) -> OAuthFailure {
         OAuthFailure(
             error: "insufficient_user_authentication", description: description, message: .stepUpRequired, status: .unauthorized,
-            challengeParameters: #", acr_values="\#(TokenIssuer.stepUpACR)", step_up_action="\#(action.rawValue)""#
+            challengeParameters: #", acr_values="\#(Authentication.stepUpACR) \#(Authentication.passwordStepUpACR)", step_up_action="\#(action.rawValue)""#
         )
     }
 

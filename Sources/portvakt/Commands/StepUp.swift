@@ -32,22 +32,41 @@ struct StepUp: AsyncParsableCommand {
         }
     }
 
+    @Flag(help: "Confirm with your password instead of biometrics (S11.3); it is read from standard input when that is not a terminal.")
+    var password = false
+
     func run() async throws {
         let cli = try CLI(global)
         let language = cli.language
         let context = try await cli.signedInContext()
-        guard context.deviceKeyEnrolled, let deviceID = (try? await cli.storage.readString(.deviceID)) ?? nil else {
-            throw cli.output.fail(.deviceNotRecognised, exit: .biometricFallback)
-        }
+        let deviceID = (try? await cli.storage.readString(.deviceID)) ?? nil
         let access = try await cli.accessToken()
-        let unlocker = DeviceUnlocker(client: cli.client, key: cli.key, deviceID: deviceID, language: cli.language)
-        var gate = StepUpGate(action: action)
+        let biometricsUsable = context.deviceKeyEnrolled && deviceID != nil && global.biometry.availability.isUsable
+        var gate = StepUpGate(action: action, biometricsUsable: biometricsUsable)
         var elevated: String?
         var effects = gate.handle(.opened)
+        // The field's text; the gate never holds it.
+        var typed = ""
+        // The person's choices, in the order the screen offers them: the password after a failed
+        // prompt; an empty field is not sent.
+        func choose() -> [StepUpGate.Effect] {
+            switch gate.state {
+            case .hidden where password:
+                return gate.handle(.usePassword) + choose()
+            case .enteringPassword(nil) where password || !biometricsUsable:
+                typed = Terminal.secret(language.pick("Passord:", "Password:"))
+                return typed.isEmpty ? [] : gate.handle(.passwordSubmitted)
+            default:
+                return []
+            }
+        }
+        effects += choose()
         while let effect = effects.first {
             effects.removeFirst()
             switch effect {
             case .stepUp(let action):
+                guard let deviceID else { break }
+                let unlocker = DeviceUnlocker(client: cli.client, key: cli.key, deviceID: deviceID, language: cli.language)
                 do {
                     elevated = try await unlocker.stepUp(action, accessToken: access)
                     effects += gate.handle(.succeeded(expiresAt: Date().addingTimeInterval(120)))
@@ -58,20 +77,33 @@ struct StepUp: AsyncParsableCommand {
                 } catch {
                     effects += gate.handle(.refused(.offline))
                 }
+                effects += choose()
+            case .stepUpWithPassword(let action):
+                do {
+                    elevated = try await cli.client.stepUp(action, password: typed, accessToken: access)
+                    effects += gate.handle(.succeeded(expiresAt: Date().addingTimeInterval(120)))
+                } catch let error as PortvaktError {
+                    effects += gate.handle(.refused(error.message))
+                } catch {
+                    effects += gate.handle(.refused(.offline))
+                }
             case .deleteDeviceKey:
                 // A changed enrolment: the stale key goes, here and at the server.
                 await cli.key.delete()
-                try? await cli.client.revokeDevice(deviceID, accessToken: access)
+                if let deviceID { try? await cli.client.revokeDevice(deviceID, accessToken: access) }
                 try? await cli.storage.delete(.deviceID)
-            case .openPasswordLogin, .close:
+            case .close:
                 break
             }
         }
         guard let elevated, gate.isRevealed else {
             let screen = StepUpScreenModel(gate, language: language)
+            let hint = language.pick(
+                "Bekreft med passordet ditt (portvakt step-up \(action.rawValue) --password) eller gå tilbake.",
+                "Confirm with your password (portvakt step-up \(action.rawValue) --password) or go back.")
             cli.output.emit(
-                ["ok": false, "message": screen.message ?? "", "actions": screen.actions.map(\.id)],
-                text: [screen.message ?? "", language.pick("Bruk passord (portvakt login --provider password) eller gå tilbake.", "Use your password (portvakt login --provider password) or go back.")]
+                ["ok": false, "message": screen.message ?? "", "message_id": Self.messageID(gate.state) ?? "", "actions": screen.actions.map(\.id)],
+                text: [screen.message ?? "", hint]
             )
             throw ExitCode.biometricFallback
         }
@@ -125,3 +157,13 @@ struct StepUp: AsyncParsableCommand {
 }
 
 extension StepUpAction: ExpressibleByArgument {}
+
+extension StepUp {
+    /// The id of the message the gate shows, for `--json`.
+    static func messageID(_ state: StepUpGate.State) -> String? {
+        switch state {
+        case .hidden(let message), .enteringPassword(let message): message?.id
+        case .prompting, .checkingPassword, .revealed: nil
+        }
+    }
+}

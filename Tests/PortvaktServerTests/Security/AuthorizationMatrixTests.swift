@@ -20,8 +20,9 @@ struct AuthorizationMatrixTests {
         let nhfRoles: Set<Role>?
         /// A BankID or Vipps login of the last five minutes.
         var freshElectronicID = false
-        /// The device-key step-up the token carries.
+        /// The step-up the token carries, and how it was made.
         var stepUp: SensitiveAction?
+        var stepUpKind: StepUpKind = .deviceKey
     }
 
     struct PortalCaller {
@@ -127,7 +128,7 @@ struct AuthorizationMatrixTests {
     static func expected(_ policy: RoutePolicy, for caller: APICaller) -> Expected {
         guard let roles = caller.nhfRoles else { return .noSession }
         if case .role(let needed) = policy.caller, roles.isDisjoint(with: needed) { return .noRole }
-        return stepUpMissing(policy.action, fresh: caller.freshElectronicID, stepUp: caller.stepUp, masks: true) ? .noStepUp : .through
+        return stepUpMissing(policy.action, fresh: caller.freshElectronicID, stepUp: caller.stepUp, kind: caller.stepUpKind, masks: true) ? .noStepUp : .through
     }
 
     static func expected(_ policy: RoutePolicy, for caller: PortalCaller) -> Expected {
@@ -140,10 +141,10 @@ struct AuthorizationMatrixTests {
     }
 
     /// Whether the action's policy refuses the caller. The API's reveal does not refuse: it masks.
-    static func stepUpMissing(_ action: SensitiveAction?, fresh: Bool, stepUp: SensitiveAction?, masks: Bool = false) -> Bool {
+    static func stepUpMissing(_ action: SensitiveAction?, fresh: Bool, stepUp: SensitiveAction?, kind: StepUpKind = .deviceKey, masks: Bool = false) -> Bool {
         guard let action, !(masks && action == .personnummerReveal) else { return false }
         let policy = ActionPolicy.of(action)
-        let satisfied = (policy.stepUps.contains(.freshElectronicID) && fresh) || (policy.stepUps.contains(.deviceKey) && stepUp == action)
+        let satisfied = (policy.stepUps.contains(.freshElectronicID) && fresh) || (policy.stepUps.contains(kind) && stepUp == action)
         return !satisfied
     }
 
@@ -178,8 +179,8 @@ struct AuthorizationMatrixTests {
         return nil
     }
 
-    /// None; a password session; a fresh BankID session; a device-unlock session and its two
-    /// step-ups; a coordinator; another organisation's administrator; a DPoP-bound token without its proof.
+    /// None; a password session and its password step-up; a fresh BankID session; a device-unlock
+    /// session and its two step-ups; a coordinator; another organisation's administrator; a DPoP-bound token without its proof.
     static func apiCallers(_ broker: LiveBroker) async throws -> [APICaller] {
         _ = try await PortvaktApplication.setPassword(
             configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
@@ -189,6 +190,9 @@ struct AuthorizationMatrixTests {
         let submitted = try await PasswordLoginTests.submit(flow, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password, at: broker)
         let code = try #require(AppCallback(location: submitted.location).code)
         let password = try #require(try await login.redeem(code, at: broker).string("access_token"))
+        let passwordStepUp = try #require(try await broker.api(
+            .POST, "/v1/step-up/password", token: password, json: ["action": "contacts.read", "password": PasswordLoginTests.password]
+        ).string("access_token"))
         let bankID = try await broker.bankIDLogin("ingrid").access
         let device = try await broker.registerDevice(TestDevice(), token: bankID)
         let unlocked = try #require(try await broker.unlock(device).string("access_token"))
@@ -202,6 +206,7 @@ struct AuthorizationMatrixTests {
         return [
             APICaller(name: "nobody", headers: [], nhfRoles: nil),
             APICaller(name: "Ingrid (password)", headers: bearer(password), nhfRoles: [.orgAdmin]),
+            APICaller(name: "Ingrid (password step-up contacts.read)", headers: bearer(passwordStepUp), nhfRoles: [.orgAdmin], stepUp: .contactsRead, stepUpKind: .freshPassword),
             APICaller(name: "Ingrid (BankID now)", headers: bearer(bankID), nhfRoles: [.orgAdmin], freshElectronicID: true),
             APICaller(name: "Ingrid (device unlock)", headers: bearer(unlocked), nhfRoles: [.orgAdmin]),
             APICaller(name: "Ingrid (device step-up contacts.read)", headers: bearer(contacts), nhfRoles: [.orgAdmin], stepUp: .contactsRead),
