@@ -187,9 +187,9 @@ run_suite() {
   # S11.3: a phone without biometrics confirms a step-up with the password, typed again.
   cli ingrid step-up contacts.read --biometry none
   check S11.3 "without biometrics and without a password typed, nothing is shown" 5 ok=False actions='["submit-password", "back"]'
-  cli_with_input "not-the-password" ingrid step-up contacts.read --biometry none
+  cli_with_input "not-the-password" ingrid step-up contacts.read --biometry none --password
   check S11.3 "a wrong password at the step-up shows nothing" 5 ok=False message_id=wrong_password
-  cli_with_input "e2e-password-123" ingrid step-up contacts.read --biometry none
+  cli_with_input "e2e-password-123" ingrid step-up contacts.read --biometry none --password
   check S11.3 "the password opens the contact details when the phone has no biometrics" 0 ok=True
 
   # S8.3: the device is revoked elsewhere, so the session it unlocked ends.

@@ -8,6 +8,7 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case vippsUnavailable = "vipps_unavailable"
     case loginFailed = "login_failed"
     case notRegistered = "not_registered"
+    case membershipClaimEnded = "membership_claim_ended"
     case sessionExpired = "session_expired"
     case wrongEmailOrPassword = "wrong_email_or_password"
     case wrongPassword = "wrong_password"
@@ -89,6 +90,10 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
             language.pick(
                 "Organisasjonen din har ikke registrert deg ennå. Kontakt koordinatoren din.",
                 "Your organisation has not registered you yet. Contact your coordinator.")
+        case .membershipClaimEnded:
+            language.pick(
+                "Vi kunne ikke bekrefte medlemskapet ditt. Logg inn på nytt for å prøve igjen, eller kontakt koordinatoren din.",
+                "We could not confirm your membership. Log in again to try once more, or contact your coordinator.")
         case .sessionExpired:
             language.pick("Økten din er utløpt – logg inn på nytt", "Your session has expired — please log in again")
         case .wrongEmailOrPassword:

@@ -31,6 +31,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     // Member records and the member-sync write-back.
     case memberLinkRefused = "member.link.refused"
     case memberOutboxRetried = "member.outbox.retried"
+    case memberClaimCodeSent = "member.claim.code_sent"
+    case memberClaimLinked = "member.claim.linked"
+    case memberClaimFailed = "member.claim.failed"
     case personnummerUpdated = "member.personnummer.updated"
     case personnummerConfirmed = "member.personnummer.confirmed"
     case personnummerConflict = "member.personnummer.conflict"

@@ -84,6 +84,36 @@ public struct IdentityLinker: Sendable {
         return nil
     }
 
+    /// Of `records`, those a login may claim by another proof than its personnummer (a verified
+    /// phone, an emailed code): a record with no number that no account holds yet.
+    public func claimable(_ records: [MemberRecord]) async throws -> [MemberRecord] {
+        var free: [MemberRecord] = []
+        for record in records where record.personnummer == nil {
+            if try await store.user(holdingAnyOf: [record]) == nil { free.append(record) }
+        }
+        return free
+    }
+
+    /// S15: the login's identity takes the records its person proved by an emailed code: a new
+    /// account holding them, as a first login makes one. Nil when they are no longer claimable
+    /// (an account took one meanwhile); the account the identity already has when it has one.
+    public func link(claimed records: [MemberRecord], login: Login, now: Date) async throws -> User? {
+        if let user = try await store.user(provider: login.provider, subject: login.subject) { return user }
+        let free = try await claimable(records)
+        guard free.count == records.count, let first = free.first else { return nil }
+        var email = first.email
+        if let taken = email, try await store.user(email: taken) != nil { email = nil }
+        do {
+            return try await store.createMemberUser(
+                displayName: first.fullName, email: email,
+                personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: "user:\(id)") } },
+                provider: login.provider, subject: login.subject, memberRecords: free, now: now
+            )
+        } catch let error as StoreError where error.isDuplicate {
+            return try await store.user(provider: login.provider, subject: login.subject)
+        }
+    }
+
     /// The phone-matched records a login may link, and those it may not. A phone number proves
     /// only that the phone is the person's now: it may claim a record that has no number and
     /// that no account holds yet, nothing more (an account is joined by its own credentials,

@@ -30,6 +30,10 @@ public struct LoginThrottle: Sendable {
         case user(String)
         /// BankID orders started from an address: not failures, but each costs a call to BankID.
         case orderStart(String, allowed: Int)
+        /// Wrong membership codes of one BankID or Vipps identity, across its claims (S15).
+        case claimant(String)
+        /// Membership codes sent to one email address, found on a record or not (S15).
+        case claimEmail(String)
 
         var policy: Policy {
             switch self {
@@ -38,6 +42,8 @@ public struct LoginThrottle: Sendable {
             case .device: Policy(freeFailures: 5)
             case .user: Policy(freeFailures: 10)
             case .orderStart(_, let allowed): Policy(freeFailures: allowed, forgetAfter: 600)
+            case .claimant: Policy(freeFailures: 5)
+            case .claimEmail: Policy(freeFailures: 5)
             }
         }
 
@@ -48,6 +54,8 @@ public struct LoginThrottle: Sendable {
             case .device: "device"
             case .user: "user"
             case .orderStart: "order_start"
+            case .claimant: "claimant"
+            case .claimEmail: "claim_email"
             }
         }
 
@@ -58,7 +66,8 @@ public struct LoginThrottle: Sendable {
         /// What the database keeps: a hash, so no email or IP address is stored.
         public var stored: String {
             let value = switch self {
-            case .account(let value), .address(let value), .device(let value), .user(let value), .orderStart(let value, _): value
+            case .account(let value), .address(let value), .device(let value), .user(let value), .orderStart(let value, _),
+                 .claimant(let value), .claimEmail(let value): value
             }
             return SHA256.hash(data: Data("\(kind):\(value)".utf8)).hexEncoded()
         }

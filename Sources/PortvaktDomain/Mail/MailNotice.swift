@@ -2,8 +2,8 @@ import Foundation
 import PortvaktCore
 
 /// The emails Portvakt sends, each in Bokmål and English. None holds a personnummer or a
-/// secret besides the invitation's one-time link, which is sealed in the outbox and purged once
-/// the message is sent.
+/// secret besides the invitation's one-time link and the membership code, which are sealed in
+/// the outbox and purged once the message is sent.
 public enum MailNotice: Sendable, Hashable {
     /// An administrator's invitation to password login, with its one-time link.
     case passwordInvite(link: String)
@@ -13,6 +13,8 @@ public enum MailNotice: Sendable, Hashable {
     case deviceAdded(deviceName: String?)
     /// An administrator of `organisation` (its name) removed the member's devices.
     case devicesRemovedByAdmin(organisation: String?)
+    /// The one-time code that claims the membership with this email (S15), valid 10 minutes.
+    case membershipCode(code: String)
 
     /// The outbox's `kind`.
     public var kind: String {
@@ -21,6 +23,7 @@ public enum MailNotice: Sendable, Hashable {
         case .passwordChanged: "password_changed"
         case .deviceAdded: "device_added"
         case .devicesRemovedByAdmin: "devices_removed_by_admin"
+        case .membershipCode: "membership_code"
         }
     }
 
@@ -69,6 +72,17 @@ public enum MailNotice: Sendable, Hashable {
                        "\(who) removed the phones that could unlock your account, and ended the sign-ins on them."),
                 l.pick("Neste gang logger du inn med BankID, Vipps eller e-post og passord, og kan så slå på opplåsing med ansikt eller fingeravtrykk igjen. Spørsmål? Kontakt organisasjonen din.",
                        "Next time, sign in with BankID, Vipps or email and password; then you can turn on unlocking with face or fingerprint again. Questions? Contact your organisation."),
+            ]
+        case .membershipCode(let code):
+            subject = l.pick("Koden din for likepersonsappen", "Your code for the peer-mentor app")
+            paragraphs = [
+                l.pick("Noen logget inn med BankID eller Vipps og oppga denne e-postadressen for å finne medlemskapet sitt. Koden er:",
+                       "Someone signed in with BankID or Vipps and gave this email address to find their membership. The code is:"),
+                code,
+                l.pick("Skriv den inn på siden der du logget inn. Den virker i 10 minutter.",
+                       "Enter it on the page where you signed in. It works for 10 minutes."),
+                l.pick("Var det ikke deg? Ikke gi koden til noen, og se bort fra denne e-posten. Uten koden skjer det ingenting med medlemskapet ditt.",
+                       "Was it not you? Do not give the code to anyone, and ignore this email. Without the code nothing happens to your membership."),
             ]
         }
         return (subject, ([greeting] + paragraphs + [signature]).joined(separator: "\n\n"))

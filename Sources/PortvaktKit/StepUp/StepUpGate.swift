@@ -81,8 +81,10 @@ public struct StepUpGate: Sendable, Hashable {
         case .refused(let message):
             switch state {
             case .prompting: state = .hidden(message)
-            // A wrong password may be typed again; the server counts the tries.
-            case .checkingPassword: state = .enteringPassword(message)
+            // A wrong password may be typed again (the server counts the tries); any other
+            // refusal (no password, the session ended) is not helped by typing.
+            case .checkingPassword:
+                state = [.wrongPassword, .tooManyAttempts].contains(message) ? .enteringPassword(message) : .hidden(message)
             default: break
             }
             return []

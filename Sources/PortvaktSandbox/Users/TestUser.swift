@@ -46,6 +46,8 @@ public struct TestMembership: Sendable, Hashable {
     public let organisation: String
     public let role: Role
     public let recorded: RecordedPersonnummer
+    /// Whether the record has the person's phone number (a Vipps login can find it by that).
+    public var phoneOnRecord = true
 }
 
 /// An organisation the development database is seeded with.

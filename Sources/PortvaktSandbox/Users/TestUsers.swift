@@ -21,6 +21,8 @@ public enum TestUsers {
         user(10, "magnus", "Magnus", "Dahl", "05878330724", [member("nhf", .peerMentor, .same), member("hlf", .coordinator, .same)]),
         user(11, "una", "Una", "Utenfor", "26449933086", []),
         user(12, "sofie", "Sofie", "Lien", "14889235307", [member("nhf", .peerMentor, .different("14489237688"))]),
+        // S15: her record has only her email; she claims it by a code sent there.
+        user(13, "lise", "Lise", "Berg", "13528021934", [member("hlf", .peerMentor, .missing, phoneOnRecord: false)]),
     ]
 
     /// A member registered twice by NHF (an old import with only her email): set a password for
@@ -49,7 +51,9 @@ public enum TestUsers {
         )
     }
 
-    private static func member(_ organisation: String, _ role: Role, _ recorded: TestMembership.RecordedPersonnummer) -> TestMembership {
-        TestMembership(organisation: organisation, role: role, recorded: recorded)
+    private static func member(
+        _ organisation: String, _ role: Role, _ recorded: TestMembership.RecordedPersonnummer, phoneOnRecord: Bool = true
+    ) -> TestMembership {
+        TestMembership(organisation: organisation, role: role, recorded: recorded, phoneOnRecord: phoneOnRecord)
     }
 }

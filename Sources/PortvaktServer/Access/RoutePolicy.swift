@@ -63,6 +63,10 @@ struct RoutePolicy: Sendable, Equatable {
         "POST /oauth/token": RoutePolicy(caller: .anonymous),
         "POST /oauth/revoke": RoutePolicy(caller: .anonymous),
         "POST /oauth/password": RoutePolicy(caller: .anonymous),
+        // S15: the claim's one-time handle is the caller's credential.
+        "POST /oauth/claim/email": RoutePolicy(caller: .anonymous),
+        "POST /oauth/claim/code": RoutePolicy(caller: .anonymous),
+        "POST /oauth/claim/cancel": RoutePolicy(caller: .anonymous),
         "GET /oauth/callback/bankid": RoutePolicy(caller: .anonymous),
         "GET /oauth/callback/vipps": RoutePolicy(caller: .anonymous),
         "GET /oauth/end-session": RoutePolicy(caller: .anonymous),

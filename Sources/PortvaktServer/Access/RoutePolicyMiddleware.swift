@@ -33,7 +33,7 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
     /// The token's caller. For an action a device-key step-up opens, a token with it (or the
     /// action's other step-up): nothing reaches the handler without the policy's step-up.
     private func caller(_ request: Request, for policy: RoutePolicy) async throws -> APICaller {
-        guard let action = policy.action, ActionPolicy.of(action).stepUps.contains(.deviceKey) else {
+        guard let action = policy.action, !ActionPolicy.of(action).stepUps.isDisjoint(with: [.deviceKey, .freshPassword]) else {
             return try await callers.caller(of: request)
         }
         let caller: APICaller

@@ -29,6 +29,7 @@ struct ExpiryPurgeService: Service {
             try await store.purgeStaleThrottles()
             try await store.purgeExpiredPortalState()
             try await store.purgeExpiredDPoPProofs()
+            try await store.purgeExpiredMembershipClaims()
             if flows + codes + orders + challenges + sessions > 0 {
                 logger.debug("Purged expired logins", metadata: [
                     "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)", "sessions": "\(sessions)",

@@ -59,9 +59,10 @@ public enum PortvaktApplication {
         AuthorizeRoutes(
             requests: services.authorizationRequests, flows: services.flows, upstreams: services.upstreams, completion: services.completion
         ).register(on: router)
-        CallbackRoutes(flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities)
+        CallbackRoutes(flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities, claims: services.claims)
             .register(on: router)
         PasswordRoutes(flows: services.flows, passwords: services.passwordLogin, completion: services.completion).register(on: router)
+        ClaimRoutes(claims: services.claims, completion: services.completion).register(on: router)
         TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: router)
         PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: router)
         SessionRoutes(profile: services.profile, clients: services.clients, dpop: services.dpop, sessions: services.sessions).register(on: router)

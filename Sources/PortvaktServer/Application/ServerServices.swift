@@ -33,6 +33,7 @@ struct ServerServices: Sendable {
     let portalSessions: PortalSessions
     let administration: AdministrationServices
     let invitations: PasswordInvitations
+    let claims: MembershipClaims
 
     init(configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
         let lifetimes = configuration.lifetimes
@@ -94,5 +95,9 @@ struct ServerServices: Sendable {
             mailer: mailer, address: address, now: now
         )
         invitations = PasswordInvitations(store: store, mailer: mailer, passwordCost: configuration.bcryptCost, logger: logger, now: now)
+        claims = MembershipClaims(
+            store: store, cipher: keys.cipher, linker: linker, throttle: throttle, mailer: mailer, personnummerContext: personnummerContext,
+            logger: logger, now: now
+        )
     }
 }

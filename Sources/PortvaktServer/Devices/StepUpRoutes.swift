@@ -40,9 +40,10 @@ struct StepUpRoutes {
             case .confirmed:
                 return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, proof: .password))
             case .refused:
-                throw OAuthFailure.invalidGrant("The password is wrong.", message: .wrongPassword)
+                // Not invalid_grant: to a client that means the session is over.
+                throw OAuthFailure(error: "access_denied", description: "The password is wrong.", message: .wrongPassword)
             case .noPassword:
-                throw OAuthFailure.invalidGrant("The account has no password; confirm with the device key or log in again.", message: .noPasswordSet)
+                throw OAuthFailure(error: "access_denied", description: "The account has no password; confirm with the device key or log in again.", message: .noPasswordSet)
             case .throttled:
                 throw OAuthFailure(error: "slow_down", description: "Too many attempts; wait and try again.", message: .tooManyAttempts, status: .tooManyRequests)
             }

@@ -46,11 +46,15 @@ struct PasswordLogin: Sendable {
         let now = self.now()
         let keys: [LoginThrottle.Key] = [.account(email), .address(address)]
         if try await throttle.reserve(keys, now: now) != nil {
-            try await auditFailure("throttled", address: address, now: now, source: "password-step-up")
             return .throttled
         }
         guard try await checker.verify(String(password.prefix(128)), hash: user.passwordHash) else {
-            try await auditFailure("wrong_credentials", address: address, now: now, source: "password-step-up")
+            // The member's own event, so a stranger's guesses show in their security events.
+            try await store.append(AuditEvent(
+                occurredAt: now, action: .passwordStepUp, outcome: "failure", actorUserID: UUID(uuidString: user.id),
+                subjectType: "user", subjectID: user.id, source: "password-step-up",
+                details: ["action": action.rawValue, "reason": "wrong_password", "client_address": address]
+            ))
             return .refused
         }
         try await throttle.recordSuccess(.account(email))
@@ -69,7 +73,7 @@ struct PasswordLogin: Sendable {
         case throttled
     }
 
-    private func auditFailure(_ reason: String, address: String, now: Date, source: String = "password-login") async throws {
-        try await store.append(AuditEvent(occurredAt: now, action: .loginFailed, outcome: "failure", source: source, details: ["reason": reason, "client_address": address]))
+    private func auditFailure(_ reason: String, address: String, now: Date) async throws {
+        try await store.append(AuditEvent(occurredAt: now, action: .loginFailed, outcome: "failure", source: "password-login", details: ["reason": reason, "client_address": address]))
     }
 }

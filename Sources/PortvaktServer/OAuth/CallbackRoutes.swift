@@ -15,6 +15,7 @@ struct CallbackRoutes {
     let completion: LoginCompletion
     let upstreams: UpstreamDirectory
     let identities: ProviderIdentities
+    let claims: MembershipClaims
     /// How far the provider's clock may be from ours when `auth_time` is checked.
     static let clockSkew: TimeInterval = 60
 
@@ -67,14 +68,15 @@ struct CallbackRoutes {
                 }
             }
             let (linkerLogin, provided) = try await identities.identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
-            guard let user = try await identities.user(for: linkerLogin, now: now) else {
-                let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
-                return Responses.redirect(to: location, status: .seeOther)
-            }
             let method = LoginCompletion.Method(
                 provider: provider, amr: idToken.amr ?? [provider.rawValue], acr: idToken.acr ?? "urn:portvakt:\(provider.rawValue)",
                 authTime: idToken.authTime.map(Date.init(timeIntervalSince1970:))
             )
+            guard let user = try await identities.user(for: linkerLogin, now: now) else {
+                // S15: no record holds the number or the phone; the person may claim one by its email.
+                let handle = try await claims.begin(login, identity: linkerLogin, provided: provided, method: method)
+                return ClaimPage.email(handle: handle, language: login.request.language)
+            }
             return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)
         } catch let error as UpstreamError {
             let location: String

@@ -37,7 +37,7 @@ struct PortalPage: Sendable {
 
     /// Every text of the portal and its administration, by language.
     private static let texts: [Language: [String: String]] = Dictionary(uniqueKeysWithValues: [Language.nb, .en].map { language in
-        (language, [AdminText.table(language), BrokerText.table(language), MailboxText.table(language)].reduce(PortalText.table(language)) {
+        (language, [AdminText.table(language), BrokerText.table(language), ClaimText.table(language), MailboxText.table(language)].reduce(PortalText.table(language)) {
             $0.merging($1) { first, _ in first }
         })
     })

@@ -25,6 +25,8 @@ enum PortalTemplates {
         ("broker_other_device", EmbeddedFile.text(PackageResources.broker_other_device_mustache)),
         ("broker_password", EmbeddedFile.text(PackageResources.broker_password_mustache)),
         ("broker_problem", EmbeddedFile.text(PackageResources.broker_problem_mustache)),
+        ("broker_claim_code", EmbeddedFile.text(PackageResources.broker_claim_code_mustache)),
+        ("broker_claim_email", EmbeddedFile.text(PackageResources.broker_claim_email_mustache)),
         ("layout", EmbeddedFile.text(PackageResources.layout_mustache)),
         ("merge_account", EmbeddedFile.text(PackageResources.merge_account_mustache)),
         ("notice", EmbeddedFile.text(PackageResources.notice_mustache)),

@@ -48,7 +48,9 @@ enum PortalWords {
         case "device.revoked": language.pick("Fjernet en telefon", "Removed a phone")
         case "device.assertion_failed": language.pick("Mislykket opplåsing med telefonen", "Failed unlock with the phone")
         case "device.step_up": language.pick("Bekreftet med ansikt eller fingeravtrykk", "Confirmed with face or fingerprint")
-        case "user.password_step_up": language.pick("Bekreftet med passord", "Confirmed with password")
+        case "user.password_step_up":
+            outcome == "success" ? language.pick("Bekreftet med passord", "Confirmed with password")
+                : language.pick("Feil passord ved bekreftelse", "Wrong password when confirming")
         default: action
         }
     }

@@ -21,6 +21,9 @@ enum TryItPeople {
             return language.pick("Innloggingen avvises: personen er ikke medlem.", "The sign-in is refused: the person is not a member.")
         }
         switch first.recorded {
+        case .missing where !first.phoneOnRecord:
+            return language.pick("Medlemsregisteret har bare e-postadressen: hun finner medlemskapet med en kode sendt dit (se sandkassens postkasse).",
+                                 "The membership record has only her email: she finds her membership with a code sent there (see the sandbox's mailbox).")
         case .missing:
             return language.pick("Første innlogging med Vipps eller BankID fyller inn fødselsnummeret i medlemsregisteret.",
                                  "The first Vipps or BankID sign-in fills in the national identity number in the membership record.")

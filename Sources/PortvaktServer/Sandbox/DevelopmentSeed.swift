@@ -31,7 +31,10 @@ enum DevelopmentSeed {
                     let personnummer = try number.map { try Personnummer($0, context: .test) }
                     _ = try await store.createMemberRecord(
                         organisationID: stored.id,
-                        NewMemberRecord(externalRef: "sandbox-\(user.id)", fullName: user.name, email: user.email, phone: user.phone, role: membership.role),
+                        NewMemberRecord(
+                            externalRef: "sandbox-\(user.id)", fullName: user.name, email: user.email,
+                            phone: membership.phoneOnRecord ? user.phone : nil, role: membership.role
+                        ),
                         personnummer: personnummer.map { number in
                             { id in try vault.protect(number, record: MemberRecord.personnummerContext(recordID: id)) }
                         }

@@ -20,6 +20,8 @@ struct TerminalBrowser: WebAuthenticator {
     let mode: Mode
     let receiver: LoopbackReceiver
     let language: Language
+    /// S15: the email on the person's membership, for a login that finds no record; nil: none.
+    var membershipEmail: String? = nil
     /// How long a person has to finish in the browser.
     var timeout: Duration = .seconds(300)
 
@@ -56,8 +58,11 @@ struct TerminalBrowser: WebAuthenticator {
                 ]
                 url = components.url!
             }
-            let (_, response) = try await HTTP.send(HTTP.request(url))
+            let (page, response) = try await HTTP.send(HTTP.request(url))
             if response.statusCode >= 500 { throw WebAuthenticationError.refused(Self.unavailable(url)) }
+            if response.statusCode == 200, let claim = Self.hiddenField("claim", in: String(decoding: page, as: UTF8.self)) {
+                return try await claimMembership(claim, at: url)
+            }
             guard (300..<400).contains(response.statusCode), let location = response.value(forHTTPHeaderField: "Location"),
                   let target = URL(string: location, relativeTo: url)?.absoluteURL
             else { throw WebAuthenticationError.failed }
@@ -87,6 +92,54 @@ struct TerminalBrowser: WebAuthenticator {
         case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
         default: throw WebAuthenticationError.failed
         }
+    }
+
+    /// S15: the login found no member record, and the broker offers to find it by email. With
+    /// the email a code is sent there, and read here (from stdin without a terminal); without,
+    /// the person is not a member and the app hears so.
+    private func claimMembership(_ claim: String, at url: URL) async throws {
+        guard let email = membershipEmail else {
+            return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], at: url), at: url)
+        }
+        Terminal.status(language.pick(
+            "Vi fant deg ikke i medlemsregisteret. Vi sender en kode til e-postadressen på medlemskapet ditt.",
+            "We could not find you in the membership records. We send a code to the email address on your membership."))
+        let sent = try await post("/oauth/claim/email", [("claim", claim), ("email", email)], at: url)
+        switch sent.statusCode {
+        case 200: break
+        case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
+        default: throw WebAuthenticationError.refused(.membershipClaimEnded)
+        }
+        Terminal.status(language.pick(
+            "Hvis \(email) står på et medlemskap, har vi sendt en kode dit. Den virker i 10 minutter.",
+            "If \(email) is on a membership, we have sent a code to it. It works for 10 minutes."))
+        while true {
+            let code = Terminal.ask(language.pick("Kode fra e-posten:", "Code from the email:"))
+            guard !code.isEmpty else { throw WebAuthenticationError.cancelled }
+            let answer = try await post("/oauth/claim/code", [("claim", claim), ("code", code), ("email", email)], at: url)
+            switch answer.statusCode {
+            case 300..<400: return try await follow(answer: answer, at: url)
+            case 400: Terminal.status(language.pick("Feil kode. Prøv igjen.", "Wrong code. Please try again."))
+            case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
+            default: throw WebAuthenticationError.refused(.membershipClaimEnded)
+            }
+        }
+    }
+
+    private func post(_ path: String, _ fields: [(String, String)], at url: URL) async throws -> HTTPURLResponse {
+        var request = HTTP.request(URL(string: path, relativeTo: url)!.absoluteURL)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(HTTP.form(fields).utf8)
+        return try await HTTP.send(request).1
+    }
+
+    /// A redirect's target, followed on to the app's loopback address.
+    private func follow(answer: HTTPURLResponse, at url: URL) async throws {
+        guard (300..<400).contains(answer.statusCode), let location = answer.value(forHTTPHeaderField: "Location"),
+              let target = URL(string: location, relativeTo: url)?.absoluteURL
+        else { throw WebAuthenticationError.failed }
+        try await follow(target, sandbox: nil)
     }
 
     /// A provider's page that answers 5xx is the provider being down (S1.5), named by its address

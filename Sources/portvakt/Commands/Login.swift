@@ -26,6 +26,9 @@ struct Login: AsyncParsableCommand {
     @Option(help: "Email for --provider password (the password is asked for, or read from stdin).")
     var email: String?
 
+    @Option(help: "S15, sandbox logins: when no member record is found, the email on your membership; a code is sent there and read from stdin. Without it the login ends as not registered.")
+    var membershipEmail: String?
+
     @Flag(inversion: .prefixedNo, help: "Accept or decline the offer of biometric unlock after the login (default: ask, or decline without a terminal).")
     var enableBiometrics: Bool?
 
@@ -50,7 +53,7 @@ struct Login: AsyncParsableCommand {
         }
         let bankIDApp = TerminalBankIDApp(serverURL: cli.serverURL, sandbox: sandbox, otherDevice: bankidOnOtherDevice)
         let driver = cli.driver(
-            context: await cli.context(), browser: TerminalBrowser(mode: mode, receiver: receiver, language: language), opener: bankIDApp
+            context: await cli.context(), browser: TerminalBrowser(mode: mode, receiver: receiver, language: language, membershipEmail: membershipEmail), opener: bankIDApp
         )
 
         if method == .bankIDOrder {

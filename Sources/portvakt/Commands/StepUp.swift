@@ -42,7 +42,8 @@ struct StepUp: AsyncParsableCommand {
         let deviceID = (try? await cli.storage.readString(.deviceID)) ?? nil
         let access = try await cli.accessToken()
         let biometricsUsable = context.deviceKeyEnrolled && deviceID != nil && global.biometry.availability.isUsable
-        var gate = StepUpGate(action: action, biometricsUsable: biometricsUsable)
+        // --password: the person chose the password, so no prompt is shown first.
+        var gate = StepUpGate(action: action, biometricsUsable: biometricsUsable && !password)
         var elevated: String?
         var effects = gate.handle(.opened)
         // The field's text; the gate never holds it.
@@ -53,7 +54,8 @@ struct StepUp: AsyncParsableCommand {
             switch gate.state {
             case .hidden where password:
                 return gate.handle(.usePassword) + choose()
-            case .enteringPassword(nil) where password || !biometricsUsable:
+            // Standard input is read only when asked to, or from a person at a terminal.
+            case .enteringPassword(nil) where password || Terminal.isInteractive:
                 typed = Terminal.secret(language.pick("Passord:", "Password:"))
                 return typed.isEmpty ? [] : gate.handle(.passwordSubmitted)
             default:

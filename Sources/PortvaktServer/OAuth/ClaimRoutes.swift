@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktDomain
+import PortvaktHTTP
+
+/// S15: claiming a membership by an emailed code, after a BankID or Vipps login that found no
+/// member record (`CallbackRoutes` shows the first page). The claim's handle, a hidden field of
+/// 256 random bits, is the caller's credential, as the password form's `flow` is.
+/// `POST /oauth/claim/email`: send a code; `POST /oauth/claim/code`: enter it, and the login goes
+/// on to the app as the member's; `POST /oauth/claim/cancel`: the app hears `not_registered`.
+struct ClaimRoutes {
+    let claims: MembershipClaims
+    let completion: LoginCompletion
+
+    func register(on router: Router<PortvaktRequestContext>) {
+        router.post("/oauth/claim/email") { request, _ in try await sendCode(request) }
+        router.post("/oauth/claim/code") { request, _ in try await confirm(request) }
+        router.post("/oauth/claim/cancel") { request, _ in try await cancel(request) }
+    }
+
+    private func sendCode(_ request: Request) async throws -> Response {
+        let fields = try await request.formFields()
+        guard let handle = fields["claim"], let claim = try await claims.claim(handle: handle) else { return ended() }
+        let language = claim.request.language
+        let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
+        switch try await claims.sendCode(handle: handle, email: email) {
+        case .sent:
+            return ClaimPage.code(handle: handle, language: language, email: email.lowercased())
+        case .invalidEmail:
+            return ClaimPage.email(handle: handle, language: language, email: email, error: ClaimText.invalidEmail.text(language), status: .badRequest)
+        case .tooManyEmails:
+            return ClaimPage.email(handle: handle, language: language, email: email, error: ClaimText.tooManyEmails.text(language), status: .tooManyRequests)
+        case .ended:
+            return ended()
+        }
+    }
+
+    private func confirm(_ request: Request) async throws -> Response {
+        let fields = try await request.formFields()
+        guard let handle = fields["claim"], let claim = try await claims.claim(handle: handle) else { return ended() }
+        let language = claim.request.language
+        let email = String((fields["email"] ?? "").prefix(254))
+        switch try await claims.confirm(handle: handle, code: String((fields["code"] ?? "").prefix(32))) {
+        case .linked(let login, let user, let method, let personnummer):
+            return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: personnummer), status: .seeOther)
+        case .wrongCode(let left):
+            return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.wrongCode(triesLeft: left, language), status: .badRequest)
+        case .throttled:
+            return ClaimPage.code(handle: handle, language: language, email: email, error: UserMessage.tooManyAttempts.text(language), status: .tooManyRequests)
+        case .ended(let login):
+            guard let login else { return ended(language) }
+            let location = try await completion.fail(login, error: "access_denied", message: .membershipClaimEnded, reason: "membership claim ended")
+            return Responses.redirect(to: location, status: .seeOther)
+        }
+    }
+
+    private func cancel(_ request: Request) async throws -> Response {
+        let fields = try await request.formFields()
+        guard let handle = fields["claim"], let login = try await claims.cancel(handle: handle) else { return ended() }
+        let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
+        return Responses.redirect(to: location, status: .seeOther)
+    }
+
+    private func ended(_ language: Language = .nb) -> Response {
+        BrokerPage.problem(.membershipClaimEnded, reason: "this claim is unknown, finished or expired", language: language)
+    }
+}
