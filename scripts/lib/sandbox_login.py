@@ -1,6 +1,6 @@
 """Plain-HTTP helpers for the scripts: a login through the sandbox's pages, as a browser that
 does not follow redirects would make it (no browser needed)."""
-import base64, hashlib, json, secrets
+import base64, hashlib, json, re, secrets
 import urllib.parse, urllib.request, urllib.error
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -52,6 +52,9 @@ def _callback(base, user, provider):
     status, headers, _ = call(f"{base}/oauth/authorize?{query}")
     provider_page = headers["Location"]
     status, headers, _ = call(provider_page + f"&sandbox_user={user}&sandbox_action=approve")
-    status, headers, _ = call(headers["Location"])
+    status, headers, body = call(headers["Location"])
+    claim = re.search(r'name="claim" value="([^"]+)"', body) if status == 200 else None
+    if claim:  # S15: no member record; the person says they are not a member
+        status, headers, _ = call(f"{base}/oauth/claim/cancel", {"claim": claim.group(1)})
     return verifier, urllib.parse.parse_qs(urllib.parse.urlsplit(headers["Location"]).query)
 
