@@ -165,12 +165,12 @@ for message in sys.stdin.read().split("<li>")[1:]:
     if "lise@sandbox.portvakt.test" in message and found: print(found.group(1)); break')
     [ -n "$mailed" ] && break; sleep 0.2
   done
-  [ -n "$mailed" ] || fail "S15.1 no code was mailed to Lise"
+  [ -n "$mailed" ] || fail "S15.2 no code was mailed to Lise"
   echo "$mailed" >&9; exec 9>&-; wait $!
   out=$(cat "$work/$suite-lise.out"); code=$(cat "$work/$suite-lise.exit"); echo "$out" >>"$work/stdout"
-  check S15.1 "Lise claims her membership with the code from her email" 0 screen=home home_screen=peer_mentor_activities
+  check S15.2 "Lise claims her membership with the code from her email" 0 screen=home home_screen=peer_mentor_activities
   cli lise status
-  check S15.1 "her HLF membership is hers" 0 organisations.0.roles='["peer_mentor"]'
+  check S15.2 "her HLF membership is hers" 0 organisations.0.roles='["peer_mentor"]'
 
   # S7: enable in settings, re-enrol, disable. A declined offer is not shown at all.
   before=$(wc -l <"$work/stderr")

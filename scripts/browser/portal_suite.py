@@ -4,7 +4,8 @@
 `portal_suite.py BASE AXE_JS SCREENSHOTS SET_PASSWORD_CMD...`
 
 Flows (every click is Tab/Shift-Tab to the control, then Enter or Space; focus must be visible):
-start page → "Try it" as Kari through the sandbox Vipps page → My account → remove a phone
+start page → "Try it" as Kari through the sandbox Vipps page → My account → Download my data
+(S17.1) → remove a phone
 (registered beforehand through the API) → sign out; the same as Ola with BankID; the password
 login; a form without its CSRF token and one from a foreign Origin are refused; a session that
 ended sends the person to a page that says so; BankID on another device and the way back; the
@@ -212,6 +213,7 @@ def account_flow(driver, person, method):
     if "peer_mentor" in body or "coordinator" in body:
         fail("My account shows a role id instead of words")
     check_page(driver, f"account-{method}")
+    download_my_data(driver, person)
     # Remove the phone with the keyboard: Space on its button.
     press(driver, "Remove the phone", lambda e: e.tag_name == "button" and "iPhone" in (e.get_attribute("aria-label") or ""), key=Keys.SPACE)
     if "Telefonen er fjernet" not in status_text(driver):
@@ -229,6 +231,24 @@ def account_flow(driver, person, method):
     driver.get(f"{BASE}/account")
     if "Du er ikke logget inn" not in driver.find_element(By.TAG_NAME, "h1").text:
         fail("after signing out, My account is still shown")
+
+
+def download_my_data(driver, person):
+    """S17.1: "Download my data" is reached with the keyboard; the file holds the member's data, the number masked."""
+    link = tab_to(driver, "Download my data", href_contains("/account/data"))
+    if link.text.strip() != "Last ned dataene mine":
+        fail(f"the download link says {link.text!r}")
+    import urllib.request
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in driver.get_cookies())
+    with urllib.request.urlopen(urllib.request.Request(link.get_attribute("href"), headers={"Cookie": cookie}), timeout=10) as response:
+        if "attachment" not in response.headers.get("Content-Disposition", ""):
+            fail("the data is not offered as a file")
+        data = json.loads(response.read())
+    number = data["profile"].get("personnummer") or ""
+    if not number.endswith("*****") or len(number) != 11:
+        fail(f"the downloaded personnummer is not masked: {number[:6]}…")
+    if not data["memberships"] or person.title() not in data["profile"]["name"]:
+        fail("the download does not hold the member's account and memberships")
 
 
 def password_flow(driver):

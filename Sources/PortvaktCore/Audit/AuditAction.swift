@@ -46,4 +46,5 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case contactDetailsRead = "contact.details_read"
     case expenseSubmitted = "expense.submitted"
     case auditExported = "audit.exported"
+    case accountDataExported = "account.data_exported"
 }

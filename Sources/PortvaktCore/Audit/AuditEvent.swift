@@ -18,7 +18,18 @@ public struct AuditEvent: Sendable, Hashable {
     public let subjectID: String?
     /// Where the event came from, for example `vipps-login` or `bankid-login`.
     public let source: String?
-    public let details: [String: String]
+    public internal(set) var details: [String: String]
+
+    /// The detail that holds the client's address: kept apart from the event and deleted after
+    /// the retention period (PRIVACY.md).
+    public static let clientAddressKey = "client_address"
+
+    /// The event without its client address, and the address.
+    public func withoutClientAddress() -> (event: AuditEvent, address: String?) {
+        var event = self
+        let address = event.details.removeValue(forKey: Self.clientAddressKey)
+        return (event, address)
+    }
 
     public init(
         id: UUID = UUID(),

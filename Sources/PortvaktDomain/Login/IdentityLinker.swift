@@ -84,34 +84,58 @@ public struct IdentityLinker: Sendable {
         return nil
     }
 
-    /// Of `records`, those a login may claim by another proof than its personnummer (a verified
-    /// phone, an emailed code): a record with no number that no account holds yet.
-    public func claimable(_ records: [MemberRecord]) async throws -> [MemberRecord] {
+    /// S15: whether a login that found no account may claim a record by an emailed code: not
+    /// when a record carries its personnummer (that record is someone's already, and a claim by
+    /// email must not go around the conflict rules).
+    public func mayClaimByEmail(_ login: Login) async throws -> Bool {
+        guard let number = login.personnummer else { return true }
+        return try await store.memberRecords(personnummerIndex: vault.blindIndex(number)).isEmpty
+    }
+
+    /// S15: of the records carrying an email, the one per organisation a login may claim by a code
+    /// sent there: a record with no number that no account holds, whose name is the login's name
+    /// (an address shared in a family or by a coordinator must not hand over someone else's
+    /// membership). An organisation with two such records is left out: a person decides.
+    public func claimableByEmail(_ records: [MemberRecord], name: String?) async throws -> [MemberRecord] {
+        guard let name, !Self.words(name).isEmpty else { return [] }
         var free: [MemberRecord] = []
-        for record in records where record.personnummer == nil {
+        for record in records where record.personnummer == nil && Self.sameName(record.fullName, name) {
             if try await store.user(holdingAnyOf: [record]) == nil { free.append(record) }
         }
-        return free
+        let organisations = Dictionary(grouping: free, by: \.organisationId)
+        return free.filter { organisations[$0.organisationId]?.count == 1 }
     }
 
     /// S15: the login's identity takes the records its person proved by an emailed code: a new
-    /// account holding them, as a first login makes one. Nil when they are no longer claimable
-    /// (an account took one meanwhile); the account the identity already has when it has one.
+    /// account holding them, as a first login makes one. Nil when one is no longer claimable (an
+    /// account took it meanwhile: the store checks inside the transaction) or the identity has an
+    /// account already.
     public func link(claimed records: [MemberRecord], login: Login, now: Date) async throws -> User? {
-        if let user = try await store.user(provider: login.provider, subject: login.subject) { return user }
-        let free = try await claimable(records)
-        guard free.count == records.count, let first = free.first else { return nil }
+        guard let first = records.first, try await store.user(provider: login.provider, subject: login.subject) == nil else { return nil }
         var email = first.email
         if let taken = email, try await store.user(email: taken) != nil { email = nil }
         do {
             return try await store.createMemberUser(
                 displayName: first.fullName, email: email,
                 personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: "user:\(id)") } },
-                provider: login.provider, subject: login.subject, memberRecords: free, now: now
+                provider: login.provider, subject: login.subject, memberRecords: records, requireUnheld: true, now: now
             )
-        } catch let error as StoreError where error.isDuplicate {
-            return try await store.user(provider: login.provider, subject: login.subject)
+        } catch let error as StoreError where error.isDuplicate || error.isConstraint {
+            return nil
         }
+    }
+
+    /// Names compared word by word, without case and accents: every word of the shorter name is
+    /// in the longer (`Kari Nordmann` is `Kari Elisabeth Nordmann`).
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (words(a), words(b))
+        guard !x.isEmpty, !y.isEmpty else { return false }
+        return x.count <= y.count ? x.isSubset(of: y) : y.isSubset(of: x)
+    }
+
+    private static func words(_ name: String) -> Set<String> {
+        Set(name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "nb_NO"))
+            .split(whereSeparator: { !$0.isLetter }).map(String.init))
     }
 
     /// The phone-matched records a login may link, and those it may not. A phone number proves

@@ -34,6 +34,8 @@ public struct LoginThrottle: Sendable {
         case claimant(String)
         /// Membership codes sent to one email address, found on a record or not (S15).
         case claimEmail(String)
+        /// Membership codes one BankID or Vipps identity asked for, across its claims (S15).
+        case claimSends(String)
 
         var policy: Policy {
             switch self {
@@ -43,7 +45,8 @@ public struct LoginThrottle: Sendable {
             case .user: Policy(freeFailures: 10)
             case .orderStart(_, let allowed): Policy(freeFailures: allowed, forgetAfter: 600)
             case .claimant: Policy(freeFailures: 5)
-            case .claimEmail: Policy(freeFailures: 5)
+            case .claimEmail: Policy(freeFailures: 5, forgetAfter: 86_400)
+            case .claimSends: Policy(freeFailures: 6, forgetAfter: 86_400)
             }
         }
 
@@ -56,6 +59,7 @@ public struct LoginThrottle: Sendable {
             case .orderStart: "order_start"
             case .claimant: "claimant"
             case .claimEmail: "claim_email"
+            case .claimSends: "claim_sends"
             }
         }
 
@@ -67,7 +71,7 @@ public struct LoginThrottle: Sendable {
         public var stored: String {
             let value = switch self {
             case .account(let value), .address(let value), .device(let value), .user(let value), .orderStart(let value, _),
-                 .claimant(let value), .claimEmail(let value): value
+                 .claimant(let value), .claimEmail(let value), .claimSends(let value): value
             }
             return SHA256.hash(data: Data("\(kind):\(value)".utf8)).hexEncoded()
         }

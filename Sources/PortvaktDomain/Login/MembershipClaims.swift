@@ -78,10 +78,17 @@ public struct MembershipClaims: Sendable {
         /// The login goes on as the member's: the app's login, the user, how, and the number.
         case linked(PendingLogin, User, LoginCompletion.Method, ProvidedPersonnummer)
         case wrongCode(triesLeft: Int)
+        /// The code is older than 10 minutes: a new one may be sent (the claim goes on).
+        case codeExpired
         case throttled
         /// No code can open it any more (too many tries, expired, or the record was taken); the
         /// login, to tell the app, when the claim was still there to end.
         case ended(PendingLogin?)
+    }
+
+    /// Whether the login may claim a record by email (not when a record carries its number).
+    public func mayClaim(_ identity: IdentityLinker.Login) async throws -> Bool {
+        try await linker.mayClaimByEmail(identity)
     }
 
     /// Starts a claim for a login that found no record; the handle goes in the page's form.
@@ -121,8 +128,9 @@ public struct MembershipClaims: Sendable {
             return try await store.membershipClaim(handleHash: RefreshTokenSecret.hash(handle), now: now) == nil ? .ended : .tooManyEmails
         }
         let claim = try open(row)
-        if try await throttle.reserve([.claimEmail(email)], now: now) != nil { return .tooManyEmails }
-        let records = try await linker.claimable(try await store.memberRecords(email: email))
+        let identity = "\(claim.provider.rawValue):\(claim.payload.subject)"
+        if try await throttle.reserve([.claimEmail(email), .claimSends(identity)], now: now) != nil { return .tooManyEmails }
+        let records = try await linker.claimableByEmail(try await store.memberRecords(email: email), name: claim.payload.name)
         // A code is stored either way, so a claim without a record cannot be told apart by what it keeps.
         let code = Self.newCode()
         try await store.setMembershipClaimCode(
@@ -130,11 +138,13 @@ public struct MembershipClaims: Sendable {
         )
         if let first = records.first {
             try await mailer.enqueue(.membershipCode(code: code), to: first.email ?? email, language: claim.request.language)
-            try await store.append(AuditEvent(
-                occurredAt: now, action: .memberClaimCodeSent, outcome: "success", subjectType: "member_record", subjectID: first.id,
-                source: "\(claim.provider.rawValue)-login", details: ["records": "\(records.count)"]
-            ))
         }
+        // Audited either way, so both answers make the same writes but the email.
+        try await store.append(AuditEvent(
+            occurredAt: now, action: .memberClaimCodeSent, outcome: records.isEmpty ? "no_record" : "success",
+            subjectType: records.isEmpty ? nil : "member_record", subjectID: records.first?.id, source: "\(claim.provider.rawValue)-login",
+            details: ["claim": row.id, "identity": identity, "records": records.map(\.id).joined(separator: ",")]
+        ))
         return .sent
     }
 
@@ -146,18 +156,21 @@ public struct MembershipClaims: Sendable {
             return .ended(try await end(handleHash))
         }
         let claim = try open(row)
-        let claimant = LoginThrottle.Key.claimant("\(claim.provider.rawValue):\(claim.payload.subject)")
+        let identity = "\(claim.provider.rawValue):\(claim.payload.subject)"
+        let claimant = LoginThrottle.Key.claimant(identity)
         if try await throttle.reserve([claimant], now: now) != nil { return .throttled }
         let code = typed.filter { !$0.isWhitespace }
         let matches = row.codeHash.map { constantTimeEqual(Self.hash(code, claimID: row.id).hexEncoded(), $0.hexEncoded()) } ?? false
         let unexpired = (row.codeExpiresAt ?? 0) > now.millisecondsSince1970
         guard matches, unexpired, !row.memberRecordIDs.isEmpty else {
             try await store.append(AuditEvent(
-                occurredAt: now, action: .memberClaimFailed, outcome: "failure", source: "\(claim.provider.rawValue)-login",
-                details: ["reason": unexpired ? "wrong code" : "code expired"]
+                occurredAt: now, action: .memberClaimFailed, outcome: "failure", subjectType: row.memberRecordIDs.isEmpty ? nil : "member_record",
+                subjectID: row.memberRecordIDs.first, source: "\(claim.provider.rawValue)-login",
+                details: ["reason": unexpired ? "wrong code" : "code expired", "claim": row.id, "identity": identity]
             ))
+            guard unexpired else { return .codeExpired }
             let left = Self.triesPerCode - row.tries
-            guard unexpired, left > 0 else { return .ended(try await end(handleHash)) }
+            guard left > 0 else { return .ended(try await end(handleHash)) }
             return .wrongCode(triesLeft: left)
         }
         // Taken before linking, so one code links once.
@@ -177,8 +190,13 @@ public struct MembershipClaims: Sendable {
         }
         try await store.append(AuditEvent(
             occurredAt: now, action: .memberClaimLinked, outcome: "success", actorUserID: UUID(uuidString: user.id),
-            subjectType: "member_record", subjectID: records.first?.id, source: "\(claim.provider.rawValue)-login", details: ["records": "\(records.count)"]
+            subjectType: "member_record", subjectID: records.first?.id, source: "\(claim.provider.rawValue)-login",
+            details: ["claim": row.id, "records": records.map(\.id).joined(separator: ",")]
         ))
+        // The address the code went to hears of the link, so a code given away does not go unnoticed.
+        if let address = records.first?.email {
+            await mailer.notify(.membershipLinked, to: address, language: claim.request.language, logger: logger)
+        }
         let provided: ProvidedPersonnummer = if let personnummer { .number(personnummer) } else if claim.payload.provided == "absent" { .absent } else { .invalid }
         let method = LoginCompletion.Method(provider: claim.provider, amr: claim.payload.amr, acr: claim.payload.acr, authTime: claim.payload.authTime)
         return .linked(PendingLogin(request: claim.request, method: claim.provider), user, method, provided)

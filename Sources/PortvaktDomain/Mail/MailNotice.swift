@@ -15,6 +15,8 @@ public enum MailNotice: Sendable, Hashable {
     case devicesRemovedByAdmin(organisation: String?)
     /// The one-time code that claims the membership with this email (S15), valid 10 minutes.
     case membershipCode(code: String)
+    /// The membership with this email was connected to a BankID or Vipps login by its code (S15).
+    case membershipLinked
 
     /// The outbox's `kind`.
     public var kind: String {
@@ -24,6 +26,7 @@ public enum MailNotice: Sendable, Hashable {
         case .deviceAdded: "device_added"
         case .devicesRemovedByAdmin: "devices_removed_by_admin"
         case .membershipCode: "membership_code"
+        case .membershipLinked: "membership_linked"
         }
     }
 
@@ -81,8 +84,15 @@ public enum MailNotice: Sendable, Hashable {
                 code,
                 l.pick("Skriv den inn på siden der du logget inn. Den virker i 10 minutter.",
                        "Enter it on the page where you signed in. It works for 10 minutes."),
-                l.pick("Var det ikke deg? Ikke gi koden til noen, og se bort fra denne e-posten. Uten koden skjer det ingenting med medlemskapet ditt.",
-                       "Was it not you? Do not give the code to anyone, and ignore this email. Without the code nothing happens to your membership."),
+                l.pick("Den som skriver koden, får medlemskapet ditt koblet til sin innlogging. Var det ikke deg? Ikke gi koden til noen, og se bort fra denne e-posten. Uten koden skjer det ingenting med medlemskapet ditt.",
+                       "Whoever enters the code gets your membership connected to their login. Was it not you? Do not give the code to anyone, and ignore this email. Without the code nothing happens to your membership."),
+            ]
+        case .membershipLinked:
+            subject = l.pick("Medlemskapet ditt er koblet til en innlogging", "Your membership was connected to a login")
+            paragraphs = [
+                l.pick("Medlemskapet med denne e-postadressen er nå koblet til en innlogging med BankID eller Vipps, med koden vi sendte hit.",
+                       "The membership with this email address is now connected to a BankID or Vipps login, with the code we sent here."),
+                notYou,
             ]
         }
         return (subject, ([greeting] + paragraphs + [signature]).joined(separator: "\n\n"))

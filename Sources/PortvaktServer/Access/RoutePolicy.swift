@@ -117,6 +117,7 @@ struct RoutePolicy: Sendable, Equatable {
         // My account in the portal.
         "POST /portal/logout": RoutePolicy(caller: .portalMember),
         "GET /account": RoutePolicy(caller: .portalMember),
+        "GET /account/data": RoutePolicy(caller: .portalMember),
         "POST /account/devices/{id}/remove": RoutePolicy(caller: .portalMember),
         "POST /account/sessions/{id}/end": RoutePolicy(caller: .portalMember),
         "POST /account/sessions/end-others": RoutePolicy(caller: .portalMember),

@@ -66,7 +66,6 @@ struct ServerServices: Sendable {
             address: address, logger: logger, now: now
         )
         let linker = IdentityLinker(store: store, vault: keys.vault)
-        identities = ProviderIdentities(linker: linker, personnummerContext: personnummerContext)
         authorizationRequests = AuthorizationRequests(flows: flows, clients: clients, sessions: sessions)
         passwordLogin = PasswordLogin(store: store, checker: PasswordChecker(cost: configuration.bcryptCost), throttle: throttle, now: now)
 
@@ -83,7 +82,7 @@ struct ServerServices: Sendable {
         )
 
         profile = Profile(store: store, now: now)
-        account = AccountService(store: store, sessions: sessions, now: now)
+        account = AccountService(store: store, sessions: sessions, export: PersonalDataExport(store: store, vault: keys.vault, now: now), now: now)
         portalSessions = PortalSessions(
             store: store, cipher: keys.cipher, sessions: sessions, address: address, csrfKey: PortalSessionCookie.csrfKey(keys), logger: logger
         )
@@ -99,5 +98,6 @@ struct ServerServices: Sendable {
             store: store, cipher: keys.cipher, linker: linker, throttle: throttle, mailer: mailer, personnummerContext: personnummerContext,
             logger: logger, now: now
         )
+        identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext)
     }
 }

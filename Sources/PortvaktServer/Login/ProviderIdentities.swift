@@ -4,20 +4,32 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 
-/// Who BankID or Vipps says logged in, and the member that is.
+/// Who BankID or Vipps says logged in, the member that is, and (S15) the claim of a membership
+/// by email when there is none.
 struct ProviderIdentities: Sendable {
     private let linker: IdentityLinker
+    private let claims: MembershipClaims
     /// Synthetic (test) personnummer are accepted only when the sandbox is on.
     private let personnummerContext: Personnummer.Context
 
-    init(linker: IdentityLinker, personnummerContext: Personnummer.Context) {
+    init(linker: IdentityLinker, claims: MembershipClaims, personnummerContext: Personnummer.Context) {
         self.linker = linker
+        self.claims = claims
         self.personnummerContext = personnummerContext
     }
 
     /// The member behind the login; nil when no member record matches.
     func user(for login: IdentityLinker.Login, now: Date) async throws -> User? {
         try await linker.user(for: login, now: now)
+    }
+
+    /// S15: the handle of a new claim for a login that found no member, or nil when it may not
+    /// claim one by email (a record carries its personnummer: it is someone's already).
+    func offerClaim(
+        _ login: PendingLogin, identity: IdentityLinker.Login, provided: ProvidedPersonnummer, method: LoginCompletion.Method
+    ) async throws -> String? {
+        guard try await claims.mayClaim(identity) else { return nil }
+        return try await claims.begin(login, identity: identity, provided: provided, method: method)
     }
 
     /// Who the provider says logged in: BankID's `nnin_altsub` from the ID token, Vipps's `nin`

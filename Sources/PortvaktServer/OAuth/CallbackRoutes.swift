@@ -15,7 +15,6 @@ struct CallbackRoutes {
     let completion: LoginCompletion
     let upstreams: UpstreamDirectory
     let identities: ProviderIdentities
-    let claims: MembershipClaims
     /// How far the provider's clock may be from ours when `auth_time` is checked.
     static let clockSkew: TimeInterval = 60
 
@@ -74,7 +73,10 @@ struct CallbackRoutes {
             )
             guard let user = try await identities.user(for: linkerLogin, now: now) else {
                 // S15: no record holds the number or the phone; the person may claim one by its email.
-                let handle = try await claims.begin(login, identity: linkerLogin, provided: provided, method: method)
+                guard let handle = try await identities.offerClaim(login, identity: linkerLogin, provided: provided, method: method) else {
+                    let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
+                    return Responses.redirect(to: location, status: .seeOther)
+                }
                 return ClaimPage.email(handle: handle, language: login.request.language)
             }
             return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)

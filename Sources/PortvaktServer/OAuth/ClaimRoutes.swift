@@ -46,6 +46,8 @@ struct ClaimRoutes {
             return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: personnummer), status: .seeOther)
         case .wrongCode(let left):
             return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.wrongCode(triesLeft: left, language), status: .badRequest)
+        case .codeExpired:
+            return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.codeExpired.text(language), status: .badRequest)
         case .throttled:
             return ClaimPage.code(handle: handle, language: language, email: email, error: UserMessage.tooManyAttempts.text(language), status: .tooManyRequests)
         case .ended(let login):

@@ -15,6 +15,7 @@ enum ClaimText: String, PageTexts {
     case invalidEmail = "claim_invalid_email"
     case tooManyEmails = "claim_too_many_emails"
     case ended = "claim_ended"
+    case codeExpired = "claim_code_expired"
 
     func text(_ language: Language) -> String {
         switch self {
@@ -34,6 +35,8 @@ enum ClaimText: String, PageTexts {
         case .tooManyEmails:
             language.pick("Vi har sendt for mange koder. Vent litt og prøv igjen, eller kontakt koordinatoren din.",
                           "We have sent too many codes. Wait a little and try again, or contact your coordinator.")
+        case .codeExpired:
+            language.pick("Koden er eldre enn 10 minutter. Send en ny kode.", "The code is older than 10 minutes. Send a new code.")
         case .ended:
             language.pick("Denne koden virker ikke lenger. Logg inn på nytt for å prøve igjen.", "This code no longer works. Log in again to try once more.")
         }

@@ -8,6 +8,7 @@ import PortvaktStorage
 struct AccountService: Sendable {
     let store: PortvaktStore
     let sessions: SessionService
+    let export: PersonalDataExport
     let now: @Sendable () -> Date
 
     func user(id: String) async throws -> User? {
@@ -35,6 +36,16 @@ struct AccountService: Sendable {
             devices: try await store.activeDevices(userID: userID),
             events: try await store.auditEvents(actorUserID: userID, actions: eventActions)
         )
+    }
+
+    /// "Download my data": the member's data as JSON (``PersonalDataExport``), audited.
+    func exportData(userID: String, sessionID: String) async throws -> Data? {
+        guard let data = try await export.export(userID: userID) else { return nil }
+        try await store.append(AuditEvent(
+            occurredAt: now(), action: .accountDataExported, outcome: "success", actorUserID: UUID(uuidString: userID),
+            subjectType: "user", subjectID: userID, source: "portal"
+        ))
+        return data
     }
 
     /// Removes the member's phone (the lost-phone case: it can no longer unlock, and the sessions

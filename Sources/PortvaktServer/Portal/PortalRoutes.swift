@@ -35,6 +35,19 @@ struct PortalRoutes {
             guard let signedIn = try await signedIn(request) else { return notSignedIn(request) }
             return try await AccountView(account: account, signedIn: signedIn).response(request, pages: pages, frame: frame(request, signedIn))
         }
+        router.get("/account/data") { request, _ in
+            guard let signedIn = try await signedIn(request),
+                  let data = try await account.exportData(userID: signedIn.portal.userId, sessionID: signedIn.portal.sessionId)
+            else { return notSignedIn(request) }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/json; charset=utf-8", .contentDisposition: #"attachment; filename="portvakt-my-data.json""#,
+                    .cacheControl: "no-store", .init("X-Content-Type-Options")!: "nosniff",
+                ],
+                body: .init(byteBuffer: ByteBuffer(data: data))
+            )
+        }
         router.post("/account/devices/:id/remove") { request, context in
             try await withForm(request) { signedIn, _ in
                 try await actions(request, signedIn).removeDevice(context.parameters.get("id") ?? "")

@@ -53,6 +53,9 @@ enum PortalText: String, PageTexts {
     case endOtherSessions = "end_other_sessions"
     case eventsTitle = "events_title"
     case noEvents = "no_events"
+    case dataTitle = "data_title"
+    case dataIntro = "data_intro"
+    case downloadMyData = "download_my_data"
     case eventWhen = "event_when"
     case eventWhat = "event_what"
     case deviceRemoved = "device_removed"
@@ -136,6 +139,12 @@ enum PortalText: String, PageTexts {
         case .endOtherSessions: language.pick("Logg ut alle andre steder", "Sign out everywhere else")
         case .eventsTitle: language.pick("Siste sikkerhetshendelser", "Recent security events")
         case .noEvents: language.pick("Ingen hendelser ennå.", "No events yet.")
+        case .dataTitle: language.pick("Dataene dine", "Your data")
+        case .dataIntro:
+            language.pick(
+                "Last ned det Portvakt har om deg som en JSON-fil: kontoen, medlemskapene, telefonene, innloggingene og sikkerhetshendelsene dine. Fødselsnummeret er delvis skjult.",
+                "Download what Portvakt holds about you as a JSON file: your account, memberships, phones, sign-ins and security events. The national identity number is partly hidden.")
+        case .downloadMyData: language.pick("Last ned dataene mine", "Download my data")
         case .eventWhen: language.pick("Når", "When")
         case .eventWhat: language.pick("Hva", "What")
         case .deviceRemoved: language.pick("Telefonen er fjernet. Innloggingene den åpnet er avsluttet.", "The phone is removed. The sign-ins it opened have ended.")

@@ -33,7 +33,9 @@ enum PortalWords {
     }
 
     /// The security events a person sees of their own, in words.
-    static let eventActions = ["login.succeeded", "device.unlock", "device.registered", "device.revoked", "device.assertion_failed", "device.step_up", "user.password_step_up"]
+    static let eventActions = [
+        "login.succeeded", "device.unlock", "device.registered", "device.revoked", "device.assertion_failed", "device.step_up", "user.password_step_up", "account.data_exported",
+    ]
 
     static func event(_ action: String, outcome: String, source: String?, _ language: Language) -> String {
         switch action {
@@ -48,6 +50,7 @@ enum PortalWords {
         case "device.revoked": language.pick("Fjernet en telefon", "Removed a phone")
         case "device.assertion_failed": language.pick("Mislykket opplåsing med telefonen", "Failed unlock with the phone")
         case "device.step_up": language.pick("Bekreftet med ansikt eller fingeravtrykk", "Confirmed with face or fingerprint")
+        case "account.data_exported": language.pick("Lastet ned dataene dine", "Downloaded your data")
         case "user.password_step_up":
             outcome == "success" ? language.pick("Bekreftet med passord", "Confirmed with password")
                 : language.pick("Feil passord ved bekreftelse", "Wrong password when confirming")

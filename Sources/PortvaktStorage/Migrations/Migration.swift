@@ -30,5 +30,6 @@ public struct Migration: Sendable {
         Migration(version: 20, name: "password invites bound to the holder", apply: BoundPasswordInvites.apply),
         Migration(version: 21, name: "audit verified head", apply: AuditVerifiedHead.apply),
         Migration(version: 22, name: "membership claims", apply: MembershipClaims.apply),
+        Migration(version: 23, name: "audit addresses", apply: AuditAddresses.apply),
     ]
 }

@@ -21,6 +21,7 @@ extension AuditRow {
         var canonical = self
         canonical.sequence = sequence
         canonical.prevHash = nil
+        canonical.clientAddress = nil
         canonical.hash = nil
         let input = previous + (try Self.canonicalEncoder.encode(canonical))
         guard let keyId else { return Data(SHA256.hash(data: input)) }
@@ -47,6 +48,7 @@ extension AuditRow {
         form.prevHash = nil
         form.hash = nil
         form.seal = nil
+        form.clientAddress = nil
         return try Self.canonicalEncoder.encode(form)
     }
 

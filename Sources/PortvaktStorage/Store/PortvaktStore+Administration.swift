@@ -184,8 +184,8 @@ extension PortvaktStore {
             }
             let total = try await filtered(db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from("audit_events"))
                 .first()?.decode(column: "count", as: Int.self) ?? 0
-            let rows = try await filtered(db.select().column("*").from("audit_events"))
-                .orderBy("occurred_at", .descending).orderBy("sequence", .descending).offset(offset).limit(limit).all(as: AuditRow.self)
+            let rows = try await Self.auditRows(filtered(Self.selectAuditEvents(db))
+                .orderBy("occurred_at", .descending).orderBy("sequence", .descending).offset(offset).limit(limit))
             return (rows.map { ChainedAuditEvent(sequence: $0.sequence, event: $0.event) }, total)
         }
     }
@@ -193,9 +193,9 @@ extension PortvaktStore {
     /// An organisation's audit events from `from` up to (not including) `to`, oldest first, at most `limit`.
     public func auditEvents(organisationID: String, from: Date, to: Date, limit: Int) async throws -> [ChainedAuditEvent] {
         try await read { db in
-            try await db.select().column("*").from("audit_events").where("organisation_id", .equal, organisationID)
+            try await Self.auditRows(Self.selectAuditEvents(db).where("organisation_id", .equal, organisationID)
                 .where("occurred_at", .greaterThanOrEqual, from.millisecondsSince1970).where("occurred_at", .lessThan, to.millisecondsSince1970)
-                .orderBy("occurred_at").orderBy("sequence").limit(limit).all(as: AuditRow.self)
+                .orderBy("occurred_at").orderBy("sequence").limit(limit))
                 .map { ChainedAuditEvent(sequence: $0.sequence, event: $0.event) }
         }
     }

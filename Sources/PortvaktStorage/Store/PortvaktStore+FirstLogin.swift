@@ -6,8 +6,12 @@ extension PortvaktStore {
     /// A member's first login: creates the user, links the provider account and gives the user
     /// the roles of the member records, all in one transaction.
     ///
+    /// - Parameter requireUnheld: the records must still have no number and no holder (S15, a claim
+    ///   by email), checked inside the transaction with the records locked, so two claims of one
+    ///   record cannot both win.
     /// - Throws: ``StoreError/duplicate(_:)`` when a concurrent first login of the same person won
     ///   (same provider account or same personnummer); the caller then finds that user instead.
+    ///   ``StoreError/constraint(_:)`` when `requireUnheld` and a record was taken.
     public func createMemberUser(
         displayName: String,
         email: String?,
@@ -15,6 +19,7 @@ extension PortvaktStore {
         provider: IdentityProvider,
         subject: String,
         memberRecords: [MemberRecord],
+        requireUnheld: Bool = false,
         now: Date = Date()
     ) async throws -> User {
         let id = newID()
@@ -31,7 +36,19 @@ extension PortvaktStore {
             guard seen.insert(record.organisationId + "/" + record.role.rawValue).inserted else { return nil }
             return Membership(userId: id, organisationId: record.organisationId, role: record.role, memberRecordId: record.id, createdAt: time)
         }
+        let recordIDs = memberRecords.map(\.id)
         try await write { db in
+            if requireUnheld, !recordIDs.isEmpty {
+                // PostgreSQL: lock the records, so a concurrent claim waits and then sees the holder;
+                // SQLite writes one transaction at a time.
+                let lock: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
+                let free = try await db.raw("""
+                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND personnummer_index IS NULL\(lock)
+                    """).all().count
+                let held = try await db.raw("SELECT COUNT(*) AS held FROM memberships WHERE member_record_id IN (\(binds: recordIDs))")
+                    .first()?.decode(column: "held", as: Int.self) ?? 0
+                guard free == recordIDs.count, held == 0 else { throw StoreError.constraint("member record already held") }
+            }
             try await db.insert(into: "users").row(user).run()
             try await db.insert(into: "identities").row(identity).run()
             for membership in memberships {

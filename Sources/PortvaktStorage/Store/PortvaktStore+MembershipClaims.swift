@@ -55,13 +55,13 @@ extension PortvaktStore {
         }
     }
 
-    /// A new code (its hash) for the records the email found (none: a code nobody can know),
-    /// with its tries starting over.
+    /// A new code (its hash) for the records the email found (none: a code nobody can know). The
+    /// tries go on counting: a claim has five, however many codes it sends.
     public func setMembershipClaimCode(id: String, recordIDs: [String], codeHash: Data, codeExpiresAt: Date) async throws {
         try await write { db in
             try await db.update("membership_claims")
                 .set("member_record_ids", to: recordIDs.isEmpty ? nil : recordIDs.joined(separator: ","))
-                .set("code_hash", to: codeHash).set("code_expires_at", to: codeExpiresAt.millisecondsSince1970).set("tries", to: 0)
+                .set("code_hash", to: codeHash).set("code_expires_at", to: codeExpiresAt.millisecondsSince1970)
                 .where("id", .equal, id).run()
         }
     }

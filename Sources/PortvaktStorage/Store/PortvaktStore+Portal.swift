@@ -95,8 +95,8 @@ extension PortvaktStore {
     /// The user's own recent audit events (where they acted), newest first.
     public func auditEvents(actorUserID: String, actions: [String], limit: Int = 20) async throws -> [AuditEvent] {
         try await read { db in
-            try await db.select().column("*").from("audit_events").where("actor_user_id", .equal, actorUserID).where("action", .in, actions)
-                .orderBy("occurred_at", .descending).limit(limit).all(as: AuditRow.self).map(\.event)
+            try await Self.auditRows(Self.selectAuditEvents(db).where("actor_user_id", .equal, actorUserID).where("action", .in, actions)
+                .orderBy("occurred_at", .descending).limit(limit)).map(\.event)
         }
     }
 }

@@ -115,7 +115,10 @@ struct TerminalBrowser: WebAuthenticator {
             "If \(email) is on a membership, we have sent a code to it. It works for 10 minutes."))
         while true {
             let code = Terminal.ask(language.pick("Kode fra e-posten:", "Code from the email:"))
-            guard !code.isEmpty else { throw WebAuthenticationError.cancelled }
+            guard !code.isEmpty else {
+                // No code (the end of the input): the claim ends, and the app hears so.
+                return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], at: url), at: url)
+            }
             let answer = try await post("/oauth/claim/code", [("claim", claim), ("code", code), ("email", email)], at: url)
             switch answer.statusCode {
             case 300..<400: return try await follow(answer: answer, at: url)

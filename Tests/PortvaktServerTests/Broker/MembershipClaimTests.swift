@@ -45,8 +45,8 @@ struct MembershipClaimTests {
         return nil
     }
 
-    @Test("S15.1: Lise, whose record has only her email, claims it with the code mailed there; her number is written back and audited, and the app gets its code", arguments: TestDatabase.kinds)
-    func S15_1_liseClaimsHerMembership(kind: DatabaseKind) async throws {
+    @Test("S15.2: Lise, whose record has only her email, claims it with the code mailed there; her number is written back and audited, and the app gets its code", arguments: TestDatabase.kinds)
+    func S15_2_liseClaimsHerMembership(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
             let (login, page, handle) = try await Self.claimPage(broker, user: "lise")
             #expect(page.body.contains("Vi fant deg ikke") && page.body.contains(#"autocomplete="email""#))
@@ -72,7 +72,7 @@ struct MembershipClaimTests {
             let record = try #require(try await broker.memberRecord("hlf", externalRef: "sandbox-lise"))
             #expect(record.personnummer != nil, "the login's number is written back to the record")
             let recordEvents = try await broker.withStore { try await $0.auditEvents(subjectType: "member_record", subjectID: record.id) }
-            #expect(recordEvents.map(\.action) == ["member.claim.code_sent", "member.claim.linked"])
+            #expect(recordEvents.map(\.action) == ["member.claim.code_sent", "member.claim.failed", "member.claim.linked"], "the wrong try too")
             let writeBack = try await broker.withStore { try await $0.auditEvents(subjectType: "member", subjectID: record.id) }
             #expect(writeBack.map(\.action) == ["member.personnummer.updated"])
 
@@ -83,8 +83,8 @@ struct MembershipClaimTests {
         }
     }
 
-    @Test("S15.2: an address not on record, or on a record that has a number, gets the same page and no email; a claim sends three codes at most")
-    func S15_2_nobodyLearnsWhichAddressesAreOnRecord() async throws {
+    @Test("S15.1: an address not on record, or on a record that has a number, gets the same page and no email; a claim sends three codes at most")
+    func S15_1_nobodyLearnsWhichAddressesAreOnRecord() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             let (_, _, handle) = try await Self.claimPage(broker, user: "una")
             let unknown = try await Self.sendCode(broker, handle: handle, email: "nobody@sandbox.portvakt.test")
@@ -99,6 +99,21 @@ struct MembershipClaimTests {
             #expect(try await Self.sendCode(broker, handle: handle, email: "nobody@sandbox.portvakt.test").status == 200)
             #expect(try await Self.sendCode(broker, handle: handle, email: "nobody@sandbox.portvakt.test").status == 429, "three codes per claim")
             #expect(try await Self.enter(broker, handle: "not-a-claim", code: "123456").status == 400)
+        }
+    }
+
+    @Test("S15.3: a code older than 10 minutes says so and a new one can be sent; the new code links")
+    func S15_3_anExpiredCodeOffersANewOne() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let (_, _, handle) = try await Self.claimPage(broker, user: "lise")
+            _ = try await Self.sendCode(broker, handle: handle, email: Self.liseEmail)
+            let first = try #require(try await Self.mailedCode(broker, to: Self.liseEmail))
+            broker.clock.advance(by: 601)
+            let expired = try await Self.enter(broker, handle: handle, code: first)
+            #expect(expired.status == 400 && expired.body.contains("eldre enn 10 minutter") && expired.body.contains("/oauth/claim/email"))
+            _ = try await Self.sendCode(broker, handle: handle, email: Self.liseEmail)
+            let second = try #require(try await Self.mailedCode(broker, to: Self.liseEmail))
+            #expect(try await Self.enter(broker, handle: handle, code: second).status == 303)
         }
     }
 

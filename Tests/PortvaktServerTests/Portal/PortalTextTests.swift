@@ -16,10 +16,13 @@ struct PortalTextTests {
             #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty, "\(text.rawValue)")
         }
         #expect(AdminText.allCases.filter { $0.text(.nb) == $0.text(.en) }.count <= 6, "only names and codes read the same in both")
+        for text in ClaimText.allCases {
+            #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty && text.text(.nb) != text.text(.en), "\(text.rawValue)")
+        }
         for text in BrokerText.allCases {
             #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty && text.text(.nb) != text.text(.en), "\(text.rawValue)")
         }
-        let catalogues = [PortalText.allCases.map(\.rawValue), AdminText.allCases.map(\.rawValue), MailboxText.allCases.map(\.rawValue), BrokerText.allCases.map(\.rawValue)]
+        let catalogues = [PortalText.allCases.map(\.rawValue), AdminText.allCases.map(\.rawValue), MailboxText.allCases.map(\.rawValue), BrokerText.allCases.map(\.rawValue), ClaimText.allCases.map(\.rawValue)]
         #expect(Set(catalogues.joined()).count == catalogues.joined().count, "no text id is in two catalogues (the first would hide the other)")
         let ids = Set(catalogues.joined())
         let templates = PortalTemplates.all

@@ -1,0 +1,122 @@
+import Foundation
+import PortvaktCore
+import PortvaktStorage
+
+/// "Download my data" (GDPR articles 15 and 20, PRIVACY.md): what Portvakt holds about the
+/// signed-in member, as JSON: the account, memberships with what each member record says,
+/// devices, open sessions, and the security events they did. A personnummer is masked
+/// (`144892*****`); no secret (a key, a token's hash, a session reference) is included.
+public struct PersonalDataExport: Sendable {
+    let store: PortvaktStore
+    let vault: PersonnummerVault
+    let now: @Sendable () -> Date
+
+    public init(store: PortvaktStore, vault: PersonnummerVault, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.vault = vault
+        self.now = now
+    }
+
+    struct Document: Encodable {
+        struct Profile: Encodable {
+            let name: String
+            let email: String?
+            let personnummer: String?
+            let signInMethods: [String]
+            let hasPassword: Bool
+            let createdAt: Date
+        }
+
+        struct Membership: Encodable {
+            let organisation: String
+            let role: String
+            let record: Record
+        }
+
+        struct Record: Encodable {
+            let name: String
+            let email: String?
+            let phone: String?
+            let personnummer: String?
+        }
+
+        struct Device: Encodable {
+            let name: String
+            let platform: String
+            let biometricKind: String
+            let createdAt: Date
+            let lastUsedAt: Date?
+        }
+
+        struct Session: Encodable {
+            let client: String
+            let methods: [String]
+            let signedInAt: Date
+            let expiresAt: Date
+        }
+
+        struct Event: Encodable {
+            let at: Date
+            let action: String
+            let outcome: String
+            let source: String?
+            let clientAddress: String?
+        }
+
+        let exportedAt: Date
+        let profile: Profile
+        let memberships: [Membership]
+        let devices: [Device]
+        let sessions: [Session]
+        let securityEvents: [Event]
+    }
+
+    /// The member's data as a JSON document; nil when the account no longer exists.
+    public func export(userID: String) async throws -> Data? {
+        guard let user = try await store.user(id: userID) else { return nil }
+        let now = self.now()
+        let organisations = Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) })
+        var memberships: [Document.Membership] = []
+        for membership in try await store.memberships(userID: userID) {
+            guard let recordID = membership.memberRecordId, let record = try await store.memberRecord(id: recordID) else { continue }
+            memberships.append(Document.Membership(
+                organisation: organisations[membership.organisationId] ?? membership.organisationId, role: membership.role.rawValue,
+                record: Document.Record(
+                    name: record.fullName, email: record.email, phone: record.phone,
+                    personnummer: masked(record.personnummer, record: MemberRecord.personnummerContext(recordID: record.id))
+                )
+            ))
+        }
+        let date = { (milliseconds: Int64) in Date(millisecondsSince1970: milliseconds) }
+        let document = Document(
+            exportedAt: now,
+            profile: Document.Profile(
+                name: user.displayName, email: user.email, personnummer: masked(user.personnummer, record: "user:\(user.id)"),
+                signInMethods: try await store.identityProviders(userID: userID), hasPassword: user.passwordHash != nil, createdAt: date(user.createdAt)
+            ),
+            memberships: memberships,
+            devices: try await store.activeDevices(userID: userID).map {
+                Document.Device(name: $0.name, platform: $0.platform, biometricKind: $0.biometricKind, createdAt: date($0.createdAt), lastUsedAt: $0.lastUsedAt.map(date))
+            },
+            sessions: try await store.activeSessions(userID: userID, now: now).map {
+                Document.Session(
+                    client: $0.clientId, methods: $0.amr.split(separator: " ").map(String.init), signedInAt: date($0.authTime),
+                    expiresAt: date(min($0.idleExpiresAt, $0.absoluteExpiresAt))
+                )
+            },
+            securityEvents: try await store.auditEvents(actorUserID: userID, actions: AuditAction.allCases.map(\.rawValue), limit: 1000).map {
+                Document.Event(at: $0.occurredAt, action: $0.action, outcome: $0.outcome, source: $0.source, clientAddress: $0.details[AuditEvent.clientAddressKey])
+            }
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(document)
+    }
+
+    private func masked(_ protected: ProtectedPersonnummer?, record: String) -> String? {
+        guard let protected else { return nil }
+        return (try? vault.open(protected.sealed, record: record))?.masked ?? "*****"
+    }
+}

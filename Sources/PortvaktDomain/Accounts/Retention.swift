@@ -1,0 +1,15 @@
+import Foundation
+
+/// How long Portvakt keeps what it keeps about people after it stops being needed (PRIVACY.md,
+/// "Retention"). The server's purge enforces each period every five minutes; the rest (logins,
+/// codes, orders, challenges, claims, throttles) goes as soon as it expires.
+public enum Retention {
+    /// The client address of an audit event; the event itself stays, without it.
+    public static let auditAddresses: TimeInterval = 90 * 86_400
+    /// An email (recipient and subject) after it was queued; its body goes as soon as it is sent.
+    public static let mail: TimeInterval = 30 * 86_400
+    /// An invitation to password login after it expired.
+    public static let invitations: TimeInterval = 30 * 86_400
+    /// A session after it ended, with its refresh tokens.
+    public static let endedSessions: TimeInterval = 86_400
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktDomain
+import PortvaktStorage
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktServer
+
+/// S17: the member downloads their data from My account; every retention period in PRIVACY.md
+/// is enforced by the server's purge.
+@Suite("Privacy (S17)")
+struct PrivacyTests {
+    @Test("S17.1: Download my data gives the member's account, memberships, devices, sessions and own security events as JSON, the personnummer masked; audited; nobody else's", arguments: TestDatabase.kinds)
+    func S17_1_downloadMyData(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let kari = try await broker.tokens(provider: "vipps", user: "kari")
+            let device = try await broker.registerDevice(TestDevice(), token: try #require(kari["access_token"] as? String))
+            _ = device
+            let cookie = try await PortalTests.signIn(broker, person: "kari").cookie
+            let account = try await broker.send("/account", headers: [("Cookie", cookie)])
+            #expect(account.body.contains(#"href="/account/data""#) && account.body.contains("Last ned dataene mine"))
+
+            let download = try await broker.send("/account/data", headers: [("Cookie", cookie)])
+            #expect(download.status == 200)
+            #expect(download.headers["content-disposition"]?.hasPrefix("attachment") == true)
+            #expect(download.headers["content-type"]?.hasPrefix("application/json") == true && download.headers["cache-control"] == "no-store")
+            let json = download.json
+            let profile = try #require(json["profile"] as? [String: Any])
+            #expect(profile["name"] as? String == "Kari Nordmann")
+            #expect(profile["personnummer"] as? String == "124385*****")
+            #expect(profile["sign_in_methods"] as? [String] == ["vipps"])
+            let memberships = try #require(json["memberships"] as? [[String: Any]])
+            #expect(memberships.first?["organisation"] as? String == "Norges Handikapforbund")
+            #expect((memberships.first?["record"] as? [String: Any])?["personnummer"] as? String == "124385*****", "the number written back, masked")
+            #expect((json["devices"] as? [[String: Any]])?.count == 1)
+            #expect(((json["sessions"] as? [[String: Any]])?.count ?? 0) >= 2, "the app's and the browser's")
+            let events = (json["security_events"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
+            #expect(events.contains("login.succeeded") && events.contains("device.registered"))
+            for secret in ["12438510085", "public_key", "refresh", "token_hash", "thumbprint"] {
+                #expect(!download.body.contains(secret), "the export holds no \(secret)")
+            }
+            let kariID = try await broker.userID(token: try #require(kari["access_token"] as? String))
+            let exported = try await broker.withStore { try await $0.auditEvents(actorUserID: kariID, actions: ["account.data_exported"]) }
+            #expect(exported.count == 1)
+
+            let anonymous = try await broker.send("/account/data")
+            #expect(anonymous.status == 401 && !anonymous.body.contains("Kari"))
+        }
+    }
+
+    @Test("S17.2: the purge deletes audit events' client addresses after 90 days (the events and their chain stay whole), emails after 30 days, invitations 30 days after they expired, and ended membership claims", arguments: TestDatabase.kinds)
+    func S17_2_retentionIsEnforced(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let day: TimeInterval = 86_400
+            func event(_ age: TimeInterval, _ address: String) -> AuditEvent {
+                AuditEvent(
+                    occurredAt: start.addingTimeInterval(age), action: .loginFailed, outcome: "failure", subjectType: "retention", subjectID: "test",
+                    source: "password-login", details: ["reason": "wrong_credentials", "client_address": address]
+                )
+            }
+            try await store.append(event(0, "203.0.113.7"))
+            try await store.append(event(80 * day, "203.0.113.8"))
+            _ = try await store.linkPendingAuditEvents()
+            let text = DataProtectionKeys.generateText()
+            let keys = try DataProtectionKeys(encryptionKeys: text.encryptionKeys, indexKey: text.indexKey, encryptionSetting: "k", indexSetting: "i")
+            let body = try keys.cipher.seal(Data("a code".utf8), context: MailOutboxMessage.bodyContext(messageID: "old-mail"))
+            try await store.enqueueMail([
+                MailOutboxMessage(id: "old-mail", recipient: "kari@sandbox.portvakt.test", language: "nb", kind: "membership_code", subject: "Koden din", body: body, now: start),
+            ])
+            let claimHash = Data("a claim".utf8)
+            _ = try await store.insertMembershipClaim(handleHash: claimHash, expiresAt: start.addingTimeInterval(1800), now: start) { _ in body }
+
+            let purge = ExpiryPurgeService(store: store, readiness: Readiness(), logger: Logger(label: "test"))
+            await purge.purge(now: start.addingTimeInterval(91 * day))
+
+            let events = try await store.auditEvents(subjectType: "retention", subjectID: "test")
+            #expect(events.count == 2, "the events stay")
+            #expect(events.first?.details["client_address"] == nil && events.first?.details["reason"] == "wrong_credentials")
+            #expect(events.last?.details["client_address"] == "203.0.113.8", "an address younger than 90 days stays")
+            #expect(try await store.verifyAuditChain().firstBroken == nil, "the chain is whole without the address")
+            #expect(try await store.recentMail().isEmpty)
+            #expect(try await store.membershipClaim(handleHash: claimHash, now: start) == nil)
+        }
+    }
+}
