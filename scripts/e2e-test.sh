@@ -198,6 +198,13 @@ for message in sys.stdin.read().split("<li>")[1:]:
   cli kari login --provider vipps --user kari
   check S1.5 "a Vipps outage offers BankID" 3 message_id=vipps_unavailable
   faults vipps '[]'
+  # S2.4: a failed exchange offers "Try again" first; trying again starts over (a new PKCE pair).
+  faults vipps '["expired_code"]'
+  cli kari login --provider vipps --user kari
+  check S2.4 "a failed Vipps exchange offers Try again first" 3 message_id=login_failed actions.0=retry
+  faults vipps '[]'
+  cli kari login --provider vipps --user kari --no-enable-biometrics
+  check S2.4 "trying again starts over and logs in" 0 screen=home
 
   # S14: email and password — one message for a wrong password, then in.
   (cd "$server_dir" && echo "e2e-password-123" | env "${server_env[@]}" "$bin/portvakt-server" set-password --dev --email ingrid@sandbox.portvakt.test >/dev/null)
@@ -229,6 +236,21 @@ for message in sys.stdin.read().split("<li>")[1:]:
   check logout "logging out" 0 ok=True
   cli ola status
   check logout "after logout nothing is left" 4 message_id=not_logged_in
+
+  # S16.3: a session known to have ended goes to the login before anything is tried, with the
+  # method used last first. The server gives sessions 3 seconds, then is away: offline, an app
+  # that did not know would open the cached session.
+  stop_server
+  server_env+=(PORTVAKT_SESSION_ABSOLUTE_SECONDS=3)
+  start_server
+  cli nora login --provider vipps --user nora --no-enable-biometrics
+  check S16.3 "a login whose session lasts 3 seconds" 0 screen=home
+  sleep 4
+  stop_server
+  cli nora unlock
+  check S16.3 "an ended session is known before anything is tried, the method used last first" 4 \
+    screen=methodSelection message_id=session_expired actions.0=vipps
+  start_server
 
   # Nothing secret on the screen or on disk in the clear.
   if grep -Eq 'eyJ[A-Za-z0-9_-]{10,}|12438510085|04917912322|13528021934' "$work/stdout" "$work/stderr"; then

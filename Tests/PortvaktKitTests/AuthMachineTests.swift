@@ -33,7 +33,7 @@ struct AuthMachineTests {
 
     @Test func S1_1_bankIDOpensTheBrowserWithPKCE() {
         var (machine, _) = Self.launched()
-        #expect(machine.handle(.methodChosen(.bankID)) == [.openBrowser(.bankID)], "the platform stores a verifier, then opens the browser")
+        #expect(machine.handle(.methodChosen(.bankID)) == [.storeLastMethod(.bankID), .openBrowser(.bankID)], "the platform stores a verifier, then opens the browser")
         #expect(machine.screen == .browser(.bankID))
     }
 
@@ -70,7 +70,7 @@ struct AuthMachineTests {
 
     @Test func S2_1_vippsOpensTheBrowser() {
         var (machine, _) = Self.launched()
-        #expect(machine.handle(.methodChosen(.vipps)) == [.openBrowser(.vipps)])
+        #expect(machine.handle(.methodChosen(.vipps)) == [.storeLastMethod(.vipps), .openBrowser(.vipps)])
     }
 
     @Test func S2_4_aFailedExchangeSaysLoginFailed() {
@@ -91,7 +91,7 @@ struct AuthMachineTests {
 
     @Test func S3_6_loadingAsSoonAsTheOrderStarts() {
         var (machine, _) = Self.launched()
-        #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.startBankIDOrder])
+        #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.storeLastMethod(.bankIDOrder), .startBankIDOrder])
         #expect(machine.screen == .bankIDOrder(BankIDOrderProgress()))
     }
 
@@ -428,7 +428,7 @@ struct AuthMachineTests {
         var (machine, _) = Self.launched(session: true, key: true)
         _ = machine.handle(.unlockFailed(.lockout))
         _ = machine.handle(.useOtherMethod)
-        #expect(machine.handle(.methodChosen(.password)) == [.openBrowser(.password)])
+        #expect(machine.handle(.methodChosen(.password)) == [.storeLastMethod(.password), .openBrowser(.password)])
     }
 
     @Test func S8_1_withinTheSessionReopeningGoesHomeAfterTheCheck() {
@@ -474,5 +474,35 @@ struct AuthMachineTests {
             #expect(!message.text(.nb).isEmpty && !message.text(.en).isEmpty)
             #expect(message.text(.nb) != message.text(.en), "\(message) is not translated")
         }
+    }
+
+    // MARK: S16.3 Trust known before the prompt
+
+    private static func relaunched(key: Bool, sessionEndsAt: Date?, trustEndsAt: Date?, at now: Date) -> (AuthMachine, [AuthEffect]) {
+        var context = AuthContext(biometry: face, hasSession: true, deviceKeyEnrolled: key, online: true)
+        context.sessionEndsAt = sessionEndsAt
+        context.deviceTrustEndsAt = trustEndsAt
+        context.launchedAt = now
+        context.lastMethod = .vipps
+        var machine = AuthMachine(context: context)
+        let effects = machine.handle(.launched(context))
+        return (machine, effects)
+    }
+
+    @Test func S16_3_aLapsedDeviceTrustIsKnownBeforeTheBiometricPrompt() {
+        let (machine, effects) = Self.relaunched(key: true, sessionEndsAt: nil, trustEndsAt: Self.start, at: Self.start)
+        #expect(machine.screen == .methodSelection(.sessionExpired))
+        #expect(effects == [.clearSession], "no prompt that could only lead to a refusal")
+        #expect(ScreenModel(machine, language: .en).message == "Your session has expired — please log in again")
+        #expect(ScreenModel(machine, language: .en).actions.first?.id == "vipps", "the method used last first")
+        let (trusted, prompt) = Self.relaunched(key: true, sessionEndsAt: Self.start, trustEndsAt: Self.start.addingTimeInterval(1), at: Self.start)
+        #expect(trusted.screen == .unlocking && prompt == [.unlockWithDeviceKey], "the device key makes a new session: only its trust counts")
+    }
+
+    @Test func S16_3_aLapsedSessionIsKnownBeforeTheSilentRefresh() {
+        let (machine, effects) = Self.relaunched(key: false, sessionEndsAt: Self.start.addingTimeInterval(-1), trustEndsAt: nil, at: Self.start)
+        #expect(machine.screen == .methodSelection(.sessionExpired) && effects == [.clearSession])
+        let (unknown, refresh) = Self.relaunched(key: false, sessionEndsAt: nil, trustEndsAt: nil, at: Self.start)
+        #expect(unknown.screen == .launching && refresh == [.refreshSilently], "without a known end the refresh decides, as before")
     }
 }

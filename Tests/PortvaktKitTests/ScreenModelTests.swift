@@ -20,7 +20,7 @@ struct ScreenModelTests {
         let screen = ScreenModel(Self.machine([.methodChosen(.bankID), .browserFailed(.bankIDUnavailable)]), language: .en)
         #expect(screen.message == "BankID is temporarily unavailable. Try Vipps instead or retry later")
         #expect(screen.tone == .error)
-        #expect(screen.actions.filter(\.isProminent).map(\.id) == ["bankid", "vipps"])
+        #expect(screen.actions.filter(\.isProminent).map(\.id) == ["retry", "bankid", "vipps"], "try BankID again, or Vipps")
     }
 
     @Test func S1_4_aCancellationIsQuiet() {
@@ -29,10 +29,29 @@ struct ScreenModelTests {
         #expect(screen.tone == .quiet)
     }
 
-    @Test func S2_4_aFailedExchangeOffersRetry() {
-        let screen = ScreenModel(Self.machine([.methodChosen(.vipps), .browserReturnedCode, .loginFailed(.loginFailed)]), language: .en)
+    @Test func S2_4_aFailedExchangeOffersTryAgainFirst() {
+        var machine = Self.machine([.methodChosen(.vipps), .browserReturnedCode, .loginFailed(.loginFailed)])
+        let screen = ScreenModel(machine, language: .en)
         #expect(screen.message == "Login failed — please try again")
-        #expect(screen.actions.contains { $0.event == .methodChosen(.vipps) })
+        let retry = try? #require(screen.actions.first)
+        #expect(retry?.id == "retry" && retry?.label == "Try again" && retry?.isProminent == true)
+        #expect(retry?.event == .methodChosen(.vipps))
+        #expect(ScreenModel(machine, language: .nb).actions.first?.label == "Prøv igjen")
+        // The same method from the start: the platform makes a new PKCE pair for every openBrowser.
+        #expect(machine.handle(.methodChosen(.vipps)) == [.openBrowser(.vipps)])
+        let cancelled = ScreenModel(Self.machine([.methodChosen(.vipps), .browserCancelled]), language: .en)
+        #expect(!cancelled.actions.contains { $0.id == "retry" }, "a cancellation is the person's choice: no Try again")
+    }
+
+    @Test func S16_3_theMethodUsedLastComesFirst() {
+        var context = AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)
+        context.lastMethod = .password
+        var machine = AuthMachine(context: context)
+        _ = machine.handle(.launched(context))
+        #expect(ScreenModel(machine, language: .en).actions.map(\.id) == ["password", "bankid", "vipps", "bankid-order"])
+        context.lastMethod = nil
+        _ = machine.handle(.launched(context))
+        #expect(ScreenModel(machine, language: .en).actions.map(\.id) == ["bankid", "vipps", "bankid-order", "password"])
     }
 
     @Test func S3_5_theWaitingScreenOffersTheQRCodeAndCancel() throws {

@@ -49,8 +49,13 @@ public struct TokenIssuer: Sendable {
             )
             idToken = try await keys.sign(claims, kid: JWKIdentifier(string: kid))
         }
+        // A BankID or Vipps login renews the device trust from its auth_time (DeviceTrust).
+        let trustedUntil = Authentication.isFreshElectronicIDLogin(session, maxAge: lifetimes.deviceTrust, at: now)
+            ? Date(millisecondsSince1970: session.authTime).addingTimeInterval(lifetimes.deviceTrust) : nil
         return TokenResponse(
-            accessToken: accessToken, tokenType: session.tokenType, expiresIn: lifetime, refreshToken: refreshToken, idToken: idToken, scope: scope
+            accessToken: accessToken, tokenType: session.tokenType, expiresIn: lifetime, refreshToken: refreshToken, idToken: idToken, scope: scope,
+            sessionExpiresIn: max(0, Int((Double(session.absoluteExpiresAt) / 1000 - now.timeIntervalSince1970).rounded(.down))),
+            deviceTrustExpiresIn: trustedUntil.map { max(0, Int($0.timeIntervalSince(now).rounded(.down))) }
         )
     }
 

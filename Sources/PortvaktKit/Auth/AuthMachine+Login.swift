@@ -6,13 +6,16 @@ extension AuthMachine {
     mutating func handleLogin(_ event: AuthEvent) -> [AuthEffect] {
         switch event {
         case .methodChosen(let method):
+            let remembered: [AuthEffect] = context.lastMethod == method ? [] : [.storeLastMethod(method)]
+            context.lastMethod = method
             switch method {
             case .bankIDOrder:
                 screen = .bankIDOrder(BankIDOrderProgress())
-                return [.startBankIDOrder]
+                return remembered + [.startBankIDOrder]
             case .bankID, .vipps, .password:
+                // S2.4: every try, "Try again" too, opens with a new PKCE pair.
                 screen = .browser(method)
-                return [.openBrowser(method)]
+                return remembered + [.openBrowser(method)]
             }
         case .browserReturnedCode:
             screen = .completingLogin

@@ -51,6 +51,12 @@ public struct AuthMachine: Sendable, Hashable {
             screen = .methodSelection(nil)
             return []
         }
+        // S16.3: a session or a device trust known to have lapsed is not worth a prompt.
+        if let now = context.launchedAt, let lapse = context.deviceKeyEnrolled ? context.deviceTrustEndsAt : context.sessionEndsAt, now >= lapse {
+            context.hasSession = false
+            screen = .methodSelection(.sessionExpired)
+            return [.clearSession]
+        }
         guard context.deviceKeyEnrolled else {
             screen = .launching
             return [.refreshSilently]

@@ -74,6 +74,15 @@ public struct AuthContext: Sendable, Hashable {
     /// The app came back after ``lockAfter`` while an unlock was on its way: its result does
     /// not open home without a new check.
     public var lockPending = false
+    /// When the stored session ends (S16.3): a launch after it goes to the method selection
+    /// before any prompt.
+    public var sessionEndsAt: Date?
+    /// When the device keys stop unlocking (S16.3): the same, for an enrolled device.
+    public var deviceTrustEndsAt: Date?
+    /// The time of the launch, from the platform's clock, for the two checks above.
+    public var launchedAt: Date?
+    /// The login method used last: first on the method selection, and what "Try again" repeats.
+    public var lastMethod: LoginMethod?
 
     public static let defaultLockAfter: TimeInterval = 5 * 60
 
@@ -204,4 +213,6 @@ public enum AuthEffect: Sendable, Hashable {
     /// Store the count of consecutive failed biometric attempts (0: delete it), so that closing
     /// the app does not start it over (S16.2).
     case storeBiometricFailures(Int)
+    /// Store the login method just chosen (S16.3: shown first next time).
+    case storeLastMethod(LoginMethod)
 }

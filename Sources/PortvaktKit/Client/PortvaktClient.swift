@@ -209,7 +209,12 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     private func tokens(_ form: [(String, String)]) async throws -> TokenSet {
         let answer = try await perform("POST", "oauth/token", form: form, as: TokenResponse.self)
-        return TokenSet(accessToken: answer.accessToken, refreshToken: answer.refreshToken, expiresAt: Date().addingTimeInterval(TimeInterval(answer.expiresIn)))
+        let now = Date()
+        return TokenSet(
+            accessToken: answer.accessToken, refreshToken: answer.refreshToken, expiresAt: now.addingTimeInterval(TimeInterval(answer.expiresIn)),
+            sessionEndsAt: answer.sessionExpiresIn.map { now.addingTimeInterval(TimeInterval($0)) },
+            deviceTrustEndsAt: answer.deviceTrustExpiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+        )
     }
 
     /// A JSON body to the API or the order endpoints, and its answer decoded as `type`.

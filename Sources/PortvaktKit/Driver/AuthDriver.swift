@@ -82,6 +82,7 @@ public actor AuthDriver {
             return await exchangeCode()
         case .clearVerifier:
             try? await s.storage.delete(.pkceVerifier)
+            try? await s.storage.delete(.pkceState)
         case .startBankIDOrder:
             let verifier = PKCE.makeVerifier()
             do {
@@ -139,8 +140,32 @@ public actor AuthDriver {
             _ = try? await sync()
         case .storeBiometricFailures(let count):
             if count == 0 { try? await s.storage.delete(.biometricFailures) } else { try? await s.storage.write(String(count), for: .biometricFailures) }
+        case .storeLastMethod(let method):
+            try? await s.storage.write(method.rawValue, for: .lastLoginMethod)
         }
         return nil
+    }
+
+    /// S2.4: the browser's answer reached an app that was relaunched while the browser was open
+    /// (the platform hands the callback URL to the new process). The stored verifier and `state`
+    /// finish the login as if the app had waited.
+    public func resume(from callback: URL) async {
+        let fields = Self.fields(of: callback)
+        guard let state = try? await services.storage.readString(.pkceState), fields["state"] == state else {
+            return await send(.loginFailed(.loginFailed))
+        }
+        if let code = fields["code"] {
+            pendingCode = code
+            return await send(.browserReturnedCode)
+        }
+        let message = UserMessage(serverID: fields["message_id"])
+        await send(message.isQuiet ? .loginFailed(message) : .browserFailed(message))
+    }
+
+    private static func fields(of url: URL) -> [String: String] {
+        Dictionary(
+            (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// The user of the current session, whose writes it queues and sends.
@@ -167,12 +192,12 @@ public actor AuthDriver {
         let s = services
         do {
             let request = try await s.client.authorizationRequest(method, language: s.language)
-            // The verifier is stored before the browser opens, so an app killed meanwhile can finish.
+            // The verifier and state are stored before the browser opens, so an app killed
+            // meanwhile can finish (``resume(from:)``).
             try await s.storage.write(request.verifier, for: .pkceVerifier)
+            try await s.storage.write(request.state, for: .pkceState)
             let answer = try await s.browser.authenticate(url: request.url, callbackScheme: s.client.configuration.redirectURI)
-            let fields = Dictionary(
-                (URLComponents(url: answer, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
-                uniquingKeysWith: { first, _ in first })
+            let fields = Self.fields(of: answer)
             guard fields["state"] == request.state else { return .browserFailed(.loginFailed) }
             if let code = fields["code"] {
                 pendingCode = code
@@ -201,6 +226,7 @@ public actor AuthDriver {
             let tokens = try await s.client.exchange(code: code, verifier: verifier)
             try await s.tokens.signedIn(tokens)
             try await s.storage.delete(.pkceVerifier)
+            try await s.storage.delete(.pkceState)
             return .loginCompleted
         } catch let error as PortvaktError {
             return .loginFailed(error.message)

@@ -17,6 +17,17 @@ extension SecureStorage {
     public func write(_ value: String, for key: SecureStorageKey) async throws {
         try await write(Data(value.utf8), for: key)
     }
+
+    /// A stored time (seconds since 1970); nil when absent or unreadable.
+    public func readDate(_ key: SecureStorageKey) async throws -> Date? {
+        try await readString(key).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+    }
+
+    /// Stores a time, or deletes the key for nil.
+    public func writeDate(_ date: Date?, for key: SecureStorageKey) async throws {
+        guard let date else { return try await delete(key) }
+        try await write(String(date.timeIntervalSince1970), for: key)
+    }
 }
 
 /// The names of what the SDK stores.
@@ -35,6 +46,15 @@ public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     public static let sessionUser = SecureStorageKey(rawValue: "portvakt_session_user_v1")
     /// Consecutive failed biometric attempts, beside the biometric preference (S16.2).
     public static let biometricFailures = SecureStorageKey(rawValue: "portvakt_biometric_failures_v1")
+    /// When the stored session ends however often it is refreshed (S16.3).
+    public static let sessionEndsAt = SecureStorageKey(rawValue: "portvakt_session_ends_at_v1")
+    /// When this user's device keys stop unlocking, as the last BankID or Vipps login said (S16.3).
+    public static let deviceTrustEndsAt = SecureStorageKey(rawValue: "portvakt_device_trust_ends_at_v1")
+    /// The login method used last, shown first next time (S16.3).
+    public static let lastLoginMethod = SecureStorageKey(rawValue: "portvakt_last_login_method_v1")
+    /// The `state` of a login in the in-app browser, beside its verifier, so an app relaunched
+    /// while the browser was open can still take the answer (S2.4).
+    public static let pkceState = SecureStorageKey(rawValue: "portvakt_pkce_state_v1")
 }
 
 /// Secure storage in memory, for previews and tests of code above the SDK.

@@ -48,11 +48,20 @@ public struct ScreenModel: Sendable, Hashable {
             actions.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
         }
         func loginMethods(prominent: Bool) {
-            action("bankid", l.pick("Logg inn med BankID", "Log in with BankID"), l.pick("Åpner BankID", "Opens BankID"), prominent: prominent, .methodChosen(.bankID))
-            action("vipps", l.pick("Logg inn med Vipps", "Log in with Vipps"), l.pick("Åpner Vipps", "Opens Vipps"), prominent: prominent, .methodChosen(.vipps))
-            action("bankid-order", l.pick("BankID-appen eller QR-kode", "BankID app or QR code"),
-                   l.pick("Starter BankID på denne eller en annen enhet", "Starts BankID on this or another device"), .methodChosen(.bankIDOrder))
-            action("password", l.pick("E-post og passord", "Email and password"), l.pick("Logg inn med e-post og passord", "Log in with email and password"), .methodChosen(.password))
+            var methods: [Action] = []
+            func method(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ chosen: LoginMethod) {
+                methods.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: .methodChosen(chosen)))
+            }
+            method("bankid", l.pick("Logg inn med BankID", "Log in with BankID"), l.pick("Åpner BankID", "Opens BankID"), prominent: prominent, .bankID)
+            method("vipps", l.pick("Logg inn med Vipps", "Log in with Vipps"), l.pick("Åpner Vipps", "Opens Vipps"), prominent: prominent, .vipps)
+            method("bankid-order", l.pick("BankID-appen eller QR-kode", "BankID app or QR code"),
+                   l.pick("Starter BankID på denne eller en annen enhet", "Starts BankID on this or another device"), .bankIDOrder)
+            method("password", l.pick("E-post og passord", "Email and password"), l.pick("Logg inn med e-post og passord", "Log in with email and password"), .password)
+            // S16.3: the method used last comes first.
+            if let last = context.lastMethod, let index = methods.firstIndex(where: { $0.event == .methodChosen(last) }) {
+                methods.insert(methods.remove(at: index), at: 0)
+            }
+            actions += methods
         }
 
         switch machine.screen {
@@ -67,7 +76,12 @@ public struct ScreenModel: Sendable, Hashable {
             kind = .methodSelection
             title = l.pick("Logg inn", "Log in")
             message = due
-            // S1.5/S2.4: after an outage or a failure both providers stay visible, with retry first.
+            // S2.4: a failure that trying again can help offers "Try again" first: the same method,
+            // from the start, with a new PKCE pair.
+            if let due, due.isRetryable, let last = context.lastMethod {
+                action("retry", l.pick("Prøv igjen", "Try again"), l.pick("Starter innloggingen på nytt", "Starts the login again"), prominent: true, .methodChosen(last))
+            }
+            // S1.5: after an outage or a failure both providers stay visible.
             loginMethods(prominent: true)
             if context.biometry == .notAvailable {
                 banner = UserMessage.biometricsNotAvailable.text(l)

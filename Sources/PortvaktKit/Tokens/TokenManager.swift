@@ -6,11 +6,17 @@ public struct TokenSet: Sendable, Hashable, Codable {
     public let accessToken: String
     public let refreshToken: String
     public let expiresAt: Date
+    /// When the session ends however often it is refreshed (S16.3); nil when the server did not say.
+    public var sessionEndsAt: Date?
+    /// After a BankID or Vipps login: when the device keys stop unlocking (S16.3).
+    public var deviceTrustEndsAt: Date?
 
-    public init(accessToken: String, refreshToken: String, expiresAt: Date) {
+    public init(accessToken: String, refreshToken: String, expiresAt: Date, sessionEndsAt: Date? = nil, deviceTrustEndsAt: Date? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
+        self.sessionEndsAt = sessionEndsAt
+        self.deviceTrustEndsAt = deviceTrustEndsAt
     }
 }
 
@@ -61,6 +67,9 @@ public actor TokenManager {
         refreshing?.cancel()
         refreshing = nil
         try await storage.write(Data(tokens.refreshToken.utf8), for: .refreshToken)
+        // S16.3: kept beside the session, so a launch knows before any prompt that it has lapsed.
+        try await storage.writeDate(tokens.sessionEndsAt, for: .sessionEndsAt)
+        if let trust = tokens.deviceTrustEndsAt { try await storage.writeDate(trust, for: .deviceTrustEndsAt) }
         if let user = Self.subject(of: tokens.accessToken) {
             try await storage.write(Data(user.utf8), for: .sessionUser)
         } else {

@@ -8,19 +8,30 @@ public struct TokenResponse: Codable, Sendable, Hashable {
     public let idToken: String?
     /// RFC 6749 §5.1: may be left out when it is what the client asked for.
     public let scope: String?
+    /// Seconds until the session ends however often it is refreshed (its absolute lifetime), so
+    /// the app knows before it asks for anything that it must log in again (S16.3).
+    public let sessionExpiresIn: Int?
+    /// After a BankID or Vipps login: seconds until this user's device keys stop unlocking
+    /// (the device trust), for the same reason.
+    public let deviceTrustExpiresIn: Int?
 
-    public init(accessToken: String, tokenType: String, expiresIn: Int, refreshToken: String, idToken: String?, scope: String?) {
+    public init(
+        accessToken: String, tokenType: String, expiresIn: Int, refreshToken: String, idToken: String?, scope: String?,
+        sessionExpiresIn: Int? = nil, deviceTrustExpiresIn: Int? = nil
+    ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.scope = scope
+        self.sessionExpiresIn = sessionExpiresIn
+        self.deviceTrustExpiresIn = deviceTrustExpiresIn
     }
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token", tokenType = "token_type", expiresIn = "expires_in", refreshToken = "refresh_token"
-        case idToken = "id_token", scope
+        case idToken = "id_token", scope, sessionExpiresIn = "session_expires_in", deviceTrustExpiresIn = "device_trust_expires_in"
     }
 }
 

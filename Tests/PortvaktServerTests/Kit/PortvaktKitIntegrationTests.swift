@@ -105,6 +105,71 @@ struct PortvaktKitIntegrationTests {
         }
     }
 
+    /// A browser the app was killed behind: it remembers where it was sent and never comes back.
+    private actor AbandonedBrowser: WebAuthenticator {
+        private(set) var opened: URL?
+        func authenticate(url: URL, callbackScheme: String) async throws -> URL {
+            opened = url
+            try await Task.sleep(for: .seconds(3600))
+            throw WebAuthenticationError.cancelled
+        }
+    }
+
+    private struct NoBankIDApp: URLOpener {
+        func open(_ url: URL) async -> Bool { false }
+    }
+
+    @Test("S2.4: an app relaunched while the browser was open still finishes the login with the verifier and state it stored first; S16.3: the token answer says when the session and the device trust end")
+    func S2_4_relaunchDuringTheBrowserStillCompletes() async throws {
+        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy) { broker in
+            // What survives the relaunch: the secure storage (the proof key is in it too).
+            let storage = MemorySecureStorage()
+            func driver(_ browser: any WebAuthenticator) throws -> (AuthDriver, TokenManager) {
+                let client = PortvaktClient(
+                    configuration: PortvaktConfiguration(baseURL: try #require(URL(string: broker.baseURL))), proofKey: SoftwareProofKey(storage: storage)
+                )
+                let tokens = TokenManager(storage: storage, refresher: client, margin: 0)
+                let services = AuthServices(
+                    client: client, storage: storage, tokens: tokens, queue: OfflineQueue(storage: storage), deviceKey: SoftwareDeviceKey(),
+                    browser: browser, opener: NoBankIDApp(), deviceName: "test", platform: "linux", language: .en
+                )
+                return (AuthDriver(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true), services: services), tokens)
+            }
+            let abandoned = AbandonedBrowser()
+            let (first, _) = try driver(abandoned)
+            let killed = Task { await first.send(.methodChosen(.vipps)) }
+            var opened: URL?
+            for _ in 0..<200 where opened == nil {
+                opened = await abandoned.opened
+                if opened == nil { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            let url = try #require(opened)
+            #expect(try await storage.readString(.pkceVerifier) != nil, "the verifier was stored before the browser opened")
+            #expect(try await storage.readString(.lastLoginMethod) == "vipps")
+
+            // The person finishes at Vipps; the answer reaches a new process.
+            let start = try await broker.send(url.absoluteString)
+            let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=kari&sandbox_action=approve")
+            let back = try await broker.send(try #require(atProvider.location))
+            let callback = try #require(back.location.flatMap(URL.init(string:)))
+            let (relaunched, tokens) = try driver(NoBrowserAtAll())
+            await relaunched.send(.launched(AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)))
+            await relaunched.resume(from: callback)
+            #expect(await relaunched.machine.screen == .home(nil))
+            #expect(try await tokens.hasStoredSession())
+            #expect(try await storage.readString(.pkceVerifier) == nil, "the verifier is gone once used")
+            let day: TimeInterval = 86_400
+            let sessionEnds = try #require(try await storage.readDate(.sessionEndsAt)).timeIntervalSinceNow
+            let trustEnds = try #require(try await storage.readDate(.deviceTrustEndsAt)).timeIntervalSinceNow
+            #expect(abs(sessionEnds - 90 * day) < 120 && abs(trustEnds - 90 * day) < 120, "both 90 days by default")
+            killed.cancel()
+        }
+    }
+
+    private struct NoBrowserAtAll: WebAuthenticator {
+        func authenticate(url: URL, callbackScheme: String) async throws -> URL { throw WebAuthenticationError.failed }
+    }
+
     @Test("S3: the BankID order flow through the SDK and the state machine, then the session")
     func bankIDOrder() async throws {
         try await LiveBroker.run(.sqlite) { broker in
@@ -112,7 +177,7 @@ struct PortvaktKitIntegrationTests {
             let storage = MemorySecureStorage()
             var machine = AuthMachine(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true))
             _ = machine.handle(.launched(machine.context))
-            #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.startBankIDOrder])
+            #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.storeLastMethod(.bankIDOrder), .startBankIDOrder])
 
             let verifier = PKCE.makeVerifier()
             let order = try await client.startBankIDOrder(verifier: verifier)
