@@ -114,11 +114,18 @@ run_suite() {
   check S16.2 "after the login the key unlocks again" 0 screen=home
 
   # S12: offline — register while the server is down, unlock offline, sync once when back.
+  cli kari activities list
+  check S12.3 "online, the activity list (kept for offline use)" 0 offline=False
   stop_server
+  cli kari status
+  check S12.3 "offline, status shows what was seen last beside the offline indicator" 0 offline=True user.name="Kari Nordmann"
   cli kari activities add --kind visit --minutes 45 --note "e2e-offline-$suite"
   check S12.1 "offline registration is queued" 0 queued=True
   cli kari unlock --biometric pass
   check S12.2 "offline the key unlocks the cached session" 0 offline=True
+  cli kari activities list
+  check S12.3 "offline, the activity list seen last" 0 offline=True
+  [ "$(field queued | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1 ] || fail "S12.3 the queued activity is not shown as waiting"
   cli kari sync
   check S12.4 "sync while offline keeps the queue" 6 waiting=1
   start_server

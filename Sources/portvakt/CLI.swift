@@ -18,7 +18,6 @@ struct CLI {
     let output: Output
 
     /// The cached `GET /v1/me`, for offline use and the default organisation.
-    static let cachedMe = SecureStorageKey(rawValue: "portvakt_cached_me_v1")
 
     init(_ options: GlobalOptions, redirectURI: String = "http://127.0.0.1:1/callback") throws {
         self.options = options
@@ -101,14 +100,36 @@ struct CLI {
 
     /// `/v1/me`, kept for offline use.
     func me() async throws -> [String: Any] {
-        let me = try await get("v1/me")
-        if let data = try? JSONSerialization.data(withJSONObject: me) { try? await storage.write(data, for: Self.cachedMe) }
-        return me
+        try await liveOrCached("v1/me", .profile, offlineAllowed: false).body
     }
 
+    /// The last `/v1/me` kept on this device.
     func cachedMe() async -> [String: Any]? {
-        guard let data = (try? await storage.read(Self.cachedMe)) ?? nil else { return nil }
-        return try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard let user = await tokens.userID(), let kept = await OfflineCache(storage: storage).read(.profile, for: user) else { return nil }
+        return try? JSONSerialization.jsonObject(with: kept.body) as? [String: Any]
+    }
+
+    /// S12.3: `GET path` with the session's token, kept (sealed) for this user; offline, the
+    /// answer kept last, and `offline` true. Without `offlineAllowed` (a filtered list, the
+    /// login's own check) nothing is kept or read from the cache.
+    func liveOrCached(_ path: String, _ item: OfflineCache.Item, offlineAllowed: Bool = true) async throws -> (body: [String: Any], offline: Bool) {
+        let cache = OfflineCache(storage: storage)
+        let user = await tokens.userID()
+        let data: Data
+        do {
+            data = try await client.get(path, accessToken: try await tokens.accessToken())
+        } catch let error as PortvaktError {
+            throw output.fail(error, exit: error.status == 401 ? .notLoggedIn : .refused)
+        } catch TokenRefreshError.sessionExpired {
+            throw output.fail(.sessionExpired, exit: .notLoggedIn)
+        } catch {
+            guard offlineAllowed, let user, let kept = await cache.read(item, for: user),
+                  let body = try? JSONSerialization.jsonObject(with: kept.body) as? [String: Any]
+            else { throw output.fail(.offline, exit: .offline) }
+            return (body, true)
+        }
+        if offlineAllowed || item == .profile, let user { try? await cache.store(data, as: item, for: user) }
+        return ((try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:], false)
     }
 
     static var platform: String {

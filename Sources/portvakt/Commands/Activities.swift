@@ -64,11 +64,14 @@ struct Activities: AsyncParsableCommand {
             let cli = try CLI(global)
             _ = try await cli.signedInContext()
             let waiting = try await cli.queue.pending(of: await cli.tokens.userID()).filter { $0.path == "v1/activities" }
-            let listed = try await cli.get("v1/activities" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""))
+            // S12.3: the whole list is kept for offline use.
+            let (listed, offline) = try await cli.liveOrCached(
+                "v1/activities" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""), .activities, offlineAllowed: organisation == nil
+            )
             let activities = listed["activities"] as? [[String: Any]] ?? []
-            let text = activities.map { "\($0["occurred_at"] as? String ?? "")  \($0["kind"] as? String ?? "")  \($0["duration_minutes"] as? Int ?? 0) min  \($0["note"] as? String ?? "")" }
+            let text = (offline ? [UserMessage.offline.text(cli.language)] : []) + activities.map { "\($0["occurred_at"] as? String ?? "")  \($0["kind"] as? String ?? "")  \($0["duration_minutes"] as? Int ?? 0) min  \($0["note"] as? String ?? "")" }
                 + (waiting.isEmpty ? [] : [cli.language.pick("Venter på sending: \(waiting.count)", "Waiting to be sent: \(waiting.count)")])
-            cli.output.emit(["activities": activities, "queued": waiting.map(\.id)], text: text)
+            cli.output.emit(["activities": activities, "queued": waiting.map(\.id), "offline": offline], text: text)
         }
     }
 }

@@ -26,7 +26,7 @@ struct Logout: AsyncParsableCommand {
             throw ExitCode.offline
         }
         await cli.driver(context: context).send(.logout)
-        try? await cli.storage.delete(CLI.cachedMe)
+        await OfflineCache(storage: cli.storage).clear()
         try? await cli.queue.discard(of: user)
         cli.output.emit(["ok": true], text: [cli.language.pick("Du er logget ut.", "You are logged out.")])
     }

@@ -13,12 +13,14 @@ struct Status: AsyncParsableCommand {
         let context = try await cli.signedInContext()
         let queued = (try? await cli.queue.pending(of: await cli.tokens.userID()).count) ?? 0
         let settings = BiometricSettingsModel(AuthMachine(context: context), language: cli.language)
-        let me = try await cli.me()
+        // S12.3: offline, what was seen last, beside the calm offline indicator.
+        let (me, offline) = try await cli.liveOrCached("v1/me", .profile)
         let summary = Self.summary(me, language: cli.language)
-        let notices = (me["notices"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        let notices = offline ? [] : (me["notices"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
         cli.output.emit(
-            summary.object.merging(["biometrics": settings.status, "queued_writes": queued, "notices": notices]) { $1 },
-            text: summary.text + [settings.status, cli.language.pick("Venter på sending: \(queued)", "Waiting to be sent: \(queued)")] + notices
+            summary.object.merging(["biometrics": settings.status, "queued_writes": queued, "notices": notices, "offline": offline]) { $1 },
+            text: (offline ? [UserMessage.offline.text(cli.language)] : []) + summary.text
+                + [settings.status, cli.language.pick("Venter på sending: \(queued)", "Waiting to be sent: \(queued)")] + notices
         )
     }
 
