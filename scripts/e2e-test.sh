@@ -205,6 +205,13 @@ for message in sys.stdin.read().split("<li>")[1:]:
   cli kari login --provider vipps --user kari
   check S1.5 "a Vipps outage offers BankID" 3 message_id=vipps_unavailable
   faults vipps '[]'
+  # S9.5: Vipps without nin: the login succeeds and home says once that the number was not retrieved.
+  faults vipps '["nin_missing"]'
+  cli per login --provider vipps --user per --no-enable-biometrics
+  check S9.5 "home tells that the national identity number was not retrieved" 0 screen=home message_id=personnummer_not_retrieved
+  faults vipps '[]'
+  cli per status
+  check S9.5 "told once" 0 notices='[]'
   # S2.4: a failed exchange offers "Try again" first; trying again starts over (a new PKCE pair).
   faults vipps '["expired_code"]'
   cli kari login --provider vipps --user kari

@@ -505,4 +505,31 @@ struct AuthMachineTests {
         let (unknown, refresh) = Self.relaunched(key: false, sessionEndsAt: nil, trustEndsAt: nil, at: Self.start)
         #expect(unknown.screen == .launching && refresh == [.refreshSilently], "without a known end the refresh decides, as before")
     }
+
+    // MARK: S9.5 The no-nin notice in the app
+
+    @Test func S9_5_aNoticeTheServerTellsOnceIsShownOnTheHomeScreen() {
+        var (machine, _) = Self.launched(biometry: .notAvailable)
+        _ = machine.handle(.methodChosen(.vipps))
+        _ = machine.handle(.browserReturnedCode)
+        #expect(machine.handle(.loginCompleted).last == .fetchNotices, "after a login the app asks what to tell")
+        _ = machine.handle(.noticeArrived(.personnummerNotRetrieved))
+        #expect(machine.screen == .home(.personnummerNotRetrieved))
+        let screen = ScreenModel(machine, language: .en)
+        #expect(screen.messageID == "personnummer_not_retrieved" && screen.tone == .information)
+        #expect(ScreenModel(machine, language: .nb).message?.hasPrefix("Vi fikk ikke hentet fødselsnummeret ditt") == true)
+    }
+
+    @Test func S9_5_aNoticeDuringTheEnrolmentOfferWaitsForTheHomeScreen() {
+        var (machine, _) = Self.launched()
+        _ = machine.handle(.methodChosen(.vipps))
+        _ = machine.handle(.browserReturnedCode)
+        _ = machine.handle(.loginCompleted)
+        _ = machine.handle(.noticeArrived(.personnummerNotRetrieved))
+        #expect(machine.screen == .enrolmentOffer(.face), "the offer is not interrupted")
+        _ = machine.handle(.enrolmentDeclined)
+        #expect(machine.screen == .home(.personnummerNotRetrieved))
+        _ = machine.handle(.noticeArrived(.personnummerNotRetrieved))
+        #expect(machine.context.pendingNotice == nil, "shown once")
+    }
 }

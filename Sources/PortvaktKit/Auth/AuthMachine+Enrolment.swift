@@ -11,16 +11,17 @@ extension AuthMachine {
             return [.enrolDeviceKey]
         case .enrolmentDeclined:
             guard case .enrolmentOffer = screen else { return [] }
-            screen = .home(nil)
+            screen = .home(takePendingNotice())
             return []
         case .enrolmentFinished(let failure):
             guard case .enrolling = screen else { return [] }
             if let failure {
                 // A cancelled or missed prompt just leaves biometrics off; other failures say why.
-                screen = .home([.cancelled, .failed].contains(failure) ? nil : Self.message(for: failure))
+                screen = .home([.cancelled, .failed].contains(failure) ? takePendingNotice() : Self.message(for: failure))
             } else if case .available(let kind) = context.biometry {
                 context.deviceKeyEnrolled = true
-                screen = .home(kind.enabledMessage)
+                // A notice the server tells once wins over the confirmation (settings show that too).
+                screen = .home(takePendingNotice() ?? kind.enabledMessage)
             }
             return []
         case .enrolmentRefused(let message):
@@ -30,5 +31,21 @@ extension AuthMachine {
         default:
             return []
         }
+    }
+
+    /// S9.5: a notice the server tells once (a personnummer it could not retrieve) is shown on the
+    /// home screen; one that arrives during the enrolment offer waits for it.
+    mutating func noticeArrived(_ notice: UserMessage) -> [AuthEffect] {
+        switch screen {
+        case .home(nil): screen = .home(notice)
+        case .enrolmentOffer, .enrolling: context.pendingNotice = notice
+        default: break
+        }
+        return []
+    }
+
+    mutating func takePendingNotice() -> UserMessage? {
+        defer { context.pendingNotice = nil }
+        return context.pendingNotice
     }
 }

@@ -32,7 +32,7 @@ extension AuthMachine {
             return [.clearVerifier]
         case .loginCompleted:
             context.hasSession = true
-            return resetBiometricFailures() + offerEnrolment()
+            return resetBiometricFailures() + offerEnrolment() + [.fetchNotices]
         default:
             return []
         }

@@ -41,6 +41,8 @@ public struct AuthMachine: Sendable, Hashable {
             return handleSettings(event)
         case .enteredBackground, .returnedToForeground:
             return handleLifecycle(event)
+        case .noticeArrived(let notice):
+            return noticeArrived(notice)
         }
     }
 

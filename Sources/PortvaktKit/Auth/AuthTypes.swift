@@ -83,6 +83,8 @@ public struct AuthContext: Sendable, Hashable {
     public var launchedAt: Date?
     /// The login method used last: first on the method selection, and what "Try again" repeats.
     public var lastMethod: LoginMethod?
+    /// A notice that arrived during the enrolment offer, shown on the home screen after it.
+    public var pendingNotice: UserMessage?
 
     public static let defaultLockAfter: TimeInterval = 5 * 60
 
@@ -180,6 +182,9 @@ public enum AuthEvent: Sendable, Hashable {
     /// The app came back to the front, at this instant, with the biometrics the device has now
     /// (the person may have turned them off, or the sensor locked, while away).
     case returnedToForeground(ContinuousClock.Instant, biometry: BiometryAvailability)
+    /// The server has something to tell once (`/v1/me`'s notices), such as a personnummer it
+    /// could not retrieve (S9.5).
+    case noticeArrived(UserMessage)
 }
 
 /// What the app must do; the platform layer carries it out and reports back with events.
@@ -215,4 +220,6 @@ public enum AuthEffect: Sendable, Hashable {
     case storeBiometricFailures(Int)
     /// Store the login method just chosen (S16.3: shown first next time).
     case storeLastMethod(LoginMethod)
+    /// Ask the server for what it tells once after a login (`GET /v1/me`'s notices).
+    case fetchNotices
 }

@@ -137,7 +137,7 @@ public struct ScreenModel: Sendable, Hashable {
         self.title = title
         self.message = message?.text(l)
         messageID = message?.id
-        tone = message.map { $0.isQuiet ? .quiet : ([.faceIDEnabled, .fingerprintEnabled, .offline].contains($0) ? .information : .error) }
+        tone = message.map { $0.isQuiet ? .quiet : ([.faceIDEnabled, .fingerprintEnabled, .offline, .personnummerNotRetrieved].contains($0) ? .information : .error) }
         self.banner = banner
         showsSpinner = spinner
         self.actions = actions
