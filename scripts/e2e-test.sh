@@ -112,6 +112,13 @@ run_suite() {
   check S16.2 "a login starts the count over" 0
   cli kari unlock --biometric pass
   check S16.2 "after the login the key unlocks again" 0 screen=home
+  # S16.1: lock on return — back within five minutes, home at once; after them, the check first.
+  cli kari resume --away 240 --biometric pass
+  check S16.1 "back after 4 minutes: home without a new check" 0 screen=home locked=False
+  cli kari resume --away 301 --biometric pass,cancel
+  check S16.1 "back after 5 minutes: the biometric check comes before home" 5 screen=unlock locked=True
+  cli kari resume --away 301 --biometric pass,pass
+  check S16.1 "and passing it opens home" 0 screen=home locked=True
 
   # S12: offline — register while the server is down, unlock offline, sync once when back.
   cli kari activities list

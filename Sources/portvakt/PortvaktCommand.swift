@@ -12,7 +12,7 @@ struct PortvaktCommand: AsyncParsableCommand {
         password); 6 Portvakt could not be reached (writes stay queued); 7 the server refused (not allowed, step-up not given, not found).
         """,
         subcommands: [
-            Login.self, Unlock.self, Status.self, Biometrics.self, StepUp.self, Activities.self, Sync.self, Devices.self, Logout.self,
+            Login.self, Unlock.self, Resume.self, Status.self, Biometrics.self, StepUp.self, Activities.self, Sync.self, Devices.self, Logout.self,
         ]
     )
 }

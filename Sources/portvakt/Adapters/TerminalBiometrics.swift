@@ -7,6 +7,8 @@ import PortvaktProtocol
 actor TerminalBiometrics {
     private var script: [BiometricFailure?]?
     private let language: Language
+    /// How many checks were asked for (each is a prompt on a phone).
+    private(set) var checks = 0
 
     init(script: [BiometricFailure?]?, language: Language) {
         self.script = script
@@ -14,6 +16,7 @@ actor TerminalBiometrics {
     }
 
     func check(_ reason: String) -> BiometricFailure? {
+        checks += 1
         if script != nil {
             return script!.isEmpty ? .cancelled : script!.removeFirst()
         }
