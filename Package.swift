@@ -63,10 +63,11 @@ let package = Package(
         ),
 
         // The client SDK the app links: the login journey as a state machine, tokens, device keys,
-        // the offline queue and view models. Foundation and swift-crypto only.
+        // the offline queue and view models. Foundation and swift-crypto only (and this package's
+        // own QR encoder, which has no dependencies).
         .target(
             name: "PortvaktKit",
-            dependencies: ["PortvaktProtocol", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PortvaktProtocol", "QRCode", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // The rules: who may do what and how freshly authenticated (policies as data), the
@@ -212,7 +213,7 @@ let package = Package(
         ),
         .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer", "PortvaktTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PortvaktCore"]),
-        .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit", "PortvaktProtocol"]),
+        .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit", "PortvaktProtocol", "QRCode"]),
         .testTarget(
             name: "PortvaktCoreTests",
             dependencies: [

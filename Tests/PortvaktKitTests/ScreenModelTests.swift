@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktKit
 import PortvaktProtocol
+import QRCode
 import Testing
 
 /// What each screen shows and offers, in Bokmål and English (the view-model side of the stories).
@@ -52,6 +53,23 @@ struct ScreenModelTests {
         context.lastMethod = nil
         _ = machine.handle(.launched(context))
         #expect(ScreenModel(machine, language: .en).actions.map(\.id) == ["bankid", "vipps", "bankid-order", "password"])
+    }
+
+    @Test func S3_5_theScreenCarriesTheQRCodesCurrentFrame() throws {
+        let link = try #require(URL(string: "bankid:///"))
+        let frame = "bankid.67df3917-fa0d-44e5-b327-edcc928297f8.4.7c2ad4e4b1c0bc0d8a3e5c7c35a0f3b2a7a4f43c22a3f4f6ea0a3e52f1ba4b3c"
+        var machine = Self.machine([.methodChosen(.bankIDOrder), .orderStarted(launchURL: link, at: Date())])
+        _ = machine.handle(.qrFrameArrived(frame))
+        #expect(ScreenModel(machine, language: .en).qrCode == nil, "no QR code while the BankID app on this device is used")
+        _ = machine.handle(.bankIDAppOpened(false))
+        _ = machine.handle(.qrFrameArrived(frame))
+        let screen = ScreenModel(machine, language: .en)
+        let code = try #require(screen.qrCode)
+        #expect(code == (try QRCode(text: frame)), "the matrix of the frame's text")
+        #expect(screen.qrCodeLabel == "QR code for BankID. Scan it with the BankID app on another device.")
+        #expect(ScreenModel(machine, language: .nb).qrCodeLabel?.hasPrefix("QR-kode for BankID") == true)
+        _ = machine.handle(.qrFrameArrived(frame + "x"))
+        #expect(ScreenModel(machine, language: .en).qrCode != code, "each second's frame replaces the last")
     }
 
     @Test func S3_5_theWaitingScreenOffersTheQRCodeAndCancel() throws {

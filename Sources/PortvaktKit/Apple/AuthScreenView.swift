@@ -1,4 +1,5 @@
 #if canImport(SwiftUI)
+import QRCode
 import SwiftUI
 
 /// Draws a ``ScreenModel``: title, message, banner, spinner and buttons, with VoiceOver labels
@@ -29,6 +30,12 @@ public struct AuthScreenView: View {
                     .padding()
                     .background(Color.secondary.opacity(0.15), in: RoundedRectangle(cornerRadius: 8))
             }
+            if let qrCode = model.qrCode {
+                QRCodeView(code: qrCode)
+                    .frame(width: 240, height: 240)
+                    .accessibilityElement()
+                    .accessibilityLabel(model.qrCodeLabel ?? "")
+            }
             if model.showsSpinner {
                 ProgressView().accessibilityLabel(model.title)
             }
@@ -42,6 +49,26 @@ public struct AuthScreenView: View {
         }
         .padding()
         .accessibilityElement(children: .contain)
+    }
+}
+
+/// The QR code's modules, dark on white with the quiet zone the standard asks for.
+struct QRCodeView: View {
+    let code: QRCode
+
+    var body: some View {
+        Canvas { context, size in
+            let quiet = 4
+            let cells = code.size + 2 * quiet
+            let side = min(size.width, size.height) / CGFloat(cells)
+            context.fill(Path(CGRect(origin: .zero, size: size)), with: .color(.white))
+            for y in 0..<code.size {
+                for x in 0..<code.size where code.isDark(x: x, y: y) {
+                    let rect = CGRect(x: CGFloat(x + quiet) * side, y: CGFloat(y + quiet) * side, width: side, height: side)
+                    context.fill(Path(rect), with: .color(.black))
+                }
+            }
+        }
     }
 }
 #endif

@@ -14,6 +14,11 @@ extension AuthMachine {
             progress.showsQRCode = true
             screen = .bankIDOrder(progress)
             return []
+        case .qrFrameArrived(let data):
+            guard case .bankIDOrder(var progress) = screen, progress.showsQRCode else { return [] }
+            progress.qrData = data
+            screen = .bankIDOrder(progress)
+            return []
         case .orderPending(let text):
             guard case .bankIDOrder(var progress) = screen else { return [] }
             progress.message = text

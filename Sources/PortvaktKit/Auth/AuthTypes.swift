@@ -129,6 +129,9 @@ public struct BankIDOrderProgress: Sendable, Hashable {
     public var showsQRCode = false
     /// The latest status text from `collect`.
     public var message: String?
+    /// What the current frame of the animated QR code carries (it changes every second), while
+    /// the QR code is shown (S3.5); ``ScreenModel/qrCode`` encodes it.
+    public var qrData: String?
 
     public init(startedAt: Date? = nil) {
         self.startedAt = startedAt
@@ -182,6 +185,8 @@ public enum AuthEvent: Sendable, Hashable {
     /// The app came back to the front, at this instant, with the biometrics the device has now
     /// (the person may have turned them off, or the sensor locked, while away).
     case returnedToForeground(ContinuousClock.Instant, biometry: BiometryAvailability)
+    /// The order's QR code has a new frame (every second while it is shown; S3.5).
+    case qrFrameArrived(String)
     /// The server has something to tell once (`/v1/me`'s notices), such as a personnummer it
     /// could not retrieve (S9.5).
     case noticeArrived(UserMessage)

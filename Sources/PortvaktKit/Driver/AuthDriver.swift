@@ -253,12 +253,25 @@ public actor AuthDriver {
         }
     }
 
+    /// The QR code's current frame into the machine, when it is shown; a lost answer keeps the last.
+    private func showCurrentQRFrame(sessionID: String) async {
+        guard case .bankIDOrder(let progress) = machine.screen, progress.showsQRCode,
+              let frame = try? await services.client.bankIDQRCode(sessionID: sessionID)
+        else { return }
+        _ = machine.handle(.qrFrameArrived(frame.data))
+        observer?(machine)
+    }
+
     /// Collects every two seconds until the order ends, is cancelled, or runs out of time (S3.7).
     private func pollOrder() async -> AuthEvent? {
         let s = services
         while orderIsRunning, let id = orderSessionID {
-            try? await s.sleep(.seconds(2))
-            guard orderIsRunning else { return nil }
+            // Collect every two seconds; the QR code, while shown, changes every second (S3.5).
+            for _ in 0..<2 {
+                try? await s.sleep(.seconds(1))
+                guard orderIsRunning else { return nil }
+                await showCurrentQRFrame(sessionID: id)
+            }
             let effects = machine.handle(.tick(s.now()))
             observer?(machine)
             guard orderIsRunning else {

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktProtocol
+import QRCode
 
 /// What one screen shows, in one language: the texts, what a screen reader says, and which
 /// actions are there (the most important first). SwiftUI views and the CLI draw this; every
@@ -32,6 +33,11 @@ public struct ScreenModel: Sendable, Hashable {
     /// A banner beside the message, such as "biometric login is not available on this device".
     public let banner: String?
     public let showsSpinner: Bool
+    /// The BankID order's QR code as the app draws it (S3.5): the current frame's modules, dark
+    /// or light; the Apple view and the CLI draw this same matrix.
+    public let qrCode: QRCode?
+    /// What a screen reader says for the QR code.
+    public let qrCodeLabel: String?
     public let actions: [Action]
 
     /// The screen for `machine`'s state, in `language`.
@@ -43,6 +49,7 @@ public struct ScreenModel: Sendable, Hashable {
         var banner: String?
         var spinner = false
         var message: UserMessage?
+        var qrCode: QRCode?
         var actions: [Action] = []
         func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: AuthEvent) {
             actions.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
@@ -96,6 +103,7 @@ public struct ScreenModel: Sendable, Hashable {
                 : l.pick("Venter på BankID", "Waiting for BankID")
             spinner = progress.startedAt == nil || !progress.showsQRCode
             banner = progress.message
+            if progress.showsQRCode { qrCode = progress.qrData.flatMap { try? QRCode(text: $0) } }
             action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Avbryter BankID-innloggingen", "Cancels the BankID login"), prominent: true, .cancelTapped)
             if !progress.showsQRCode, progress.startedAt != nil {
                 action("qr", l.pick("Vis QR-kode", "Show QR code"), l.pick("For BankID på en annen enhet", "For BankID on another device"), .bankIDAppOpened(false))
@@ -140,6 +148,10 @@ public struct ScreenModel: Sendable, Hashable {
         tone = message.map { $0.isQuiet ? .quiet : ([.faceIDEnabled, .fingerprintEnabled, .offline, .personnummerNotRetrieved].contains($0) ? .information : .error) }
         self.banner = banner
         showsSpinner = spinner
+        self.qrCode = qrCode
+        qrCodeLabel = qrCode.map { _ in
+            l.pick("QR-kode for BankID. Skann den med BankID-appen på en annen enhet.", "QR code for BankID. Scan it with the BankID app on another device.")
+        }
         self.actions = actions
     }
 

@@ -43,12 +43,9 @@ struct OrderProgress {
                 continue
             }
             let model = ScreenModel(machine, language: language)
-            var qr = ""
-            if progress.showsQRCode, let reference = (try? await cli.storage.readString(.bankIDSessionRef)) ?? nil,
-               let current = try? await cli.client.bankIDQRCode(sessionID: reference) {
-                qr = current.text
-                if !scanned { scanned = await bankIDApp.scan(current.data) }
-            }
+            // The QR code the screen model carries, drawn as the app draws it (S3.5).
+            let qr = model.qrCode?.halfBlocks() ?? ""
+            if !scanned, let data = progress.qrData { scanned = await bankIDApp.scan(data) }
             let left = progress.startedAt.map { max(0, Int(AuthMachine.bankIDOrderLimit - Date().timeIntervalSince($0))) }
             let spinner = ["|", "/", "-", "\\"][frame % 4]
             let status = [model.banner, left.map { language.pick("\($0) s igjen", "\($0) s left") }, language.pick("Ctrl-C avbryter", "Ctrl-C cancels")]
