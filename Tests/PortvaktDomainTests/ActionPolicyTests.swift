@@ -47,6 +47,21 @@ struct ActionPolicyTests {
                 "a step_up claim counts only with a step-up's acr")
     }
 
+    @Test("Issue 35 item 12: where an organisation asks for BankID's high level, its administrators' actions need it; elsewhere, and for members' own actions, a fresh login of any level will do")
+    func highAssuranceOrganisations() {
+        func actor(acr: String, high: Set<String>) -> Actor {
+            let session = Session.starting(
+                userID: "ingrid", clientID: "no.portvakt.app", amr: ["BIS"], acr: acr, authTime: now, idleLifetime: 3600, absoluteLifetime: 86_400, now: now
+            )
+            return Actor(session: session, organisations: [Fixtures.nhf], highAssuranceOrganisations: high)
+        }
+        #expect(!actor(acr: "urn:bankid:bis;LOA=3", high: ["nhf"]).satisfies(.personnummerReveal, at: now), "BankID with biometrics is substantial")
+        #expect(actor(acr: "urn:bankid:bid;LOA=4", high: ["nhf"]).satisfies(.personnummerReveal, at: now))
+        #expect(actor(acr: "urn:bankid:bis;LOA=3", high: ["hlf"]).satisfies(.accountsMerge, at: now), "another organisation's wish does not apply")
+        #expect(actor(acr: "urn:bankid:bis;LOA=3", high: ["nhf"]).satisfies(.deviceEnrol, at: now), "a member's own device needs a fresh login only")
+        #expect(!actor(acr: "urn:vipps:loa:substantial", high: ["nhf"]).satisfies(.conflictResolve, at: now), "nor is Vipps high")
+    }
+
     @Test("The role is checked before the step-up, in the actor's own organisation record: a stranger learns nothing, a passed-in role counts for nothing")
     func roleFirst() {
         let coordinator = Fixtures.actor("per", .password, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.coordinator])])

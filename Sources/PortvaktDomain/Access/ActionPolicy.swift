@@ -35,11 +35,13 @@ public struct ActionPolicy: Sendable, Equatable {
 
     /// Whether `session` (and the access token's step-up, for a device key or a password) meets
     /// this policy's step-up for `action` at `now`.
-    public func isSatisfied(for action: SensitiveAction, session: Session, stepUp: StepUpGrant?, at now: Date) -> Bool {
+    /// - Parameter highAssurance: the fresh BankID or Vipps login must also be of the high level
+    ///   (an organisation that asks for it, `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`).
+    public func isSatisfied(for action: SensitiveAction, session: Session, stepUp: StepUpGrant?, highAssurance: Bool = false, at now: Date) -> Bool {
         stepUps.contains { kind in
             switch kind {
             case .freshElectronicID:
-                Authentication.isFreshElectronicIDLogin(session, maxAge: freshness, at: now)
+                Authentication.isFreshElectronicIDLogin(session, maxAge: freshness, at: now) && (!highAssurance || Authentication.isHighAssurance(session))
             case .deviceKey, .freshPassword:
                 stepUp == StepUpGrant(action: action, kind: kind)
             }

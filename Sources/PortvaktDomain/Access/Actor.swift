@@ -9,13 +9,17 @@ public struct Actor: Sendable {
     public let session: Session
     public let organisations: [OrganisationRoles]
     public let stepUp: StepUpGrant?
+    /// The organisations (slugs) whose administrators' actions need BankID's high level of
+    /// assurance, not only a fresh BankID or Vipps login.
+    public let highAssuranceOrganisations: Set<String>
 
     public var userID: String { session.userId }
 
-    public init(session: Session, organisations: [OrganisationRoles], stepUp: StepUpGrant? = nil) {
+    public init(session: Session, organisations: [OrganisationRoles], stepUp: StepUpGrant? = nil, highAssuranceOrganisations: Set<String> = []) {
         self.session = session
         self.organisations = organisations
         self.stepUp = stepUp
+        self.highAssuranceOrganisations = highAssuranceOrganisations
     }
 
     /// The actor's roles in the organisation with `slug`.
@@ -25,9 +29,14 @@ public struct Actor: Sendable {
         return organisation
     }
 
-    /// Whether the actor's session meets `action`'s step-up now.
+    /// Whether the actor's session meets `action`'s step-up now. An administrator's action asks
+    /// for the high level when any organisation where the actor may take it asks for it.
     public func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
-        ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUp: stepUp, at: now)
+        let policy = ActionPolicy.of(action)
+        let high = !policy.roles.isEmpty && organisations.contains { organisation in
+            highAssuranceOrganisations.contains(organisation.slug) && organisation.roles.contains(where: policy.roles.contains)
+        }
+        return policy.isSatisfied(for: action, session: session, stepUp: stepUp, highAssurance: high, at: now)
     }
 
     /// Whether the actor holds one of `action`'s roles in `organisation` (any member when the

@@ -10,6 +10,13 @@ public enum Authentication {
     /// An access token elevated by the account's password, entered again.
     public static let passwordStepUpACR = "urn:portvakt:acr:password-step-up"
 
+    /// Whether the session's provider vouched for the high level of assurance (eIDAS high:
+    /// BankID's `acr` `…;LOA=4`); BankID with biometrics (`urn:bankid:bis`, LOA 3) and Vipps
+    /// are substantial.
+    public static func isHighAssurance(_ session: Session) -> Bool {
+        session.acr.split(separator: ";").contains("LOA=4")
+    }
+
     /// Whether the session was opened by a BankID or Vipps login within `maxAge` (not by a
     /// password, not by a device key), counted from the provider's `auth_time`.
     public static func isFreshElectronicIDLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {

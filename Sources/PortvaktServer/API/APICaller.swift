@@ -12,6 +12,7 @@ public struct APICaller: Sendable {
     let claims: AccessTokenClaims
     let session: Session
     let organisations: [OrganisationRoles]
+    var highAssuranceOrganisations: Set<String> = []
 
     var userID: String { session.userId }
 
@@ -23,7 +24,12 @@ public struct APICaller: Sendable {
     }
 
     /// The caller as the domain's operations take them.
-    var actor: Actor { Actor(session: session, organisations: organisations, stepUp: StepUpGrant(claim: claims.stepUp, acr: claims.acr)) }
+    var actor: Actor {
+        Actor(
+            session: session, organisations: organisations, stepUp: StepUpGrant(claim: claims.stepUp, acr: claims.acr),
+            highAssuranceOrganisations: highAssuranceOrganisations
+        )
+    }
 
     /// Whether this caller's session and token meet `action`'s policy now (``ActionPolicy``).
     func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {

@@ -8,11 +8,16 @@ import PortvaktStorage
 struct CallerAuthenticator: Sendable {
     let verifier: AccessTokenVerifier
     let store: PortvaktStore
+    /// `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`.
+    var highAssuranceOrganisations: Set<String> = []
     let now: @Sendable () -> Date
 
     func caller(of request: Request) async throws -> APICaller {
         let (claims, session) = try await verifier.activeSession(request)
-        return APICaller(claims: claims, session: session, organisations: try await store.organisationRoles(userID: session.userId))
+        return APICaller(
+            claims: claims, session: session, organisations: try await store.organisationRoles(userID: session.userId),
+            highAssuranceOrganisations: highAssuranceOrganisations
+        )
     }
 
     /// Like ``caller(of:)``, for a resource behind a biometric step-up for `action`:

@@ -109,7 +109,7 @@ public enum PortvaktApplication {
                     do {
                         try await SandboxUpstreams.connect(
                             sandbox, providers: unconfigured, publicURL: publicURL, into: services.upstreams,
-                            http: http.client, timeout: configuration.upstreamTimeout
+                            http: http.client, timeout: configuration.upstreamTimeout, levels: configuration.withAssuranceLevels
                         )
                         await SandboxUpstreams.connectMemberSystems(
                             sandbox, publicURL: publicURL, into: services.memberSystems,
@@ -143,7 +143,7 @@ public enum PortvaktApplication {
             try await Migrator(driver: driver, logger: logger).migrate()
             _ = try await services.signingKeys.current()
             for settings in configuration.upstreams.values {
-                await services.upstreams.set(UpstreamProvider(settings: settings, http: http.client, timeout: configuration.upstreamTimeout))
+                await services.upstreams.set(UpstreamProvider(settings: configuration.withAssuranceLevels(settings), http: http.client, timeout: configuration.upstreamTimeout))
             }
             if let orders = configuration.bankIDOrderAPI {
                 await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: http.client, timeout: configuration.upstreamTimeout))

@@ -52,7 +52,7 @@ struct ServerServices: Sendable {
         tokens = TokenIssuer(store: store, signingKeys: signingKeys, address: address, lifetimes: lifetimes, now: now)
         let tokenVerifier = TokenVerifier(signingKeys: signingKeys, address: address, clientIDs: Set(clients.all.map(\.id)), now: now)
         verifier = AccessTokenVerifier(store: store, tokens: tokenVerifier, dpop: dpop, logger: logger, now: now)
-        callers = CallerAuthenticator(verifier: verifier, store: store, now: now)
+        callers = CallerAuthenticator(verifier: verifier, store: store, highAssuranceOrganisations: configuration.highAssuranceOrganisations, now: now)
         sessions = SessionService(
             store: store, tokens: tokens, verifier: tokenVerifier, refreshSecret: refreshSecret, idleLifetime: lifetimes.idle, logger: logger, now: now
         )
@@ -91,7 +91,7 @@ struct ServerServices: Sendable {
             store: store, review: review, merge: AccountMerge(store: store, vault: keys.vault, now: now),
             administration: MemberAdministration(store: store, mailer: mailer, logger: logger, now: now),
             invitations: MemberInvitations(store: store, mailer: mailer, link: { address.current + PasswordInvitePage.path($0) }, now: now),
-            mailer: mailer, address: address, now: now
+            mailer: mailer, address: address, highAssuranceOrganisations: configuration.highAssuranceOrganisations, now: now
         )
         invitations = PasswordInvitations(store: store, mailer: mailer, passwordCost: configuration.bcryptCost, logger: logger, now: now)
         claims = MembershipClaims(

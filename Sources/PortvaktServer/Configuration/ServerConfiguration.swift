@@ -65,6 +65,22 @@ public struct ServerConfiguration: Sendable {
     public var metricsHost = "127.0.0.1"
     /// BankID orders one client address may start within ten minutes.
     public var bankIDOrdersPerAddress = 20
+    /// `PORTVAKT_BANKID_ACR_VALUES`: the level asked of BankID at sign-in (`urn:bankid:bis`:
+    /// BankID with biometrics, substantial); nil: BankID's default (high).
+    public var bankIDACRValues: String?
+    /// `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`: organisations (slugs) whose administrators'
+    /// step-ups need BankID's high level; their step-up logins ask BankID for it.
+    public var highAssuranceOrganisations: Set<String> = []
+
+    /// `upstream` with the levels of assurance to ask BankID for: the configured `acr_values` at
+    /// sign-in, and BankID's high level (`urn:bankid:bid`) at step-ups when an organisation needs it.
+    func withAssuranceLevels(_ upstream: UpstreamSettings) -> UpstreamSettings {
+        guard upstream.provider == .bankid else { return upstream }
+        var upstream = upstream
+        upstream.acrValues = bankIDACRValues
+        if !highAssuranceOrganisations.isEmpty { upstream.stepUpACRValues = "urn:bankid:bid" }
+        return upstream
+    }
     /// How long a shutdown waits for requests and deliveries in flight.
     public var shutdownTimeout: Duration = .seconds(30)
     /// Proxies whose `Forwarded`/`X-Forwarded-For` headers are believed.
@@ -87,7 +103,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
-        "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS",
+        "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS", "PORTVAKT_BANKID_ACR_VALUES", "PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS",
         "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names).union(SMTPSettings.names)
 
@@ -185,6 +201,14 @@ public struct ServerConfiguration: Sendable {
         configuration.bankIDOrdersPerAddress = try settings.parse("PORTVAKT_BANKID_ORDERS_PER_ADDRESS", default: 20, expected: "a number of orders from 1 to 100000") {
             Int($0).flatMap { (1...100_000).contains($0) ? $0 : nil }
         }
+        if let acr = settings["PORTVAKT_BANKID_ACR_VALUES"], !acr.isEmpty {
+            guard acr.count <= 200, acr.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":;=._- ".contains($0)) }) else {
+                throw ConfigurationError("PORTVAKT_BANKID_ACR_VALUES must be BankID acr values such as urn:bankid:bis")
+            }
+            configuration.bankIDACRValues = acr
+        }
+        configuration.highAssuranceOrganisations = Set((settings["PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS"] ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         configuration.logFormat = try settings.parse("PORTVAKT_LOG_FORMAT", default: .text, expected: "text or json") { LogFormat(rawValue: $0.lowercased()) }
         configuration.shutdownTimeout = .seconds(try seconds("PORTVAKT_SHUTDOWN_SECONDS", 30, 1...600))
         configuration.trustedProxies = try settings.parse("PORTVAKT_TRUSTED_PROXIES", default: [], expected: "a list of addresses or CIDR blocks, like 10.0.0.0/8,fd00::/8") { text in

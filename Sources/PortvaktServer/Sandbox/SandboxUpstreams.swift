@@ -11,7 +11,7 @@ import PortvaktStorage
 enum SandboxUpstreams {
     static func connect(
         _ sandbox: Sandbox, providers: [IdentityProvider], publicURL: String, into directory: UpstreamDirectory,
-        http: HTTPClient, timeout: Duration
+        http: HTTPClient, timeout: Duration, levels: (UpstreamSettings) -> UpstreamSettings = { $0 }
     ) async throws {
         for provider in providers {
             let simulated: SandboxProvider = provider == .vipps ? .vipps : .bankid
@@ -30,7 +30,7 @@ enum SandboxUpstreams {
             }
             let discovery = publicURL + sandbox.configuration.pathPrefix + simulated.discoveryPath
             let settings = UpstreamSettings(provider: provider, discoveryURL: discovery, clientID: clientID, authentication: authentication)
-            await directory.set(UpstreamProvider(settings: settings, http: http, timeout: timeout))
+            await directory.set(UpstreamProvider(settings: levels(settings), http: http, timeout: timeout))
         }
     }
 

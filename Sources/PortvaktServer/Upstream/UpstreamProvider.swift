@@ -43,6 +43,7 @@ actor UpstreamProvider {
             fields.append(("max_age", String(maxAge)))
             if maxAge == 0 { fields.append(("prompt", "login")) }
         }
+        if let acr = maxAge == 0 ? settings.stepUpACRValues ?? settings.acrValues : settings.acrValues { fields.append(("acr_values", acr)) }
         return URLComponents.appending(fields, to: metadata.authorizationEndpoint)
     }
 

@@ -17,6 +17,10 @@ public struct UpstreamSettings: Sendable {
     public var clientID: String
     public var authentication: ClientAuthentication
     public var scopes: [String]
+    /// `acr_values` asked at sign-in (BankID: `PORTVAKT_BANKID_ACR_VALUES`), and at a step-up
+    /// (`prompt=login`) when an organisation needs the high level.
+    public var acrValues: String?
+    public var stepUpACRValues: String?
 
     public init(provider: IdentityProvider, discoveryURL: String, clientID: String, authentication: ClientAuthentication) {
         self.provider = provider

@@ -42,7 +42,10 @@ struct AdminRequest {
     /// and their roles as the database holds them now; nil when the session is gone.
     func actor() async throws -> Actor? {
         guard let session = try await services.store.session(id: signedIn.portal.sessionId) else { return nil }
-        return Actor(session: session, organisations: try await services.store.organisationRoles(userID: session.userId))
+        return Actor(
+            session: session, organisations: try await services.store.organisationRoles(userID: session.userId),
+            highAssuranceOrganisations: services.highAssuranceOrganisations
+        )
     }
 
     /// A domain refusal as a page: the words for its reason, with a way back to `back`.

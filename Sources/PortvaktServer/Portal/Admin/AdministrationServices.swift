@@ -12,5 +12,7 @@ struct AdministrationServices: Sendable {
     let invitations: MemberInvitations
     let mailer: Mailer
     let address: PublicAddress
+    /// `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`: whose administrators need BankID's high level.
+    var highAssuranceOrganisations: Set<String> = []
     let now: @Sendable () -> Date
 }
