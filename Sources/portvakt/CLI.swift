@@ -17,8 +17,6 @@ struct CLI {
     let key: SoftwareDeviceKey
     let output: Output
 
-    /// The cached `GET /v1/me`, for offline use and the default organisation.
-
     init(_ options: GlobalOptions, redirectURI: String = "http://127.0.0.1:1/callback") throws {
         self.options = options
         language = options.language
@@ -111,7 +109,7 @@ struct CLI {
 
     /// S12.3: `GET path` with the session's token, kept (sealed) for this user; offline, the
     /// answer kept last, and `offline` true. Without `offlineAllowed` (a filtered list, the
-    /// login's own check) nothing is kept or read from the cache.
+    /// login's own check) nothing is read from the cache, and only the profile is kept.
     func liveOrCached(_ path: String, _ item: OfflineCache.Item, offlineAllowed: Bool = true) async throws -> (body: [String: Any], offline: Bool) {
         let cache = OfflineCache(storage: storage)
         let user = await tokens.userID()

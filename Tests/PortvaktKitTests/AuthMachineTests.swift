@@ -33,7 +33,7 @@ struct AuthMachineTests {
 
     @Test func S1_1_bankIDOpensTheBrowserWithPKCE() {
         var (machine, _) = Self.launched()
-        #expect(machine.handle(.methodChosen(.bankID)) == [.storeLastMethod(.bankID), .openBrowser(.bankID)], "the platform stores a verifier, then opens the browser")
+        #expect(machine.handle(.methodChosen(.bankID)) == [.openBrowser(.bankID)], "the platform stores a verifier, then opens the browser")
         #expect(machine.screen == .browser(.bankID))
     }
 
@@ -70,7 +70,7 @@ struct AuthMachineTests {
 
     @Test func S2_1_vippsOpensTheBrowser() {
         var (machine, _) = Self.launched()
-        #expect(machine.handle(.methodChosen(.vipps)) == [.storeLastMethod(.vipps), .openBrowser(.vipps)])
+        #expect(machine.handle(.methodChosen(.vipps)) == [.openBrowser(.vipps)])
     }
 
     @Test func S2_4_aFailedExchangeSaysLoginFailed() {
@@ -91,7 +91,7 @@ struct AuthMachineTests {
 
     @Test func S3_6_loadingAsSoonAsTheOrderStarts() {
         var (machine, _) = Self.launched()
-        #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.storeLastMethod(.bankIDOrder), .startBankIDOrder])
+        #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.startBankIDOrder])
         #expect(machine.screen == .bankIDOrder(BankIDOrderProgress()))
     }
 
@@ -428,7 +428,7 @@ struct AuthMachineTests {
         var (machine, _) = Self.launched(session: true, key: true)
         _ = machine.handle(.unlockFailed(.lockout))
         _ = machine.handle(.useOtherMethod)
-        #expect(machine.handle(.methodChosen(.password)) == [.storeLastMethod(.password), .openBrowser(.password)])
+        #expect(machine.handle(.methodChosen(.password)) == [.openBrowser(.password)])
     }
 
     @Test func S8_1_withinTheSessionReopeningGoesHomeAfterTheCheck() {
@@ -491,9 +491,9 @@ struct AuthMachineTests {
 
     @Test func S16_3_aLapsedDeviceTrustIsKnownBeforeTheBiometricPrompt() {
         let (machine, effects) = Self.relaunched(key: true, sessionEndsAt: nil, trustEndsAt: Self.start, at: Self.start)
-        #expect(machine.screen == .methodSelection(.sessionExpired))
+        #expect(machine.screen == .methodSelection(.reauthenticationRequired))
         #expect(effects == [.clearSession], "no prompt that could only lead to a refusal")
-        #expect(ScreenModel(machine, language: .en).message == "Your session has expired — please log in again")
+        #expect(ScreenModel(machine, language: .en).message?.hasPrefix("It has been a while since you logged in with BankID or Vipps") == true)
         #expect(ScreenModel(machine, language: .en).actions.first?.id == "vipps", "the method used last first")
         let (trusted, prompt) = Self.relaunched(key: true, sessionEndsAt: Self.start, trustEndsAt: Self.start.addingTimeInterval(1), at: Self.start)
         #expect(trusted.screen == .unlocking && prompt == [.unlockWithDeviceKey], "the device key makes a new session: only its trust counts")
@@ -512,7 +512,7 @@ struct AuthMachineTests {
         var (machine, _) = Self.launched(biometry: .notAvailable)
         _ = machine.handle(.methodChosen(.vipps))
         _ = machine.handle(.browserReturnedCode)
-        #expect(machine.handle(.loginCompleted).last == .fetchNotices, "after a login the app asks what to tell")
+        #expect(machine.handle(.loginCompleted).contains(.fetchNotices), "after a login the app asks what to tell")
         _ = machine.handle(.noticeArrived(.personnummerNotRetrieved))
         #expect(machine.screen == .home(.personnummerNotRetrieved))
         let screen = ScreenModel(machine, language: .en)
@@ -531,5 +531,35 @@ struct AuthMachineTests {
         #expect(machine.screen == .home(.personnummerNotRetrieved))
         _ = machine.handle(.noticeArrived(.personnummerNotRetrieved))
         #expect(machine.context.pendingNotice == nil, "shown once")
+    }
+
+    @Test func S16_3_theMethodIsRememberedOnceItWorked() {
+        var (machine, _) = Self.launched(biometry: .notAvailable)
+        _ = machine.handle(.methodChosen(.vipps))
+        _ = machine.handle(.browserCancelled)
+        #expect(machine.context.lastMethod == nil, "a cancelled Vipps is not the method used last")
+        _ = machine.handle(.methodChosen(.bankID))
+        _ = machine.handle(.browserReturnedCode)
+        #expect(machine.handle(.loginCompleted).contains(.storeLastMethod(.bankID)))
+        #expect(machine.context.lastMethod == .bankID)
+    }
+
+    @Test func S16_3_aSessionThatEndedWhileAwayIsKnownOnReturn() {
+        var context = AuthContext(biometry: Self.face, hasSession: true, deviceKeyEnrolled: true, online: true)
+        context.deviceTrustEndsAt = Self.start.addingTimeInterval(3600)
+        context.launchedAt = Self.start
+        var machine = AuthMachine(context: context)
+        _ = machine.handle(.launched(context))
+        _ = machine.handle(.unlockSucceeded(offline: false))
+        _ = machine.handle(.enteredBackground(Self.t0))
+        let effects = machine.handle(.returnedToForeground(Self.t0.advanced(by: .seconds(7200)), biometry: Self.face, at: Self.start.addingTimeInterval(7200)))
+        #expect(machine.screen == .methodSelection(.reauthenticationRequired) && effects == [.clearSession], "no prompt after the trust ended while away")
+    }
+
+    @Test func S2_4_aStrayCallbackDoesNotDisturbASignedInApp() {
+        var machine = Self.loggedIn(biometry: .notAvailable)
+        #expect(machine.handle(.browserReturnedCode) == [] && machine.handle(.loginFailed(.loginFailed)) == [])
+        #expect(machine.handle(.browserFailed(.loginFailed)) == [])
+        #expect(machine.screen == .home(nil))
     }
 }

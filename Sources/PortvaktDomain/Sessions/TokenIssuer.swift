@@ -40,8 +40,10 @@ public struct TokenIssuer: Sendable {
         let accessToken = try await keys.sign(access, kid: JWKIdentifier(string: kid), header: ["typ": "at+jwt"])
         let issuedAt = Int(now.timeIntervalSince1970)
         var idToken: String?
+        var known = user.flatMap { $0.id == session.userId ? $0 : nil }
         if withIDToken, scope.split(separator: " ").contains("openid") {
-            let user = if let user, user.id == session.userId { user } else { try await store.user(id: session.userId) }
+            let user = if let known { known } else { try await store.user(id: session.userId) }
+            known = user
             let name = user?.displayName ?? ""
             let claims = IDTokenClaims(
                 iss: address.current, sub: session.userId, aud: session.clientId, exp: issuedAt + lifetime, iat: issuedAt,
@@ -49,9 +51,9 @@ public struct TokenIssuer: Sendable {
             )
             idToken = try await keys.sign(claims, kid: JWKIdentifier(string: kid))
         }
-        // A BankID or Vipps login renews the device trust from its auth_time (DeviceTrust).
-        let trustedUntil = Authentication.isFreshElectronicIDLogin(session, maxAge: lifetimes.deviceTrust, at: now)
-            ? Date(millisecondsSince1970: session.authTime).addingTimeInterval(lifetimes.deviceTrust) : nil
+        // The device trust as DeviceTrust decides it (from the user's last BankID or Vipps login,
+        // on any client), when the user is at hand: logins and unlocks; a refresh says nothing.
+        let trustedUntil = known.flatMap(DeviceTrust(lifetimes: lifetimes).trustedUntil)
         return TokenResponse(
             accessToken: accessToken, tokenType: session.tokenType, expiresIn: lifetime, refreshToken: refreshToken, idToken: idToken, scope: scope,
             sessionExpiresIn: max(0, Int((Double(session.absoluteExpiresAt) / 1000 - now.timeIntervalSince1970).rounded(.down))),

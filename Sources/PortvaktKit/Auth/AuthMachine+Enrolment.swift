@@ -17,7 +17,8 @@ extension AuthMachine {
             guard case .enrolling = screen else { return [] }
             if let failure {
                 // A cancelled or missed prompt just leaves biometrics off; other failures say why.
-                screen = .home([.cancelled, .failed].contains(failure) ? takePendingNotice() : Self.message(for: failure))
+                let notice = takePendingNotice()
+                screen = .home([.cancelled, .failed].contains(failure) ? notice : Self.message(for: failure))
             } else if case .available(let kind) = context.biometry {
                 context.deviceKeyEnrolled = true
                 // A notice the server tells once wins over the confirmation (settings show that too).
@@ -26,6 +27,7 @@ extension AuthMachine {
             return []
         case .enrolmentRefused(let message):
             guard case .enrolling = screen else { return [] }
+            context.pendingNotice = nil
             screen = .home(message)
             return [.deleteDeviceKey]
         default:
@@ -37,7 +39,8 @@ extension AuthMachine {
     /// home screen; one that arrives during the enrolment offer waits for it.
     mutating func noticeArrived(_ notice: UserMessage) -> [AuthEffect] {
         switch screen {
-        case .home(nil): screen = .home(notice)
+        // It says more than a confirmation that Face ID is on (settings show that too).
+        case .home(nil), .home(.faceIDEnabled?), .home(.fingerprintEnabled?): screen = .home(notice)
         case .enrolmentOffer, .enrolling: context.pendingNotice = notice
         default: break
         }

@@ -11,8 +11,9 @@ extension AuthMachine {
             // A second report of the same absence (several scenes) does not restart it.
             if context.backgroundedAt == nil { context.backgroundedAt = instant }
             return []
-        case .returnedToForeground(let instant, let biometry):
+        case .returnedToForeground(let instant, let biometry, let now):
             context.biometry = biometry
+            if let now { context.launchedAt = now }
             guard let since = context.backgroundedAt else { return [] }
             context.backgroundedAt = nil
             guard context.deviceKeyEnrolled, since.duration(to: instant) >= .seconds(context.lockAfter) else { return [] }

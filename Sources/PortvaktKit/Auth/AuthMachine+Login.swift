@@ -6,18 +6,23 @@ extension AuthMachine {
     mutating func handleLogin(_ event: AuthEvent) -> [AuthEffect] {
         switch event {
         case .methodChosen(let method):
-            let remembered: [AuthEffect] = context.lastMethod == method ? [] : [.storeLastMethod(method)]
-            context.lastMethod = method
+            // What "Try again" repeats; stored for the next launch only once it worked (S16.3).
+            context.attemptedMethod = method
             switch method {
             case .bankIDOrder:
                 screen = .bankIDOrder(BankIDOrderProgress())
-                return remembered + [.startBankIDOrder]
+                return [.startBankIDOrder]
             case .bankID, .vipps, .password:
                 // S2.4: every try, "Try again" too, opens with a new PKCE pair.
                 screen = .browser(method)
-                return remembered + [.openBrowser(method)]
+                return [.openBrowser(method)]
             }
         case .browserReturnedCode:
+            // Only a login that is waiting for it (or an app relaunched into the login screen).
+            switch screen {
+            case .browser, .methodSelection, .launching: break
+            default: return []
+            }
             screen = .completingLogin
             return [.exchangeCode]
         case .browserCancelled:
@@ -25,14 +30,25 @@ extension AuthMachine {
             screen = .methodSelection(method.cancelledMessage)
             return [.clearVerifier]
         case .browserFailed(let message):
+            switch screen {
+            case .browser, .methodSelection: break
+            default: return []
+            }
             screen = .methodSelection(message)
             return [.clearVerifier]
         case .loginFailed(let message):
+            guard screen == .completingLogin else { return [] }
             screen = .methodSelection(message)
             return [.clearVerifier]
         case .loginCompleted:
             context.hasSession = true
-            return resetBiometricFailures() + offerEnrolment() + [.fetchNotices]
+            var remembered: [AuthEffect] = []
+            if let method = context.attemptedMethod, method != context.lastMethod {
+                context.lastMethod = method
+                remembered = [.storeLastMethod(method)]
+            }
+            // The notices are asked for before the queue is sent, so they arrive while the offer is up.
+            return resetBiometricFailures() + remembered + [.fetchNotices] + offerEnrolment()
         default:
             return []
         }

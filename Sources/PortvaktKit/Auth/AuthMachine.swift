@@ -56,7 +56,8 @@ public struct AuthMachine: Sendable, Hashable {
         // S16.3: a session or a device trust known to have lapsed is not worth a prompt.
         if let now = context.launchedAt, let lapse = context.deviceKeyEnrolled ? context.deviceTrustEndsAt : context.sessionEndsAt, now >= lapse {
             context.hasSession = false
-            screen = .methodSelection(.sessionExpired)
+            // A device key whose trust lapsed needs BankID or Vipps, and says so.
+            screen = .methodSelection(context.deviceKeyEnrolled ? .reauthenticationRequired : .sessionExpired)
             return [.clearSession]
         }
         guard context.deviceKeyEnrolled else {

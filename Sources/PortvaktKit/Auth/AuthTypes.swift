@@ -79,10 +79,13 @@ public struct AuthContext: Sendable, Hashable {
     public var sessionEndsAt: Date?
     /// When the device keys stop unlocking (S16.3): the same, for an enrolled device.
     public var deviceTrustEndsAt: Date?
-    /// The time of the launch, from the platform's clock, for the two checks above.
+    /// The time of the launch (or of the last return to the front), from the platform's clock,
+    /// for the two checks above.
     public var launchedAt: Date?
     /// The login method used last: first on the method selection, and what "Try again" repeats.
     public var lastMethod: LoginMethod?
+    /// The method of the login under way or just failed: what "Try again" repeats.
+    public var attemptedMethod: LoginMethod?
     /// A notice that arrived during the enrolment offer, shown on the home screen after it.
     public var pendingNotice: UserMessage?
 
@@ -183,8 +186,9 @@ public enum AuthEvent: Sendable, Hashable {
     /// `ContinuousClock`.
     case enteredBackground(ContinuousClock.Instant)
     /// The app came back to the front, at this instant, with the biometrics the device has now
-    /// (the person may have turned them off, or the sensor locked, while away).
-    case returnedToForeground(ContinuousClock.Instant, biometry: BiometryAvailability)
+    /// (the person may have turned them off, or the sensor locked, while away), and the
+    /// platform's wall-clock time, for a session or device trust that ended while away (S16.3).
+    case returnedToForeground(ContinuousClock.Instant, biometry: BiometryAvailability, at: Date? = nil)
     /// The order's QR code has a new frame (every second while it is shown; S3.5).
     case qrFrameArrived(String)
     /// The server has something to tell once (`/v1/me`'s notices), such as a personnummer it

@@ -47,6 +47,8 @@ public actor AuthDriver {
     /// The code from the browser or the order, until it is exchanged.
     private var pendingCode: String?
     private var orderSessionID: String?
+    /// A callback is being resumed (``resume(from:)``): a second delivery waits its turn out.
+    private var resuming = false
     private let observer: (@Sendable (AuthMachine) -> Void)?
 
     /// - Parameter observer: called after every transition (to redraw a spinner, a QR code, …).
@@ -132,6 +134,8 @@ public actor AuthDriver {
             }
         case .clearSession:
             if let held = try? await s.tokens.logout() { try? await s.client.revoke(held) }
+            // S12.3: what was seen in the session goes with it.
+            await OfflineCache(storage: s.storage).clear()
             // After the revocation, which the proof key signs: without it no token of this session works anywhere.
             await s.client.dpop?.forget()
         case .forgetStoredSession:
@@ -167,17 +171,31 @@ public actor AuthDriver {
     /// S2.4: the browser's answer reached an app that was relaunched while the browser was open
     /// (the platform hands the callback URL to the new process). The stored verifier and `state`
     /// finish the login as if the app had waited.
+    ///
+    /// A URL at the app's scheme can come from anywhere: one whose `state` is not the stored one
+    /// is ignored (nothing is said or cleared), and the stored state is used up before anything
+    /// else, so a callback delivered twice is exchanged once.
     public func resume(from callback: URL) async {
+        switch machine.screen {
+        case .launching, .methodSelection, .browser: break
+        default: return
+        }
         let fields = Self.fields(of: callback)
-        guard let state = try? await services.storage.readString(.pkceState), fields["state"] == state else {
-            return await send(.loginFailed(.loginFailed))
+        let s = services
+        guard !resuming, let state = try? await s.storage.readString(.pkceState), let given = fields["state"], constantTimeEqual(given, state) else { return }
+        resuming = true
+        defer { resuming = false }
+        try? await s.storage.delete(.pkceState)
+        // The method is what the relaunched app remembers once the login works (S16.3).
+        if let method = ((try? await s.storage.readString(.pkceMethod)) ?? nil).flatMap(LoginMethod.init(rawValue:)) {
+            machine.context.attemptedMethod = method
         }
         if let code = fields["code"] {
             pendingCode = code
             return await send(.browserReturnedCode)
         }
         let message = UserMessage(serverID: fields["message_id"])
-        await send(message.isQuiet ? .loginFailed(message) : .browserFailed(message))
+        await send(message.isQuiet ? .browserCancelled : .browserFailed(message))
     }
 
     private static func fields(of url: URL) -> [String: String] {
@@ -214,6 +232,7 @@ public actor AuthDriver {
             // meanwhile can finish (``resume(from:)``).
             try await s.storage.write(request.verifier, for: .pkceVerifier)
             try await s.storage.write(request.state, for: .pkceState)
+            try await s.storage.write(method.rawValue, for: .pkceMethod)
             let answer = try await s.browser.authenticate(url: request.url, callbackScheme: s.client.configuration.redirectURI)
             let fields = Self.fields(of: answer)
             guard fields["state"] == request.state else { return .browserFailed(.loginFailed) }

@@ -55,6 +55,8 @@ public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     /// The `state` of a login in the in-app browser, beside its verifier, so an app relaunched
     /// while the browser was open can still take the answer (S2.4).
     public static let pkceState = SecureStorageKey(rawValue: "portvakt_pkce_state_v1")
+    /// The method of that login (S16.3: remembered once it works).
+    public static let pkceMethod = SecureStorageKey(rawValue: "portvakt_pkce_method_v1")
 }
 
 /// Secure storage in memory, for previews and tests of code above the SDK.

@@ -64,8 +64,10 @@ public struct ScreenModel: Sendable, Hashable {
             method("bankid-order", l.pick("BankID-appen eller QR-kode", "BankID app or QR code"),
                    l.pick("Starter BankID på denne eller en annen enhet", "Starts BankID on this or another device"), .bankIDOrder)
             method("password", l.pick("E-post og passord", "Email and password"), l.pick("Logg inn med e-post og passord", "Log in with email and password"), .password)
-            // S16.3: the method used last comes first.
-            if let last = context.lastMethod, let index = methods.firstIndex(where: { $0.event == .methodChosen(last) }) {
+            // S16.3: the method used last comes first (not a password when the device's trust
+            // lapsed: only BankID or Vipps renews it).
+            let renewsTrust = machine.screen != .methodSelection(.reauthenticationRequired)
+            if let last = context.lastMethod, renewsTrust || last != .password, let index = methods.firstIndex(where: { $0.event == .methodChosen(last) }) {
                 methods.insert(methods.remove(at: index), at: 0)
             }
             actions += methods
@@ -85,7 +87,7 @@ public struct ScreenModel: Sendable, Hashable {
             message = due
             // S2.4: a failure that trying again can help offers "Try again" first: the same method,
             // from the start, with a new PKCE pair.
-            if let due, due.isRetryable, let last = context.lastMethod {
+            if let due, due.isRetryable, let last = context.attemptedMethod {
                 action("retry", l.pick("Prøv igjen", "Try again"), l.pick("Starter innloggingen på nytt", "Starts the login again"), prominent: true, .methodChosen(last))
             }
             // S1.5: after an outage or a failure both providers stay visible.

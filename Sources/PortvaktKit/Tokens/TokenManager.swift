@@ -133,6 +133,7 @@ public actor TokenManager {
         tokens = nil
         try await storage.delete(.refreshToken)
         try await storage.delete(.sessionUser)
+        try await storage.delete(.sessionEndsAt)
         return held
     }
 
@@ -166,6 +167,8 @@ public actor TokenManager {
         }
         guard generation == started else { throw TokenRefreshError.superseded }
         try await storage.write(Data(fresh.refreshToken.utf8), for: .refreshToken)
+        try await storage.writeDate(fresh.sessionEndsAt, for: .sessionEndsAt)
+        if let trust = fresh.deviceTrustEndsAt { try await storage.writeDate(trust, for: .deviceTrustEndsAt) }
         // A session from before the user was kept gets it at its first refresh.
         if let user = Self.subject(of: fresh.accessToken) { try await storage.write(Data(user.utf8), for: .sessionUser) }
         tokens = fresh

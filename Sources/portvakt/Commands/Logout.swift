@@ -27,6 +27,8 @@ struct Logout: AsyncParsableCommand {
         }
         await cli.driver(context: context).send(.logout)
         await OfflineCache(storage: cli.storage).clear()
+        // What versions before the SDK's cache kept.
+        try? await cli.storage.delete(SecureStorageKey(rawValue: "portvakt_cached_me_v1"))
         try? await cli.queue.discard(of: user)
         cli.output.emit(["ok": true], text: [cli.language.pick("Du er logget ut.", "You are logged out.")])
     }

@@ -24,13 +24,17 @@ struct Resume: AsyncParsableCommand {
         let driver = cli.driver(context: context)
         await driver.send(.launched(context))
         guard case .home = await driver.machine.screen else {
-            cli.output.screen(ScreenModel(await driver.machine, language: cli.language), ["ok": false, "locked": false])
+            let machine = await driver.machine
+            cli.output.screen(ScreenModel(machine, language: cli.language), ["ok": false, "locked": false])
+            if case .methodSelection = machine.screen { throw ExitCode.notLoggedIn }
             throw ExitCode.biometricFallback
         }
         // The scene phase, on ContinuousClock as the app reports it: the absence is simulated.
         let left = ContinuousClock.now
         await driver.send(.enteredBackground(left))
-        await driver.send(.returnedToForeground(left.advanced(by: .seconds(away)), biometry: global.biometry.availability))
+        await driver.send(.returnedToForeground(
+            left.advanced(by: .seconds(away)), biometry: global.biometry.availability, at: Date().addingTimeInterval(TimeInterval(away))
+        ))
         let machine = await driver.machine
         // Locked: a second check (the first was the launch's) came before home.
         let locked = await cli.biometrics.checks > 1

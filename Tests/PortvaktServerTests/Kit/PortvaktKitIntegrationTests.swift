@@ -145,7 +145,6 @@ struct PortvaktKitIntegrationTests {
             }
             let url = try #require(opened)
             #expect(try await storage.readString(.pkceVerifier) != nil, "the verifier was stored before the browser opened")
-            #expect(try await storage.readString(.lastLoginMethod) == "vipps")
 
             // The person finishes at Vipps; the answer reaches a new process.
             let start = try await broker.send(url.absoluteString)
@@ -154,8 +153,19 @@ struct PortvaktKitIntegrationTests {
             let callback = try #require(back.location.flatMap(URL.init(string:)))
             let (relaunched, tokens) = try driver(NoBrowserAtAll())
             await relaunched.send(.launched(AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)))
+            // A URL at the app's scheme from anywhere else: its state is not the stored one, so nothing happens.
+            var forged = try #require(URLComponents(url: callback, resolvingAgainstBaseURL: false))
+            forged.queryItems = (forged.queryItems ?? []).map { $0.name == "state" ? URLQueryItem(name: "state", value: "someone-else") : $0 }
+            await relaunched.resume(from: try #require(forged.url))
+            #expect(await relaunched.machine.screen == .methodSelection(nil))
+            #expect(try await storage.readString(.pkceVerifier) != nil, "a stray callback clears nothing")
             await relaunched.resume(from: callback)
             #expect(await relaunched.machine.screen == .home(nil))
+            #expect(try await storage.readString(.lastLoginMethod) == "vipps", "remembered once it worked")
+            // The same callback delivered again is not exchanged again (that would end the new session).
+            await relaunched.resume(from: callback)
+            #expect(await relaunched.machine.screen == .home(nil))
+            #expect(try await tokens.refresh().refreshToken.isEmpty == false, "the session is alive")
             #expect(try await tokens.hasStoredSession())
             #expect(try await storage.readString(.pkceVerifier) == nil, "the verifier is gone once used")
             let day: TimeInterval = 86_400
@@ -177,7 +187,7 @@ struct PortvaktKitIntegrationTests {
             let storage = MemorySecureStorage()
             var machine = AuthMachine(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true))
             _ = machine.handle(.launched(machine.context))
-            #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.storeLastMethod(.bankIDOrder), .startBankIDOrder])
+            #expect(machine.handle(.methodChosen(.bankIDOrder)) == [.startBankIDOrder])
 
             let verifier = PKCE.makeVerifier()
             let order = try await client.startBankIDOrder(verifier: verifier)
