@@ -259,14 +259,14 @@ for message in sys.stdin.read().split("<li>")[1:]:
   check logout "after logout nothing is left" 4 message_id=not_logged_in
 
   # S16.3: a session known to have ended goes to the login before anything is tried, with the
-  # method used last first. The server gives sessions 10 seconds, then is away: offline, an app
+  # method used last first. The server gives sessions 20 seconds, then is away: offline, an app
   # that did not know would open the cached session.
   stop_server
-  server_env+=(PORTVAKT_SESSION_ABSOLUTE_SECONDS=10)
+  server_env+=(PORTVAKT_SESSION_ABSOLUTE_SECONDS=20)
   start_server
   cli nora login --provider vipps --user nora --no-enable-biometrics
-  check S16.3 "a login whose session lasts 10 seconds" 0 screen=home
-  sleep 11
+  check S16.3 "a login whose session lasts 20 seconds" 0 screen=home
+  sleep 21
   stop_server
   cli nora unlock
   check S16.3 "an ended session is known before anything is tried, the method used last first" 4 \

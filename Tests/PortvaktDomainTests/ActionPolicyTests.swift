@@ -60,6 +60,8 @@ struct ActionPolicyTests {
         #expect(actor(acr: "urn:bankid:bis;LOA=3", high: ["hlf"]).satisfies(.accountsMerge, at: now), "another organisation's wish does not apply")
         #expect(actor(acr: "urn:bankid:bis;LOA=3", high: ["nhf"]).satisfies(.deviceEnrol, at: now), "a member's own device needs a fresh login only")
         #expect(!actor(acr: "urn:vipps:loa:substantial", high: ["nhf"]).satisfies(.conflictResolve, at: now), "nor is Vipps high")
+        #expect(!actor(acr: Authentication.bankIDOrderACR, high: ["nhf"]).satisfies(.personnummerReveal, at: now), "nor a BankID order: its API gives no level")
+        #expect(!actor(acr: "urn:other:idp;LOA=4", high: ["nhf"]).satisfies(.personnummerReveal, at: now), "only BankID's own high level counts")
     }
 
     @Test("The role is checked before the step-up, in the actor's own organisation record: a stranger learns nothing, a passed-in role counts for nothing")

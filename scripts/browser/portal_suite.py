@@ -215,7 +215,7 @@ def account_flow(driver, person, method):
     check_page(driver, f"account-{method}")
     download_my_data(driver, person)
     # Remove the phone with the keyboard: Space on its button.
-    press(driver, "Remove the phone", lambda e: e.tag_name == "button" and "iPhone" in (e.get_attribute("aria-label") or ""), key=Keys.SPACE)
+    press(driver, "Remove the phone", lambda e: e.tag_name == "button" and "iPhone" in (e.get_attribute("aria-label") or ""), key=Keys.SPACE, backwards=True)
     if "Telefonen er fjernet" not in status_text(driver):
         fail(f"no status after removing the phone: {status_text(driver)!r}")
     if not driver.title.startswith("Telefonen er fjernet"):

@@ -10,11 +10,15 @@ public enum Authentication {
     /// An access token elevated by the account's password, entered again.
     public static let passwordStepUpACR = "urn:portvakt:acr:password-step-up"
 
-    /// Whether the session's provider vouched for the high level of assurance (eIDAS high:
-    /// BankID's `acr` `…;LOA=4`); BankID with biometrics (`urn:bankid:bis`, LOA 3) and Vipps
-    /// are substantial.
+    /// A BankID order (the app on this device, or the QR code): its API gives no level of assurance.
+    public static let bankIDOrderACR = "urn:portvakt:acr:bankid-order"
+
+    /// Whether BankID's OIDC login vouched for its high level of assurance (eIDAS high: `acr`
+    /// `urn:bankid:bid;LOA=4`). BankID with biometrics (`urn:bankid:bis`, LOA 3), an order (its
+    /// API gives no level) and Vipps are not.
     public static func isHighAssurance(_ session: Session) -> Bool {
-        session.acr.split(separator: ";").contains("LOA=4")
+        let parts = session.acr.split(separator: ";")
+        return parts.first == "urn:bankid:bid" && parts.contains("LOA=4")
     }
 
     /// Whether the session was opened by a BankID or Vipps login within `maxAge` (not by a

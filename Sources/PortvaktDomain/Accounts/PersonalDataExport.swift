@@ -68,8 +68,16 @@ public struct PersonalDataExport: Sendable {
         let memberships: [Membership]
         let devices: [Device]
         let sessions: [Session]
+        /// What the member did (their sign-ins, unlocks, step-ups), newest first.
         let securityEvents: [Event]
+        /// What was done to their account or member records (a number written back, shown in
+        /// full to an administrator, merged), newest first; without the other person's address.
+        let eventsAboutYou: [Event]
+        /// Set when a list above was cut at ``PersonalDataExport/eventLimit``.
+        let eventsTruncated: Bool
     }
+
+    static let eventLimit = 1000
 
     /// The member's data as a JSON document; nil when the account no longer exists.
     public func export(userID: String) async throws -> Data? {
@@ -77,7 +85,9 @@ public struct PersonalDataExport: Sendable {
         let now = self.now()
         let organisations = Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) })
         var memberships: [Document.Membership] = []
+        var recordIDs: [String] = []
         for membership in try await store.memberships(userID: userID) {
+            if let recordID = membership.memberRecordId { recordIDs.append(recordID) }
             guard let recordID = membership.memberRecordId, let record = try await store.memberRecord(id: recordID) else { continue }
             memberships.append(Document.Membership(
                 organisation: organisations[membership.organisationId] ?? membership.organisationId, role: membership.role.rawValue,
@@ -88,6 +98,14 @@ public struct PersonalDataExport: Sendable {
             ))
         }
         let date = { (milliseconds: Int64) in Date(millisecondsSince1970: milliseconds) }
+        let own = try await store.auditEvents(actorUserID: userID, actions: AuditAction.allCases.map(\.rawValue), limit: Self.eventLimit)
+        var about = try await store.auditEvents(subjectType: "user", subjectID: userID)
+        for recordID in Set(recordIDs) {
+            about += try await store.auditEvents(subjectType: "member", subjectID: recordID)
+            about += try await store.auditEvents(subjectType: "member_record", subjectID: recordID)
+        }
+        let listed = Set(own.map(\.id))
+        about = Array(about.filter { !listed.contains($0.id) }.sorted { $0.occurredAt > $1.occurredAt }.prefix(Self.eventLimit))
         let document = Document(
             exportedAt: now,
             profile: Document.Profile(
@@ -104,9 +122,11 @@ public struct PersonalDataExport: Sendable {
                     expiresAt: date(min($0.idleExpiresAt, $0.absoluteExpiresAt))
                 )
             },
-            securityEvents: try await store.auditEvents(actorUserID: userID, actions: AuditAction.allCases.map(\.rawValue), limit: 1000).map {
+            securityEvents: own.map {
                 Document.Event(at: $0.occurredAt, action: $0.action, outcome: $0.outcome, source: $0.source, clientAddress: $0.details[AuditEvent.clientAddressKey])
-            }
+            },
+            eventsAboutYou: about.map { Document.Event(at: $0.occurredAt, action: $0.action, outcome: $0.outcome, source: $0.source, clientAddress: nil) },
+            eventsTruncated: own.count >= Self.eventLimit || about.count >= Self.eventLimit
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

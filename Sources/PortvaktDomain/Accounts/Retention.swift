@@ -8,8 +8,6 @@ public enum Retention {
     public static let auditAddresses: TimeInterval = 90 * 86_400
     /// An email (recipient and subject) after it was queued; its body goes as soon as it is sent.
     public static let mail: TimeInterval = 30 * 86_400
-    /// An invitation to password login after it expired.
-    public static let invitations: TimeInterval = 30 * 86_400
     /// A session after it ended, with its refresh tokens.
     public static let endedSessions: TimeInterval = 86_400
 }

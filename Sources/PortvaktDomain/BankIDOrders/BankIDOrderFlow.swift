@@ -164,7 +164,8 @@ public struct BankIDOrderFlow: Sendable {
             return try await fail(order, hintCode: Self.notRegistered, reason: "no member record")
         }
         let code = refreshSecret.orderCode(forSession: order.sessionID)
-        let method = LoginCompletion.Method(provider: .bankid, amr: ["BID"], acr: "urn:bankid:bid;LOA=4")
+        // The order API says nothing of the level of assurance: the session does not claim BankID's high level.
+        let method = LoginCompletion.Method(provider: .bankid, amr: ["BID"], acr: Authentication.bankIDOrderACR)
         do {
             // The order is marked complete in the code's own transaction: a code is handed out only once it is stored.
             _ = try await completion.issueCode(

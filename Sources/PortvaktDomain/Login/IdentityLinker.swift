@@ -125,17 +125,18 @@ public struct IdentityLinker: Sendable {
         }
     }
 
-    /// Names compared word by word, without case and accents: every word of the shorter name is
-    /// in the longer (`Kari Nordmann` is `Kari Elisabeth Nordmann`).
+    /// Names compared without case and accents by their first given name and last surname, a
+    /// hyphenated name being one (`Kari Nordmann` is `Kari Elisabeth Nordmann`; `Lise Berg` is
+    /// not `Anne-Lise Berg`, nor `Ida Kari Nordmann`).
     static func sameName(_ a: String, _ b: String) -> Bool {
         let (x, y) = (words(a), words(b))
-        guard !x.isEmpty, !y.isEmpty else { return false }
-        return x.count <= y.count ? x.isSubset(of: y) : y.isSubset(of: x)
+        guard x.count >= 2, y.count >= 2 else { return false }
+        return x.first == y.first && x.last == y.last
     }
 
-    private static func words(_ name: String) -> Set<String> {
-        Set(name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "nb_NO"))
-            .split(whereSeparator: { !$0.isLetter }).map(String.init))
+    private static func words(_ name: String) -> [String] {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "nb_NO"))
+            .split(whereSeparator: { !$0.isLetter && $0 != "-" }).map(String.init)
     }
 
     /// The phone-matched records a login may link, and those it may not. A phone number proves

@@ -8,8 +8,7 @@ import ServiceLifecycle
 /// unanswered device challenges, sessions that ended a day ago (with their refresh tokens) and
 /// failure counters a day old that block nothing, after they expire (each is useless by then, and
 /// a login flow holds a sealed PKCE verifier and nonce); and what ``Retention`` keeps only for a
-/// while: audit events' client addresses, emails, expired invitations. Every few minutes, until
-/// shutdown.
+/// while: audit events' client addresses and emails. Every few minutes, until shutdown.
 struct ExpiryPurgeService: Service {
     let store: PortvaktStore
     let readiness: Readiness
@@ -22,27 +21,30 @@ struct ExpiryPurgeService: Service {
     }
 
     func purge(now: Date) async {
-        do {
-            let flows = try await store.purgeExpiredLoginFlows(now: now)
-            let codes = try await store.purgeExpiredAuthorizationCodes(now: now)
-            let orders = try await store.purgeExpiredBankIDOrders(now: now)
-            let challenges = try await store.purgeExpiredDeviceChallenges(now: now)
-            let sessions = try await store.purgeEndedSessions(retention: Retention.endedSessions, now: now)
-            try await store.purgeStaleThrottles(now: now)
-            try await store.purgeExpiredPortalState(now: now)
-            try await store.purgeExpiredDPoPProofs(now: now)
-            try await store.purgeExpiredMembershipClaims(now: now)
-            try await store.purgeAuditAddresses(before: now.addingTimeInterval(-Retention.auditAddresses))
-            try await store.purgeMail(before: now.addingTimeInterval(-Retention.mail))
-            try await store.purgePasswordInvites(expiredBefore: now.addingTimeInterval(-Retention.invitations))
-            if flows + codes + orders + challenges + sessions > 0 {
-                logger.debug("Purged expired logins", metadata: [
-                    "flows": "\(flows)", "codes": "\(codes)", "orders": "\(orders)", "challenges": "\(challenges)", "sessions": "\(sessions)",
-                ])
+        // Each on its own: one that fails does not keep the others (the retention periods) waiting.
+        let steps: [(String, @Sendable () async throws -> Int)] = [
+            ("login flows", { try await store.purgeExpiredLoginFlows(now: now) }),
+            ("codes", { try await store.purgeExpiredAuthorizationCodes(now: now) }),
+            ("orders", { try await store.purgeExpiredBankIDOrders(now: now) }),
+            ("challenges", { try await store.purgeExpiredDeviceChallenges(now: now) }),
+            ("sessions", { try await store.purgeEndedSessions(retention: Retention.endedSessions, now: now) }),
+            ("throttles", { try await store.purgeStaleThrottles(now: now) }),
+            ("portal state", { try await store.purgeExpiredPortalState(now: now) }),
+            ("proofs", { try await store.purgeExpiredDPoPProofs(now: now) }),
+            ("membership claims", { try await store.purgeExpiredMembershipClaims(now: now) }),
+            ("audit addresses", { try await store.purgeAuditAddresses(before: now.addingTimeInterval(-Retention.auditAddresses)) }),
+            ("emails", { try await store.purgeMail(before: now.addingTimeInterval(-Retention.mail)) }),
+        ]
+        var purged: [String: String] = [:]
+        for (what, step) in steps {
+            do {
+                let count = try await step()
+                if count > 0 { purged[what] = "\(count)" }
+            } catch {
+                logger.warning("Could not purge", metadata: ["what": "\(what)", "error": "\(error)"])
             }
-        } catch {
-            logger.warning("Could not purge expired logins", metadata: ["error": "\(error)"])
         }
+        if !purged.isEmpty { logger.debug("Purged what had expired", metadata: purged.mapValues { .string($0) }) }
     }
 }
 

@@ -208,7 +208,7 @@ public struct ServerConfiguration: Sendable {
             configuration.bankIDACRValues = acr
         }
         configuration.highAssuranceOrganisations = Set((settings["PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS"] ?? "")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         configuration.logFormat = try settings.parse("PORTVAKT_LOG_FORMAT", default: .text, expected: "text or json") { LogFormat(rawValue: $0.lowercased()) }
         configuration.shutdownTimeout = .seconds(try seconds("PORTVAKT_SHUTDOWN_SECONDS", 30, 1...600))
         configuration.trustedProxies = try settings.parse("PORTVAKT_TRUSTED_PROXIES", default: [], expected: "a list of addresses or CIDR blocks, like 10.0.0.0/8,fd00::/8") { text in
@@ -219,7 +219,7 @@ public struct ServerConfiguration: Sendable {
             ProxyHeader(rawValue: $0.lowercased())
         }
         configuration.legacyClients = try settings.parse("PORTVAKT_LEGACY_CLIENTS", default: [], expected: "a list of built-in client ids: no.portvakt.app,portvakt-cli") { text in
-            let ids = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            let ids = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
             return ids.isSubset(of: AppClient.builtIn.map(\.id)) ? ids : nil
         }
         try configuration.checkProductionRules()

@@ -134,14 +134,6 @@ extension PortvaktStore {
         }
     }
 
-    /// Deletes invitations to password login that expired before `cutoff`. Returns how many.
-    @discardableResult
-    public func purgePasswordInvites(expiredBefore cutoff: Date) async throws -> Int {
-        try await write { db in
-            try await db.delete(from: "password_invites").where("expires_at", .lessThan, cutoff.millisecondsSince1970).returning("token_hash").all().count
-        }
-    }
-
     /// The newest messages first, whatever their status (the sandbox's mailbox page).
     public func recentMail(limit: Int = 50) async throws -> [MailOutboxMessage] {
         try await read { db in

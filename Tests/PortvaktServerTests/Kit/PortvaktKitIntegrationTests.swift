@@ -139,7 +139,7 @@ struct PortvaktKitIntegrationTests {
             let (first, _) = try driver(abandoned)
             let killed = Task { await first.send(.methodChosen(.vipps)) }
             var opened: URL?
-            for _ in 0..<200 where opened == nil {
+            for _ in 0..<1500 where opened == nil {
                 opened = await abandoned.opened
                 if opened == nil { try await Task.sleep(for: .milliseconds(10)) }
             }

@@ -17,6 +17,10 @@ struct PrivacyTests {
             let kari = try await broker.tokens(provider: "vipps", user: "kari")
             let device = try await broker.registerDevice(TestDevice(), token: try #require(kari["access_token"] as? String))
             _ = device
+            // Something done to her account by someone else: the operator sets her a password.
+            _ = try await PortvaktApplication.setPassword(
+                configuration: broker.configuration, logger: TestDatabase.logger, email: "kari@sandbox.portvakt.test", password: PasswordLoginTests.password
+            )
             let cookie = try await PortalTests.signIn(broker, person: "kari").cookie
             let account = try await broker.send("/account", headers: [("Cookie", cookie)])
             #expect(account.body.contains(#"href="/account/data""#) && account.body.contains("Last ned dataene mine"))
@@ -37,6 +41,10 @@ struct PrivacyTests {
             #expect(((json["sessions"] as? [[String: Any]])?.count ?? 0) >= 2, "the app's and the browser's")
             let events = (json["security_events"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
             #expect(events.contains("login.succeeded") && events.contains("device.registered"))
+            let about = (json["events_about_you"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
+            #expect(about.contains("user.password_set"), "what was done to her account: \(about)")
+            #expect(events.contains("member.personnummer.updated"), "the write-back her login made")
+            #expect(json["events_truncated"] as? Bool == false)
             for secret in ["12438510085", "public_key", "refresh", "token_hash", "thumbprint"] {
                 #expect(!download.body.contains(secret), "the export holds no \(secret)")
             }
@@ -49,7 +57,7 @@ struct PrivacyTests {
         }
     }
 
-    @Test("S17.2: the purge deletes audit events' client addresses after 90 days (the events and their chain stay whole), emails after 30 days, invitations 30 days after they expired, and ended membership claims", arguments: TestDatabase.kinds)
+    @Test("S17.2: the purge deletes audit events' client addresses after 90 days (the events and their chain stay whole), emails after 30 days, and ended membership claims", arguments: TestDatabase.kinds)
     func S17_2_retentionIsEnforced(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             let start = Date(timeIntervalSince1970: 1_790_000_000)
