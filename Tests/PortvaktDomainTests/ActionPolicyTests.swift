@@ -47,7 +47,7 @@ struct ActionPolicyTests {
                 "a step_up claim counts only with a step-up's acr")
     }
 
-    @Test("Issue 35 item 12: where an organisation asks for BankID's high level, its administrators' actions need it; elsewhere, and for members' own actions, a fresh login of any level will do")
+    @Test("S1.2, issue 35 item 12: where an organisation asks for BankID's high level, its administrators' actions need it; elsewhere, and for members' own actions, a fresh login of any level will do")
     func highAssuranceOrganisations() {
         func actor(acr: String, high: Set<String>) -> Actor {
             let session = Session.starting(

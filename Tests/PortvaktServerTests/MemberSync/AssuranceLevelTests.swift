@@ -9,7 +9,7 @@ import Testing
 /// organisation's administrators where it asks for it.
 @Suite("BankID's level of assurance")
 struct AssuranceLevelTests {
-    @Test("Issue 35 item 12: BankID is asked for its biometric level where configured and the token keeps it; in an organisation that needs the high level a number shows in full only after a step-up at that level", arguments: TestDatabase.kinds)
+    @Test("S1.2, issue 35 item 12: BankID is asked for its biometric level where configured and the token keeps it; in an organisation that needs the high level a number shows in full only after a step-up at that level", arguments: TestDatabase.kinds)
     func levels(kind: DatabaseKind) async throws {
         let settings = ["PORTVAKT_BANKID_ACR_VALUES": "urn:bankid:bis", "PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS": "nhf"]
         try await LiveBroker.run(kind, settings: settings) { broker in
