@@ -64,6 +64,11 @@ public struct MembershipClaims: Sendable {
         public let request: AppAuthorizationRequest
         public let provider: IdentityProvider
         fileprivate let payload: Payload
+
+        /// The BankID or Vipps identity, as the throttles and the audit trail name it.
+        var identity: String { "\(provider.rawValue):\(payload.subject)" }
+        /// The audit trail's source: the login the claim continues.
+        var source: String { "\(provider.rawValue)-login" }
     }
 
     public enum SendOutcome: Sendable {
@@ -128,7 +133,7 @@ public struct MembershipClaims: Sendable {
             return try await store.membershipClaim(handleHash: RefreshTokenSecret.hash(handle), now: now) == nil ? .ended : .tooManyEmails
         }
         let claim = try open(row)
-        let identity = "\(claim.provider.rawValue):\(claim.payload.subject)"
+        let identity = claim.identity
         if try await throttle.reserve([.claimEmail(email), .claimSends(identity)], now: now) != nil { return .tooManyEmails }
         let records = try await linker.claimableByEmail(try await store.memberRecords(email: email), name: claim.payload.name)
         // A code is stored either way, so a claim without a record cannot be told apart by what it keeps.
@@ -142,7 +147,7 @@ public struct MembershipClaims: Sendable {
         // Audited either way, so both answers make the same writes but the email.
         try await store.append(AuditEvent(
             occurredAt: now, action: .memberClaimCodeSent, outcome: records.isEmpty ? "no_record" : "success",
-            subjectType: records.isEmpty ? nil : "member_record", subjectID: records.first?.id, source: "\(claim.provider.rawValue)-login",
+            subjectType: records.isEmpty ? nil : "member_record", subjectID: records.first?.id, source: claim.source,
             details: ["claim": row.id, "identity": identity, "records": records.map(\.id).joined(separator: ",")]
         ))
         return .sent
@@ -156,7 +161,7 @@ public struct MembershipClaims: Sendable {
             return .ended(try await end(handleHash))
         }
         let claim = try open(row)
-        let identity = "\(claim.provider.rawValue):\(claim.payload.subject)"
+        let identity = claim.identity
         let claimant = LoginThrottle.Key.claimant(identity)
         if try await throttle.reserve([claimant], now: now) != nil { return .throttled }
         let code = typed.filter { !$0.isWhitespace }
@@ -165,7 +170,7 @@ public struct MembershipClaims: Sendable {
         guard matches, unexpired, !row.memberRecordIDs.isEmpty else {
             try await store.append(AuditEvent(
                 occurredAt: now, action: .memberClaimFailed, outcome: "failure", subjectType: row.memberRecordIDs.isEmpty ? nil : "member_record",
-                subjectID: row.memberRecordIDs.first, source: "\(claim.provider.rawValue)-login",
+                subjectID: row.memberRecordIDs.first, source: claim.source,
                 details: ["reason": unexpired ? "wrong code" : "code expired", "claim": row.id, "identity": identity]
             ))
             guard unexpired else { return .codeExpired }
@@ -190,7 +195,7 @@ public struct MembershipClaims: Sendable {
         }
         try await store.append(AuditEvent(
             occurredAt: now, action: .memberClaimLinked, outcome: "success", actorUserID: UUID(uuidString: user.id),
-            subjectType: "member_record", subjectID: records.first?.id, source: "\(claim.provider.rawValue)-login",
+            subjectType: "member_record", subjectID: records.first?.id, source: claim.source,
             details: ["claim": row.id, "records": records.map(\.id).joined(separator: ",")]
         ))
         // The address the code went to hears of the link, so a code given away does not go unnoticed.

@@ -77,17 +77,10 @@ struct TerminalBrowser: WebAuthenticator {
         guard response.statusCode == 200, let flow = Self.hiddenField("flow", in: String(decoding: page, as: UTF8.self)) else {
             throw WebAuthenticationError.failed
         }
-        var post = HTTP.request(URL(string: "/oauth/password", relativeTo: url)!.absoluteURL)
-        post.httpMethod = "POST"
-        post.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        post.httpBody = Data(HTTP.form([("flow", flow), ("email", email), ("password", password)]).utf8)
-        let (_, answer) = try await HTTP.send(post)
+        let answer = try await post("/oauth/password", [("flow", flow), ("email", email), ("password", password)], at: url)
         switch answer.statusCode {
         case 300..<400:
-            guard let location = answer.value(forHTTPHeaderField: "Location"), let target = URL(string: location, relativeTo: url)?.absoluteURL else {
-                throw WebAuthenticationError.failed
-            }
-            try await follow(target, sandbox: nil)
+            try await follow(answer: answer, at: url)
         case 401: throw WebAuthenticationError.refused(.wrongEmailOrPassword)
         case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
         default: throw WebAuthenticationError.failed
