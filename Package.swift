@@ -43,6 +43,13 @@ let package = Package(
         // QR Code symbols (ISO/IEC 18004) for the animated BankID codes. No dependencies.
         .target(name: "QRCode"),
 
+        // WebAuthn (passkeys): strict CBOR and COSE, and the registration and assertion checks of
+        // WebAuthn Level 3. swift-crypto only; no WebAuthn package is in the mirror.
+        .target(
+            name: "WebAuthn",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")]
+        ),
+
         // Domain: key material, personnummer protection, signing keys, audit vocabulary, log redaction.
         .target(
             name: "PortvaktCore",
@@ -213,6 +220,7 @@ let package = Package(
         ),
         .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer", "PortvaktTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PortvaktCore"]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit", "PortvaktProtocol", "QRCode"]),
         .testTarget(
             name: "PortvaktCoreTests",
