@@ -45,6 +45,8 @@ swift build --build-tests
 within 40 swift test --no-parallel 2>&1 | tee .build/test-output.txt
 grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
 
+# The WebAuthn CBOR decoder under libFuzzer for a bounded time (a crash fails the run).
+FUZZ_SECONDS=${FUZZ_SECONDS:-60} within 5 scripts/fuzz-cbor.sh
 within 10 scripts/smoke-test.sh
 within 10 scripts/shutdown-test.sh
 within 10 scripts/deploy-check.sh
