@@ -83,7 +83,7 @@ let package = Package(
         .target(
             name: "PortvaktDomain",
             dependencies: [
-                "Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktStorage",
+                "Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktStorage", "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -145,6 +145,7 @@ let package = Package(
                 "PortvaktHTTP",
                 "Personnummer",
                 "QRCode",
+                "WebAuthn",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

@@ -10,7 +10,7 @@ binary=$(swift build -c "$configuration" --show-bin-path)/portvakt-server
 echo "configuration: $configuration"
 dir=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
-(cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning exec "$binary" dev 2>"$dir/log") &
+(cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_PUBLIC_URL=http://127.0.0.1:$port PORTVAKT_LOG_LEVEL=warning exec "$binary" dev 2>"$dir/log") &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 1 60); do

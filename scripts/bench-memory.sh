@@ -17,7 +17,7 @@ pid=
 stop() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; pid=; }
 trap 'stop; jobs -p | xargs -r kill 2>/dev/null; rm -rf "$dir"' EXIT
 start() {
-  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning PORTVAKT_LEGACY_CLIENTS=no.portvakt.app exec "$bin/portvakt-server" dev 2>>"$dir/log") &
+  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_PUBLIC_URL=http://127.0.0.1:$port PORTVAKT_LOG_LEVEL=warning PORTVAKT_LEGACY_CLIENTS=no.portvakt.app exec "$bin/portvakt-server" dev 2>>"$dir/log") &
   pid=$!
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; exit 1; }
 }

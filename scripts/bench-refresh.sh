@@ -23,7 +23,7 @@ run_against() {  # $1: label, $2: DATABASE_URL or empty
   dir=$(mktemp -d)
   port=$((20000 + RANDOM % 20000))
   # Old app versions may go without DPoP, so Bearer and DPoP runs hit the same server.
-  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_LOG_LEVEL=warning PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BANKID_ORDERS_PER_ADDRESS=100000 DATABASE_URL=$2 exec "$bin/portvakt-server" dev 2>"$dir/log") &
+  (cd "$dir" && PORTVAKT_PORT=$port PORTVAKT_PUBLIC_URL=http://127.0.0.1:$port PORTVAKT_LOG_LEVEL=warning PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BANKID_ORDERS_PER_ADDRESS=100000 DATABASE_URL=$2 exec "$bin/portvakt-server" dev 2>"$dir/log") &
   pid=$!
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$dir/log" >&2; kill $pid; return 1; }
   # Logins, BankID order starts and unlocks (sequential, then concurrent), then rotations.

@@ -13,7 +13,8 @@ server_pid=""
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
 
 start_server() {
-  (cd "$server_dir" && exec env "${server_env[@]}" PORTVAKT_PORT="$port" PORTVAKT_SANDBOX_ADMIN_TOKEN="$admin_token" \
+  # The CLI talks to 127.0.0.1, so the server is named so (`dev` alone names itself localhost).
+  (cd "$server_dir" && exec env PORTVAKT_PUBLIC_URL="http://127.0.0.1:$port" "${server_env[@]}" PORTVAKT_PORT="$port" PORTVAKT_SANDBOX_ADMIN_TOKEN="$admin_token" \
     PORTVAKT_BCRYPT_COST=4 "$bin/portvakt-server" dev >>"$server_dir/log" 2>&1) &
   server_pid=$!
   [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" = 200 ] || { cat "$server_dir/log" >&2; fail "the server did not start"; }

@@ -5,14 +5,15 @@ import Testing
 
 @Suite("Configuration")
 struct ConfigurationTests {
-    @Test("No settings: development on SQLite in ./.portvakt, 127.0.0.1:8080, sandbox on")
+    @Test("No settings: development on SQLite in ./.portvakt, 127.0.0.1:8080 named http://localhost:8080 (S18.5), sandbox on")
     func defaults() throws {
         let configuration = try ServerConfiguration.load(.development, from: [:])
         #expect(configuration.environment == .development)
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
         #expect(configuration.sandboxEnabled)
-        #expect(configuration.publicURL == "http://127.0.0.1:8080")
+        // WebAuthn's RP ID must be a domain, so development names itself localhost (S18.5).
+        #expect(configuration.publicURL == "http://localhost:8080")
         guard case .sqlite(let path) = configuration.database else { Issue.record("expected SQLite"); return }
         #expect(path == "./.portvakt/portvakt.sqlite")
     }

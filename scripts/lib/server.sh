@@ -14,7 +14,9 @@ random_port() { echo $((20000 + RANDOM % 20000)); }
 # answers 200 within 30 seconds.
 start_server() {
   local dir=$1 port=$2 command=$3; shift 3
-  (cd "$dir" && exec env "$@" PORTVAKT_PORT="$port" "$binary" "$command" >>"$dir/log" 2>&1) &
+  # The scripts talk to 127.0.0.1, so the server is named so unless a caller says otherwise
+  # (`dev` alone names itself http://localhost:PORT, the RP ID passkeys need).
+  (cd "$dir" && exec env PORTVAKT_PUBLIC_URL="http://127.0.0.1:$port" "$@" PORTVAKT_PORT="$port" "$binary" "$command" >>"$dir/log" 2>&1) &
   server_pid=$!
   if [ "$(wait_for_200 "http://127.0.0.1:$port/health/ready")" != 200 ]; then
     cat "$dir/log" >&2

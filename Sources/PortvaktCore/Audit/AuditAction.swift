@@ -27,6 +27,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case passwordStepUp = "user.password_step_up"
     case userPasswordInvited = "user.password_invited"
     case userMerged = "user.merged"
+    case passkeyRegistered = "passkey.registered"
+    case passkeyRemoved = "passkey.removed"
+    case passkeyRefused = "passkey.refused"
 
     // Member records and the member-sync write-back.
     case memberLinkRefused = "member.link.refused"

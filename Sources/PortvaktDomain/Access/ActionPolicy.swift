@@ -21,9 +21,12 @@ public struct ActionPolicy: Sendable, Equatable {
         switch action {
         // A device key proves the phone, not the person's identity: it never carries what only
         // BankID or Vipps may (review III, item 2).
+        // S18.3: a passkey with user verification is phishing-resistant and proves the person
+        // who registered it after a BankID or Vipps login, so it stands in for the round trip.
         case .personnummerReveal, .conflictResolve, .accountsMerge:
-            ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID], freshness: administratorFreshness)
-        case .deviceEnrol:
+            ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: administratorFreshness)
+        // A passkey is added only after BankID or Vipps, so it never carries more than they did.
+        case .deviceEnrol, .passkeyRegister:
             ActionPolicy(roles: [], stepUps: [.freshElectronicID], freshness: administratorFreshness)
         // S11.3: the password, entered again, when biometrics fail or the phone has none.
         case .contactsRead, .expensesSubmit:
@@ -42,6 +45,8 @@ public struct ActionPolicy: Sendable, Equatable {
             switch kind {
             case .freshElectronicID:
                 Authentication.isFreshElectronicIDLogin(session, maxAge: freshness, at: now) && (!highAssurance || Authentication.isHighAssurance(session))
+            case .freshPasskey:
+                !highAssurance && Authentication.isFreshPasskeyLogin(session, maxAge: freshness, at: now)
             case .deviceKey, .freshPassword:
                 stepUp == StepUpGrant(action: action, kind: kind)
             }
@@ -51,7 +56,7 @@ public struct ActionPolicy: Sendable, Equatable {
     /// What the step-up asks for, in a sentence.
     var requirement: String {
         stepUps.contains(.freshElectronicID)
-            ? "This action needs a BankID or Vipps login within the last \(Int(freshness / 60)) minutes; log in again and repeat it."
+            ? "This action needs a BankID or Vipps login\(stepUps.contains(.freshPasskey) ? " (or a passkey)" : "") within the last \(Int(freshness / 60)) minutes; log in again and repeat it."
             : "A step-up is required for this action: confirm with biometrics or your password."
     }
 }

@@ -10,6 +10,11 @@ public enum Authentication {
     /// An access token elevated by the account's password, entered again.
     public static let passwordStepUpACR = "urn:portvakt:acr:password-step-up"
 
+    /// A sign-in with a passkey (WebAuthn, user verified) on the web (S18.2).
+    public static let passkeyACR = "urn:portvakt:acr:passkey"
+    /// Its methods (RFC 8176): a key in hardware or the platform's keychain, unlocked by the person.
+    public static let passkeyAMR = ["hwk", "mfa"]
+
     /// A BankID order (the app on this device, or the QR code): its API gives no level of assurance.
     public static let bankIDOrderACR = "urn:portvakt:acr:bankid-order"
 
@@ -25,7 +30,12 @@ public enum Authentication {
     /// password, not by a device key), counted from the provider's `auth_time`.
     public static func isFreshElectronicIDLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
         let amr = Set(session.amr.split(separator: " ").map(String.init))
-        let electronicID = session.deviceId == nil && amr.isDisjoint(with: ["pwd", "hwk"]) && session.acr != deviceACR
+        let electronicID = session.deviceId == nil && amr.isDisjoint(with: ["pwd", "hwk"]) && session.acr != deviceACR && session.acr != passkeyACR
         return electronicID && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
+    }
+
+    /// Whether the session was opened by a passkey sign-in within `maxAge` (S18.3).
+    public static func isFreshPasskeyLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
+        session.deviceId == nil && session.acr == passkeyACR && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
     }
 }

@@ -16,6 +16,8 @@ public enum SensitiveAction: String, Sendable, CaseIterable {
     case expensesSubmit = "expenses.submit"
     /// A member adds a device key for biometric unlock.
     case deviceEnrol = "device.enrol"
+    /// A member adds a passkey for signing in on the web (S18.1).
+    case passkeyRegister = "passkey.register"
 
     /// The action a device-key step-up names (`POST /v1/step-up`).
     public init(_ stepUp: StepUpAction) {
@@ -36,6 +38,9 @@ public enum StepUpKind: String, Sendable, CaseIterable {
     case freshPassword = "fresh_password"
     /// A BankID or Vipps login within the policy's freshness.
     case freshElectronicID = "fresh_eid"
+    /// A passkey sign-in with user verification within the policy's freshness (S18.3); never
+    /// where an organisation asks for BankID's high level.
+    case freshPasskey = "fresh_passkey"
 }
 
 /// The step-up an access token carries: the action its `step_up` claim names, and how the person

@@ -48,7 +48,7 @@ public struct LoginCompletion: Sendable {
         /// A provider that reused an earlier sign-in says so here, and step-up freshness counts
         /// from it, not from Portvakt's clock (review II, item 7).
         public var authTime: Date?
-        /// `bankid-login`, `vipps-login` or `password-login`.
+        /// `bankid-login`, `vipps-login`, `password-login` or `passkey-login`.
         var source: String { "\(provider.rawValue)-login" }
 
         public init(provider: IdentityProvider, amr: [String], acr: String, authTime: Date? = nil) {
@@ -95,7 +95,7 @@ public struct LoginCompletion: Sendable {
                 nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.authorizationCode),
                 dpopJKT: request.dpopJKT
             ),
-            eidLogin: method.provider != .password, memberSync: memberSync,
+            eidLogin: [.bankid, .vipps].contains(method.provider), memberSync: memberSync,
             audit: AuditEvent(
                 occurredAt: now, action: .loginSucceeded, outcome: "success", actorUserID: UUID(uuidString: user.id),
                 subjectType: "session", subjectID: session.id, source: method.source, details: ["client": request.clientID]

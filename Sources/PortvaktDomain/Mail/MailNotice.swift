@@ -17,6 +17,8 @@ public enum MailNotice: Sendable, Hashable {
     case membershipCode(code: String)
     /// The membership with this email was connected to a BankID or Vipps login by its code (S15).
     case membershipLinked
+    /// A passkey was added to the account (S18.1); its name as the member gave it.
+    case passkeyAdded(name: String?)
 
     /// The outbox's `kind`.
     public var kind: String {
@@ -27,6 +29,7 @@ public enum MailNotice: Sendable, Hashable {
         case .devicesRemovedByAdmin: "devices_removed_by_admin"
         case .membershipCode: "membership_code"
         case .membershipLinked: "membership_linked"
+        case .passkeyAdded: "passkey_added"
         }
     }
 
@@ -92,6 +95,14 @@ public enum MailNotice: Sendable, Hashable {
             paragraphs = [
                 l.pick("Medlemskapet med denne e-postadressen er nå koblet til en innlogging med BankID eller Vipps, med koden vi sendte hit.",
                        "The membership with this email address is now connected to a BankID or Vipps login, with the code we sent here."),
+                notYou,
+            ]
+        case .passkeyAdded(let name):
+            subject = l.pick("En ny passnøkkel kan logge inn på kontoen din", "A new passkey can sign in to your account")
+            let key = Self.cleaned(name).map { l.pick("Passnøkkelen «\($0)»", "The passkey “\($0)”") } ?? l.pick("En ny passnøkkel", "A new passkey")
+            paragraphs = [
+                l.pick("\(key) kan nå logge inn på kontoen din i nettleseren, og bekrefte administratorhandlinger.",
+                       "\(key) can now sign in to your account in the browser, and confirm administrators' actions."),
                 notYou,
             ]
         }

@@ -63,6 +63,11 @@ struct RoutePolicy: Sendable, Equatable {
         "POST /oauth/token": RoutePolicy(caller: .anonymous),
         "POST /oauth/revoke": RoutePolicy(caller: .anonymous),
         "POST /oauth/password": RoutePolicy(caller: .anonymous),
+        // The flow's 256-bit handle is the credential, as for the password form; the passkey's
+        // signature proves the person (S18.2).
+        "POST /oauth/passkey/options": RoutePolicy(caller: .anonymous),
+        "POST /oauth/passkey": RoutePolicy(caller: .anonymous),
+        "GET /assets/passkey.js": RoutePolicy(caller: .anonymous),
         // S15: the claim's one-time handle is the caller's credential.
         "POST /oauth/claim/email": RoutePolicy(caller: .anonymous),
         "POST /oauth/claim/code": RoutePolicy(caller: .anonymous),
@@ -121,6 +126,10 @@ struct RoutePolicy: Sendable, Equatable {
         "POST /account/devices/{id}/remove": RoutePolicy(caller: .portalMember),
         "POST /account/sessions/{id}/end": RoutePolicy(caller: .portalMember),
         "POST /account/sessions/end-others": RoutePolicy(caller: .portalMember),
+        // Adding a passkey needs a BankID or Vipps login within five minutes (S18.1).
+        "POST /account/passkeys/options": RoutePolicy(caller: .portalMember, action: .passkeyRegister),
+        "POST /account/passkeys": RoutePolicy(caller: .portalMember, action: .passkeyRegister),
+        "POST /account/passkeys/{id}/remove": RoutePolicy(caller: .portalMember),
 
         // An organisation's administration in the portal.
         "GET /admin": RoutePolicy(caller: .portalMember),

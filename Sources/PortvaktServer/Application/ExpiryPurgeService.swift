@@ -32,6 +32,7 @@ struct ExpiryPurgeService: Service {
             ("portal state", { try await store.purgeExpiredPortalState(now: now) }),
             ("proofs", { try await store.purgeExpiredDPoPProofs(now: now) }),
             ("membership claims", { try await store.purgeExpiredMembershipClaims(now: now) }),
+            ("passkey challenges", { try await store.purgeExpiredWebAuthnChallenges(now: now) }),
             ("audit addresses", { try await store.purgeAuditAddresses(before: now.addingTimeInterval(-Retention.auditAddresses)) }),
             ("emails", { try await store.purgeMail(before: now.addingTimeInterval(-Retention.mail)) }),
         ]

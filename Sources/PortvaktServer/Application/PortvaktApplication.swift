@@ -62,6 +62,7 @@ public enum PortvaktApplication {
         CallbackRoutes(flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities)
             .register(on: router)
         PasswordRoutes(flows: services.flows, passwords: services.passwordLogin, completion: services.completion).register(on: router)
+        PasskeySignInRoutes(flows: services.flows, passkeys: services.passkeys, completion: services.completion).register(on: router)
         ClaimRoutes(claims: services.claims, completion: services.completion).register(on: router)
         TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: router)
         PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: router)

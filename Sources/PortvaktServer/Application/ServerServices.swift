@@ -4,6 +4,7 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import WebAuthn
 
 /// The composition root: every service the routes use, each built once with only what it needs.
 /// Only ``PortvaktApplication`` holds it; a route receives the few services it calls.
@@ -34,6 +35,7 @@ struct ServerServices: Sendable {
     let administration: AdministrationServices
     let invitations: PasswordInvitations
     let claims: MembershipClaims
+    let passkeys: Passkeys
 
     init(configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
         let lifetimes = configuration.lifetimes
@@ -82,7 +84,10 @@ struct ServerServices: Sendable {
         )
 
         profile = Profile(store: store, now: now)
-        account = AccountService(store: store, sessions: sessions, export: PersonalDataExport(store: store, vault: keys.vault, now: now), now: now)
+        passkeys = Passkeys(store: store, mailer: mailer, relyingParty: { RelyingParty(publicURL: address.current) }, logger: logger, now: now)
+        account = AccountService(
+            store: store, sessions: sessions, export: PersonalDataExport(store: store, vault: keys.vault, now: now), passkeys: passkeys, now: now
+        )
         portalSessions = PortalSessions(
             store: store, cipher: keys.cipher, sessions: sessions, address: address, csrfKey: PortalSessionCookie.csrfKey(keys), logger: logger
         )

@@ -138,7 +138,10 @@ public struct ServerConfiguration: Sendable {
         } else {
             database = .sqlite(path: (dataDirectory as NSString).appendingPathComponent("portvakt.sqlite"))
         }
-        let publicURL = try settings.parse("PORTVAKT_PUBLIC_URL", default: "http://\(host):\(port)", expected: "an http(s) URL with a host") { text in
+        // WebAuthn needs a domain as its RP ID, never an IP address: development on this machine
+        // names itself localhost (S18.5).
+        let defaultURL = mode == .development && LoopbackHost.isLoopback(host) ? "http://localhost:\(port)" : "http://\(host):\(port)"
+        let publicURL = try settings.parse("PORTVAKT_PUBLIC_URL", default: defaultURL, expected: "an http(s) URL with a host") { text in
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else { return nil }
             return text.hasSuffix("/") ? String(text.dropLast()) : text
         }

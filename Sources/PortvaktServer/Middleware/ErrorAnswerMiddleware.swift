@@ -41,7 +41,7 @@ enum Surface: Equatable {
 
     /// The browser pages; every other address is a JSON endpoint.
     static func of(_ path: String) -> Surface {
-        let pages = ["/", "/language", "/oauth/authorize", "/oauth/password", "/oauth/end-session", "/oauth/bankid/other-device"]
+        let pages = ["/", "/language", "/oauth/authorize", "/oauth/password", "/oauth/passkey", "/oauth/end-session", "/oauth/bankid/other-device"]
         let pagePrefixes = ["/oauth/callback/", "/oauth/claim/", "/portal/", "/account", "/admin", "/sandbox/mailbox"]
         return pages.contains(path) || pagePrefixes.contains(where: path.hasPrefix) ? .page : .json
     }

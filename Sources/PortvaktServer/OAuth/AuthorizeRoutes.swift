@@ -28,10 +28,15 @@ struct AuthorizeRoutes {
 
         switch request.method {
         case nil:
-            return BrokerPage.response(MethodPage.render(request))
+            return BrokerPage.response(MethodPage.render(request, passkeys: flows.passkeysAvailable))
         case .password:
             let handle = try await flows.begin(PendingLogin(request: request, method: .password))
-            return BrokerPage.response(PasswordPage.render(request, handle: handle))
+            return BrokerPage.response(PasswordPage.render(request, handle: handle, passkeys: flows.passkeysAvailable), script: flows.passkeysAvailable)
+        case .passkey where flows.passkeysAvailable:
+            let handle = try await flows.begin(PendingLogin(request: request, method: .passkey))
+            return BrokerPage.response(PasskeyPage.render(request, handle: handle), script: true)
+        case .passkey:
+            return BrokerPage.response(MethodPage.render(request, passkeys: false))
         case .bankid, .vipps:
             return try await startUpstream(request, provider: request.method!)
         }

@@ -40,18 +40,35 @@ enum BrokerPage {
 
 /// Where the app's user chooses BankID, Vipps or email and password.
 enum MethodPage {
-    static func render(_ request: AppAuthorizationRequest) -> String {
+    /// - Parameter passkeys: offer a passkey (the public URL names a domain, S18.5).
+    static func render(_ request: AppAuthorizationRequest, passkeys: Bool) -> String {
         BrokerPage.render("broker_methods", language: request.language, switchLanguageURL: request.authorizeURL(method: nil, language: request.language.other), values: [
             "bankid": request.authorizeURL(method: .bankid), "otherDevice": request.authorizeURL(method: nil, path: OtherDeviceRoutes.path),
             "vipps": request.authorizeURL(method: .vipps), "password": request.authorizeURL(method: .password),
+            "passkey": passkeys ? request.authorizeURL(method: .passkey) : false,
         ])
+    }
+}
+
+/// Sign-in with a passkey (S18.2): a button that asks the browser for one of this site's
+/// discoverable credentials; the page script (`passkey.js`) posts the assertion in the form.
+enum PasskeyPage {
+    static func render(_ request: AppAuthorizationRequest, handle: String, message: BrokerText? = nil) -> String {
+        var values: [String: Any] = ["handle": handle, "methods": request.authorizeURL(method: nil)]
+        if let message { values["error"] = message.text(request.language) }
+        return BrokerPage.render(
+            "broker_passkey", language: request.language,
+            switchLanguageURL: message == nil ? request.authorizeURL(method: .passkey, language: request.language.other) : nil, values: values
+        )
     }
 }
 
 /// The email and password form, the fallback that is always reachable.
 enum PasswordPage {
-    static func render(_ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil) -> String {
-        var values: [String: Any] = ["handle": handle, "email": email, "methods": request.authorizeURL(method: nil)]
+    /// - Parameter passkeys: let the browser offer this site's passkeys in the email field
+    ///   (conditional mediation, S18.2).
+    static func render(_ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil, passkeys: Bool = false) -> String {
+        var values: [String: Any] = ["handle": handle, "email": email, "methods": request.authorizeURL(method: nil), "passkeys": passkeys]
         if let message { values["error"] = message.text(request.language) }
         // A mistyped password is answered on this page, without a switch: the other language starts the form again.
         return BrokerPage.render(

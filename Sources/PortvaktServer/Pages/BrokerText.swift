@@ -31,6 +31,18 @@ enum BrokerText: String, PageTexts {
     case loggedOut = "logged_out"
     case youAreLoggedOut = "you_are_logged_out"
     case youCanCloseWindow = "you_can_close_window"
+    case logInPasskey = "log_in_passkey"
+    case passkeyIntro = "passkey_intro"
+    case passkeyUse = "passkey_use"
+    case passkeyWithoutScript = "passkey_without_script"
+    case passkeyWaiting = "passkey_waiting"
+    case passkeyCancelled = "passkey_cancelled"
+    case passkeyUnsupported = "passkey_unsupported"
+    case passkeyNotAccepted = "passkey_not_accepted"
+    case passkeyUnknown = "passkey_unknown"
+    case passkeyCopied = "passkey_copied"
+    case passkeyExpired = "passkey_expired"
+    case passkeyOrEmail = "passkey_or_email"
 
     func text(_ language: Language) -> String {
         switch self {
@@ -65,6 +77,32 @@ enum BrokerText: String, PageTexts {
         case .loggedOut: language.pick("Logget ut", "Logged out")
         case .youAreLoggedOut: language.pick("Du er logget ut", "You are logged out")
         case .youCanCloseWindow: language.pick("Du kan lukke dette vinduet.", "You can close this window.")
+        case .logInPasskey: language.pick("Logg inn med passnøkkel", "Log in with a passkey")
+        case .passkeyIntro:
+            language.pick(
+                "En passnøkkel ligger på telefonen eller datamaskinen din, og du låser den opp med ansikt, fingeravtrykk eller PIN-kode. Du legger den til under Min konto etter at du har logget inn med BankID eller Vipps.",
+                "A passkey is kept on your phone or computer, and you unlock it with your face, fingerprint or PIN. You add one in My account after logging in with BankID or Vipps."
+            )
+        case .passkeyUse: language.pick("Bruk passnøkkelen min", "Use my passkey")
+        case .passkeyWithoutScript:
+            language.pick("Passnøkler trenger JavaScript. Velg en annen måte å logge inn på.", "Passkeys need JavaScript. Choose another way to log in.")
+        case .passkeyWaiting: language.pick("Venter på passnøkkelen …", "Waiting for your passkey …")
+        case .passkeyCancelled: language.pick("Passnøkkelen ble ikke brukt. Prøv igjen, eller velg en annen måte.", "The passkey was not used. Try again, or choose another way.")
+        case .passkeyUnsupported: language.pick("Denne nettleseren kan ikke bruke passnøkler. Velg en annen måte å logge inn på.", "This browser cannot use passkeys. Choose another way to log in.")
+        case .passkeyNotAccepted:
+            language.pick(
+                "Passnøkkelen ble ikke godtatt. Den må låses opp med ansikt, fingeravtrykk eller PIN-kode. Prøv igjen, eller velg en annen måte.",
+                "The passkey was not accepted. It must be unlocked with your face, fingerprint or PIN. Try again, or choose another way."
+            )
+        case .passkeyUnknown:
+            language.pick("Vi kjenner ikke denne passnøkkelen. Den kan være fjernet. Logg inn med BankID eller Vipps.", "We do not know this passkey. It may have been removed. Log in with BankID or Vipps.")
+        case .passkeyCopied:
+            language.pick(
+                "Passnøkkelen ble avvist fordi den kan være kopiert. Logg inn med BankID eller Vipps, fjern den under Min konto og legg til en ny.",
+                "The passkey was refused because it may have been copied. Log in with BankID or Vipps, remove it in My account and add a new one."
+            )
+        case .passkeyExpired: language.pick("Det tok for lang tid. Prøv igjen.", "That took too long. Try again.")
+        case .passkeyOrEmail: language.pick("Har du en passnøkkel, kan du velge den i e-postfeltet.", "If you have a passkey, you can choose it in the email field.")
         }
     }
 }

@@ -16,9 +16,13 @@ struct AccountActions {
         case deviceRemoved = "device_removed"
         case sessionEnded = "session_ended"
         case othersEnded = "others_ended"
+        case passkeyAdded = "passkey_added"
+        case passkeyRemoved = "passkey_removed"
 
         var text: PortalText {
             switch self {
+            case .passkeyAdded: .passkeyAdded
+            case .passkeyRemoved: .passkeyRemoved
             case .deviceRemoved: .deviceRemoved
             case .sessionEnded: .sessionEnded
             case .othersEnded: .otherSessionsEnded
@@ -42,7 +46,11 @@ struct AccountActions {
         return done(.othersEnded)
     }
 
-    private func done(_ what: Done) -> Response {
+    func removePasskey(_ id: String) async throws -> Response {
+        try await account.passkeys.remove(id: id, userID: userID, source: "portal") ? done(.passkeyRemoved) : notFound()
+    }
+
+    func done(_ what: Done) -> Response {
         PortalPage.redirect(to: "/account?done=\(what.rawValue)")
     }
 }

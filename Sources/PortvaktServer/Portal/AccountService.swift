@@ -9,6 +9,7 @@ struct AccountService: Sendable {
     let store: PortvaktStore
     let sessions: SessionService
     let export: PersonalDataExport
+    let passkeys: Passkeys
     let now: @Sendable () -> Date
 
     func user(id: String) async throws -> User? {
@@ -23,18 +24,31 @@ struct AccountService: Sendable {
         let sessions: [Session]
         let devices: [Device]
         let events: [AuditEvent]
+        let passkeys: [Passkey]
+        /// Whether this browser's session may add a passkey now (``SensitiveAction/passkeyRegister``).
+        let mayAddPasskey: Bool
+    }
+
+    /// The member as the domain's operations take them: the browser's Portvakt session and their
+    /// roles as the database holds them now; nil when the session is gone.
+    func actor(sessionID: String) async throws -> Actor? {
+        guard let session = try await store.session(id: sessionID), session.revokedAt == nil else { return nil }
+        return Actor(session: session, organisations: try await store.organisationRoles(userID: session.userId))
     }
 
     /// Nil when the account was merged into another or removed since the sign-in.
-    func overview(userID: String, eventActions: [String]) async throws -> Overview? {
+    func overview(userID: String, sessionID: String, eventActions: [String]) async throws -> Overview? {
         guard let user = try await store.user(id: userID) else { return nil }
+        let actor = try await actor(sessionID: sessionID)
         return Overview(
             user: user,
             organisationNames: Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) }),
             organisationRoles: try await store.organisationRoles(userID: userID),
             sessions: try await store.activeSessions(userID: userID, now: now()),
             devices: try await store.activeDevices(userID: userID),
-            events: try await store.auditEvents(actorUserID: userID, actions: eventActions)
+            events: try await store.auditEvents(actorUserID: userID, actions: eventActions),
+            passkeys: try await passkeys.list(userID: userID),
+            mayAddPasskey: actor?.satisfies(.passkeyRegister, at: now()) ?? false
         )
     }
 

@@ -14,7 +14,7 @@ struct AccountView {
         var frame = frame
         let language = frame.language
         // The account was merged into another or removed since the sign-in.
-        guard let overview = try await account.overview(userID: signedIn.portal.userId, eventActions: PortalWords.eventActions) else {
+        guard let overview = try await account.overview(userID: signedIn.portal.userId, sessionID: signedIn.portal.sessionId, eventActions: PortalWords.eventActions) else {
             return pages.response("problem", frame: frame, values: [
                 "heading": PortalText.notSignedInTitle.text(language), "message": PortalText.notSignedIn.text(language),
                 "action": ["href": "/portal/login", "label": PortalText.signIn.text(language)],
@@ -55,7 +55,16 @@ struct AccountView {
             "others": sessions.contains { $0.id != signedIn.portal.sessionId },
             "events": events.map { ["when": LocalTime.text($0.occurredAt, language), "what": PortalWords.event($0.action, outcome: $0.outcome, source: $0.source, language)] },
             "hasEvents": !events.isEmpty,
+            "passkeysAvailable": account.passkeys.available,
+            "passkeys": overview.passkeys.map { passkey -> [String: Any] in
+                ["id": passkey.id, "name": passkey.name, "created": time(passkey.createdAt),
+                 "lastUsed": passkey.lastUsedAt.map(time) ?? PortalText.neverUsed.text(language)]
+            },
+            "hasPasskeys": !overview.passkeys.isEmpty,
+            "mayAddPasskey": overview.mayAddPasskey,
         ]
+        // The registration's script runs only where it can be used.
+        frame.script = account.passkeys.available && overview.mayAddPasskey
         // The title says what just happened too: a screen reader reads it first on the new page.
         return pages.response("account", frame: frame, values: values)
     }

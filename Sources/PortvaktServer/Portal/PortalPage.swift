@@ -33,6 +33,8 @@ struct PortalPage: Sendable {
         var portal = true
         /// The language switch's address; nil: the portal's switch for `path`.
         var switchLanguage: String?
+        /// The page loads its own script (`script-src 'self'`) and calls this server (`connect-src 'self'`).
+        var script = false
     }
 
     /// Every text of the portal and its administration, by language.
@@ -68,11 +70,12 @@ struct PortalPage: Sendable {
     func response(
         _ template: String, frame: Frame, values: [String: Any] = [:], status: HTTPResponse.Status = .ok, cookies: [String] = []
     ) -> Response {
-        Self.response(html: render(template, frame: frame, values: values), status: status, cookies: cookies)
+        Self.response(html: render(template, frame: frame, values: values), status: status, cookies: cookies, script: frame.script)
     }
 
-    static func response(html: String, status: HTTPResponse.Status, cookies: [String] = []) -> Response {
+    static func response(html: String, status: HTTPResponse.Status, cookies: [String] = [], script: Bool = false) -> Response {
         var headers = securityHeaders
+        if script { headers[.contentSecurityPolicy] = scriptPolicy }
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
@@ -86,6 +89,9 @@ struct PortalPage: Sendable {
         for cookie in cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         return Response(status: .seeOther, headers: headers)
     }
+
+    /// A page with its own script file: the same, and scripts and requests from here only.
+    static let scriptPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     /// No script at all, styles and images only from here, forms only to here, never in a frame.
     static let securityHeaders: HTTPFields = [

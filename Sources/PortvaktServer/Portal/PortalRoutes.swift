@@ -24,6 +24,7 @@ struct PortalRoutes {
 
     func register(on router: Router<PortvaktRequestContext>) {
         PortalStylesheet.register(on: router)
+        PasskeyScript.register(on: router)
         router.get("/") { request, _ in try await start(request) }
         router.get("/language") { request, _ in switchLanguage(request) }
         router.get("/portal/login") { request, _ in try await signIn(request) }
@@ -61,9 +62,10 @@ struct PortalRoutes {
         router.post("/account/sessions/end-others") { request, _ in
             try await withForm(request) { signedIn, _ in try await actions(request, signedIn).endOthers() }
         }
+        registerPasskeyRoutes(on: router)
     }
 
-    private func actions(_ request: Request, _ signedIn: SignedIn) -> AccountActions {
+    func actions(_ request: Request, _ signedIn: SignedIn) -> AccountActions {
         let frame = frame(request, signedIn)
         return AccountActions(account: account, signedIn: signedIn) { [pages] in
             PortalRoutes.problem(.notFound, heading: .notFoundTitle, frame: frame, status: .notFound, retry: false, pages: pages, back: "/account")
@@ -76,7 +78,7 @@ struct PortalRoutes {
         let signedIn = try await signedIn(request)
         var frame = frame(request, signedIn)
         if request.uri.queryParameters.get("signed_out") != nil { frame.status = PortalText.signedOut.text(frame.language) }
-        var values: [String: Any] = ["sandbox": sandboxEnabled]
+        var values: [String: Any] = ["sandbox": sandboxEnabled, "passkeys": account.passkeys.available]
         if sandboxEnabled { values["people"] = TryItPeople.all(frame.language) }
         return pages.response("start", frame: frame, values: values)
     }
@@ -182,7 +184,7 @@ struct PortalRoutes {
         try await portalSessions.close(signedIn, reason: reason)
     }
 
-    /// The step-up's login must be the same person's, by BankID or Vipps, just now; the browser's
+    /// The step-up's login must be the same person's, by BankID, Vipps or a passkey, just now; the browser's
     /// portal session then rests on it, and the session it rested on ends.
     private func finishStepUp(_ request: Request, session: Session, back: String, frame: PortalPage.Frame) async throws -> Response {
         let service = portalSessions.sessions
@@ -191,7 +193,10 @@ struct PortalRoutes {
             try await service.end(session, reason: "portal_step_up_refused", now: now)
             return notSignedIn(request)
         }
-        guard session.userId == current.portal.userId, DeviceTrust.isFreshElectronicIDLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now) else {
+        // BankID or Vipps, or a passkey (S18.3); which action each opens is the policy's word.
+        let fresh = DeviceTrust.isFreshElectronicIDLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now)
+            || Authentication.isFreshPasskeyLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now)
+        guard session.userId == current.portal.userId, fresh else {
             try await service.end(session, reason: "portal_step_up_refused", now: now)
             let message: PortalText = session.userId == current.portal.userId ? .stepUpNotFresh : .stepUpOtherPerson
             return problem(message, heading: .errorTitle, frame: frame, status: .forbidden, retry: false)

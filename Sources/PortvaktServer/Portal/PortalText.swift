@@ -59,6 +59,23 @@ enum PortalText: String, PageTexts {
     case eventWhen = "event_when"
     case eventWhat = "event_what"
     case deviceRemoved = "device_removed"
+    case passkeysTitle = "passkeys_title"
+    case passkeysIntro = "passkeys_intro"
+    case noPasskeys = "no_passkeys"
+    case passkeyCreated = "passkey_created"
+    case removePasskey = "remove_passkey"
+    case passkeyName = "passkey_name"
+    case passkeyNameHint = "passkey_name_hint"
+    case addPasskey = "add_passkey"
+    case passkeyConfirmFirst = "passkey_confirm_first"
+    case passkeyAdded = "passkey_added"
+    case passkeyRemoved = "passkey_removed"
+    case passkeyNotCreated = "passkey_not_created"
+    case passkeyAlreadyAdded = "passkey_already_added"
+    case passkeyNameInvalid = "passkey_name_invalid"
+    case passkeyTooMany = "passkey_too_many"
+    case passkeyStepUpNeeded = "passkey_step_up_needed"
+    case signInPasskey = "sign_in_passkey"
     case sessionEnded = "session_ended"
     case otherSessionsEnded = "other_sessions_ended"
     case errorTitle = "error_title"
@@ -147,6 +164,35 @@ enum PortalText: String, PageTexts {
         case .downloadMyData: language.pick("Last ned dataene mine", "Download my data")
         case .eventWhen: language.pick("Når", "When")
         case .eventWhat: language.pick("Hva", "What")
+        case .passkeysTitle: language.pick("Passnøkler", "Passkeys")
+        case .passkeysIntro:
+            language.pick(
+                "Med en passnøkkel logger du inn her uten passord, med ansikt, fingeravtrykk eller PIN-kode på telefonen eller datamaskinen. Den virker bare på denne nettsiden, så den kan ikke lures fra deg.",
+                "With a passkey you sign in here without a password, with your face, fingerprint or PIN on your phone or computer. It works on this website only, so nobody can trick you into giving it away.")
+        case .noPasskeys: language.pick("Du har ingen passnøkler.", "You have no passkeys.")
+        case .passkeyCreated: language.pick("Lagt til", "Added")
+        case .removePasskey: language.pick("Fjern passnøkkelen", "Remove the passkey")
+        case .passkeyName: language.pick("Navn på passnøkkelen", "Name of the passkey")
+        case .passkeyNameHint: language.pick("For eksempel «Jobb-PC» eller «Mobilen min». Høyst 60 tegn.", "For example “Work laptop” or “My phone”. At most 60 characters.")
+        case .addPasskey: language.pick("Legg til en passnøkkel", "Add a passkey")
+        case .passkeyConfirmFirst:
+            language.pick(
+                "For å legge til en passnøkkel må du ha logget inn med BankID eller Vipps de siste 5 minuttene.",
+                "To add a passkey, you must have signed in with BankID or Vipps in the last 5 minutes.")
+        case .passkeyAdded: language.pick("Passnøkkelen er lagt til. Vi har sendt deg en e-post om det.", "The passkey is added. We have sent you an email about it.")
+        case .passkeyRemoved: language.pick("Passnøkkelen er fjernet. Den kan ikke lenger logge inn.", "The passkey is removed. It can no longer sign in.")
+        case .passkeyNotCreated:
+            language.pick(
+                "Passnøkkelen ble ikke lagt til: nettleseren laget ingen, eller den ble ikke godtatt. Den må låses opp med ansikt, fingeravtrykk eller PIN-kode. Prøv igjen.",
+                "The passkey was not added: the browser made none, or it was not accepted. It must be unlocked with your face, fingerprint or PIN. Try again.")
+        case .passkeyAlreadyAdded: language.pick("Denne passnøkkelen er allerede lagt til.", "This passkey is already added.")
+        case .passkeyNameInvalid: language.pick("Gi passnøkkelen et navn på høyst 60 tegn.", "Give the passkey a name of at most 60 characters.")
+        case .passkeyTooMany: language.pick("Du har 20 passnøkler. Fjern en før du legger til en ny.", "You have 20 passkeys. Remove one before you add another.")
+        case .passkeyStepUpNeeded:
+            language.pick(
+                "Det er mer enn 5 minutter siden du logget inn med BankID eller Vipps. Bekreft med en av dem, og legg til passnøkkelen igjen.",
+                "It is more than 5 minutes since you signed in with BankID or Vipps. Confirm with one of them, then add the passkey again.")
+        case .signInPasskey: language.pick("Logg inn med passnøkkel", "Sign in with a passkey")
         case .deviceRemoved: language.pick("Telefonen er fjernet. Innloggingene den åpnet er avsluttet.", "The phone is removed. The sign-ins it opened have ended.")
         case .sessionEnded: language.pick("Du er logget ut der.", "You are signed out there.")
         case .otherSessionsEnded: language.pick("Du er logget ut alle andre steder.", "You are signed out everywhere else.")

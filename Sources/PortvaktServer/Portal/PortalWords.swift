@@ -9,6 +9,7 @@ enum PortalWords {
     /// How a session was opened, from its `amr` (RFC 8176).
     static func method(amr: String, _ language: Language) -> String {
         let values = Set(amr.split(separator: " ").map(String.init))
+        if values.contains("hwk"), values.contains("mfa") { return language.pick("Passnøkkel", "Passkey") }
         if values.contains("hwk") {
             return values.contains("fpt")
                 ? language.pick("Fingeravtrykk på telefonen", "Fingerprint on the phone")
@@ -35,6 +36,7 @@ enum PortalWords {
     /// The security events a person sees of their own, in words.
     static let eventActions = [
         "login.succeeded", "device.unlock", "device.registered", "device.revoked", "device.assertion_failed", "device.step_up", "user.password_step_up", "account.data_exported",
+        "passkey.registered", "passkey.removed", "passkey.refused",
     ]
 
     static func event(_ action: String, outcome: String, source: String?, _ language: Language) -> String {
@@ -43,6 +45,7 @@ enum PortalWords {
             switch source {
             case "bankid-login": language.pick("Logget inn med BankID", "Signed in with BankID")
             case "vipps-login": language.pick("Logget inn med Vipps", "Signed in with Vipps")
+            case "passkey-login": language.pick("Logget inn med passnøkkel", "Signed in with a passkey")
             default: language.pick("Logget inn med e-post og passord", "Signed in with email and password")
             }
         case "device.unlock": language.pick("Låste opp appen med ansikt eller fingeravtrykk", "Unlocked the app with face or fingerprint")
@@ -51,6 +54,9 @@ enum PortalWords {
         case "device.assertion_failed": language.pick("Mislykket opplåsing med telefonen", "Failed unlock with the phone")
         case "device.step_up": language.pick("Bekreftet med ansikt eller fingeravtrykk", "Confirmed with face or fingerprint")
         case "account.data_exported": language.pick("Lastet ned dataene dine", "Downloaded your data")
+        case "passkey.registered": language.pick("La til en passnøkkel", "Added a passkey")
+        case "passkey.removed": language.pick("Fjernet en passnøkkel", "Removed a passkey")
+        case "passkey.refused": language.pick("En passnøkkel ble avvist", "A passkey was refused")
         case "user.password_step_up":
             outcome == "success" ? language.pick("Bekreftet med passord", "Confirmed with password")
                 : language.pick("Feil passord ved bekreftelse", "Wrong password when confirming")

@@ -31,5 +31,6 @@ public struct Migration: Sendable {
         Migration(version: 21, name: "audit verified head", apply: AuditVerifiedHead.apply),
         Migration(version: 22, name: "membership claims", apply: MembershipClaims.apply),
         Migration(version: 23, name: "audit addresses", apply: AuditAddresses.apply),
+        Migration(version: 24, name: "passkeys", apply: Passkeys.apply),
     ]
 }

@@ -27,6 +27,7 @@ extension PortvaktStore {
             for (table, column) in [
                 ("devices", "user_id"), ("activities", "user_id"), ("expense_claims", "user_id"), ("contacts", "assigned_user_id"),
                 ("contacts", "created_by"), ("member_sync_log", "user_id"), ("bankid_orders", "user_id"),
+                ("passkeys", "user_id"),
             ] {
                 try await db.update(table).set(SQLIdentifier(column), to: SQLBind(keepID)).where(SQLIdentifier(column), .equal, SQLBind(removeID)).run()
             }

@@ -25,6 +25,8 @@ public struct User: Sendable, Hashable, Codable {
 /// Which identity provider vouched for a login.
 public enum IdentityProvider: String, Sendable, Hashable, Codable, CaseIterable {
     case bankid, vipps, password
+    /// A passkey (WebAuthn) on the web; the credential lives in `passkeys`, never in `identities`.
+    case passkey
 }
 
 /// A user's account at an identity provider: unique per (provider, subject).

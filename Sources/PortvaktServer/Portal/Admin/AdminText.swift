@@ -96,6 +96,7 @@ enum AdminText: String, PageTexts {
     case stepUpNothingChanged = "admin_step_up_nothing_changed"
     case stepUpTitle = "admin_step_up_title"
     case stepUpVipps = "admin_step_up_vipps"
+    case stepUpPasskey = "admin_step_up_passkey"
     case sync = "admin_sync"
     case syncCaption = "admin_sync_caption"
     case syncEntries = "admin_sync_entries"
@@ -258,8 +259,9 @@ enum AdminText: String, PageTexts {
         case .showAll: language.pick("Vis alle", "Show all")
         case .status: language.pick("Status", "Status")
         case .stepUpBankid: language.pick("Bekreft med BankID", "Confirm with BankID")
-        case .stepUpNeeded: language.pick("For å se fødselsnumre i sin helhet, løse konflikter eller slå sammen kontoer må du bekrefte hvem du er med BankID eller Vipps. Bekreftelsen gjelder i 5 minutter.", "To see national identity numbers in full, resolve conflicts or merge accounts, confirm who you are with BankID or Vipps. The confirmation lasts 5 minutes.")
-        case .stepUpNothingChanged: language.pick("Dette krever en ny bekreftelse med BankID eller Vipps. Ingenting er endret.", "This needs a new confirmation with BankID or Vipps. Nothing was changed.")
+        case .stepUpNeeded: language.pick("For å se fødselsnumre i sin helhet, løse konflikter eller slå sammen kontoer må du bekrefte hvem du er med BankID, Vipps eller en passnøkkel. Bekreftelsen gjelder i 5 minutter.", "To see national identity numbers in full, resolve conflicts or merge accounts, confirm who you are with BankID, Vipps or a passkey. The confirmation lasts 5 minutes.")
+        case .stepUpPasskey: language.pick("Bekreft med passnøkkel", "Confirm with a passkey")
+        case .stepUpNothingChanged: language.pick("Dette krever en ny bekreftelse med BankID, Vipps eller en passnøkkel. Ingenting er endret.", "This needs a new confirmation with BankID, Vipps or a passkey. Nothing was changed.")
         case .stepUpTitle: language.pick("Bekreft hvem du er", "Confirm who you are")
         case .stepUpVipps: language.pick("Bekreft med Vipps", "Confirm with Vipps")
         case .sync: language.pick("Medlemssynk", "Member sync")

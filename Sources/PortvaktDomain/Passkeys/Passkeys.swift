@@ -1,0 +1,167 @@
+import Crypto
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktStorage
+import WebAuthn
+
+/// Passkeys on the web (S18): registration in My account after a fresh BankID or Vipps login,
+/// sign-in and step-up by an assertion with user verification, removal. Each ceremony's
+/// challenge is stored bound to what started it (the login's flow, or the portal session) and
+/// used up before anything is verified, so an answer counts once, on any instance.
+public struct Passkeys: Sendable {
+    let store: any PasskeyStore
+    let mailer: Mailer
+    /// The relying party follows the public URL, known only once the server listens.
+    let relyingParty: @Sendable () -> RelyingParty?
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    public static let challengeLifetime: TimeInterval = 300
+    public static let maximumNameLength = 60
+    public static let maximumPerUser = 20
+
+    public init(store: any PasskeyStore, mailer: Mailer, relyingParty: @escaping @Sendable () -> RelyingParty?, logger: Logger, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.mailer = mailer
+        self.relyingParty = relyingParty
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Whether passkeys work here: the public URL names a domain (never an IP address).
+    public var available: Bool { relyingParty() != nil }
+
+    public func list(userID: String) async throws -> [Passkey] {
+        try await store.passkeys(userID: userID)
+    }
+
+    // MARK: - Registration (S18.1)
+
+    /// Options for `navigator.credentials.create`, for `actor` (policy ``SensitiveAction/passkeyRegister``).
+    public func registrationOptions(for actor: Actor, binding: String) async throws -> PasskeyCreationOptions {
+        guard let party = relyingParty() else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
+        guard actor.satisfies(.passkeyRegister, at: now()) else { throw PasskeyRefusal.stepUpRequired }
+        guard let user = try await store.user(id: actor.userID) else { throw PasskeyRefusal.unknownCredential }
+        let existing = try await store.passkeys(userID: user.id)
+        let challenge = try await issueChallenge(binding: binding, purpose: "register", userID: user.id)
+        return PasskeyCreationOptions(
+            rp: .init(id: party.id, name: "Portvakt"),
+            user: .init(id: RelyingParty.base64URLEncode(Array(user.id.utf8)), name: user.email ?? user.displayName, displayName: user.displayName),
+            challenge: challenge,
+            pubKeyCredParams: COSEKey.Algorithm.allCases.map { .init(alg: $0.rawValue) },
+            excludeCredentials: existing.map { .init(id: RelyingParty.base64URLEncode(Array($0.credentialId))) }
+        )
+    }
+
+    /// Checks and stores the registration the browser made for `actor`'s challenge; audits it
+    /// and tells the member by email.
+    public func register(_ response: PasskeyRegistrationResponse, for actor: Actor, binding: String, source: String) async throws -> Passkey {
+        let name = response.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let now = self.now()
+        guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now),
+              challenge.purpose == "register", challenge.userId == actor.userID
+        else { throw PasskeyRefusal.expired }
+        guard actor.satisfies(.passkeyRegister, at: now) else { throw PasskeyRefusal.stepUpRequired }
+        guard !name.isEmpty, name.count <= Self.maximumNameLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw PasskeyRefusal.invalidName }
+        guard let party = relyingParty(), let clientData = RelyingParty.base64URLDecode(response.clientDataJSON),
+              let attestation = RelyingParty.base64URLDecode(response.attestationObject)
+        else { throw await refuse(.notVerified(.malformed("base64url")), userID: actor.userID, source: source) }
+        let registration: RelyingParty.Registration
+        do {
+            registration = try party.verifyRegistration(clientDataJSON: clientData, attestationObject: attestation, challenge: Array(challenge.challenge))
+        } catch {
+            throw await refuse(.notVerified(error), userID: actor.userID, source: source)
+        }
+        guard try await store.passkeys(userID: actor.userID).count < Self.maximumPerUser else { throw PasskeyRefusal.tooMany }
+        let passkey = Passkey(
+            id: UUID().uuidString.lowercased(), userId: actor.userID, credentialId: Data(registration.credentialID), userHandle: Data(actor.userID.utf8),
+            publicKey: Data(registration.publicKeyCOSE), algorithm: registration.algorithm.rawValue, signCount: Int64(registration.signCount),
+            backupEligible: registration.backupEligible, backedUp: registration.backedUp, aaguid: Data(registration.aaguid), name: name,
+            createdAt: now.millisecondsSince1970
+        )
+        let audit = AuditEvent(
+            occurredAt: now, action: .passkeyRegistered, outcome: "success", actorUserID: UUID(uuidString: actor.userID),
+            subjectType: "passkey", subjectID: passkey.id, source: source, details: ["algorithm": "\(registration.algorithm.rawValue)"]
+        )
+        guard try await store.insertPasskey(passkey, audit: audit) else { throw PasskeyRefusal.alreadyRegistered }
+        logger.info("Passkey registered", metadata: ["user": "\(actor.userID)", "passkey": "\(passkey.id)"])
+        let user = try await store.user(id: actor.userID)
+        await mailer.notify(.passkeyAdded(name: name), to: user?.email, logger: logger)
+        return passkey
+    }
+
+    /// Removes one of the user's passkeys; false when they have none with that ID.
+    public func remove(id: String, userID: String, source: String) async throws -> Bool {
+        guard id.utf8.count <= 64 else { return false }
+        let audit = AuditEvent(
+            occurredAt: now(), action: .passkeyRemoved, outcome: "success", actorUserID: UUID(uuidString: userID),
+            subjectType: "passkey", subjectID: id, source: source
+        )
+        return try await store.deletePasskey(id: id, userID: userID, audit: audit) != nil
+    }
+
+    // MARK: - Sign-in and step-up (S18.2, S18.3)
+
+    /// Options for `navigator.credentials.get` with discoverable credentials, for a login's flow.
+    public func signInOptions(binding: String) async throws -> PasskeyRequestOptions {
+        guard let party = relyingParty() else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
+        let challenge = try await issueChallenge(binding: binding, purpose: "sign_in", userID: nil)
+        return PasskeyRequestOptions(challenge: challenge, rpId: party.id)
+    }
+
+    /// The account whose passkey answered the flow's challenge: the challenge used up first, the
+    /// signature, flags and counter checked, the use recorded.
+    public func signIn(_ response: PasskeyAssertionResponse, binding: String, source: String) async throws -> User {
+        let now = self.now()
+        guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now), challenge.purpose == "sign_in"
+        else { throw PasskeyRefusal.expired }
+        guard let party = relyingParty(), let credentialID = RelyingParty.base64URLDecode(response.credentialID), credentialID.count <= 1023,
+              let clientData = RelyingParty.base64URLDecode(response.clientDataJSON), let data = RelyingParty.base64URLDecode(response.authenticatorData),
+              let signature = RelyingParty.base64URLDecode(response.signature), let handle = RelyingParty.base64URLDecode(response.userHandle)
+        else { throw await refuse(.notVerified(.malformed("base64url")), userID: nil, source: source) }
+        guard let passkey = try await store.passkey(credentialID: Data(credentialID)), Data(handle) == passkey.userHandle
+        else { throw await refuse(.unknownCredential, userID: nil, source: source) }
+        let assertion: RelyingParty.Assertion
+        do {
+            assertion = try party.verifyAssertion(
+                clientDataJSON: clientData, authenticatorData: data, signature: signature, challenge: Array(challenge.challenge),
+                credential: .init(publicKeyCOSE: Array(passkey.publicKey), signCount: UInt32(clamping: passkey.signCount), backupEligible: passkey.isBackupEligible)
+            )
+        } catch .counterWentBackwards {
+            throw await refuse(.cloned, userID: passkey.userId, passkeyID: passkey.id, source: source)
+        } catch {
+            throw await refuse(.notVerified(error), userID: passkey.userId, passkeyID: passkey.id, source: source)
+        }
+        guard try await store.recordPasskeyUse(id: passkey.id, previous: passkey.signCount, signCount: Int64(assertion.signCount), backedUp: assertion.backedUp, now: now),
+              let user = try await store.user(id: passkey.userId)
+        else { throw await refuse(.cloned, userID: passkey.userId, passkeyID: passkey.id, source: source) }
+        return user
+    }
+
+    // MARK: -
+
+    private func issueChallenge(binding: String, purpose: String, userID: String?) async throws -> String {
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        let now = self.now()
+        try await store.putWebAuthnChallenge(WebAuthnChallenge(
+            bindingHash: Self.hash(binding), purpose: purpose, userId: userID, challenge: Data(bytes),
+            createdAt: now.millisecondsSince1970, expiresAt: now.addingTimeInterval(Self.challengeLifetime).millisecondsSince1970
+        ))
+        return RelyingParty.base64URLEncode(bytes)
+    }
+
+    /// Audits and logs a refused ceremony, and returns the refusal to throw.
+    private func refuse(_ refusal: PasskeyRefusal, userID: String?, passkeyID: String? = nil, source: String) async -> PasskeyRefusal {
+        logger.notice("Passkey refused", metadata: ["reason": "\(refusal.reason)"])
+        try? await store.append(AuditEvent(
+            occurredAt: now(), action: .passkeyRefused, outcome: "failure", actorUserID: userID.flatMap(UUID.init(uuidString:)),
+            subjectType: passkeyID == nil ? nil : "passkey", subjectID: passkeyID, source: source, details: ["reason": refusal.reason]
+        ))
+        return refusal
+    }
+
+    /// Challenges are found by the SHA-256 of their binding (a flow handle or a session reference).
+    static func hash(_ binding: String) -> Data { Data(SHA256.hash(data: Data(binding.utf8))) }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import Hummingbird
+import PortvaktCore
+import PortvaktDomain
+import PortvaktHTTP
+
+/// Passkeys in "My account" (S18.1): the options for `navigator.credentials.create` (a form post
+/// with the CSRF token, answered in JSON for the page script), the registration, and removal.
+/// Adding one needs a BankID or Vipps login within five minutes (``SensitiveAction/passkeyRegister``).
+extension PortalRoutes {
+    func registerPasskeyRoutes(on router: Router<PortvaktRequestContext>) {
+        router.post("/account/passkeys/options") { request, _ in
+            try await withForm(request) { signedIn, _ in try await registrationOptions(request, signedIn) }
+        }
+        router.post("/account/passkeys") { request, _ in
+            try await withForm(request) { signedIn, fields in try await registerPasskey(request, signedIn, fields) }
+        }
+        router.post("/account/passkeys/:id/remove") { request, context in
+            try await withForm(request) { signedIn, _ in
+                try await actions(request, signedIn).removePasskey(context.parameters.get("id") ?? "")
+            }
+        }
+    }
+
+    /// A registration's challenge is bound to the browser's portal session.
+    private static func registrationBinding(_ signedIn: SignedIn) -> String { "register:\(signedIn.reference)" }
+
+    private struct Refusal: Encodable { let message: String }
+
+    private func registrationOptions(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+        let language = PortalLanguage.of(request)
+        guard let actor = try await account.actor(sessionID: signedIn.portal.sessionId) else { return notSignedIn(request) }
+        do {
+            let options = try await account.passkeys.registrationOptions(for: actor, binding: Self.registrationBinding(signedIn))
+            return try Responses.json(PublicKeyOptions(publicKey: options))
+        } catch let refusal as PasskeyRefusal {
+            let (message, status): (PortalText, HTTPResponse.Status) = refusal == .stepUpRequired ? (.passkeyStepUpNeeded, .unauthorized) : (.passkeyNotCreated, .badRequest)
+            return try Responses.json(Refusal(message: message.text(language)), status: status)
+        }
+    }
+
+    private func registerPasskey(_ request: Request, _ signedIn: SignedIn, _ fields: FormFields) async throws -> Response {
+        guard let actor = try await account.actor(sessionID: signedIn.portal.sessionId) else { return notSignedIn(request) }
+        let response = PasskeyRegistrationResponse(
+            clientDataJSON: fields["client_data"] ?? "", attestationObject: fields["attestation_object"] ?? "", name: fields["name"] ?? ""
+        )
+        do {
+            _ = try await account.passkeys.register(response, for: actor, binding: Self.registrationBinding(signedIn), source: "portal")
+            return actions(request, signedIn).done(.passkeyAdded)
+        } catch let refusal as PasskeyRefusal {
+            let message: PortalText = switch refusal {
+            case .alreadyRegistered: .passkeyAlreadyAdded
+            case .invalidName: .passkeyNameInvalid
+            case .tooMany: .passkeyTooMany
+            case .stepUpRequired: .passkeyStepUpNeeded
+            default: .passkeyNotCreated
+            }
+            return Self.problem(
+                message, heading: .errorTitle, frame: frame(request, signedIn), status: refusal == .stepUpRequired ? .unauthorized : .badRequest,
+                retry: false, pages: pages, back: "/account#passkeys"
+            )
+        }
+    }
+}
