@@ -4,6 +4,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import WebAuthn
 
 /// One request to an organisation's administration pages, after the checks every one of them
 /// makes on the server: signed in, a member of the organisation in the path (else 404, as if it
@@ -74,6 +75,9 @@ struct AdminRequest {
             "here": [section.rawValue: true],
             "base": base,
             "stepUpBack": FormFields.encode(request.method == .get ? request.uri.description : base),
+            // A passkey stands in for BankID or Vipps where the policy says so (S18.3), and only
+            // where passkeys work (the public URL names a domain), never where BankID's high level is asked for.
+            "passkeyStepUp": RelyingParty(publicURL: services.address.current) != nil && !services.highAssuranceOrganisations.contains(organisation.slug),
         ]
         context.merge(values) { $1 }
         return pages.response(template, frame: frame, values: context, status: status)
