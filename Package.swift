@@ -214,6 +214,8 @@ let package = Package(
             dependencies: [
                 "PortvaktCore",
                 "PortvaktStorage",
+                "WebAuthn",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
@@ -221,7 +223,7 @@ let package = Package(
         ),
         .testTarget(name: "PersonnummerTests", dependencies: ["Personnummer", "PortvaktTestSupport"]),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "PortvaktCore"]),
-        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "PortvaktTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "PortvaktKitTests", dependencies: ["PortvaktKit", "PortvaktProtocol", "QRCode"]),
         .testTarget(
             name: "PortvaktCoreTests",
@@ -262,6 +264,7 @@ let package = Package(
             name: "PortvaktServerTests",
             dependencies: [
                 "PortvaktServer", "PortvaktDomain", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
+                "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

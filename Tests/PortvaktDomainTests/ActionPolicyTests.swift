@@ -7,10 +7,13 @@ import Testing
 struct ActionPolicyTests {
     let now = Fixtures.now
 
-    @Test("S20.4, review II item 3: revealing, resolving and merging need an administrator of that organisation and BankID or Vipps within 5 minutes")
+    @Test("S20.4, review II item 3, S18.3: revealing, resolving and merging need an administrator of that organisation and BankID, Vipps or a passkey within 5 minutes")
     func administratorActions() throws {
         for action in [SensitiveAction.personnummerReveal, .conflictResolve, .accountsMerge] {
-            #expect(ActionPolicy.of(action) == ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID], freshness: 300))
+            #expect(ActionPolicy.of(action) == ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: 300))
+            #expect(throws: Never.self) { try Fixtures.actor("ingrid", .passkey, age: 299).authorize(action, in: Fixtures.nhf, at: now) }
+            #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .passkey, age: 301).authorize(action, in: Fixtures.nhf, at: now) }
+            #expect(throws: DomainError.notAllowed) { try Fixtures.actor("kari", .passkey, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.peerMentor])]).authorize(action, in: Fixtures.nhf, at: now) }
             #expect(throws: Never.self) { try Fixtures.actor("ingrid", .bankID, age: 299).authorize(action, in: Fixtures.nhf, at: now) }
             #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .bankID, age: 301).authorize(action, in: Fixtures.nhf, at: now) }
             #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .password).authorize(action, in: Fixtures.nhf, at: now) }
@@ -22,6 +25,24 @@ struct ActionPolicyTests {
         let actor = Fixtures.actor("ingrid", .deviceKey, stepUp: "personnummer.read")
         #expect(!actor.satisfies(.personnummerReveal, at: now))
         #expect(!actor.satisfies(.deviceEnrol, at: now))
+    }
+
+    @Test("S18.1, S18.3: a passkey is not BankID or Vipps: it adds no passkey or phone, and never meets an organisation's wish for BankID's high level")
+    func passkeyIsNotAnElectronicID() {
+        let passkey = Fixtures.actor("ingrid", .passkey)
+        #expect(ActionPolicy.of(.passkeyRegister) == ActionPolicy(roles: [], stepUps: [.freshElectronicID], freshness: 300))
+        #expect(!passkey.satisfies(.passkeyRegister, at: now) && !passkey.satisfies(.deviceEnrol, at: now))
+        #expect(Fixtures.actor("ingrid", .bankID, age: 299).satisfies(.passkeyRegister, at: now))
+        #expect(!Fixtures.actor("ingrid", .bankID, age: 301).satisfies(.passkeyRegister, at: now))
+        #expect(!Fixtures.actor("ingrid", .password).satisfies(.passkeyRegister, at: now))
+        #expect(!passkey.satisfies(.contactsRead, at: now), "a member's step-up is the device key or the password")
+        let high = Actor(session: Fixtures.session("ingrid", .passkey), organisations: [Fixtures.nhf], highAssuranceOrganisations: ["nhf"])
+        #expect(!high.satisfies(.personnummerReveal, at: now))
+        let session = Session.starting(
+            userID: "ingrid", clientID: "no.portvakt.app", deviceID: "device-1", amr: Authentication.passkeyAMR, acr: Authentication.passkeyACR,
+            authTime: now, idleLifetime: 3600, absoluteLifetime: 86_400, now: now
+        )
+        #expect(!Actor(session: session, organisations: [Fixtures.nhf]).satisfies(.personnummerReveal, at: now), "a device's session is never a passkey sign-in")
     }
 
     @Test("A device-key step-up satisfies exactly the action it names")

@@ -23,6 +23,7 @@ struct Fixtures {
         case .bankID: (["ext", "bankid"], "urn:bankid:loa:high", nil)
         case .password: (["pwd"], "urn:portvakt:acr:password", nil)
         case .deviceKey: (["hwk", "face"], Authentication.deviceACR, "device-1")
+        case .passkey: (Authentication.passkeyAMR, Authentication.passkeyACR, nil)
         }
         return Session.starting(
             userID: userID, clientID: "no.portvakt.app", deviceID: device, amr: amr, acr: acr, authTime: now.addingTimeInterval(-age),
@@ -30,7 +31,7 @@ struct Fixtures {
         )
     }
 
-    enum Method { case bankID, password, deviceKey }
+    enum Method { case bankID, password, deviceKey, passkey }
 
     /// `stepUp` is the access token's `step_up` claim, proved as `stepUpACR` says (a device key by default).
     static func actor(

@@ -1,4 +1,5 @@
 import Testing
+import PortvaktTestSupport
 @testable import WebAuthn
 
 /// S18.4: the CBOR decoder refuses what is not strict, definite CBOR within its limits.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PortvaktTestSupport
 @testable import WebAuthn
 
 /// S18.4: registrations and assertions checked as WebAuthn Level 3 says, against ceremonies

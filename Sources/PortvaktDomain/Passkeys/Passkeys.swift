@@ -40,8 +40,8 @@ public struct Passkeys: Sendable {
 
     /// Options for `navigator.credentials.create`, for `actor` (policy ``SensitiveAction/passkeyRegister``).
     public func registrationOptions(for actor: Actor, binding: String) async throws -> PasskeyCreationOptions {
-        guard let party = relyingParty() else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
         guard actor.satisfies(.passkeyRegister, at: now()) else { throw PasskeyRefusal.stepUpRequired }
+        guard let party = relyingParty() else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
         guard let user = try await store.user(id: actor.userID) else { throw PasskeyRefusal.unknownCredential }
         let existing = try await store.passkeys(userID: user.id)
         let challenge = try await issueChallenge(binding: binding, purpose: "register", userID: user.id)
@@ -59,10 +59,11 @@ public struct Passkeys: Sendable {
     public func register(_ response: PasskeyRegistrationResponse, for actor: Actor, binding: String, source: String) async throws -> Passkey {
         let name = response.name.trimmingCharacters(in: .whitespacesAndNewlines)
         let now = self.now()
+        // The policy first, so a caller without the step-up learns nothing else.
+        guard actor.satisfies(.passkeyRegister, at: now) else { throw PasskeyRefusal.stepUpRequired }
         guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now),
               challenge.purpose == "register", challenge.userId == actor.userID
         else { throw PasskeyRefusal.expired }
-        guard actor.satisfies(.passkeyRegister, at: now) else { throw PasskeyRefusal.stepUpRequired }
         guard !name.isEmpty, name.count <= Self.maximumNameLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw PasskeyRefusal.invalidName }
         guard let party = relyingParty(), let clientData = RelyingParty.base64URLDecode(response.clientDataJSON),

@@ -25,7 +25,11 @@ extension PortalRoutes {
     /// A registration's challenge is bound to the browser's portal session.
     private static func registrationBinding(_ signedIn: SignedIn) -> String { "register:\(signedIn.reference)" }
 
-    private struct Refusal: Encodable { let message: String }
+    /// A refusal in the OAuth style (RFC 9470 for a missing step-up), its description in the page's language.
+    private struct Refusal: Encodable {
+        let error: String
+        let error_description: String
+    }
 
     private func registrationOptions(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
         let language = PortalLanguage.of(request)
@@ -34,8 +38,12 @@ extension PortalRoutes {
             let options = try await account.passkeys.registrationOptions(for: actor, binding: Self.registrationBinding(signedIn))
             return try Responses.json(PublicKeyOptions(publicKey: options))
         } catch let refusal as PasskeyRefusal {
-            let (message, status): (PortalText, HTTPResponse.Status) = refusal == .stepUpRequired ? (.passkeyStepUpNeeded, .unauthorized) : (.passkeyNotCreated, .badRequest)
-            return try Responses.json(Refusal(message: message.text(language)), status: status)
+            let stepUp = refusal == .stepUpRequired
+            let message: PortalText = stepUp ? .passkeyStepUpNeeded : .passkeyNotCreated
+            return try Responses.json(
+                Refusal(error: stepUp ? "insufficient_user_authentication" : "invalid_request", error_description: message.text(language)),
+                status: stepUp ? .unauthorized : .badRequest
+            )
         }
     }
 

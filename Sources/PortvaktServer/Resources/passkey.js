@@ -34,7 +34,7 @@
       body: body.toString()
     }).then(function (response) {
       return response.json().then(function (answer) {
-        if (!response.ok) { throw { message: answer.message || answer.error_description }; }
+        if (!response.ok) { throw { message: answer.error_description }; }
         return answer.publicKey;
       });
     });

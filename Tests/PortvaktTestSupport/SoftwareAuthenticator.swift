@@ -1,18 +1,24 @@
 import Crypto
 import Foundation
-@testable import WebAuthn
+import WebAuthn
 
 /// A P-256 authenticator in the test: makes registrations and assertions with chosen flags,
 /// counters and client data, signed for real, for the cases a browser's authenticator will not
 /// produce on request (UV off, backup flags, a counter that goes back, packed self-attestation).
-struct SoftwareAuthenticator {
-    let key = P256.Signing.PrivateKey()
-    let credentialID: [UInt8] = Array((0..<16).map { _ in UInt8.random(in: 0...255) })
-    let rpID: String
+public struct SoftwareAuthenticator: Sendable {
+    public let key: P256.Signing.PrivateKey
+    public let credentialID: [UInt8]
+    public let rpID: String
 
-    static let up: UInt8 = 0x01, uv: UInt8 = 0x04, be: UInt8 = 0x08, bs: UInt8 = 0x10, at: UInt8 = 0x40
+    public init(rpID: String) {
+        self.rpID = rpID
+        key = P256.Signing.PrivateKey()
+        credentialID = (0..<16).map { _ in UInt8.random(in: 0...255) }
+    }
 
-    var coseKey: [UInt8] {
+    public static let up: UInt8 = 0x01, uv: UInt8 = 0x04, be: UInt8 = 0x08, bs: UInt8 = 0x10, at: UInt8 = 0x40
+
+    public var coseKey: [UInt8] {
         let raw = Array(key.publicKey.x963Representation)
         return CBOREncoding.encode(.map([
             (CBOREncoding.int(1), CBOREncoding.int(2)), (CBOREncoding.int(3), CBOREncoding.int(-7)), (CBOREncoding.int(-1), CBOREncoding.int(1)),
@@ -20,7 +26,7 @@ struct SoftwareAuthenticator {
         ]))
     }
 
-    func authenticatorData(flags: UInt8, counter: UInt32, attested: Bool, rpID: String? = nil) -> [UInt8] {
+    public func authenticatorData(flags: UInt8, counter: UInt32, attested: Bool, rpID: String? = nil) -> [UInt8] {
         var data = Array(SHA256.hash(data: Data((rpID ?? self.rpID).utf8)))
         data.append(flags | (attested ? Self.at : 0))
         data += (0..<4).reversed().map { UInt8(counter >> ($0 * 8) & 0xff) }
@@ -30,12 +36,12 @@ struct SoftwareAuthenticator {
         return data
     }
 
-    static func clientData(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
+    public static func clientData(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
         Array(#"{"type":"\#(type)","challenge":"\#(RelyingParty.base64URLEncode(challenge))","origin":"\#(origin)","crossOrigin":false}"#.utf8)
     }
 
     /// A registration: client data and attestation object (`none`, or `packed` self-attestation).
-    func register(challenge: [UInt8], origin: String, flags: UInt8 = up | uv, packed: Bool = false, certificate: Bool = false) -> (clientData: [UInt8], attestation: [UInt8]) {
+    public func register(challenge: [UInt8], origin: String, flags: UInt8 = up | uv, packed: Bool = false, certificate: Bool = false) -> (clientData: [UInt8], attestation: [UInt8]) {
         let clientData = Self.clientData(type: "webauthn.create", challenge: challenge, origin: origin)
         let authData = authenticatorData(flags: flags, counter: 0, attested: true)
         var statement = CBOR.map([])
@@ -49,7 +55,7 @@ struct SoftwareAuthenticator {
         return (clientData, CBOREncoding.encode(object))
     }
 
-    func assert(challenge: [UInt8], origin: String, flags: UInt8 = up | uv, counter: UInt32 = 1, rpID: String? = nil) -> (clientData: [UInt8], authData: [UInt8], signature: [UInt8]) {
+    public func assert(challenge: [UInt8], origin: String, flags: UInt8 = up | uv, counter: UInt32 = 1, rpID: String? = nil) -> (clientData: [UInt8], authData: [UInt8], signature: [UInt8]) {
         let clientData = Self.clientData(type: "webauthn.get", challenge: challenge, origin: origin)
         let authData = authenticatorData(flags: flags, counter: counter, attested: false, rpID: rpID)
         let signature = try! key.signature(for: authData + SHA256.hash(data: clientData)).derRepresentation

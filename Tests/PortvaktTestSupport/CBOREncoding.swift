@@ -1,9 +1,9 @@
-@testable import WebAuthn
+import WebAuthn
 
 /// A test's own CBOR encoder, to build attestation objects and COSE keys the way an
 /// authenticator does (definite lengths, keys in the order given).
-enum CBOREncoding {
-    static func encode(_ item: CBOR) -> [UInt8] {
+public enum CBOREncoding {
+    public static func encode(_ item: CBOR) -> [UInt8] {
         switch item {
         case .unsigned(let value): head(0, value)
         case .negative(let value): head(1, value)
@@ -17,7 +17,7 @@ enum CBOREncoding {
         }
     }
 
-    static func head(_ major: UInt8, _ value: UInt64) -> [UInt8] {
+    public static func head(_ major: UInt8, _ value: UInt64) -> [UInt8] {
         let top = major << 5
         switch value {
         case 0..<24: return [top | UInt8(value)]
@@ -28,5 +28,5 @@ enum CBOREncoding {
         }
     }
 
-    static func int(_ value: Int) -> CBOR { value >= 0 ? .unsigned(UInt64(value)) : .negative(UInt64(-1 - value)) }
+    public static func int(_ value: Int) -> CBOR { value >= 0 ? .unsigned(UInt64(value)) : .negative(UInt64(-1 - value)) }
 }
