@@ -30,6 +30,8 @@ struct AuthorizationMatrixTests {
         let cookie: String?
         let nhfRoles: Set<Role>?
         var freshElectronicID = false
+        /// A passkey sign-in of the last five minutes (S18.3).
+        var freshPasskey = false
     }
 
     /// Routes that end the caller's own sessions: called last, by a throwaway caller.
@@ -37,7 +39,8 @@ struct AuthorizationMatrixTests {
 
     @Test("Every route declares its policy, and every kind of caller gets what the policy promises", arguments: TestDatabase.kinds)
     func matrix(kind: DatabaseKind) async throws {
-        try await LiveBroker.run(kind, settings: ["PORTVAKT_METRICS_TOKEN": "operator-metrics-token-for-the-matrix"]) { broker in
+        // Named localhost, so that passkeys work and a passkey's caller is in the matrix (S18.3).
+        try await PasskeyTests.run(kind, settings: ["PORTVAKT_METRICS_TOKEN": "operator-metrics-token-for-the-matrix"]) { broker in
             let undeclared = broker.routes.filter { RoutePolicy.of($0) == nil }
             #expect(undeclared.isEmpty, "routes without a declared policy: \(undeclared)")
             let stale = RoutePolicy.declared.keys.filter { !broker.routes.contains($0) }
@@ -96,7 +99,8 @@ struct AuthorizationMatrixTests {
                         }
                         let reply = try await broker.send(path, method: method, form: form, headers: headers)
                         checked += 1
-                        if let problem = Self.check(reply, expected: expected, route: route, policy: policy, caller: caller.freshElectronicID) {
+                        let opens = caller.freshElectronicID || (caller.freshPasskey && policy.action.map { ActionPolicy.of($0).stepUps.contains(.freshPasskey) } == true)
+                        if let problem = Self.check(reply, expected: expected, route: route, policy: policy, caller: opens) {
                             wrong.append("\(route) as \(caller.name): \(problem)")
                         }
                     }
@@ -137,14 +141,17 @@ struct AuthorizationMatrixTests {
             if roles.isEmpty { return .notTheirs }
             if roles.isDisjoint(with: needed) { return .noRole }
         }
-        return stepUpMissing(policy.action, fresh: caller.freshElectronicID, stepUp: nil) ? .noStepUp : .through
+        return stepUpMissing(policy.action, fresh: caller.freshElectronicID, stepUp: nil, passkey: caller.freshPasskey) ? .noStepUp : .through
     }
 
     /// Whether the action's policy refuses the caller. The API's reveal does not refuse: it masks.
-    static func stepUpMissing(_ action: SensitiveAction?, fresh: Bool, stepUp: SensitiveAction?, kind: StepUpKind = .deviceKey, masks: Bool = false) -> Bool {
+    static func stepUpMissing(
+        _ action: SensitiveAction?, fresh: Bool, stepUp: SensitiveAction?, kind: StepUpKind = .deviceKey, masks: Bool = false, passkey: Bool = false
+    ) -> Bool {
         guard let action, !(masks && action == .personnummerReveal) else { return false }
         let policy = ActionPolicy.of(action)
         let satisfied = (policy.stepUps.contains(.freshElectronicID) && fresh) || (policy.stepUps.contains(kind) && stepUp == action)
+            || (policy.stepUps.contains(.freshPasskey) && passkey)
         return !satisfied
     }
 
@@ -218,14 +225,18 @@ struct AuthorizationMatrixTests {
         ]
     }
 
-    /// No cookie; Ingrid after a password sign-in; Ingrid after BankID; Ola (coordinator); Lars
+    /// No cookie; Ingrid after a password sign-in; Ingrid after BankID; Ingrid after a passkey; Ola (coordinator); Lars
     /// (Blindeforbundet's administrator); and last Kari, who may end her own sessions.
     static func portalCallers(_ broker: LiveBroker) async throws -> [PortalCaller] {
         let password = try await AdminPortalTests.signInWithPassword(broker, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password)
+        // Ingrid adds a passkey after BankID, then signs in with it alone.
+        let registered = try await PasskeyTests.register(broker, cookie: try await PortalTests.signIn(broker, person: "ingrid", method: "bankid").cookie)
+        let passkey = try PasskeyTests.cookie(try await PasskeyTests.portalSignIn(broker, holder: try #require(registered.holder), counter: 1))
         return [
             PortalCaller(name: "no cookie", cookie: nil, nhfRoles: nil),
             PortalCaller(name: "Ingrid (password)", cookie: password, nhfRoles: [.orgAdmin]),
             PortalCaller(name: "Ingrid (BankID now)", cookie: try await PortalTests.signIn(broker, person: "ingrid", method: "bankid").cookie, nhfRoles: [.orgAdmin], freshElectronicID: true),
+            PortalCaller(name: "Ingrid (passkey now)", cookie: passkey, nhfRoles: [.orgAdmin], freshPasskey: true),
             PortalCaller(name: "Ola (NHF coordinator)", cookie: try await PortalTests.signIn(broker, person: "ola", method: "bankid").cookie, nhfRoles: [.coordinator], freshElectronicID: true),
             PortalCaller(name: "Lars (Blindeforbundet administrator)", cookie: try await PortalTests.signIn(broker, person: "lars", method: "bankid").cookie, nhfRoles: [], freshElectronicID: true),
             PortalCaller(name: "Kari (peer mentor)", cookie: try await PortalTests.signIn(broker, person: "kari").cookie, nhfRoles: [.peerMentor], freshElectronicID: true),
