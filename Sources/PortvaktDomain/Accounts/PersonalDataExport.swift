@@ -4,7 +4,7 @@ import PortvaktStorage
 
 /// "Download my data" (GDPR articles 15 and 20, PRIVACY.md): what Portvakt holds about the
 /// signed-in member, as JSON: the account, memberships with what each member record says,
-/// devices, open sessions, and the security events they did. A personnummer is masked
+/// devices, passkeys, open sessions, and the security events they did. A personnummer is masked
 /// (`144892*****`); no secret (a key, a token's hash, a session reference) is included.
 public struct PersonalDataExport: Sendable {
     let store: PortvaktStore
@@ -48,6 +48,13 @@ public struct PersonalDataExport: Sendable {
             let lastUsedAt: Date?
         }
 
+        /// A passkey (S18): its name and dates; never its key or credential ID.
+        struct Passkey: Encodable {
+            let name: String
+            let createdAt: Date
+            let lastUsedAt: Date?
+        }
+
         struct Session: Encodable {
             let client: String
             let methods: [String]
@@ -67,6 +74,7 @@ public struct PersonalDataExport: Sendable {
         let profile: Profile
         let memberships: [Membership]
         let devices: [Device]
+        let passkeys: [Passkey]
         let sessions: [Session]
         /// What the member did (their sign-ins, unlocks, step-ups), newest first.
         let securityEvents: [Event]
@@ -115,6 +123,9 @@ public struct PersonalDataExport: Sendable {
             memberships: memberships,
             devices: try await store.activeDevices(userID: userID).map {
                 Document.Device(name: $0.name, platform: $0.platform, biometricKind: $0.biometricKind, createdAt: date($0.createdAt), lastUsedAt: $0.lastUsedAt.map(date))
+            },
+            passkeys: try await store.passkeys(userID: userID).map {
+                Document.Passkey(name: $0.name, createdAt: date($0.createdAt), lastUsedAt: $0.lastUsedAt.map(date))
             },
             sessions: try await store.activeSessions(userID: userID, now: now).map {
                 Document.Session(
