@@ -72,6 +72,27 @@ struct ClusterTests {
         }
     }
 
+    @Test("S18.4, S21.1: a passkey's challenge given by one instance is answered on another, and two answers at once on two instances sign in once")
+    func passkeyAcrossInstances() async throws {
+        try await Cluster.run { cluster in
+            let (one, two, three) = (cluster.instances[0], cluster.instances[1], cluster.instances[2])
+            // The first instance under the public address, as the browser sees it.
+            let front = one.at(cluster.publicURL)
+            let kari = try await PortalTests.signIn(front, person: "kari", method: "vipps").cookie
+            let added = try await PasskeyTests.register(front, cookie: kari)
+            #expect(added.reply.status == 303, "\(added.reply.body.prefix(300))")
+            let holder = try #require(added.holder)
+            let flow = try await PasskeyTests.flow(one, AppLogin().authorizeURL(method: "passkey"))
+            let form = try await PasskeyTests.signedForm(two, flow: flow, holder: holder, counter: 1, origin: cluster.publicURL)
+            let answers = try await withThrowingTaskGroup(of: LiveBroker.Reply.self) { group in
+                for instance in [three, one] { group.addTask { try await instance.send("/oauth/passkey", method: .POST, form: form) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.filter { $0.status == 303 }.count == 1, "statuses: \(answers.map(\.status))")
+            #expect(try await two.send("/oauth/passkey", method: .POST, form: form).status == 400, "used up on every instance")
+        }
+    }
+
     @Test("S21.1: 100 concurrent uses of one refresh token over three instances: one successor for all, no logout; the successor's use makes the old token a reuse that ends the session")
     func concurrentRefreshAcrossInstances() async throws {
         try await Cluster.run { cluster in
@@ -116,7 +137,8 @@ struct Cluster: Sendable {
         try await Sandbox.run { sandbox in
             let secrets = (vipps: randomToken(), bankID: randomToken(), orders: randomToken())
             let ports = Self.freePorts(3)
-            let publicURL = "http://127.0.0.1:\(ports[0])"
+            // Named localhost, as `dev` is, so that passkeys work across the instances too (S18.4).
+            let publicURL = "http://localhost:\(ports[0])"
             for (provider, client, secret, callback) in [
                 ("vipps", "cluster-vipps", secrets.vipps, "vipps"), ("bankid", "cluster-bankid", secrets.bankID, "bankid"),
                 ("bankid", "cluster-orders", secrets.orders, "bankid"),

@@ -64,14 +64,23 @@ struct PasskeyTests {
         _ broker: LiveBroker, flow: String, holder: Holder, counter: UInt32, flags: UInt8 = SoftwareAuthenticator.up | SoftwareAuthenticator.uv,
         origin: String? = nil, challengeOf other: String? = nil
     ) async throws -> LiveBroker.Reply {
+        let form = try await signedForm(broker, flow: flow, holder: holder, counter: counter, flags: flags, origin: origin, challengeOf: other)
+        return try await broker.send("/oauth/passkey", method: .POST, form: form)
+    }
+
+    /// The form of an answer to the flow's challenge (asked of `broker`), not sent yet.
+    static func signedForm(
+        _ broker: LiveBroker, flow: String, holder: Holder, counter: UInt32, flags: UInt8 = SoftwareAuthenticator.up | SoftwareAuthenticator.uv,
+        origin: String? = nil, challengeOf other: String? = nil
+    ) async throws -> [(String, String)] {
         let options = try await broker.send("/oauth/passkey/options", method: .POST, form: [("flow", other ?? flow)], headers: [("Accept", "application/json")])
         let challengeText = try #require(try Self.publicKey(options)["challenge"] as? String)
         let challenge = try #require(RelyingParty.base64URLDecode(challengeText))
         let signed = holder.authenticator.assert(challenge: challenge, origin: origin ?? broker.baseURL, flags: flags, counter: counter)
-        return try await broker.send("/oauth/passkey", method: .POST, form: [
+        return [
             ("flow", flow), ("credential_id", b64(holder.authenticator.credentialID)), ("client_data", b64(signed.clientData)),
             ("authenticator_data", b64(signed.authData)), ("signature", b64(signed.signature)), ("user_handle", b64(holder.userHandle)),
-        ])
+        ]
     }
 
     /// A portal sign-in with a passkey: the browser's cookie afterwards. `stepUp` confirms the
