@@ -37,7 +37,7 @@ struct AttestationObject {
             guard algorithm == credential.publicKey.algorithm.rawValue else { throw .unsupportedAttestation("packed algorithm differs from the key's") }
             guard credential.publicKey.isValidSignature(signature, for: authenticatorDataBytes + clientDataHash) else { throw .badSignature }
         default:
-            throw .unsupportedAttestation(format)
+            throw .unsupportedAttestation("format")
         }
     }
 }

@@ -25,7 +25,7 @@ public struct COSEKey: Sendable {
     ///   coordinates of the wrong length.
     public init(_ cose: CBOR) throws(WebAuthnError) {
         guard let type = cose[int: 1]?.int, let number = cose[int: 3]?.int else { throw .unsupportedKey("kty and alg are required") }
-        guard let algorithm = Algorithm(rawValue: number) else { throw .unsupportedKey("algorithm \(number)") }
+        guard let algorithm = Algorithm(rawValue: number) else { throw .unsupportedKey("algorithm") }
         self.algorithm = algorithm
         do {
             switch (algorithm, type) {
@@ -42,7 +42,7 @@ public struct COSEKey: Sendable {
                 else { throw WebAuthnError.unsupportedKey("RS256 needs a 2048- to 4096-bit modulus") }
                 key = .rsa(try _RSA.Signing.PublicKey(n: n, e: e))
             default:
-                throw WebAuthnError.unsupportedKey("key type \(type) with algorithm \(number)")
+                throw WebAuthnError.unsupportedKey("key type for the algorithm")
             }
         } catch let error as WebAuthnError {
             throw error

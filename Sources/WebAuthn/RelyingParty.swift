@@ -14,12 +14,16 @@ public struct RelyingParty: Sendable {
     }
 
     /// The relying party of a public URL (`https://login.example.no`, `http://localhost:8080`):
-    /// its host is the RP ID, its scheme, host and port the origin. Nil for an IP address.
+    /// its host is the RP ID, its scheme, host and port the origin (as browsers write it: no
+    /// default port). Nil for an IP address, a host that is not plain ASCII (give its punycode
+    /// form), or plain http anywhere but localhost (WebAuthn needs a secure context).
     public init?(publicURL: String) {
-        guard let components = URLComponents(string: publicURL), let scheme = components.scheme, let host = components.host?.lowercased(),
-              !host.isEmpty, !host.contains(":"), host.contains(where: \.isLetter)
+        guard let components = URLComponents(string: publicURL), let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased(),
+              !host.isEmpty, !host.contains(":"), host.contains(where: \.isLetter), host.allSatisfy({ $0.isASCII }),
+              scheme == "https" || (scheme == "http" && host == "localhost")
         else { return nil }
-        let port = components.port.map { ":\($0)" } ?? ""
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
         self.init(id: host, origin: "\(scheme)://\(host)\(port)")
     }
 

@@ -39,7 +39,7 @@ struct ActionPolicyTests {
         let high = Actor(session: Fixtures.session("ingrid", .passkey), organisations: [Fixtures.nhf], highAssuranceOrganisations: ["nhf"])
         #expect(!high.satisfies(.personnummerReveal, at: now))
         let session = Session.starting(
-            userID: "ingrid", clientID: "no.portvakt.app", deviceID: "device-1", amr: Authentication.passkeyAMR, acr: Authentication.passkeyACR,
+            userID: "ingrid", clientID: "no.portvakt.app", deviceID: "device-1", amr: Authentication.passkeyAMR(synced: false), acr: Authentication.passkeyACR,
             authTime: now, idleLifetime: 3600, absoluteLifetime: 86_400, now: now
         )
         #expect(!Actor(session: session, organisations: [Fixtures.nhf]).satisfies(.personnummerReveal, at: now), "a device's session is never a passkey sign-in")

@@ -23,7 +23,7 @@ struct Fixtures {
         case .bankID: (["ext", "bankid"], "urn:bankid:loa:high", nil)
         case .password: (["pwd"], "urn:portvakt:acr:password", nil)
         case .deviceKey: (["hwk", "face"], Authentication.deviceACR, "device-1")
-        case .passkey: (Authentication.passkeyAMR, Authentication.passkeyACR, nil)
+        case .passkey: (Authentication.passkeyAMR(synced: true), Authentication.passkeyACR, nil)
         }
         return Session.starting(
             userID: userID, clientID: "no.portvakt.app", deviceID: device, amr: amr, acr: acr, authTime: now.addingTimeInterval(-age),

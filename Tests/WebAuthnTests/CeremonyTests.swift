@@ -152,6 +152,8 @@ struct CeremonyTests {
         #expect(production?.id == "login.example.no" && production?.origin == "https://login.example.no")
         #expect(RelyingParty(publicURL: "http://127.0.0.1:8080") == nil)
         #expect(RelyingParty(publicURL: "http://[::1]:8080") == nil)
+        #expect(RelyingParty(publicURL: "https://login.example.no:443")?.origin == "https://login.example.no", "as a browser writes it")
+        #expect(RelyingParty(publicURL: "http://login.example.no") == nil, "plain http only on localhost")
     }
 }
 

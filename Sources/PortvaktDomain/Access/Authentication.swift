@@ -12,8 +12,9 @@ public enum Authentication {
 
     /// A sign-in with a passkey (WebAuthn, user verified) on the web (S18.2).
     public static let passkeyACR = "urn:portvakt:acr:passkey"
-    /// Its methods (RFC 8176): a key in hardware or the platform's keychain, unlocked by the person.
-    public static let passkeyAMR = ["hwk", "mfa"]
+    /// Its methods (RFC 8176), unlocked by the person (`mfa`): a key bound to one device's
+    /// hardware (`hwk`), or one that may be synced (backup eligible) to others (`swk`).
+    public static func passkeyAMR(synced: Bool) -> [String] { [synced ? "swk" : "hwk", "mfa"] }
 
     /// A BankID order (the app on this device, or the QR code): its API gives no level of assurance.
     public static let bankIDOrderACR = "urn:portvakt:acr:bankid-order"

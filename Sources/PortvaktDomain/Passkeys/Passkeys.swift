@@ -64,7 +64,10 @@ public struct Passkeys: Sendable {
         guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now),
               challenge.purpose == "register", challenge.userId == actor.userID
         else { throw PasskeyRefusal.expired }
-        guard !name.isEmpty, name.count <= Self.maximumNameLength, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        // Counted in Unicode scalars (a character may carry any number of combining marks); no
+        // control or format character (a bidi override could make one name look like another).
+        guard !name.isEmpty, name.unicodeScalars.count <= Self.maximumNameLength,
+              !name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) })
         else { throw PasskeyRefusal.invalidName }
         guard let party = relyingParty(), let clientData = RelyingParty.base64URLDecode(response.clientDataJSON),
               let attestation = RelyingParty.base64URLDecode(response.attestationObject)
@@ -75,7 +78,6 @@ public struct Passkeys: Sendable {
         } catch {
             throw await refuse(.notVerified(error), userID: actor.userID, source: source)
         }
-        guard try await store.passkeys(userID: actor.userID).count < Self.maximumPerUser else { throw PasskeyRefusal.tooMany }
         let passkey = Passkey(
             id: UUID().uuidString.lowercased(), userId: actor.userID, credentialId: Data(registration.credentialID), userHandle: Data(actor.userID.utf8),
             publicKey: Data(registration.publicKeyCOSE), algorithm: registration.algorithm.rawValue, signCount: Int64(registration.signCount),
@@ -86,7 +88,9 @@ public struct Passkeys: Sendable {
             occurredAt: now, action: .passkeyRegistered, outcome: "success", actorUserID: UUID(uuidString: actor.userID),
             subjectType: "passkey", subjectID: passkey.id, source: source, details: ["algorithm": "\(registration.algorithm.rawValue)"]
         )
-        guard try await store.insertPasskey(passkey, audit: audit) else { throw PasskeyRefusal.alreadyRegistered }
+        guard try await store.insertPasskey(passkey, limit: Self.maximumPerUser, audit: audit) else {
+            throw try await store.passkeys(userID: actor.userID).count >= Self.maximumPerUser ? PasskeyRefusal.tooMany : PasskeyRefusal.alreadyRegistered
+        }
         logger.info("Passkey registered", metadata: ["user": "\(actor.userID)", "passkey": "\(passkey.id)"])
         let user = try await store.user(id: actor.userID)
         await mailer.notify(.passkeyAdded(name: name), to: user?.email, logger: logger)
@@ -112,9 +116,9 @@ public struct Passkeys: Sendable {
         return PasskeyRequestOptions(challenge: challenge, rpId: party.id)
     }
 
-    /// The account whose passkey answered the flow's challenge: the challenge used up first, the
-    /// signature, flags and counter checked, the use recorded.
-    public func signIn(_ response: PasskeyAssertionResponse, binding: String, source: String) async throws -> User {
+    /// The account whose passkey answered the flow's challenge, and the passkey: the challenge
+    /// used up first, the signature, flags and counter checked, the use recorded.
+    public func signIn(_ response: PasskeyAssertionResponse, binding: String, source: String) async throws -> (user: User, passkey: Passkey) {
         let now = self.now()
         guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now), challenge.purpose == "sign_in"
         else { throw PasskeyRefusal.expired }
@@ -124,6 +128,8 @@ public struct Passkeys: Sendable {
         else { throw await refuse(.notVerified(.malformed("base64url")), userID: nil, source: source) }
         guard let passkey = try await store.passkey(credentialID: Data(credentialID)), Data(handle) == passkey.userHandle
         else { throw await refuse(.unknownCredential, userID: nil, source: source) }
+        guard let user = try await store.user(id: passkey.userId), user.disabledAt == nil
+        else { throw await refuse(.unknownCredential, userID: passkey.userId, passkeyID: passkey.id, source: source) }
         let assertion: RelyingParty.Assertion
         do {
             assertion = try party.verifyAssertion(
@@ -135,10 +141,11 @@ public struct Passkeys: Sendable {
         } catch {
             throw await refuse(.notVerified(error), userID: passkey.userId, passkeyID: passkey.id, source: source)
         }
-        guard try await store.recordPasskeyUse(id: passkey.id, previous: passkey.signCount, signCount: Int64(assertion.signCount), backedUp: assertion.backedUp, now: now),
-              let user = try await store.user(id: passkey.userId)
-        else { throw await refuse(.cloned, userID: passkey.userId, passkeyID: passkey.id, source: source) }
-        return user
+        switch try await store.recordPasskeyUse(id: passkey.id, signCount: Int64(assertion.signCount), backedUp: assertion.backedUp, now: now) {
+        case .recorded: return (user, passkey)
+        case .counterBehind: throw await refuse(.cloned, userID: passkey.userId, passkeyID: passkey.id, source: source)
+        case .gone: throw await refuse(.unknownCredential, userID: passkey.userId, passkeyID: passkey.id, source: source)
+        }
     }
 
     // MARK: -
@@ -153,9 +160,11 @@ public struct Passkeys: Sendable {
         return RelyingParty.base64URLEncode(bytes)
     }
 
-    /// Audits and logs a refused ceremony, and returns the refusal to throw.
+    /// Logs a refused ceremony, audits it when it concerns a known passkey (an anonymous answer
+    /// that matches none is only logged, so nobody can fill the trail), and returns the refusal.
     private func refuse(_ refusal: PasskeyRefusal, userID: String?, passkeyID: String? = nil, source: String) async -> PasskeyRefusal {
         logger.notice("Passkey refused", metadata: ["reason": "\(refusal.reason)"])
+        guard passkeyID != nil else { return refusal }
         try? await store.append(AuditEvent(
             occurredAt: now(), action: .passkeyRefused, outcome: "failure", actorUserID: userID.flatMap(UUID.init(uuidString:)),
             subjectType: passkeyID == nil ? nil : "passkey", subjectID: passkeyID, source: source, details: ["reason": refusal.reason]

@@ -25,7 +25,10 @@ struct PasswordRoutes {
         }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         func page(_ message: UserMessage, status: HTTPResponse.Status) -> Response {
-            BrokerPage.response(PasswordPage.render(login.request, handle: handle, email: email, message: message), status: status)
+            BrokerPage.response(
+                PasswordPage.render(login.request, handle: handle, email: email, message: message, passkeys: flows.passkeysAvailable), status: status,
+                script: flows.passkeysAvailable
+            )
         }
         let user: User
         switch try await passwords.check(email: email, password: fields["password"] ?? "", address: address) {

@@ -67,13 +67,16 @@ enum PasskeyPage {
 enum PasswordPage {
     /// - Parameter passkeys: let the browser offer this site's passkeys in the email field
     ///   (conditional mediation, S18.2).
-    static func render(_ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil, passkeys: Bool = false) -> String {
+    static func render(
+        _ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil, passkeyMessage: BrokerText? = nil, passkeys: Bool = false
+    ) -> String {
         var values: [String: Any] = ["handle": handle, "email": email, "methods": request.authorizeURL(method: nil), "passkeys": passkeys]
         if let message { values["error"] = message.text(request.language) }
+        if let passkeyMessage { values["error"] = passkeyMessage.text(request.language) }
         // A mistyped password is answered on this page, without a switch: the other language starts the form again.
         return BrokerPage.render(
             "broker_password", language: request.language,
-            switchLanguageURL: message == nil ? request.authorizeURL(method: .password, language: request.language.other) : nil, values: values
+            switchLanguageURL: message == nil && passkeyMessage == nil ? request.authorizeURL(method: .password, language: request.language.other) : nil, values: values
         )
     }
 }

@@ -45,9 +45,9 @@ struct PasskeySignInRoutes {
             credentialID: fields["credential_id"] ?? "", clientDataJSON: fields["client_data"] ?? "", authenticatorData: fields["authenticator_data"] ?? "",
             signature: fields["signature"] ?? "", userHandle: fields["user_handle"] ?? ""
         )
-        let user: User
+        let signedIn: (user: User, passkey: Passkey)
         do {
-            user = try await passkeys.signIn(response, binding: Self.binding(handle), source: "passkey-login")
+            signedIn = try await passkeys.signIn(response, binding: Self.binding(handle), source: "passkey-login")
         } catch let refusal as PasskeyRefusal {
             let (message, status): (BrokerText, HTTPResponse.Status) = switch refusal {
             case .expired: (.passkeyExpired, .badRequest)
@@ -55,14 +55,20 @@ struct PasskeySignInRoutes {
             case .cloned: (.passkeyCopied, .unauthorized)
             default: (.passkeyNotAccepted, .unauthorized)
             }
+            // Answered on the page it came from: the passkey page, or the password page's email field.
+            if login.method == .password {
+                return BrokerPage.response(PasswordPage.render(login.request, handle: handle, passkeyMessage: message, passkeys: true), status: status, script: true)
+            }
             return BrokerPage.response(PasskeyPage.render(login.request, handle: handle, message: message), status: status, script: true)
         }
         // Taken only now, so a refused passkey can be tried again on the same page.
         guard let taken = try await flows.pendingLogin(handle: handle, take: true) else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is finished", language: login.request.language)
         }
-        let method = LoginCompletion.Method(provider: .passkey, amr: Authentication.passkeyAMR, acr: Authentication.passkeyACR)
-        return Responses.redirect(to: try await completion.succeed(taken, user: user, method: method), status: .seeOther)
+        let method = LoginCompletion.Method(
+            provider: .passkey, amr: Authentication.passkeyAMR(synced: signedIn.passkey.isBackupEligible), acr: Authentication.passkeyACR
+        )
+        return Responses.redirect(to: try await completion.succeed(taken, user: signedIn.user, method: method), status: .seeOther)
     }
 
     /// A sign-in's challenge is bound to its flow.

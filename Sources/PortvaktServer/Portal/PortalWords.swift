@@ -9,7 +9,7 @@ enum PortalWords {
     /// How a session was opened, from its `amr` (RFC 8176).
     static func method(amr: String, _ language: Language) -> String {
         let values = Set(amr.split(separator: " ").map(String.init))
-        if values.contains("hwk"), values.contains("mfa") { return language.pick("Passnøkkel", "Passkey") }
+        if values.contains("mfa"), values.contains("hwk") || values.contains("swk") { return language.pick("Passnøkkel", "Passkey") }
         if values.contains("hwk") {
             return values.contains("fpt")
                 ? language.pick("Fingeravtrykk på telefonen", "Fingerprint on the phone")

@@ -100,6 +100,10 @@ extension PortvaktStore {
             for row in try await db.select().column("user_id").column("provider").from("identities").where("user_id", .in, userIDs).orderBy("provider").all() {
                 providers[try row.decode(column: "user_id", as: String.self), default: []].append(try row.decode(column: "provider", as: String.self))
             }
+            // A passkey signs in too, so it is one of the account's sign-in methods (a merge moves it).
+            for row in try await db.select().distinct().column("user_id").from("passkeys").where("user_id", .in, userIDs).all() {
+                providers[try row.decode(column: "user_id", as: String.self), default: []].append(IdentityProvider.passkey.rawValue)
+            }
             return providers
         }
     }
@@ -113,8 +117,7 @@ extension PortvaktStore {
                 return try await query.first()?.decode(column: "count", as: Int.self) ?? 0
             }
             return AccountHoldings(
-                providers: try await db.select().column("provider").from("identities").where("user_id", .equal, userID).orderBy("provider").all()
-                    .map { try $0.decode(column: "provider", as: String.self) },
+                providers: try await Self.signInMethods(userID: userID, on: db),
                 memberships: try await db.select().column("*").from("memberships").where("user_id", .equal, userID).all(as: Membership.self),
                 devices: try await count("devices", "user_id") { $0.where("revoked_at", .is, SQLLiteral.null) },
                 activities: try await count("activities", "user_id"),

@@ -46,6 +46,15 @@ extension Passkey {
     public var isBackedUp: Bool { backedUp != 0 }
 }
 
+/// What became of an accepted assertion's use.
+public enum PasskeyUse: Sendable {
+    case recorded
+    /// Another answer moved the counter to this value or past it: a copy, or a race lost.
+    case counterBehind
+    /// The passkey was removed meanwhile.
+    case gone
+}
+
 /// A WebAuthn challenge waiting for its ceremony's answer.
 public struct WebAuthnChallenge: Sendable, Hashable, Codable {
     public let bindingHash: Data
@@ -68,11 +77,17 @@ public struct WebAuthnChallenge: Sendable, Hashable, Codable {
 }
 
 extension PortvaktStore {
-    /// Stores `challenge` for its binding, replacing one that binding had (one at a time each).
+    /// Stores `challenge` for its binding, replacing one that binding had (one at a time each),
+    /// in one statement, so two requests at once leave one.
     public func putWebAuthnChallenge(_ challenge: WebAuthnChallenge) async throws {
         try await write { db in
-            try await db.delete(from: "webauthn_challenges").where("binding_hash", .equal, challenge.bindingHash).run()
-            try await db.insert(into: "webauthn_challenges").row(challenge).run()
+            try await db.raw("""
+                INSERT INTO webauthn_challenges (binding_hash, purpose, user_id, challenge, created_at, expires_at) \
+                VALUES (\(bind: challenge.bindingHash), \(bind: challenge.purpose), \(bind: challenge.userId), \(bind: challenge.challenge), \
+                \(bind: challenge.createdAt), \(bind: challenge.expiresAt)) \
+                ON CONFLICT (binding_hash) DO UPDATE SET purpose = excluded.purpose, user_id = excluded.user_id, \
+                challenge = excluded.challenge, created_at = excluded.created_at, expires_at = excluded.expires_at
+                """).run()
         }
     }
 
@@ -96,12 +111,18 @@ extension PortvaktStore {
     }
 
     /// Adds a passkey and its audit event in one transaction; false when the credential is
-    /// registered already (to anyone).
-    public func insertPasskey(_ passkey: Passkey, audit: AuditEvent) async throws -> Bool {
+    /// registered already (to anyone), or the user has `limit` passkeys.
+    public func insertPasskey(_ passkey: Passkey, limit: Int, audit: AuditEvent) async throws -> Bool {
         try await write { db in
-            let taken = try await db.select().column("id").from("passkeys").where("credential_id", .equal, passkey.credentialId).first()
-            guard taken == nil else { return false }
-            try await db.insert(into: "passkeys").row(passkey).run()
+            // The user's row locked, so two registrations at once count each other (PostgreSQL;
+            // SQLite writes one at a time anyway).
+            let lock: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
+            _ = try await db.raw("SELECT id FROM users WHERE id = \(bind: passkey.userId)\(lock)").first()
+            let count = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from("passkeys")
+                .where("user_id", .equal, passkey.userId).first()?.decode(column: "count", as: Int.self) ?? 0
+            guard count < limit else { return false }
+            let inserted = try await db.insert(into: "passkeys").row(passkey).ignoringConflicts(with: ["credential_id"]).returning("id").first()
+            guard inserted != nil else { return false }
             try await self.append(audit, in: db)
             return true
         }
@@ -119,14 +140,17 @@ extension PortvaktStore {
         }
     }
 
-    /// Moves the counter on after an accepted assertion, only if no other answer moved it past
-    /// `previous` meanwhile (two instances, one cloned credential): false when one did.
-    public func recordPasskeyUse(id: String, previous: Int64, signCount: Int64, backedUp: Bool, now: Date) async throws -> Bool {
+    /// Records an accepted assertion: the counter moves on only forward (or stays 0 for a
+    /// passkey that does not count), in the statement that checks it, so two answers at once
+    /// cannot both move it to the same value.
+    public func recordPasskeyUse(id: String, signCount: Int64, backedUp: Bool, now: Date) async throws -> PasskeyUse {
         try await write { db in
-            try await db.raw("""
+            let moved = try await db.raw("""
                 UPDATE passkeys SET sign_count = \(bind: signCount), backed_up = \(bind: backedUp ? 1 : 0), last_used_at = \(bind: now.millisecondsSince1970) \
-                WHERE id = \(bind: id) AND sign_count = \(bind: previous) RETURNING id
-                """).first() != nil
+                WHERE id = \(bind: id) AND (sign_count < \(bind: signCount) OR (sign_count = 0 AND \(bind: signCount) = 0)) RETURNING id
+                """).first()
+            if moved != nil { return .recorded }
+            return try await db.select().column("id").from("passkeys").where("id", .equal, id).first() == nil ? .gone : .counterBehind
         }
     }
 

@@ -103,11 +103,16 @@ extension PortvaktStore {
     }
 
     /// The providers (`bankid`, `vipps`, `password`) the user's accounts are linked to, sorted.
+    /// The user's sign-in methods: their provider accounts, and `passkey` when they have one.
     public func identityProviders(userID: String) async throws -> [String] {
-        try await read { db in
-            try await db.select().column("provider").from("identities").where("user_id", .equal, userID).orderBy("provider").all()
-                .map { try $0.decode(column: "provider", as: String.self) }
-        }
+        try await read { db in try await Self.signInMethods(userID: userID, on: db) }
+    }
+
+    static func signInMethods(userID: String, on db: any SQLDatabase) async throws -> [String] {
+        let providers = try await db.select().column("provider").from("identities").where("user_id", .equal, userID).orderBy("provider").all()
+            .map { try $0.decode(column: "provider", as: String.self) }
+        let passkeys = try await db.select().column("id").from("passkeys").where("user_id", .equal, userID).limit(1).first()
+        return providers + (passkeys == nil ? [] : [IdentityProvider.passkey.rawValue])
     }
 
     /// The user linked to a provider account.

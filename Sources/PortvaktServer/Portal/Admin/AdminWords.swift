@@ -16,6 +16,7 @@ enum AdminWords {
             switch provider {
             case "bankid": "BankID"
             case "vipps": "Vipps"
+            case "passkey": language.pick("passnøkkel", "passkey")
             default: language.pick("e-post og passord", "email and password")
             }
         }.joined(separator: ", ")
