@@ -195,6 +195,15 @@ def kari(driver):
     if not alerts or "kan være kopiert" not in alerts[0].text:
         s.fail(f"a passkey whose counter went back was not refused with its reason: {driver.current_url} {main_text(driver)[:300]!r}")
     s.check_languages(driver, "passkey-refused")
+    # The same in English.
+    driver.delete_all_cookies()
+    s.start(driver, "en")
+    s.press(driver, "Sign in with a passkey", s.href_contains("method=passkey"))
+    use_passkey(driver)
+    alerts = driver.find_elements(By.CSS_SELECTOR, "[role=alert]")
+    if not alerts or "may have been copied" not in alerts[0].text:
+        s.fail(f"the English refusal does not say why: {main_text(driver)[:300]!r}")
+    s.check_languages(driver, "passkey-refused")
     driver.remove_all_credentials()
 
 
@@ -217,6 +226,7 @@ def ingrid(driver):
     entry = driver.current_url
     if re.search(r"\b\d{11}\b", main_text(driver)):
         s.fail("a number is in full before the step-up")
+    s.check_page(driver, "admin-sync-entry-passkey-step-up")
     s.press(driver, "Confirm with a passkey", s.href_contains("method=passkey&step_up=1"))
     use_passkey(driver)
     if driver.current_url.split("?")[0] != entry.split("?")[0]:
