@@ -18,15 +18,16 @@ if [ ! -f "$axe" ]; then
 fi
 head -c 40 "$axe" | grep -q "axe v4.12" || { echo "browser-test.sh: expected axe-core 4.12" >&2; exit 1; }
 
+# suite NAME SCRIPT HOST [SETTING=VALUE…]: SCRIPT (scripts/browser/) against a new `dev` server
+# reached as http://HOST:PORT. The suites' helpers log in as an old app version would (no PAR,
+# Bearer tokens) to set the scene; the CLI they drive uses PAR and DPoP.
 suite() {
-  local name=$1; shift
+  local name=$1 script=$2 host=$3; shift 3
   local dir; dir=$(mktemp -d)
   local port; port=$(random_port)
   local token="browser-admin-$RANDOM$RANDOM$RANDOM"
-  # The suite's helpers log in as an old app version would (no PAR, Bearer tokens) to set the
-  # scene; the CLI it drives uses PAR and DPoP.
-  start_server "$dir" "$port" dev PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BCRYPT_COST=4 PORTVAKT_OUTBOX_MAX_ATTEMPTS=2 PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$@" || exit 1
-  if ! PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" PORTVAKT_CLI="$(dirname "$binary")/portvakt" python3 scripts/browser/portal_suite.py "http://127.0.0.1:$port" "$PWD/$axe" "$shots/$name" \
+  start_server "$dir" "$port" dev PORTVAKT_PUBLIC_URL="http://$host:$port" PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BCRYPT_COST=4 PORTVAKT_OUTBOX_MAX_ATTEMPTS=2 PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$@" || exit 1
+  if ! PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" PORTVAKT_CLI="$(dirname "$binary")/portvakt" python3 "scripts/browser/$script" "http://$host:$port" "$PWD/$axe" "$shots/$name" \
       env -C "$dir" "$@" "$binary" set-password --dev; then
     tail -30 "$dir/log" >&2; stop_server || true; exit 1
   fi
@@ -35,28 +36,18 @@ suite() {
   rm -rf "$dir"
 }
 
-# S18: passkeys need a domain as RP ID, so this server is named http://localhost:PORT, as `dev`
-# names itself by default (scripts/browser/passkey_suite.py).
+# S18: passkeys need a domain as RP ID, so their suite's server is named http://localhost:PORT,
+# as `dev` names itself by default (scripts/browser/passkey_suite.py).
 passkeys() {
   local name=$1; shift
-  local dir; dir=$(mktemp -d)
-  local port; port=$(random_port)
-  local token="browser-admin-$RANDOM$RANDOM$RANDOM"
-  start_server "$dir" "$port" dev PORTVAKT_PUBLIC_URL="http://localhost:$port" PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BCRYPT_COST=4 PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$@" || exit 1
-  if ! PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" PORTVAKT_CLI="$(dirname "$binary")/portvakt" python3 scripts/browser/passkey_suite.py "http://localhost:$port" "$PWD/$axe" "$shots/passkeys-$name" \
-      env -C "$dir" "$@" "$binary" set-password --dev; then
-    tail -30 "$dir/log" >&2; stop_server || true; exit 1
-  fi
-  stop_server || true
-  if grep -Eq '12438510085|04917912322|02829116912|14489237688|14889235307|23466814679' "$dir/log"; then echo "passkey suite ($name): the server logged a personnummer" >&2; exit 1; fi
-  rm -rf "$dir"
+  suite "passkeys-$name" passkey_suite.py localhost "$@"
 }
 
 if [ -n "${PASSKEYS_ONLY:-}" ]; then passkeys sqlite PORTVAKT_LOG_LEVEL=info; exit 0; fi
 
-suite sqlite PORTVAKT_LOG_LEVEL=info
+suite sqlite portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info
 if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
-  suite postgres PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(new_postgres_database "portvakt_browser_$$")"
+  suite postgres portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(new_postgres_database "portvakt_browser_$$")"
   drop_postgres_database "portvakt_browser_$$"
 fi
 passkeys sqlite PORTVAKT_LOG_LEVEL=info

@@ -1,4 +1,3 @@
-import Hummingbird
 import PortvaktHTTP
 
 /// The passkey pages' one script (`Resources/passkey.js`), served as a static file
@@ -7,15 +6,6 @@ import PortvaktHTTP
 /// is announced once in the page's live region; the forms stay keyboard-operable.
 enum PasskeyScript {
     static let path = "/assets/passkey.js"
-
-    static func register(on router: Router<some RequestContext>) {
-        router.get(RouterPath(path)) { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "public, max-age=3600"],
-                body: .init(byteBuffer: ByteBuffer(string: source))
-            )
-        }
-    }
-
     static let source = EmbeddedFile.text(PackageResources.passkey_js)
+    static let asset = StaticAsset(path: path, contentType: "text/javascript; charset=utf-8", text: source)
 }

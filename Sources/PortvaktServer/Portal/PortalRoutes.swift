@@ -23,8 +23,8 @@ struct PortalRoutes {
     var callbackURI: String { portalSessions.callbackURI }
 
     func register(on router: Router<PortvaktRequestContext>) {
-        PortalStylesheet.register(on: router)
-        PasskeyScript.register(on: router)
+        PortalStylesheet.asset.register(on: router)
+        PasskeyScript.asset.register(on: router)
         router.get("/") { request, _ in try await start(request) }
         router.get("/language") { request, _ in switchLanguage(request) }
         router.get("/portal/login") { request, _ in try await signIn(request) }
