@@ -6,7 +6,7 @@ import PortvaktProtocol
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
     @Option(help: "Portvakt's address (or PORTVAKT_SERVER).")
-    var server: String = ProcessInfo.processInfo.environment["PORTVAKT_SERVER"] ?? "http://127.0.0.1:8080"
+    var server: String = ProcessInfo.processInfo.environment["PORTVAKT_SERVER"] ?? "http://localhost:8080"
 
     @Option(help: "Where the session, device key and offline queue are kept, sealed (or PORTVAKT_CLI_HOME).")
     var home: String?

@@ -43,6 +43,11 @@ struct ActionPolicyTests {
             authTime: now, idleLifetime: 3600, absoluteLifetime: 86_400, now: now
         )
         #expect(!Actor(session: session, organisations: [Fixtures.nhf]).satisfies(.personnummerReveal, at: now), "a device's session is never a passkey sign-in")
+        let lapsed = Session.starting(
+            userID: "ingrid", clientID: "portvakt-portal", amr: Authentication.passkeyAMR(synced: true), acr: Authentication.passkeyUntrustedACR,
+            authTime: now, idleLifetime: 3600, absoluteLifetime: 86_400, now: now
+        )
+        #expect(!Actor(session: lapsed, organisations: [Fixtures.nhf]).satisfies(.personnummerReveal, at: now), "a passkey whose person's BankID trust lapsed confirms nothing")
     }
 
     @Test("A device-key step-up satisfies exactly the action it names")

@@ -32,11 +32,17 @@ public struct Actor: Sendable {
     /// Whether the actor's session meets `action`'s step-up now. An administrator's action asks
     /// for the high level when any organisation where the actor may take it asks for it.
     public func satisfies(_ action: SensitiveAction, at now: Date) -> Bool {
-        let policy = ActionPolicy.of(action)
-        let high = !policy.roles.isEmpty && organisations.contains { organisation in
-            highAssuranceOrganisations.contains(organisation.slug) && organisation.roles.contains(where: policy.roles.contains)
+        let high = Self.asksHighAssurance(action, organisations: organisations, highAssuranceOrganisations: highAssuranceOrganisations)
+        return ActionPolicy.of(action).isSatisfied(for: action, session: session, stepUp: stepUp, highAssurance: high, at: now)
+    }
+
+    /// Whether `action` needs BankID's high level from a person with `organisations`: when any
+    /// organisation where they may take it asks for it.
+    public static func asksHighAssurance(_ action: SensitiveAction, organisations: [OrganisationRoles], highAssuranceOrganisations: Set<String>) -> Bool {
+        let roles = ActionPolicy.of(action).roles
+        return !roles.isEmpty && organisations.contains { organisation in
+            highAssuranceOrganisations.contains(organisation.slug) && organisation.roles.contains(where: roles.contains)
         }
-        return policy.isSatisfied(for: action, session: session, stepUp: stepUp, highAssurance: high, at: now)
     }
 
     /// Whether the actor holds one of `action`'s roles in `organisation` (any member when the

@@ -10,8 +10,13 @@ public enum Authentication {
     /// An access token elevated by the account's password, entered again.
     public static let passwordStepUpACR = "urn:portvakt:acr:password-step-up"
 
-    /// A sign-in with a passkey (WebAuthn, user verified) on the web (S18.2).
+    /// A sign-in with a passkey (WebAuthn, user verified) on the web (S18.2), by a person whose
+    /// last BankID or Vipps login is within the device trust (90 days): it may confirm
+    /// administrators' actions (S18.3).
     public static let passkeyACR = "urn:portvakt:acr:passkey"
+    /// A passkey sign-in of someone whose BankID or Vipps trust has lapsed: it signs in, and
+    /// confirms nothing until they log in with BankID or Vipps again.
+    public static let passkeyUntrustedACR = "urn:portvakt:acr:passkey-sign-in"
     /// Its methods (RFC 8176), unlocked by the person (`mfa`): a key bound to one device's
     /// hardware (`hwk`), or one that may be synced (backup eligible) to others (`swk`).
     public static func passkeyAMR(synced: Bool) -> [String] { [synced ? "swk" : "hwk", "mfa"] }
@@ -31,7 +36,8 @@ public enum Authentication {
     /// password, not by a device key), counted from the provider's `auth_time`.
     public static func isFreshElectronicIDLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
         let amr = Set(session.amr.split(separator: " ").map(String.init))
-        let electronicID = session.deviceId == nil && amr.isDisjoint(with: ["pwd", "hwk"]) && session.acr != deviceACR && session.acr != passkeyACR
+        let electronicID = session.deviceId == nil && amr.isDisjoint(with: ["pwd", "hwk", "swk"])
+            && ![deviceACR, passkeyACR, passkeyUntrustedACR].contains(session.acr)
         return electronicID && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
     }
 

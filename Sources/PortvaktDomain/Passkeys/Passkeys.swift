@@ -12,6 +12,7 @@ import WebAuthn
 public struct Passkeys: Sendable {
     let store: any PasskeyStore
     let mailer: Mailer
+    let trust: DeviceTrust
     /// The relying party follows the public URL, known only once the server listens.
     let relyingParty: @Sendable () -> RelyingParty?
     let logger: Logger
@@ -21,9 +22,13 @@ public struct Passkeys: Sendable {
     public static let maximumNameLength = 60
     public static let maximumPerUser = 20
 
-    public init(store: any PasskeyStore, mailer: Mailer, relyingParty: @escaping @Sendable () -> RelyingParty?, logger: Logger, now: @escaping @Sendable () -> Date) {
+    public init(
+        store: any PasskeyStore, mailer: Mailer, trust: DeviceTrust, relyingParty: @escaping @Sendable () -> RelyingParty?, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
         self.store = store
         self.mailer = mailer
+        self.trust = trust
         self.relyingParty = relyingParty
         self.logger = logger
         self.now = now
@@ -38,9 +43,13 @@ public struct Passkeys: Sendable {
 
     // MARK: - Registration (S18.1)
 
-    /// Options for `navigator.credentials.create`, for `actor` (policy ``SensitiveAction/passkeyRegister``).
-    public func registrationOptions(for actor: Actor, binding: String) async throws -> PasskeyCreationOptions {
+    /// Options for `navigator.credentials.create`, for `actor` (policy ``SensitiveAction/passkeyRegister``),
+    /// once the name it will have is known to be one it may have (so the browser makes no passkey
+    /// the server would then refuse).
+    public func registrationOptions(for actor: Actor, name: String, binding: String) async throws -> PasskeyCreationOptions {
         guard actor.satisfies(.passkeyRegister, at: now()) else { throw PasskeyRefusal.stepUpRequired }
+        guard Self.isAcceptableName(name) else { throw PasskeyRefusal.invalidName }
+        guard try await store.passkeys(userID: actor.userID).count < Self.maximumPerUser else { throw PasskeyRefusal.tooMany }
         guard let party = relyingParty() else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
         guard let user = try await store.user(id: actor.userID) else { throw PasskeyRefusal.unknownCredential }
         let existing = try await store.passkeys(userID: user.id)
@@ -61,14 +70,10 @@ public struct Passkeys: Sendable {
         let now = self.now()
         // The policy first, so a caller without the step-up learns nothing else.
         guard actor.satisfies(.passkeyRegister, at: now) else { throw PasskeyRefusal.stepUpRequired }
+        guard Self.isAcceptableName(name) else { throw PasskeyRefusal.invalidName }
         guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now),
               challenge.purpose == "register", challenge.userId == actor.userID
         else { throw PasskeyRefusal.expired }
-        // Counted in Unicode scalars (a character may carry any number of combining marks); no
-        // control or format character (a bidi override could make one name look like another).
-        guard !name.isEmpty, name.unicodeScalars.count <= Self.maximumNameLength,
-              !name.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) })
-        else { throw PasskeyRefusal.invalidName }
         guard let party = relyingParty(), let clientData = RelyingParty.base64URLDecode(response.clientDataJSON),
               let attestation = RelyingParty.base64URLDecode(response.attestationObject)
         else { throw await refuse(.notVerified(.malformed("base64url")), userID: actor.userID, source: source) }
@@ -148,6 +153,14 @@ public struct Passkeys: Sendable {
         }
     }
 
+    /// How a passkey sign-in is recorded: `amr` by whether the key may be synced, and an `acr`
+    /// that confirms administrators' actions only while the person's BankID or Vipps trust lasts
+    /// (a passkey never outlives the identity check it was added after).
+    public func loginMethod(user: User, passkey: Passkey) -> LoginCompletion.Method {
+        let acr = trust.isTrusted(user, at: now()) ? Authentication.passkeyACR : Authentication.passkeyUntrustedACR
+        return LoginCompletion.Method(provider: .passkey, amr: Authentication.passkeyAMR(synced: passkey.isBackupEligible), acr: acr)
+    }
+
     // MARK: -
 
     private func issueChallenge(binding: String, purpose: String, userID: String?) async throws -> String {
@@ -160,16 +173,27 @@ public struct Passkeys: Sendable {
         return RelyingParty.base64URLEncode(bytes)
     }
 
-    /// Logs a refused ceremony, audits it when it concerns a known passkey (an anonymous answer
-    /// that matches none is only logged, so nobody can fill the trail), and returns the refusal.
+    /// Logs a refused ceremony, audits it when it concerns a known person (a registration, or a
+    /// sign-in with a known passkey; an anonymous answer that matches none is only logged, so
+    /// nobody can fill the trail), and returns the refusal.
     private func refuse(_ refusal: PasskeyRefusal, userID: String?, passkeyID: String? = nil, source: String) async -> PasskeyRefusal {
         logger.notice("Passkey refused", metadata: ["reason": "\(refusal.reason)"])
-        guard passkeyID != nil else { return refusal }
+        guard userID != nil else { return refusal }
         try? await store.append(AuditEvent(
             occurredAt: now(), action: .passkeyRefused, outcome: "failure", actorUserID: userID.flatMap(UUID.init(uuidString:)),
             subjectType: passkeyID == nil ? nil : "passkey", subjectID: passkeyID, source: source, details: ["reason": refusal.reason]
         ))
         return refusal
+    }
+
+    /// A name of at most 60 Unicode scalars (a character may carry any number of combining
+    /// marks), without control characters or bidi controls (which could make one name look like
+    /// another); emoji with joiners are names too.
+    static func isAcceptableName(_ name: String) -> Bool {
+        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bidi = Set<UInt32>([0x061C, 0x200E, 0x200F]).union(0x202A...0x202E).union(0x2066...0x2069)
+        return !name.isEmpty && name.unicodeScalars.count <= maximumNameLength
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control || bidi.contains($0.value) }
     }
 
     /// Challenges are found by the SHA-256 of their binding (a flow handle or a session reference).

@@ -84,7 +84,10 @@ struct ServerServices: Sendable {
         )
 
         profile = Profile(store: store, now: now)
-        passkeys = Passkeys(store: store, mailer: mailer, relyingParty: { RelyingParty(publicURL: address.current) }, logger: logger, now: now)
+        passkeys = Passkeys(
+            store: store, mailer: mailer, trust: DeviceTrust(lifetimes: lifetimes), relyingParty: { RelyingParty(publicURL: address.current) },
+            logger: logger, now: now
+        )
         account = AccountService(
             store: store, sessions: sessions, export: PersonalDataExport(store: store, vault: keys.vault, now: now), passkeys: passkeys, now: now
         )

@@ -41,9 +41,9 @@ struct LoginFlows: Sendable {
         guard let flow = take ? try await store.takeLoginFlow(stateHash: hash, now: now) : try await store.loginFlow(stateHash: hash, now: now)
         else { return nil }
         // Another kind of row under this handle (a pushed request's) is not a login.
-        guard IdentityProvider(rawValue: flow.kind) != nil, let data = try? cipher.open(flow.payload, context: "login-flow:\(flow.id)"),
-              let login = try? JSONDecoder().decode(PendingLogin.self, from: data)
-        else { return nil }
+        guard IdentityProvider(rawValue: flow.kind) != nil else { return nil }
+        let data = try cipher.open(flow.payload, context: "login-flow:\(flow.id)")
+        let login = try JSONDecoder().decode(PendingLogin.self, from: data)
         return login.method.rawValue == flow.kind ? login : nil
     }
 }

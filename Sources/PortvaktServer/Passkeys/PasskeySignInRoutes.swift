@@ -65,9 +65,7 @@ struct PasskeySignInRoutes {
         guard let taken = try await flows.pendingLogin(handle: handle, take: true) else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is finished", language: login.request.language)
         }
-        let method = LoginCompletion.Method(
-            provider: .passkey, amr: Authentication.passkeyAMR(synced: signedIn.passkey.isBackupEligible), acr: Authentication.passkeyACR
-        )
+        let method = passkeys.loginMethod(user: signedIn.user, passkey: signedIn.passkey)
         return Responses.redirect(to: try await completion.succeed(taken, user: signedIn.user, method: method), status: .seeOther)
     }
 

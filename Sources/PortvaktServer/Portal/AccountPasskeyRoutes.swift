@@ -10,7 +10,7 @@ import PortvaktHTTP
 extension PortalRoutes {
     func registerPasskeyRoutes(on router: Router<PortvaktRequestContext>) {
         router.post("/account/passkeys/options") { request, _ in
-            try await withForm(request) { signedIn, _ in try await registrationOptions(request, signedIn) }
+            try await withForm(request) { signedIn, fields in try await registrationOptions(request, signedIn, name: fields["name"] ?? "") }
         }
         router.post("/account/passkeys") { request, _ in
             try await withForm(request) { signedIn, fields in try await registerPasskey(request, signedIn, fields) }
@@ -31,15 +31,20 @@ extension PortalRoutes {
         let error_description: String
     }
 
-    private func registrationOptions(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
+    private func registrationOptions(_ request: Request, _ signedIn: SignedIn, name: String) async throws -> Response {
         let language = PortalLanguage.of(request)
         guard let actor = try await account.actor(sessionID: signedIn.portal.sessionId) else { return notSignedIn(request) }
         do {
-            let options = try await account.passkeys.registrationOptions(for: actor, binding: Self.registrationBinding(signedIn))
+            let options = try await account.passkeys.registrationOptions(for: actor, name: name, binding: Self.registrationBinding(signedIn))
             return try Responses.json(PublicKeyOptions(publicKey: options))
         } catch let refusal as PasskeyRefusal {
             let stepUp = refusal == .stepUpRequired
-            let message: PortalText = stepUp ? .passkeyStepUpNeeded : .passkeyNotCreated
+            let message: PortalText = switch refusal {
+            case .stepUpRequired: .passkeyStepUpNeeded
+            case .invalidName: .passkeyNameInvalid
+            case .tooMany: .passkeyTooMany
+            default: .passkeyNotCreated
+            }
             return try Responses.json(
                 Refusal(error: stepUp ? "insufficient_user_authentication" : "invalid_request", error_description: message.text(language)),
                 status: stepUp ? .unauthorized : .badRequest

@@ -25,7 +25,7 @@
   }
   function options(form) {
     var body = new URLSearchParams();
-    ["csrf", "flow"].forEach(function (name) {
+    ["csrf", "flow", "name"].forEach(function (name) {
       if (form.elements[name]) { body.append(name, form.elements[name].value); }
     });
     return fetch(form.getAttribute("data-options"), {
@@ -33,6 +33,11 @@
       headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json" },
       body: body.toString()
     }).then(function (response) {
+      // Not JSON: the sign-in ended or the form expired; the page itself says what to do.
+      if (!(response.headers.get("Content-Type") || "").startsWith("application/json")) {
+        window.location.reload();
+        throw { message: "" };
+      }
       return response.json().then(function (answer) {
         if (!response.ok) { throw { message: answer.error_description }; }
         return answer.publicKey;
@@ -43,17 +48,22 @@
     return window.PublicKeyCredential && navigator.credentials && window.isSecureContext;
   }
   function failed(form, error) {
-    if (error && error.message && !error.name) { say(error.message); return; }
+    if (error && !error.name && error.message !== undefined) { say(error.message); return; }
+    // The authenticator holds a passkey for this account already (excludeCredentials).
+    if (error && error.name === "InvalidStateError" && form.getAttribute("data-exists")) { say(form.getAttribute("data-exists")); return; }
     say(form.getAttribute("data-cancelled"));
   }
 
   // Registration in My account.
   var register = document.getElementById("passkey-register");
   if (register) {
+    var button = register.querySelector("button[type=submit]");
     register.addEventListener("submit", function (event) {
       event.preventDefault();
+      if (button.disabled) { return; }
       if (!supported()) { say(register.getAttribute("data-unsupported")); return; }
-      if (!register.elements.name.value.trim()) { register.elements.name.focus(); return; }
+      if (!register.elements.name.value.trim()) { say(register.getAttribute("data-name")); register.elements.name.focus(); return; }
+      button.disabled = true;
       say(register.getAttribute("data-waiting"));
       options(register).then(function (publicKey) {
         publicKey.challenge = bytes(publicKey.challenge);
@@ -64,7 +74,11 @@
         register.elements.client_data.value = text(credential.response.clientDataJSON);
         register.elements.attestation_object.value = text(credential.response.attestationObject);
         register.submit();
-      }).catch(function (error) { failed(register, error); });
+      }).catch(function (error) {
+        button.disabled = false;
+        failed(register, error);
+        register.elements.name.focus();
+      });
     });
   }
 

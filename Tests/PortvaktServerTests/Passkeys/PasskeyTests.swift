@@ -32,11 +32,13 @@ struct PasskeyTests {
 
     /// The options of a registration and the answer to them, from the signed-in browser `cookie`.
     static func register(
-        _ broker: LiveBroker, cookie: String, name: String = "Jobb-PC", authenticator: SoftwareAuthenticator = SoftwareAuthenticator(rpID: "localhost"),
-        origin: String? = nil
+        _ broker: LiveBroker, cookie: String, name: String = "Jobb-PC 👩‍💻", authenticator: SoftwareAuthenticator = SoftwareAuthenticator(rpID: "localhost"),
+        origin: String? = nil, flags: UInt8 = SoftwareAuthenticator.up | SoftwareAuthenticator.uv
     ) async throws -> (holder: Holder?, options: LiveBroker.Reply, reply: LiveBroker.Reply) {
         let csrf = try PortalTests.csrf(in: try await broker.send("/account", headers: [("Cookie", cookie)]).body)
-        let options = try await broker.send("/account/passkeys/options", method: .POST, form: [("csrf", csrf)], headers: [("Cookie", cookie), ("Accept", "application/json")])
+        let options = try await broker.send(
+            "/account/passkeys/options", method: .POST, form: [("csrf", csrf), ("name", name)], headers: [("Cookie", cookie), ("Accept", "application/json")]
+        )
         guard options.status == 200 else { return (nil, options, options) }
         let publicKey = try Self.publicKey(options)
         let challengeText = try #require(publicKey["challenge"] as? String)
@@ -44,7 +46,7 @@ struct PasskeyTests {
         let user = try #require(publicKey["user"] as? [String: Any])
         let handleText = try #require(user["id"] as? String)
         let handle = try #require(RelyingParty.base64URLDecode(handleText))
-        let made = authenticator.register(challenge: challenge, origin: origin ?? broker.baseURL)
+        let made = authenticator.register(challenge: challenge, origin: origin ?? broker.baseURL, flags: flags)
         let reply = try await broker.send("/account/passkeys", method: .POST, form: [
             ("csrf", csrf), ("name", name), ("client_data", b64(made.clientData)), ("attestation_object", b64(made.attestation)),
         ], headers: [("Cookie", cookie)])
@@ -124,6 +126,9 @@ struct PasskeyTests {
                 if !mailed { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(mailed, "Kari is told by email that a passkey was added")
+            // A name with a bidi override is refused before the browser makes anything.
+            let spoofed = try await Self.register(broker, cookie: kari, name: "Jobb\u{202E}CP")
+            #expect(spoofed.options.status == 400 && spoofed.options.string("error_description")?.contains("60 tegn") == true)
             // The same credential again: refused, saying so.
             let again = try await Self.register(broker, cookie: kari, authenticator: holder.authenticator)
             #expect(again.reply.status == 400 && again.reply.body.contains("allerede lagt til"))
@@ -170,6 +175,33 @@ struct PasskeyTests {
             #expect(removed.location == "/account?done=passkey_removed")
             let gone = try await Self.answer(broker, flow: try await Self.flow(broker, AppLogin().authorizeURL(method: "passkey")), holder: holder, counter: 3)
             #expect(gone.status == 401 && gone.body.contains("kjenner ikke"))
+
+            // From the password page's email field, a refusal is told on the password page.
+            let passwordFlow = try await Self.flow(broker, AppLogin().authorizeURL(method: "password"))
+            let fromPasswordPage = try await Self.answer(broker, flow: passwordFlow, holder: holder, counter: 4)
+            #expect(fromPasswordPage.status == 401 && fromPasswordPage.body.contains("kjenner ikke") && fromPasswordPage.body.contains("action=\"/oauth/password\""))
+        }
+    }
+
+    @Test("S18.2, S18.3: a synced passkey signs in as swk; once the person's BankID or Vipps trust has lapsed (90 days), a passkey signs in but confirms nothing", arguments: TestDatabase.kinds)
+    func syncedAndLapsed(kind: DatabaseKind) async throws {
+        try await Self.run(kind) { broker in
+            let (up, uv, be) = (SoftwareAuthenticator.up, SoftwareAuthenticator.uv, SoftwareAuthenticator.be)
+            let cookie = try await PortalTests.signIn(broker, person: "ingrid", method: "bankid").cookie
+            let holder = try #require(try await Self.register(broker, cookie: cookie, flags: up | uv | be).holder)
+            func signIn(counter: UInt32) async throws -> [String: Any] {
+                let login = AppLogin()
+                let answered = try await Self.answer(broker, flow: try await Self.flow(broker, login.authorizeURL(method: "passkey")), holder: holder, counter: counter, flags: up | uv | be)
+                let location = try #require(answered.location, "\(answered.status) \(answered.body.prefix(300))")
+                let code = try #require(AppCallback(location: location).code)
+                let redeemed = try await login.redeem(code, at: broker)
+                return LiveBroker.claims(try #require(redeemed.string("access_token")))
+            }
+            let now = try await signIn(counter: 0)
+            #expect(now["amr"] as? [String] == ["swk", "mfa"] && now["acr"] as? String == Authentication.passkeyACR)
+            broker.clock.advance(by: 91 * 86_400)
+            let lapsed = try await signIn(counter: 0)
+            #expect(lapsed["acr"] as? String == Authentication.passkeyUntrustedACR, "the passkey no longer stands in for BankID")
         }
     }
 

@@ -4,7 +4,6 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
-import WebAuthn
 
 /// One request to an organisation's administration pages, after the checks every one of them
 /// makes on the server: signed in, a member of the organisation in the path (else 404, as if it
@@ -21,6 +20,9 @@ struct AdminRequest {
     let form: FormFields?
     /// Signs confirmations bound to this browser's session (the CSRF key).
     let confirmationKey: SymmetricKey
+    /// Whether a passkey may confirm this person for the administrators' actions (S18.3): passkeys
+    /// work here, and no organisation of theirs asks for BankID's high level.
+    let passkeyStepUp: Bool
 
     var language: Language { frame.language }
     var adminID: String { signedIn.portal.userId }
@@ -75,9 +77,7 @@ struct AdminRequest {
             "here": [section.rawValue: true],
             "base": base,
             "stepUpBack": FormFields.encode(request.method == .get ? request.uri.description : base),
-            // A passkey stands in for BankID or Vipps where the policy says so (S18.3), and only
-            // where passkeys work (the public URL names a domain), never where BankID's high level is asked for.
-            "passkeyStepUp": RelyingParty(publicURL: services.address.current) != nil && !services.highAssuranceOrganisations.contains(organisation.slug),
+            "passkeyStepUp": passkeyStepUp,
         ]
         context.merge(values) { $1 }
         return pages.response(template, frame: frame, values: context, status: status)

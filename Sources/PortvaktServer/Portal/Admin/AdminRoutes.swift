@@ -70,7 +70,9 @@ struct AdminRoutes {
         }
         let admin = AdminRequest(
             services: services, pages: portal.pages, request: request, signedIn: signedIn, organisation: organisation,
-            organisationName: stored.name, frame: frame, form: form, confirmationKey: portal.cookie.csrfKey
+            organisationName: stored.name, frame: frame, form: form, confirmationKey: portal.cookie.csrfKey,
+            passkeyStepUp: services.passkeysAvailable
+                && !Actor.asksHighAssurance(.personnummerReveal, organisations: roles, highAssuranceOrganisations: services.highAssuranceOrganisations)
         )
         let allowed = organisation.roles.contains(.orgAdmin) || (audience == .coordinatorsToo && organisation.roles.contains(.coordinator))
         guard allowed else {

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktDomain
 import PortvaktStorage
+import WebAuthn
 
 /// What an organisation's administration pages work with: the domain's operations (review,
 /// merge, member administration and invitations, mail) and what their lists read (no writes).
@@ -15,4 +16,7 @@ struct AdministrationServices: Sendable {
     /// `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`: whose administrators need BankID's high level.
     var highAssuranceOrganisations: Set<String> = []
     let now: @Sendable () -> Date
+
+    /// Whether passkeys work here: the public URL names a domain (S18.5).
+    var passkeysAvailable: Bool { RelyingParty(publicURL: address.current) != nil }
 }
