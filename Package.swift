@@ -44,10 +44,10 @@ let package = Package(
         .target(name: "QRCode"),
 
         // WebAuthn (passkeys): strict CBOR and COSE, and the registration and assertion checks of
-        // WebAuthn Level 3. swift-crypto only; no WebAuthn package is in the mirror.
+        // WebAuthn Level 3. swift-crypto and this package's base64url; no WebAuthn package is in the mirror.
         .target(
             name: "WebAuthn",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")]
+            dependencies: ["PortvaktProtocol", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")]
         ),
 
         // Domain: key material, personnummer protection, signing keys, audit vocabulary, log redaction.
@@ -214,6 +214,7 @@ let package = Package(
             dependencies: [
                 "PortvaktCore",
                 "PortvaktStorage",
+                "PortvaktProtocol",
                 "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

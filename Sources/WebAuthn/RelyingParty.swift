@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PortvaktProtocol
 
 /// Portvakt as a WebAuthn relying party: its RP ID (a domain, never an IP address) and the one
 /// origin its pages are served from. Verifies registrations (§7.1) and assertions (§7.2) of
@@ -112,16 +113,10 @@ public struct RelyingParty: Sendable {
         (try? ClientData.parse(clientDataJSON)).flatMap { base64URLDecode($0.challenge) }
     }
 
+    /// Base64url from a browser, strictly: at most 8192 characters of the URL alphabet, no padding.
     public static func base64URLDecode(_ text: String) -> [UInt8]? {
         guard text.utf8.count <= 8192, text.allSatisfy({ $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || $0 == "-" || $0 == "_" }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
-    }
-
-    public static func base64URLEncode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Data(base64URLEncoded: text).map(Array.init)
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PortvaktProtocol
 import WebAuthn
 
 /// A P-256 authenticator in the test: makes registrations and assertions with chosen flags,
@@ -37,7 +38,7 @@ public struct SoftwareAuthenticator: Sendable {
     }
 
     public static func clientData(type: String, challenge: [UInt8], origin: String) -> [UInt8] {
-        Array(#"{"type":"\#(type)","challenge":"\#(RelyingParty.base64URLEncode(challenge))","origin":"\#(origin)","crossOrigin":false}"#.utf8)
+        Array(#"{"type":"\#(type)","challenge":"\#(Data(challenge).base64URLEncoded())","origin":"\#(origin)","crossOrigin":false}"#.utf8)
     }
 
     /// A registration: client data and attestation object (`none`, or `packed` self-attestation).

@@ -54,10 +54,6 @@ def authenticator(driver):
     driver.add_virtual_authenticator(options)
 
 
-def main_text(driver):
-    return " ".join(driver.find_element(By.TAG_NAME, "main").text.split())
-
-
 def add_passkey(driver, name, check=False):
     """My account → the passkey's name → Add a passkey; the authenticator answers at once."""
     if check:
@@ -70,10 +66,10 @@ def add_passkey(driver, name, check=False):
             break
         time.sleep(0.1)
     else:
-        s.fail(f"adding a passkey did not reach My account with its status: {driver.current_url} {main_text(driver)[:300]!r}")
+        s.fail(f"adding a passkey did not reach My account with its status: {driver.current_url} {admin_flows.main_text(s, driver)[:300]!r}")
     if "Passnøkkelen er lagt til" not in s.status_text(driver):
         s.fail(f"the added passkey is not announced: {s.status_text(driver)!r}")
-    if name not in main_text(driver):
+    if name not in admin_flows.main_text(s, driver):
         s.fail(f"the passkey {name!r} is not listed")
 
 
@@ -137,7 +133,7 @@ def kari(driver):
     s.check_page(driver, "password-with-passkeys")
 
     admin_flows.sign_in_as(s, driver, "kari", "vipps")
-    if "Passnøkler" not in main_text(driver):
+    if "Passnøkler" not in admin_flows.main_text(s, driver):
         s.fail("My account has no passkeys section")
     add_passkey(driver, "Jobb-PC", check=True)
     s.check_page(driver, "account-passkey-listed")
@@ -150,18 +146,18 @@ def kari(driver):
         if driver.current_url.startswith(f"{s.BASE}/account"):
             break
         time.sleep(0.1)
-    if "Denne innloggingen: Passnøkkel" not in main_text(driver):
+    if "Denne innloggingen: Passnøkkel" not in admin_flows.main_text(s, driver):
         s.fail(f"the passkey offered in the email field did not sign Kari in: {driver.current_url}")
     sign_out(driver)
 
     passkey_page(driver, check="passkey-sign-in")
     use_passkey(driver)
-    if not driver.current_url.startswith(f"{s.BASE}/account") or "Kari" not in main_text(driver):
-        s.fail(f"Kari's passkey did not sign her in: {driver.current_url} {main_text(driver)[:300]!r}")
-    if "Denne innloggingen: Passnøkkel" not in main_text(driver) or "Logget inn med passnøkkel" not in main_text(driver):
+    if not driver.current_url.startswith(f"{s.BASE}/account") or "Kari" not in admin_flows.main_text(s, driver):
+        s.fail(f"Kari's passkey did not sign her in: {driver.current_url} {admin_flows.main_text(s, driver)[:300]!r}")
+    if "Denne innloggingen: Passnøkkel" not in admin_flows.main_text(s, driver) or "Logget inn med passnøkkel" not in admin_flows.main_text(s, driver):
         s.fail("My account does not say the sign-in was with a passkey")
     # A passkey sign-in is not BankID: adding another needs BankID or Vipps first.
-    if driver.find_elements(By.ID, "passkey-register") or "Bekreft med BankID" not in main_text(driver):
+    if driver.find_elements(By.ID, "passkey-register") or "Bekreft med BankID" not in admin_flows.main_text(s, driver):
         s.fail("a passkey sign-in may add passkeys without BankID or Vipps")
     s.check_page(driver, "account-passkey-confirm-first")
     sign_out(driver)
@@ -185,7 +181,7 @@ def kari(driver):
         use_passkey(driver)
         alerts = driver.find_elements(By.CSS_SELECTOR, "[role=alert]")
         if not alerts or reason not in alerts[0].text:
-            s.fail(f"a passkey whose counter went back was not refused with its reason ({language}): {main_text(driver)[:300]!r}")
+            s.fail(f"a passkey whose counter went back was not refused with its reason ({language}): {admin_flows.main_text(s, driver)[:300]!r}")
         s.check_languages(driver, "passkey-refused")
     driver.remove_all_credentials()
 
@@ -207,16 +203,16 @@ def ingrid(driver):
     driver.get(f"{s.BASE}/admin/nhf/sync?outcome=conflict&status=open")
     s.press(driver, "Sofie's entry", s.href_contains("/admin/nhf/sync/"))
     entry = driver.current_url
-    if re.search(r"\b\d{11}\b", main_text(driver)):
+    if re.search(r"\b\d{11}\b", admin_flows.main_text(s, driver)):
         s.fail("a number is in full before the step-up")
     s.check_page(driver, "admin-sync-entry-passkey-step-up")
     s.press(driver, "Confirm with a passkey", s.href_contains("method=passkey&step_up=1"))
     use_passkey(driver)
     if driver.current_url.split("?")[0] != entry.split("?")[0]:
-        s.fail(f"after the passkey step-up the browser is at {driver.current_url}, not the entry: {main_text(driver)[:300]!r}")
+        s.fail(f"after the passkey step-up the browser is at {driver.current_url}, not the entry: {admin_flows.main_text(s, driver)[:300]!r}")
     s.press(driver, "Show the numbers in full", s.posts_to(driver, urllib.parse.urlsplit(entry).path + "/reveal"))
-    if not re.search(r"\b\d{11}\b", main_text(driver)) or "Numrene vises" not in s.status_text(driver):
-        s.fail(f"Ingrid could not reveal a number after the passkey step-up: {main_text(driver)[:400]!r}")
+    if not re.search(r"\b\d{11}\b", admin_flows.main_text(s, driver)) or "Numrene vises" not in s.status_text(driver):
+        s.fail(f"Ingrid could not reveal a number after the passkey step-up: {admin_flows.main_text(s, driver)[:400]!r}")
     s.check_languages(driver, "admin-sync-revealed-after-passkey")
 
 

@@ -14,7 +14,7 @@ public struct Passkeys: Sendable {
     let mailer: Mailer
     let trust: DeviceTrust
     /// The relying party follows the public URL, known only once the server listens.
-    let relyingParty: @Sendable () -> RelyingParty?
+    let address: PublicAddress
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -23,19 +23,19 @@ public struct Passkeys: Sendable {
     public static let maximumPerUser = 20
 
     public init(
-        store: any PasskeyStore, mailer: Mailer, trust: DeviceTrust, relyingParty: @escaping @Sendable () -> RelyingParty?, logger: Logger,
+        store: any PasskeyStore, mailer: Mailer, trust: DeviceTrust, address: PublicAddress, logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.mailer = mailer
         self.trust = trust
-        self.relyingParty = relyingParty
+        self.address = address
         self.logger = logger
         self.now = now
     }
 
     /// Whether passkeys work here: the public URL names a domain (never an IP address).
-    public var available: Bool { relyingParty() != nil }
+    public var available: Bool { address.relyingParty != nil }
 
     public func list(userID: String) async throws -> [Passkey] {
         try await store.passkeys(userID: userID)
@@ -50,16 +50,16 @@ public struct Passkeys: Sendable {
         guard actor.satisfies(.passkeyRegister, at: now()) else { throw PasskeyRefusal.stepUpRequired }
         guard Self.isAcceptableName(name) else { throw PasskeyRefusal.invalidName }
         guard try await store.passkeys(userID: actor.userID).count < Self.maximumPerUser else { throw PasskeyRefusal.tooMany }
-        guard let party = relyingParty() else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
+        guard let party = address.relyingParty else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
         guard let user = try await store.user(id: actor.userID) else { throw PasskeyRefusal.unknownCredential }
         let existing = try await store.passkeys(userID: user.id)
         let challenge = try await issueChallenge(binding: binding, purpose: "register", userID: user.id)
         return PasskeyCreationOptions(
             rp: .init(id: party.id, name: "Portvakt"),
-            user: .init(id: RelyingParty.base64URLEncode(Array(user.id.utf8)), name: user.email ?? user.displayName, displayName: user.displayName),
+            user: .init(id: Data(user.id.utf8).base64URLEncoded(), name: user.email ?? user.displayName, displayName: user.displayName),
             challenge: challenge,
             pubKeyCredParams: COSEKey.Algorithm.allCases.map { .init(alg: $0.rawValue) },
-            excludeCredentials: existing.map { .init(id: RelyingParty.base64URLEncode(Array($0.credentialId))) }
+            excludeCredentials: existing.map { .init(id: $0.credentialId.base64URLEncoded()) }
         )
     }
 
@@ -74,7 +74,7 @@ public struct Passkeys: Sendable {
         guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now),
               challenge.purpose == "register", challenge.userId == actor.userID
         else { throw PasskeyRefusal.expired }
-        guard let party = relyingParty(), let clientData = RelyingParty.base64URLDecode(response.clientDataJSON),
+        guard let party = address.relyingParty, let clientData = RelyingParty.base64URLDecode(response.clientDataJSON),
               let attestation = RelyingParty.base64URLDecode(response.attestationObject)
         else { throw await refuse(.notVerified(.malformed("base64url")), userID: actor.userID, source: source) }
         let registration: RelyingParty.Registration
@@ -116,7 +116,7 @@ public struct Passkeys: Sendable {
 
     /// Options for `navigator.credentials.get` with discoverable credentials, for a login's flow.
     public func signInOptions(binding: String) async throws -> PasskeyRequestOptions {
-        guard let party = relyingParty() else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
+        guard let party = address.relyingParty else { throw PasskeyRefusal.notVerified(.relyingPartyMismatch) }
         let challenge = try await issueChallenge(binding: binding, purpose: "sign_in", userID: nil)
         return PasskeyRequestOptions(challenge: challenge, rpId: party.id)
     }
@@ -127,7 +127,7 @@ public struct Passkeys: Sendable {
         let now = self.now()
         guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now), challenge.purpose == "sign_in"
         else { throw PasskeyRefusal.expired }
-        guard let party = relyingParty(), let credentialID = RelyingParty.base64URLDecode(response.credentialID), credentialID.count <= 1023,
+        guard let party = address.relyingParty, let credentialID = RelyingParty.base64URLDecode(response.credentialID), credentialID.count <= 1023,
               let clientData = RelyingParty.base64URLDecode(response.clientDataJSON), let data = RelyingParty.base64URLDecode(response.authenticatorData),
               let signature = RelyingParty.base64URLDecode(response.signature), let handle = RelyingParty.base64URLDecode(response.userHandle)
         else { throw await refuse(.notVerified(.malformed("base64url")), userID: nil, source: source) }
@@ -170,7 +170,7 @@ public struct Passkeys: Sendable {
             bindingHash: Self.hash(binding), purpose: purpose, userId: userID, challenge: Data(bytes),
             createdAt: now.millisecondsSince1970, expiresAt: now.addingTimeInterval(Self.challengeLifetime).millisecondsSince1970
         ))
-        return RelyingParty.base64URLEncode(bytes)
+        return Data(bytes).base64URLEncoded()
     }
 
     /// Logs a refused ceremony, audits it when it concerns a known person (a registration, or a

@@ -4,7 +4,6 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
-import WebAuthn
 
 /// The composition root: every service the routes use, each built once with only what it needs.
 /// Only ``PortvaktApplication`` holds it; a route receives the few services it calls.
@@ -85,7 +84,7 @@ struct ServerServices: Sendable {
 
         profile = Profile(store: store, now: now)
         passkeys = Passkeys(
-            store: store, mailer: mailer, trust: DeviceTrust(lifetimes: lifetimes), relyingParty: { RelyingParty(publicURL: address.current) },
+            store: store, mailer: mailer, trust: DeviceTrust(lifetimes: lifetimes), address: address,
             logger: logger, now: now
         )
         account = AccountService(

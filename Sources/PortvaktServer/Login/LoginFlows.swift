@@ -2,7 +2,6 @@ import Foundation
 import PortvaktCore
 import PortvaktStorage
 import PortvaktDomain
-import WebAuthn
 
 /// The logins in progress and the pushed requests (`LoginFlows+Pushed.swift`), sealed in
 /// `login_flows`, so any instance can continue them.
@@ -20,7 +19,7 @@ struct LoginFlows: Sendable {
     }
 
     /// Whether passkeys work here: the public URL names a domain, never an IP address (S18.5).
-    var passkeysAvailable: Bool { RelyingParty(publicURL: address.current) != nil }
+    var passkeysAvailable: Bool { address.relyingParty != nil }
 
     /// Stores the login and returns its handle (256 random bits).
     func begin(_ login: PendingLogin) async throws -> String {

@@ -25,12 +25,6 @@ extension PortalRoutes {
     /// A registration's challenge is bound to the browser's portal session.
     private static func registrationBinding(_ signedIn: SignedIn) -> String { "register:\(signedIn.reference)" }
 
-    /// A refusal in the OAuth style (RFC 9470 for a missing step-up), its description in the page's language.
-    private struct Refusal: Encodable {
-        let error: String
-        let error_description: String
-    }
-
     private func registrationOptions(_ request: Request, _ signedIn: SignedIn, name: String) async throws -> Response {
         let language = PortalLanguage.of(request)
         guard let actor = try await account.actor(sessionID: signedIn.portal.sessionId) else { return notSignedIn(request) }
@@ -45,9 +39,9 @@ extension PortalRoutes {
             case .tooMany: .passkeyTooMany
             default: .passkeyNotCreated
             }
-            return try Responses.json(
-                Refusal(error: stepUp ? "insufficient_user_authentication" : "invalid_request", error_description: message.text(language)),
-                status: stepUp ? .unauthorized : .badRequest
+            // The OAuth error body (RFC 9470 for a missing step-up), its description in the page's language.
+            return try Responses.oauthError(
+                stepUp ? "insufficient_user_authentication" : "invalid_request", message.text(language), status: stepUp ? .unauthorized : .badRequest
             )
         }
     }

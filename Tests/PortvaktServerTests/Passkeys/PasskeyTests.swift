@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktProtocol
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
@@ -24,7 +25,7 @@ struct PasskeyTests {
         let userHandle: [UInt8]
     }
 
-    static func b64(_ bytes: [UInt8]) -> String { RelyingParty.base64URLEncode(bytes) }
+    static func b64(_ bytes: [UInt8]) -> String { Data(bytes).base64URLEncoded() }
 
     static func publicKey(_ reply: LiveBroker.Reply) throws -> [String: Any] {
         try #require(reply.json["publicKey"] as? [String: Any], "\(reply.status) \(reply.body.prefix(300))")

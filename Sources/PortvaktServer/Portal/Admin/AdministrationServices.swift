@@ -1,7 +1,6 @@
 import Foundation
 import PortvaktDomain
 import PortvaktStorage
-import WebAuthn
 
 /// What an organisation's administration pages work with: the domain's operations (review,
 /// merge, member administration and invitations, mail) and what their lists read (no writes).
@@ -18,5 +17,5 @@ struct AdministrationServices: Sendable {
     let now: @Sendable () -> Date
 
     /// Whether passkeys work here: the public URL names a domain (S18.5).
-    var passkeysAvailable: Bool { RelyingParty(publicURL: address.current) != nil }
+    var passkeysAvailable: Bool { address.relyingParty != nil }
 }
