@@ -1,4 +1,4 @@
-"""S15 in the browser suite: `run(suite, driver)` gets the portal suite's module for its helpers.
+"""S15 (and review IV item 1: the claim bound to its browser) in the browser suite: `run(suite, driver)` gets the portal suite's module for its helpers.
 
 Lise Berg's HLF record has only her email. Keyboard only: start page → "Try it" with BankID as
 Lise → the sandbox's BankID page → "We could not find you" → her email → the code page → a
@@ -45,6 +45,10 @@ def run(s, driver):
     if driver.find_element(By.ID, "email").get_attribute("autocomplete") != "email":
         s.fail("the email field is not autocomplete=email")
     s.check_page(driver, "claim-email")
+    # Review IV item 1: the claim is bound to this browser by an HttpOnly cookie, and goes on with it.
+    binding = [c for c in driver.get_cookies() if c["name"].endswith("portvakt_claim")]
+    if not binding or not binding[0].get("httpOnly"):
+        s.fail("the claim page did not bind the claim to this browser with an HttpOnly cookie")
     type_into(s, driver, "email", "lise@sandbox.portvakt.test")
     if driver.find_element(By.ID, "code").get_attribute("autocomplete") != "one-time-code":
         s.fail("the code field is not autocomplete=one-time-code")

@@ -55,6 +55,9 @@ public struct DataProtectionKeys: Sendable {
         case portalCSRF = "portvakt portal csrf v2"
         /// The DPoP nonces every instance hands out and accepts (RFC 9449 §8).
         case dpopNonce = "portvakt dpop nonce v2"
+        /// The cookie that binds a membership claim to the browser that started it, and the
+        /// signature of the address its code page shows.
+        case claimBinding = "portvakt claim binding v1"
     }
 
     /// One key per purpose, derived from the root with HKDF (RFC 5869) under the purpose's name:

@@ -21,9 +21,11 @@ public struct ActionPolicy: Sendable, Equatable {
         switch action {
         // A device key proves the phone, not the person's identity: it never carries what only
         // BankID or Vipps may (review III, item 2).
-        // S18.3: a passkey with user verification is phishing-resistant and proves the person
-        // who registered it after a BankID or Vipps login, so it stands in for the round trip.
-        case .personnummerReveal, .conflictResolve, .accountsMerge:
+        // S18.3: a device-bound passkey with user verification is phishing-resistant and proves
+        // the person who registered it after a BankID or Vipps login, so it stands in for the
+        // round trip. Removing every phone affects the member in every organisation, so one
+        // organisation's administrator needs the same proof (review IV, item 3).
+        case .personnummerReveal, .conflictResolve, .accountsMerge, .devicesRemoveAll:
             ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: administratorFreshness)
         // A passkey is added only after BankID or Vipps, so it never carries more than they did.
         case .deviceEnrol, .passkeyRegister:

@@ -41,8 +41,11 @@ public enum Authentication {
         return electronicID && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
     }
 
-    /// Whether the session was opened by a passkey sign-in within `maxAge` (S18.3).
+    /// Whether the session was opened by a sign-in with a device-bound passkey within `maxAge`
+    /// (S18.3); a passkey that may be synced (`amr` `swk`) does not count.
     public static func isFreshPasskeyLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
-        session.deviceId == nil && session.acr == passkeyACR && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
+        session.deviceId == nil && session.acr == passkeyACR
+            && session.amr.split(separator: " ").contains("hwk")
+            && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
     }
 }

@@ -18,6 +18,9 @@ public enum SensitiveAction: String, Sendable, CaseIterable {
     case deviceEnrol = "device.enrol"
     /// A member adds a passkey for signing in on the web (S18.1).
     case passkeyRegister = "passkey.register"
+    /// An administrator removes every phone of a member (a lost phone): the phones stop unlocking
+    /// for every organisation the member belongs to, not only the administrator's.
+    case devicesRemoveAll = "devices.remove_all"
 
     /// The action a device-key step-up names (`POST /v1/step-up`).
     public init(_ stepUp: StepUpAction) {
@@ -38,8 +41,10 @@ public enum StepUpKind: String, Sendable, CaseIterable {
     case freshPassword = "fresh_password"
     /// A BankID or Vipps login within the policy's freshness.
     case freshElectronicID = "fresh_eid"
-    /// A passkey sign-in with user verification within the policy's freshness (S18.3); never
-    /// where an organisation asks for BankID's high level.
+    /// A sign-in with a device-bound passkey (not backup eligible, `amr` `hwk`) and user
+    /// verification within the policy's freshness (S18.3); never where an organisation asks for
+    /// BankID's high level. A passkey that may be synced can be shared through a password manager,
+    /// so it does not stand in for BankID or Vipps.
     case freshPasskey = "fresh_passkey"
 }
 

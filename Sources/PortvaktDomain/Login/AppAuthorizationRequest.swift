@@ -25,8 +25,8 @@ public struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     public var maxAge: Int?
     /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key that alone may redeem the code.
     public var dpopJKT: String?
-    /// Set when the request was pushed (PAR, RFC 9126): the request sealed by the server, which the
-    /// method and password pages' links carry instead of the parameters (``AuthorizationContinuation``).
+    /// Set when the request was pushed (PAR, RFC 9126): the handle of the stored request, which the
+    /// method and password pages' links carry instead of the parameters (`LoginFlows.continuation(for:expiresAt:)`).
     public var continuation: String?
 
     public init(

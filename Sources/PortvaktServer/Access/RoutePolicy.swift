@@ -27,6 +27,9 @@ struct RoutePolicy: Sendable, Equatable {
     let caller: Caller
     /// The sensitive action the route takes, whose ``ActionPolicy`` it enforces; nil for none.
     var action: SensitiveAction? = nil
+    /// A form (or script request) of the broker's own pages: refused when a browser says it
+    /// comes from another site (``SameOriginFormMiddleware``).
+    var sameOriginForm = false
 
     static func of(_ route: String) -> RoutePolicy? {
         if let declared = declared[route] { return declared }
@@ -62,16 +65,16 @@ struct RoutePolicy: Sendable, Equatable {
         "POST /oauth/par": RoutePolicy(caller: .anonymous),
         "POST /oauth/token": RoutePolicy(caller: .anonymous),
         "POST /oauth/revoke": RoutePolicy(caller: .anonymous),
-        "POST /oauth/password": RoutePolicy(caller: .anonymous),
+        "POST /oauth/password": RoutePolicy(caller: .anonymous, sameOriginForm: true),
         // The flow's 256-bit handle is the credential, as for the password form; the passkey's
         // signature proves the person (S18.2).
-        "POST /oauth/passkey/options": RoutePolicy(caller: .anonymous),
-        "POST /oauth/passkey": RoutePolicy(caller: .anonymous),
+        "POST /oauth/passkey/options": RoutePolicy(caller: .anonymous, sameOriginForm: true),
+        "POST /oauth/passkey": RoutePolicy(caller: .anonymous, sameOriginForm: true),
         "GET /assets/passkey.js": RoutePolicy(caller: .anonymous),
         // S15: the claim's one-time handle is the caller's credential.
-        "POST /oauth/claim/email": RoutePolicy(caller: .anonymous),
-        "POST /oauth/claim/code": RoutePolicy(caller: .anonymous),
-        "POST /oauth/claim/cancel": RoutePolicy(caller: .anonymous),
+        "POST /oauth/claim/email": RoutePolicy(caller: .anonymous, sameOriginForm: true),
+        "POST /oauth/claim/code": RoutePolicy(caller: .anonymous, sameOriginForm: true),
+        "POST /oauth/claim/cancel": RoutePolicy(caller: .anonymous, sameOriginForm: true),
         "GET /oauth/callback/bankid": RoutePolicy(caller: .anonymous),
         "GET /oauth/callback/vipps": RoutePolicy(caller: .anonymous),
         "GET /oauth/end-session": RoutePolicy(caller: .anonymous),
@@ -83,8 +86,8 @@ struct RoutePolicy: Sendable, Equatable {
         "POST /bankid/orders/cancel": RoutePolicy(caller: .anonymous),
         "GET /oauth/bankid/other-device": RoutePolicy(caller: .anonymous),
         "GET /oauth/bankid/other-device.js": RoutePolicy(caller: .anonymous),
-        "POST /oauth/bankid/other-device/collect": RoutePolicy(caller: .anonymous),
-        "POST /oauth/bankid/other-device/cancel": RoutePolicy(caller: .anonymous),
+        "POST /oauth/bankid/other-device/collect": RoutePolicy(caller: .anonymous, sameOriginForm: true),
+        "POST /oauth/bankid/other-device/cancel": RoutePolicy(caller: .anonymous, sameOriginForm: true),
         // The invitation's one-time token is the caller's credential.
         "GET /portal/password/{token}": RoutePolicy(caller: .anonymous),
         "POST /portal/password/{token}": RoutePolicy(caller: .anonymous),
@@ -110,7 +113,7 @@ struct RoutePolicy: Sendable, Equatable {
 
         // Running an organisation over JSON.
         "GET /v1/organisations/{slug}/members": RoutePolicy(caller: .role(coordinators)),
-        "DELETE /v1/organisations/{slug}/members/{user}/devices": RoutePolicy(caller: .role(administrators)),
+        "DELETE /v1/organisations/{slug}/members/{user}/devices": RoutePolicy(caller: .role(administrators), action: .devicesRemoveAll),
         "POST /v1/organisations/{slug}/users/merge": RoutePolicy(caller: .role(administrators), action: .accountsMerge),
         "GET /v1/organisations/{slug}/member-sync": RoutePolicy(caller: .role(administrators)),
         // Masked for any administrator; in full only under the action's policy.
@@ -136,7 +139,7 @@ struct RoutePolicy: Sendable, Equatable {
         "GET /admin/{slug}": RoutePolicy(caller: .portalRole(administrators)),
         "GET /admin/{slug}/members": RoutePolicy(caller: .portalRole(coordinators)),
         "GET /admin/{slug}/members/{id}": RoutePolicy(caller: .portalRole(administrators)),
-        "POST /admin/{slug}/members/{id}/devices/remove": RoutePolicy(caller: .portalRole(administrators)),
+        "POST /admin/{slug}/members/{id}/devices/remove": RoutePolicy(caller: .portalRole(administrators), action: .devicesRemoveAll),
         "POST /admin/{slug}/members/{id}/invite": RoutePolicy(caller: .portalRole(administrators)),
         "GET /admin/{slug}/sync": RoutePolicy(caller: .portalRole(administrators)),
         "GET /admin/{slug}/sync/{id}": RoutePolicy(caller: .portalRole(administrators)),

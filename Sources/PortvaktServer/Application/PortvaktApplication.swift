@@ -48,6 +48,7 @@ public enum PortvaktApplication {
         router.add(middleware: BrowserErrorPages(pages: .shared))
         router.add(middleware: ErrorAnswerMiddleware())
         router.add(middleware: RoutePolicyMiddleware(callers: services.callers))
+        router.add(middleware: SameOriginFormMiddleware(address: services.address))
         let portal = PortalRoutes(portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled)
         portal.register(on: router)
         AdminRoutes(portal: portal, services: services.administration).register(on: router)
@@ -59,11 +60,13 @@ public enum PortvaktApplication {
         AuthorizeRoutes(
             requests: services.authorizationRequests, flows: services.flows, upstreams: services.upstreams, completion: services.completion
         ).register(on: router)
-        CallbackRoutes(flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities)
-            .register(on: router)
+        CallbackRoutes(
+            flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities,
+            claimBinding: services.claimBinding
+        ).register(on: router)
         PasswordRoutes(flows: services.flows, passwords: services.passwordLogin, completion: services.completion).register(on: router)
         PasskeySignInRoutes(flows: services.flows, passkeys: services.passkeys, completion: services.completion).register(on: router)
-        ClaimRoutes(claims: services.claims, completion: services.completion).register(on: router)
+        ClaimRoutes(claims: services.claims, completion: services.completion, binding: services.claimBinding).register(on: router)
         TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: router)
         PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: router)
         SessionRoutes(profile: services.profile, clients: services.clients, dpop: services.dpop, sessions: services.sessions).register(on: router)

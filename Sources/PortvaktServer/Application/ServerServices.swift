@@ -34,6 +34,7 @@ struct ServerServices: Sendable {
     let administration: AdministrationServices
     let invitations: PasswordInvitations
     let claims: MembershipClaims
+    let claimBinding: ClaimBrowserBinding
     let passkeys: Passkeys
 
     init(configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
@@ -106,5 +107,6 @@ struct ServerServices: Sendable {
             logger: logger, now: now
         )
         identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext)
+        claimBinding = ClaimBrowserBinding(address: address, key: keys.key(for: .claimBinding))
     }
 }

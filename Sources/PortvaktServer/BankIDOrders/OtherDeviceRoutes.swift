@@ -41,7 +41,7 @@ struct OtherDeviceRoutes {
 
     private func page(_ httpRequest: Request, endUserIP: String) async throws -> Response {
         let request: AppAuthorizationRequest
-        switch try await requests.check(httpRequest) {
+        switch try await requests.check(httpRequest, startingLogin: true) {
         case .request(let checked): request = checked
         case .refused(let response): return response
         }

@@ -35,33 +35,42 @@ extension LoginFlows {
     }
 }
 
-/// The links of the method and password pages of a pushed request: the request sealed by the
-/// server (integrity and confidentiality as PAR gives them), valid as long as a login flow, and
-/// opened by any instance. The link may choose the method (`idp_hint`) and the language
-/// (`ui_locales`), nothing else.
-struct AuthorizationContinuation: Codable {
-    let request: AppAuthorizationRequest
-    let expiresAt: Date
+/// The links of the method and password pages of a pushed request (`continuation`): the request
+/// stored sealed in `login_flows` under the hash of a random handle, until the pushed request's
+/// login would have expired, and read by any instance. A page's link may choose the method
+/// (`idp_hint`) and the language (`ui_locales`), nothing else. The step that starts a login with
+/// it takes it out, so a link someone else saw starts nothing once used (review IV, item 5); that
+/// step's page gets a new handle for its own links ("back to the methods", the language).
+extension LoginFlows {
+    private static let continuationKind = "continuation"
 
-    static func seal(_ request: AppAuthorizationRequest, flows: LoginFlows) throws -> String {
-        var request = request
-        request.continuation = nil
-        let data = try JSONEncoder().encode(AuthorizationContinuation(request: request, expiresAt: flows.now().addingTimeInterval(flows.lifetimes.loginFlow)))
-        let sealed = try flows.cipher.seal(data, context: "authorization-continuation")
-        return "\(sealed.keyID).\(sealed.combined.base64URLEncoded())"
+    struct Continued {
+        let request: AppAuthorizationRequest
+        let expiresAt: Date
     }
 
-    /// The request sealed in `text`, with `continuation` set again for the next page's links;
-    /// nil when it is not ours or has expired.
-    static func open(_ text: String, flows: LoginFlows) -> AppAuthorizationRequest? {
-        guard text.utf8.count <= 8192, let dot = text.lastIndex(of: "."),
-              let combined = Data(base64URLEncoded: String(text[text.index(after: dot)...])),
-              let data = try? flows.cipher.open(SealedValue(keyID: String(text[..<dot]), combined: combined), context: "authorization-continuation"),
-              let continuation = try? JSONDecoder().decode(AuthorizationContinuation.self, from: data),
-              continuation.expiresAt > flows.now()
-        else { return nil }
-        var request = continuation.request
-        request.continuation = text
-        return request
+    /// Stores `request` for its pages' links until `expiresAt`; returns the handle they carry.
+    func continuation(for request: AppAuthorizationRequest, expiresAt: Date) async throws -> String {
+        var request = request
+        request.continuation = nil
+        let handle = randomToken()
+        let data = try JSONEncoder().encode(request)
+        _ = try await store.insertLoginFlow(kind: Self.continuationKind, stateHash: RefreshTokenSecret.hash(handle), expiresAt: expiresAt, now: now()) { id in
+            try cipher.seal(data, context: "authorization-continuation:\(id)")
+        }
+        return handle
+    }
+
+    /// The request behind a page's link for `clientID`; with `take`, removed so the link starts
+    /// one login only. Nil when it is unknown, used, expired or another client's (which leaves it).
+    func continued(_ handle: String, clientID: String?, take: Bool) async throws -> Continued? {
+        guard handle.utf8.count <= 128 else { return nil }
+        let hash = RefreshTokenSecret.hash(handle)
+        guard let flow = try await store.loginFlow(stateHash: hash, now: now()), flow.kind == Self.continuationKind else { return nil }
+        let data = try cipher.open(flow.payload, context: "authorization-continuation:\(flow.id)")
+        let request = try JSONDecoder().decode(AppAuthorizationRequest.self, from: data)
+        guard request.clientID == clientID else { return nil }
+        if take, try await store.takeLoginFlow(stateHash: hash, now: now()) == nil { return nil }
+        return Continued(request: request, expiresAt: Date(millisecondsSince1970: flow.expiresAt))
     }
 }

@@ -22,8 +22,10 @@ struct AuthorizationRequests: Sendable {
     /// A request arrives three ways: pushed (PAR, `request_uri`), as a page's link of a pushed
     /// request (`continuation`), or with its parameters in the query, which a client that must
     /// push its requests may not do.
+    /// - Parameter startingLogin: the page starts a login whatever the link's `idp_hint` (BankID
+    ///   on another device), so a page link it was reached by is used up.
     /// - Throws: only what the database throws (a 503 page then).
-    func check(_ httpRequest: Request) async throws -> Checked {
+    func check(_ httpRequest: Request, startingLogin: Bool = false) async throws -> Checked {
         do {
             let fields: FormFields
             do {
@@ -35,7 +37,7 @@ struct AuthorizationRequests: Sendable {
                 return .request(try await pushed(requestURI, clientID: fields["client_id"]))
             }
             if let continuation = fields["continuation"] {
-                return .request(try continued(continuation, fields: fields))
+                return .request(try await continued(continuation, fields: fields, startingLogin: startingLogin))
             }
             let request = try AppAuthorizationRequest.parse(fields, clients: clients.all, acceptLanguage: httpRequest.headers[.acceptLanguage])
             switch clients.client(request.clientID)?.senderConstraint {
@@ -68,21 +70,28 @@ struct AuthorizationRequests: Sendable {
         guard var request = try await flows.takePushed(requestURI, clientID: clientID) else {
             throw AppAuthorizationRequest.PageError(description: "request_uri is unknown, used or older than 60 seconds; start the login again in the app")
         }
-        request.continuation = try AuthorizationContinuation.seal(request, flows: flows)
+        request.continuation = try await flows.continuation(for: request, expiresAt: flows.now().addingTimeInterval(flows.lifetimes.loginFlow))
         return request
     }
 
-    /// A link on a page of a pushed request: the sealed request, with the method and language the link chose.
-    private func continued(_ text: String, fields: FormFields) throws -> AppAuthorizationRequest {
-        guard var request = AuthorizationContinuation.open(text, flows: flows), request.clientID == fields["client_id"] else {
-            throw AppAuthorizationRequest.PageError(description: "the login has expired; start it again in the app")
-        }
-        request.method = nil
+    /// A link on a page of a pushed request, with the method and language the link chose. A link
+    /// that starts a login (a method, or the other-device page) is used up, and the next page's
+    /// links get a handle of their own; the method page itself (a language, "back to the methods")
+    /// keeps it.
+    private func continued(_ handle: String, fields: FormFields, startingLogin: Bool) async throws -> AppAuthorizationRequest {
+        var method: IdentityProvider?
         if let hint = fields["idp_hint"] {
-            guard let method = IdentityProvider(rawValue: hint) else { throw AppAuthorizationRequest.PageError(description: "idp_hint must be bankid, vipps or password") }
-            request.method = method
+            guard let chosen = IdentityProvider(rawValue: hint) else { throw AppAuthorizationRequest.PageError(description: "idp_hint must be bankid, vipps or password") }
+            method = chosen
         }
+        let take = startingLogin || method != nil
+        guard let continued = try await flows.continued(handle, clientID: fields["client_id"], take: take) else {
+            throw AppAuthorizationRequest.PageError(description: "this link has expired or was already used; start the login again in the app")
+        }
+        var request = continued.request
+        request.method = method
         if let locales = fields["ui_locales"] { request.language = Language(uiLocales: locales) }
+        request.continuation = take ? try await flows.continuation(for: request, expiresAt: continued.expiresAt) : handle
         return request
     }
 }

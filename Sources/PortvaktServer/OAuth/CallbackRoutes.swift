@@ -15,6 +15,7 @@ struct CallbackRoutes {
     let completion: LoginCompletion
     let upstreams: UpstreamDirectory
     let identities: ProviderIdentities
+    let claimBinding: ClaimBrowserBinding
     /// How far the provider's clock may be from ours when `auth_time` is checked.
     static let clockSkew: TimeInterval = 60
 
@@ -77,7 +78,9 @@ struct CallbackRoutes {
                     let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
                     return Responses.redirect(to: location, status: .seeOther)
                 }
-                return ClaimPage.email(handle: handle, language: login.request.language)
+                var page = ClaimPage.email(handle: handle, language: login.request.language)
+                page.headers[.setCookie] = claimBinding.setting(for: handle)
+                return page
             }
             return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)
         } catch let error as UpstreamError {

@@ -5,13 +5,16 @@ import PortvaktDomain
 import PortvaktHTTP
 
 /// S15: claiming a membership by an emailed code, after a BankID or Vipps login that found no
-/// member record (`CallbackRoutes` shows the first page). The claim's handle, a hidden field of
-/// 256 random bits, is the caller's credential, as the password form's `flow` is.
+/// member record (`CallbackRoutes` shows the first page). The caller's credential is the claim's
+/// handle, a hidden field of 256 random bits, together with the cookie that binds it to the
+/// browser the claim was offered to (``ClaimBrowserBinding``); a form from another site is refused
+/// before it gets here (``RoutePolicy/sameOriginForm``).
 /// `POST /oauth/claim/email`: send a code; `POST /oauth/claim/code`: enter it, and the login goes
 /// on to the app as the member's; `POST /oauth/claim/cancel`: the app hears `not_registered`.
 struct ClaimRoutes {
     let claims: MembershipClaims
     let completion: LoginCompletion
+    let binding: ClaimBrowserBinding
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/oauth/claim/email") { request, _ in try await sendCode(request) }
@@ -21,12 +24,16 @@ struct ClaimRoutes {
 
     private func sendCode(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], let claim = try await claims.claim(handle: handle) else { return ended() }
+        guard let handle = fields["claim"], binding.isBound(request, to: handle) else { return otherBrowser(request) }
+        guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
         let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
+        // "Send a new code" from a page that named no address: ask for it again.
+        guard !email.isEmpty else { return ClaimPage.email(handle: handle, language: language) }
         switch try await claims.sendCode(handle: handle, email: email) {
         case .sent:
-            return ClaimPage.code(handle: handle, language: language, email: email.lowercased())
+            let address = email.lowercased()
+            return ClaimPage.code(handle: handle, language: language, email: (address: address, signature: binding.signature(ofEmail: address, handle: handle)))
         case .invalidEmail:
             return ClaimPage.email(handle: handle, language: language, email: email, error: ClaimText.invalidEmail.text(language), status: .badRequest)
         case .tooManyEmails:
@@ -38,12 +45,16 @@ struct ClaimRoutes {
 
     private func confirm(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], let claim = try await claims.claim(handle: handle) else { return ended() }
+        guard let handle = fields["claim"], binding.isBound(request, to: handle) else { return otherBrowser(request) }
+        guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
-        let email = String((fields["email"] ?? "").prefix(254))
+        // Only an address this server signed for this claim is shown again.
+        let email = binding.signedEmail(fields["email"], signature: fields["email_signature"], handle: handle).map { (address: $0, signature: fields["email_signature"] ?? "") }
         switch try await claims.confirm(handle: handle, code: String((fields["code"] ?? "").prefix(32))) {
         case .linked(let login, let user, let method, let personnummer):
-            return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: personnummer), status: .seeOther)
+            var response = Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: personnummer), status: .seeOther)
+            response.headers[.setCookie] = binding.clearing
+            return response
         case .wrongCode(let left):
             return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.wrongCode(triesLeft: left, language), status: .badRequest)
         case .codeExpired:
@@ -53,15 +64,26 @@ struct ClaimRoutes {
         case .ended(let login):
             guard let login else { return ended(language) }
             let location = try await completion.fail(login, error: "access_denied", message: .membershipClaimEnded, reason: "membership claim ended")
-            return Responses.redirect(to: location, status: .seeOther)
+            var response = Responses.redirect(to: location, status: .seeOther)
+            response.headers[.setCookie] = binding.clearing
+            return response
         }
     }
 
     private func cancel(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], let login = try await claims.cancel(handle: handle) else { return ended() }
+        guard let handle = fields["claim"], binding.isBound(request, to: handle) else { return otherBrowser(request) }
+        guard let login = try await claims.cancel(handle: handle) else { return ended() }
         let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
-        return Responses.redirect(to: location, status: .seeOther)
+        var response = Responses.redirect(to: location, status: .seeOther)
+        response.headers[.setCookie] = binding.clearing
+        return response
+    }
+
+    /// A handle without its browser's cookie: posted by another browser or site, or after the
+    /// cookie expired. Nothing about the claim is said or changed.
+    private func otherBrowser(_ request: Request) -> Response {
+        BrokerPage.problem(.invalidLoginRequest, reason: "this login was started in another browser", language: PortalLanguage.of(request), status: .forbidden)
     }
 
     private func ended(_ language: Language = .nb) -> Response {

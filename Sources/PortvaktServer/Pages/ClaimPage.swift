@@ -10,8 +10,11 @@ enum ClaimPage {
         return BrokerPage.response(BrokerPage.render("broker_claim_email", language: language, switchLanguageURL: nil, values: values), status: status)
     }
 
-    static func code(handle: String, language: Language, email: String, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
-        var values: [String: Any] = ["handle": handle, "email": email, "sentTo": ClaimText.sent(to: email, language)]
+    /// - Parameter email: the address the code went to and its signature (``ClaimBrowserBinding``);
+    ///   nil when the form did not carry one this server signed: the page then names no address.
+    static func code(handle: String, language: Language, email: (address: String, signature: String)?, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+        var values: [String: Any] = ["handle": handle, "sentTo": email.map { ClaimText.sent(to: $0.address, language) } ?? ClaimText.sentToYourAddress.text(language)]
+        if let email { values["email"] = ["address": email.address, "signature": email.signature] }
         if let error { values["error"] = error }
         return BrokerPage.response(BrokerPage.render("broker_claim_code", language: language, switchLanguageURL: nil, values: values), status: status)
     }

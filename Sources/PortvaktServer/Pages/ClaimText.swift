@@ -16,6 +16,7 @@ enum ClaimText: String, PageTexts {
     case tooManyEmails = "claim_too_many_emails"
     case ended = "claim_ended"
     case codeExpired = "claim_code_expired"
+    case sentToYourAddress = "claim_sent_to_your_address"
 
     func text(_ language: Language) -> String {
         switch self {
@@ -37,6 +38,9 @@ enum ClaimText: String, PageTexts {
                           "We have sent too many codes. Wait a little and try again, or contact your coordinator.")
         case .codeExpired:
             language.pick("Koden er eldre enn 10 minutter. Send en ny kode.", "The code is older than 10 minutes. Send a new code.")
+        case .sentToYourAddress:
+            language.pick("Hvis adressen du skrev står på et medlemskap, har vi sendt en kode dit. Den virker i 10 minutter.",
+                          "If the address you entered is on a membership, we have sent a code to it. It works for 10 minutes.")
         case .ended:
             language.pick("Denne koden virker ikke lenger. Logg inn på nytt for å prøve igjen.", "This code no longer works. Log in again to try once more.")
         }

@@ -32,5 +32,7 @@ public struct Migration: Sendable {
         Migration(version: 22, name: "membership claims", apply: MembershipClaims.apply),
         Migration(version: 23, name: "audit addresses", apply: AuditAddresses.apply),
         Migration(version: 24, name: "passkeys", apply: Passkeys.apply),
+        Migration(version: 25, name: "throttle keys under the index key", apply: HashedThrottleKeys.apply),
+        Migration(version: 26, name: "sessions opened by a passkey", apply: SessionsByPasskey.apply),
     ]
 }

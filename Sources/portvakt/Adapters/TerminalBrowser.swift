@@ -61,7 +61,9 @@ struct TerminalBrowser: WebAuthenticator {
             let (page, response) = try await HTTP.send(HTTP.request(url))
             if response.statusCode >= 500 { throw WebAuthenticationError.refused(Self.unavailable(url)) }
             if response.statusCode == 200, let claim = Self.hiddenField("claim", in: String(decoding: page, as: UTF8.self)) {
-                return try await claimMembership(claim, at: url)
+                // The claim continues only with the cookie that binds it to this browser.
+                let cookie = (response.value(forHTTPHeaderField: "Set-Cookie") ?? "").prefix { $0 != ";" }
+                return try await claimMembership(claim, cookie: String(cookie), at: url)
             }
             guard (300..<400).contains(response.statusCode), let location = response.value(forHTTPHeaderField: "Location"),
                   let target = URL(string: location, relativeTo: url)?.absoluteURL
@@ -90,14 +92,14 @@ struct TerminalBrowser: WebAuthenticator {
     /// S15: the login found no member record, and the broker offers to find it by email. With
     /// the email a code is sent there, and read here (from stdin without a terminal); without,
     /// the person is not a member and the app hears so.
-    private func claimMembership(_ claim: String, at url: URL) async throws {
+    private func claimMembership(_ claim: String, cookie: String, at url: URL) async throws {
         guard let email = membershipEmail else {
-            return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], at: url), at: url)
+            return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], cookie: cookie, at: url), at: url)
         }
         Terminal.status(language.pick(
             "Vi fant deg ikke i medlemsregisteret. Vi sender en kode til e-postadressen på medlemskapet ditt.",
             "We could not find you in the membership records. We send a code to the email address on your membership."))
-        let sent = try await post("/oauth/claim/email", [("claim", claim), ("email", email)], at: url)
+        let sent = try await post("/oauth/claim/email", [("claim", claim), ("email", email)], cookie: cookie, at: url)
         switch sent.statusCode {
         case 200: break
         case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
@@ -110,9 +112,9 @@ struct TerminalBrowser: WebAuthenticator {
             let code = Terminal.ask(language.pick("Kode fra e-posten:", "Code from the email:"))
             guard !code.isEmpty else {
                 // No code (the end of the input): the claim ends, and the app hears so.
-                return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], at: url), at: url)
+                return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], cookie: cookie, at: url), at: url)
             }
-            let answer = try await post("/oauth/claim/code", [("claim", claim), ("code", code), ("email", email)], at: url)
+            let answer = try await post("/oauth/claim/code", [("claim", claim), ("code", code)], cookie: cookie, at: url)
             switch answer.statusCode {
             case 300..<400: return try await follow(answer: answer, at: url)
             case 400: Terminal.status(language.pick("Feil kode. Prøv igjen.", "Wrong code. Please try again."))
@@ -122,9 +124,13 @@ struct TerminalBrowser: WebAuthenticator {
         }
     }
 
-    private func post(_ path: String, _ fields: [(String, String)], at url: URL) async throws -> HTTPURLResponse {
+    private func post(_ path: String, _ fields: [(String, String)], cookie: String? = nil, at url: URL) async throws -> HTTPURLResponse {
         var request = HTTP.request(URL(string: path, relativeTo: url)!.absoluteURL)
         request.httpMethod = "POST"
+        if let cookie {
+            request.httpShouldHandleCookies = false
+            request.setValue(cookie, forHTTPHeaderField: "Cookie")
+        }
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(HTTP.form(fields).utf8)
         return try await HTTP.send(request).1

@@ -213,7 +213,7 @@ extension LiveBroker {
         var back = try await send(callbackURL)
         // S15: no member record; the person says they are not a member (MembershipClaimTests claims one).
         if back.status == 200, let claim = MembershipClaimTests.hiddenField("claim", in: back.body) {
-            back = try await send("/oauth/claim/cancel", method: .POST, form: [("claim", claim)])
+            back = try await send("/oauth/claim/cancel", method: .POST, form: [("claim", claim)], headers: [("Cookie", MembershipClaimTests.cookie(of: back))])
         }
         #expect(back.status == 303, "callback answered \(back.status): \(back.body.prefix(200))")
         return (AppCallback(location: back.location), callbackURL)

@@ -19,22 +19,36 @@ struct MembershipClaimTests {
         return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
+    /// A claim as the browser it was offered to holds it: the form's handle and the cookie that
+    /// binds it to that browser.
+    struct ClaimInBrowser: Sendable {
+        let handle: String
+        let cookie: String
+
+        var headers: [(String, String)] { [("Cookie", cookie)] }
+    }
+
+    /// The `name=value` a reply's `Set-Cookie` asks the browser to send back.
+    static func cookie(of reply: LiveBroker.Reply) -> String {
+        String((reply.headers["set-cookie"] ?? "").prefix { $0 != ";" })
+    }
+
     /// A login as `user` that found no record: the app's login and the claim page's handle.
-    static func claimPage(_ broker: LiveBroker, user: String, provider: String = "bankid") async throws -> (login: AppLogin, page: LiveBroker.Reply, handle: String) {
+    static func claimPage(_ broker: LiveBroker, user: String, provider: String = "bankid") async throws -> (login: AppLogin, page: LiveBroker.Reply, handle: ClaimInBrowser) {
         let login = AppLogin()
         let start = try await broker.send(login.authorizeURL(method: provider))
         let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=\(user)&sandbox_action=approve")
         let page = try await broker.send(try #require(atProvider.location))
         #expect(page.status == 200, "the callback answered \(page.status): \(page.body.prefix(200))")
-        return (login, page, try #require(hiddenField("claim", in: page.body)))
+        return (login, page, ClaimInBrowser(handle: try #require(hiddenField("claim", in: page.body)), cookie: cookie(of: page)))
     }
 
-    static func sendCode(_ broker: LiveBroker, handle: String, email: String) async throws -> LiveBroker.Reply {
-        try await broker.send("/oauth/claim/email", method: .POST, form: [("claim", handle), ("email", email)])
+    static func sendCode(_ broker: LiveBroker, handle: ClaimInBrowser, email: String) async throws -> LiveBroker.Reply {
+        try await broker.send("/oauth/claim/email", method: .POST, form: [("claim", handle.handle), ("email", email)], headers: handle.headers)
     }
 
-    static func enter(_ broker: LiveBroker, handle: String, code: String) async throws -> LiveBroker.Reply {
-        try await broker.send("/oauth/claim/code", method: .POST, form: [("claim", handle), ("code", code), ("email", liseEmail)])
+    static func enter(_ broker: LiveBroker, handle: ClaimInBrowser, code: String) async throws -> LiveBroker.Reply {
+        try await broker.send("/oauth/claim/code", method: .POST, form: [("claim", handle.handle), ("code", code)], headers: handle.headers)
     }
 
     /// The newest membership code mailed to `recipient`, as the sandbox's mailbox shows it.
@@ -79,7 +93,54 @@ struct MembershipClaimTests {
             #expect(try await Self.enter(broker, handle: handle, code: code).status == 400, "a code links once")
             let (again, _) = try await broker.providerLogin(AppLogin(), provider: "bankid", user: "lise")
             #expect(again.code != nil, "the next login finds her at once")
-            #expect(!broker.logs.text.contains(code) && !broker.logs.text.contains("13528021934") && !broker.logs.text.contains(handle))
+            #expect(!broker.logs.text.contains(code) && !broker.logs.text.contains("13528021934") && !broker.logs.text.contains(handle.handle))
+        }
+    }
+
+    @Test("S15.2, review IV item 1: a claim continues only in the browser it was offered to and only from this site; the code page shows only the address it sent to", arguments: TestDatabase.kinds)
+    func S15_2_claimBoundToItsBrowser(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            // The attacker's own claim, and the victim's browser, which holds another claim's cookie or none.
+            let (_, page, attacker) = try await Self.claimPage(broker, user: "lise")
+            #expect(attacker.cookie.hasPrefix("portvakt_claim="))
+            let setCookie = page.headers["set-cookie"] ?? ""
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
+            let (_, _, other) = try await Self.claimPage(broker, user: "una")
+            for cookie in ["", other.cookie, "portvakt_claim=" + String(repeating: "A", count: 43)] {
+                let forged = ClaimInBrowser(handle: attacker.handle, cookie: cookie)
+                let sent = try await Self.sendCode(broker, handle: forged, email: Self.liseEmail)
+                #expect(sent.status == 403 && sent.body.contains("another browser"), "\(sent.status)")
+                #expect(try await Self.enter(broker, handle: forged, code: "123456").status == 403)
+            }
+            #expect(try await Self.mailedCode(broker, to: Self.liseEmail) == nil, "no code was mailed")
+
+            // A cross-site post is refused before anything else, even with the right cookie.
+            for header in [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site"), ("Sec-Fetch-Site", "same-site")] {
+                let crossSite = try await broker.send(
+                    "/oauth/claim/email", method: .POST, form: [("claim", attacker.handle), ("email", Self.liseEmail)], headers: attacker.headers + [header]
+                )
+                #expect(crossSite.status == 403 && crossSite.body.contains("another site"), "\(header): \(crossSite.status)")
+            }
+            #expect(try await Self.mailedCode(broker, to: Self.liseEmail) == nil)
+            let ownPost = try await broker.send(
+                "/oauth/claim/email", method: .POST, form: [("claim", attacker.handle), ("email", Self.liseEmail)],
+                headers: attacker.headers + [("Sec-Fetch-Site", "same-origin"), ("Origin", broker.baseURL)]
+            )
+            #expect(ownPost.status == 200 && ownPost.body.contains(Self.liseEmail), "the person who started it goes on")
+
+            // An address the form carries without this server's signature is not shown.
+            let planted = "support-call-us@evil.example"
+            let wrong = try await broker.send(
+                "/oauth/claim/code", method: .POST, form: [("claim", attacker.handle), ("code", "000000"), ("email", planted), ("email_signature", "x")],
+                headers: attacker.headers
+            )
+            #expect(wrong.status == 400 && !wrong.body.contains(planted))
+            let signature = try #require(Self.hiddenField("email_signature", in: ownPost.body))
+            let signed = try await broker.send(
+                "/oauth/claim/code", method: .POST, form: [("claim", attacker.handle), ("code", "000000"), ("email", Self.liseEmail), ("email_signature", signature)],
+                headers: attacker.headers
+            )
+            #expect(signed.body.contains(Self.liseEmail), "the address it sent to is shown again")
         }
     }
 
@@ -90,7 +151,11 @@ struct MembershipClaimTests {
             let unknown = try await Self.sendCode(broker, handle: handle, email: "nobody@sandbox.portvakt.test")
             let numbered = try await Self.sendCode(broker, handle: handle, email: "ola@sandbox.portvakt.test")
             #expect(unknown.status == 200 && numbered.status == 200)
-            let strip = { (body: String) in body.replacingOccurrences(of: "nobody@", with: "").replacingOccurrences(of: "ola@", with: "") }
+            // The address and its signature (which depends on the address alone) differ; nothing else may.
+            let strip = { (body: String) in
+                body.replacingOccurrences(of: "nobody@", with: "").replacingOccurrences(of: "ola@", with: "")
+                    .replacing(/name="email_signature" value="[^"]*"/, with: "")
+            }
             #expect(strip(unknown.body) == strip(numbered.body), "nothing tells the two apart")
             #expect(try await Self.mailedCode(broker, to: "nobody@sandbox.portvakt.test") == nil)
             #expect(try await Self.mailedCode(broker, to: "ola@sandbox.portvakt.test") == nil, "Ola's record has a number: it is not claimable by email")
@@ -98,7 +163,7 @@ struct MembershipClaimTests {
             #expect(try await Self.sendCode(broker, handle: handle, email: "not an address").status == 400)
             #expect(try await Self.sendCode(broker, handle: handle, email: "nobody@sandbox.portvakt.test").status == 200)
             #expect(try await Self.sendCode(broker, handle: handle, email: "nobody@sandbox.portvakt.test").status == 429, "three codes per claim")
-            #expect(try await Self.enter(broker, handle: "not-a-claim", code: "123456").status == 400)
+            #expect(try await Self.enter(broker, handle: ClaimInBrowser(handle: "not-a-claim", cookie: handle.cookie), code: "123456").status == 403, "a handle without its cookie")
         }
     }
 

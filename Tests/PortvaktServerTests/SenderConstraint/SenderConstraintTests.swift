@@ -317,6 +317,44 @@ struct SenderConstraintTests {
         }
     }
 
+    /// The page's link that chooses `hint`, as a browser would follow it.
+    static func link(in page: String, hint: String) -> String? {
+        guard let hinted = page.range(of: "idp_hint=\(hint)"),
+              let start = page[..<hinted.lowerBound].range(of: "href=\"", options: .backwards),
+              let end = page[hinted.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return String(page[start.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test("Review IV item 5: a method link of a pushed request starts one login; the next page's own links still lead back to the methods and on", arguments: TestDatabase.kinds)
+    func methodLinksAreSingleUse(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: Self.requiredPolicy) { broker in
+            let key = ProofKey(broker)
+            var form = Self.pushedForm(AppLogin())
+            form.removeAll { $0.0 == "idp_hint" }
+            let uri = try #require(try await key.send("/oauth/par", form: form).string("request_uri"))
+            let methods = try await broker.send("/oauth/authorize?client_id=no.portvakt.app&request_uri=\(FormFields.encode(uri))")
+            let link = { (page: String, hint: String) throws -> String in try #require(Self.link(in: page, hint: hint)) }
+            let password = try link(methods.body, "password")
+            #expect(try await broker.send(try link(methods.body, "vipps")).status == 303, "the method page's first step starts")
+            let reused = try await broker.send(password)
+            #expect(reused.status == 400 && reused.body.contains("already used"), "a second step on the same link starts nothing: \(reused.status)")
+
+            // A fresh request: its password page leads back to the methods, and from there to BankID.
+            let again = try #require(try await key.send("/oauth/par", form: form).string("request_uri"))
+            let page = try await broker.send("/oauth/authorize?client_id=no.portvakt.app&request_uri=\(FormFields.encode(again))")
+            let passwordPage = try await broker.send(try link(page.body, "password"))
+            #expect(passwordPage.status == 200)
+            let back = String(try #require(passwordPage.body.firstMatch(of: /<p><a href="([^"]*)">/)).1).replacingOccurrences(of: "&amp;", with: "&")
+            let methodsAgain = try await broker.send(back)
+            #expect(methodsAgain.status == 200 && methodsAgain.body.contains("idp_hint=bankid"), "back to the methods works")
+            #expect(try await broker.send(back).status == 200, "the method page itself may be shown again")
+            let bankID = try await broker.send(try link(methodsAgain.body, "bankid"))
+            #expect(bankID.status == 303 && bankID.location?.contains("/sandbox/") == true)
+            #expect(try await broker.send(try link(page.body, "bankid")).status == 400, "the first page's links are spent")
+        }
+    }
+
     @Test("Review II item 9: end-session with only the ID token leaves a DPoP-bound session alone; with a proof by its key it ends it", arguments: TestDatabase.kinds)
     func endSessionNeedsTheKey(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind, settings: Self.requiredPolicy) { broker in
