@@ -11,6 +11,7 @@ final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, 
     private var members: [String: [Membership]] = [:]
     private var messages: [String: OutboxMessage] = [:]
     private var retried: Set<String> = []
+    private var devices: [String: [Device]] = [:]
     private var _audit: [AuditEvent] = []
     private var _mail: [MailOutboxMessage] = []
     var audit: [AuditEvent] { lock.withLock { _audit } }
@@ -20,12 +21,24 @@ final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, 
         lock.withLock { members[organisationID, default: []].append(Membership(userID: userID, organisationID: organisationID, role: .peerMentor, memberRecordID: nil, createdAt: Fixtures.now)) }
     }
     func put(_ message: OutboxMessage) { lock.withLock { messages[message.id] = message } }
+    /// An active phone of `userID` (decoded: the store's rows have no public initialiser).
+    func addDevice(_ id: String, of userID: String) throws {
+        let row = #"{"id":"\#(id)","userId":"\#(userID)","name":"Phone","platform":"ios","biometricKind":"face","publicKeyJwk":"{}","keyThumbprint":"\#(id)","createdAt":0}"#
+        let device = try JSONDecoder().decode(Device.self, from: Data(row.utf8))
+        lock.withLock { devices[userID, default: []].append(device) }
+    }
     /// The message is being delivered (claimed by a worker) when retried.
     func claim(_ id: String) { lock.withLock { _ = retried.insert(id) } }
 
     func memberships(organisationID: String) async throws -> [Membership] { lock.withLock { members[organisationID] ?? [] } }
-    func activeDevices(userID: String) async throws -> [Device] { [] }
-    func revokeDevice(id: String, userID: String, now: Date) async throws -> Bool { false }
+    func activeDevices(userID: String) async throws -> [Device] { lock.withLock { devices[userID] ?? [] } }
+    func revokeDevice(id: String, userID: String, now: Date) async throws -> Bool {
+        lock.withLock {
+            guard let index = devices[userID]?.firstIndex(where: { $0.id == id }) else { return false }
+            devices[userID]?.remove(at: index)
+            return true
+        }
+    }
     func organisation(id: String) async throws -> Organisation? { Organisation(id: id, slug: "nhf", name: "NHF", createdAt: Fixtures.now) }
     func user(id: String) async throws -> User? { User(id: id, displayName: id, email: "\(id)@example.org", createdAt: Fixtures.now) }
     func outboxMessage(id: String) async throws -> OutboxMessage? { lock.withLock { messages[id] } }
@@ -41,6 +54,8 @@ struct MemberAdministrationTests {
     let store = InMemoryAdministration()
     let administration: MemberAdministration
     let ingrid = Fixtures.actor("ingrid", .password)
+    /// Ingrid after a BankID login just now: the step-up removing phones asks for.
+    let confirmedIngrid = Fixtures.actor("ingrid", .bankID)
 
     init() throws {
         let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: { "https://portvakt.example/account" }, now: { Fixtures.now })
@@ -52,9 +67,37 @@ struct MemberAdministrationTests {
         store.addMember("kari", to: "org-nhf")
         let coordinator = Fixtures.actor("per", .bankID, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.coordinator])])
         await #expect(throws: DomainError.notAllowed) { try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: coordinator, source: "api") }
-        await #expect(throws: DomainError.notFound("member")) { try await administration.removeAllDevices(of: "hanne", in: Fixtures.nhf, by: ingrid, source: "api") }
-        #expect(try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: ingrid, source: "api") == 0)
+        await #expect(throws: DomainError.notFound("member")) { try await administration.removeAllDevices(of: "hanne", in: Fixtures.nhf, by: confirmedIngrid, source: "api") }
+        #expect(try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: confirmedIngrid, source: "api") == 0)
         #expect(store.mail.isEmpty && store.audit.isEmpty)
+    }
+
+    @Test("S20.2, issue 44 item 3: removing every phone of a member (in all their organisations) needs a BankID, Vipps or passkey sign-in of the last 5 minutes; without it every phone still unlocks and nothing is told about the member")
+    func removeDevicesNeedsStepUp() async throws {
+        #expect(ActionPolicy.of(.devicesRemoveAll) == ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: 300))
+        store.addMember("kari", to: "org-nhf")
+        try store.addDevice("phone-1", of: "kari")
+        try store.addDevice("phone-2", of: "kari")
+        let unconfirmed = [
+            Fixtures.actor("ingrid", .password), Fixtures.actor("ingrid", .bankID, age: 301),
+            Fixtures.actor("ingrid", .deviceKey, stepUp: "personnummer.read"),
+        ]
+        for actor in unconfirmed {
+            await #expect(throws: DomainError.stepUpRequired(.devicesRemoveAll)) {
+                try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: actor, source: "portal")
+            }
+            await #expect(throws: DomainError.stepUpRequired(.devicesRemoveAll), "the policy before the member is looked up") {
+                try await administration.removeAllDevices(of: "hanne", in: Fixtures.nhf, by: actor, source: "api")
+            }
+        }
+        #expect(try await store.activeDevices(userID: "kari").count == 2, "both phones still unlock")
+        #expect(store.mail.isEmpty && store.audit.isEmpty)
+
+        #expect(try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: confirmedIngrid, source: "portal") == 2)
+        #expect(try await store.activeDevices(userID: "kari").isEmpty)
+        #expect(store.audit.map(\.action) == ["device.revoked", "device.revoked"])
+        #expect(store.audit.allSatisfy { $0.details["by"] == "org_admin" && $0.details["user"] == "kari" && $0.source == "portal" })
+        #expect(store.mail.count == 1 && store.mail.first?.recipient == "kari@example.org", "the member is told once")
     }
 
     @Test("S9.6: a retry is for this organisation's waiting or dead messages; a message being delivered is a conflict; each retry audited")

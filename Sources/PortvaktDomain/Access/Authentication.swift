@@ -26,7 +26,8 @@ public enum Authentication {
 
     /// Whether BankID's OIDC login vouched for its high level of assurance (eIDAS high: `acr`
     /// `urn:bankid:bid;LOA=4`). BankID with biometrics (`urn:bankid:bis`, LOA 3), an order (its
-    /// API gives no level) and Vipps are not.
+    /// API gives no level) and Vipps are not. Only BankID's own ID token records a `urn:bankid:`
+    /// value (``upstreamACR(_:provider:)``), so another upstream cannot claim the level.
     public static func isHighAssurance(_ session: Session) -> Bool {
         let parts = session.acr.split(separator: ";")
         return parts.first == "urn:bankid:bid" && parts.contains("LOA=4")

@@ -55,16 +55,20 @@ public struct MemberAdministration: Sendable {
     }
 
     /// A lost phone: every biometric device of the member is revoked, which ends the sessions
-    /// they unlocked; the member is told by email.
+    /// they unlocked; the member is told by email. A phone unlocks the member in every
+    /// organisation they belong to, so one organisation's administrator needs the policy of the
+    /// other sensitive actions (``SensitiveAction/devicesRemoveAll``), checked before anything
+    /// about the member is read.
     /// - Returns: how many were revoked.
     /// - Throws: ``DomainError/notAllowed`` for anyone but an administrator there;
+    ///   ``DomainError/stepUpRequired(_:)`` without a fresh BankID, Vipps or passkey sign-in;
     ///   ``DomainError/notFound(_:)`` for someone who is not a member of the organisation.
     public func removeAllDevices(of userID: String, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> Int {
-        try actor.require(Self.administrators, in: organisation)
+        let now = now()
+        try actor.authorize(.devicesRemoveAll, in: organisation, at: now)
         guard try await store.memberships(organisationID: organisation.organisationID).contains(where: { $0.userId == userID }) else {
             throw DomainError.notFound("member")
         }
-        let now = now()
         var revoked = 0
         for device in try await store.activeDevices(userID: userID) where try await store.revokeDevice(id: device.id, userID: userID, now: now) {
             revoked += 1

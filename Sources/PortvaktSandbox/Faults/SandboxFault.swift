@@ -41,6 +41,9 @@ public enum SandboxFault: String, Sendable, Hashable, Codable, CaseIterable {
     case hmacWithPublicKey = "hs256_public_key"
     /// Signed by another key that rides along in a `jwk` header.
     case embeddedKey = "embedded_jwk"
+    /// A correctly signed ID token that claims BankID's high level (`acr` `urn:bankid:bid;LOA=4`,
+    /// `amr` `BID`) whatever the provider: from Vipps, a claim Portvakt must not believe.
+    case bankIDHighACR = "bankid_high_acr"
 
     // BankID orders.
     /// The order fails with `startFailed` when the BankID app opens it.

@@ -87,6 +87,10 @@ extension OIDCRoutes {
                 claims.nninAltsub = faults.released(user.personnummer)
             }
         }
+        if faults.contains(.bankIDHighACR) {
+            claims.acr = "urn:bankid:bid;LOA=4"
+            claims.amr = ["BID"]
+        }
         return claims
     }
 }

@@ -10,8 +10,10 @@ import PortvaktStorage
 /// - `GET /v1/organisations/{slug}/members` (coordinators and administrators): the member list,
 ///   with the user id of members who have logged in (to assign contacts) and whether a
 ///   personnummer is on file, never the number;
-/// - `DELETE /v1/organisations/{slug}/members/{user_id}/devices` (administrators): revokes every
-///   biometric device of a member (a lost phone) and ends the sessions they unlocked;
+/// - `DELETE /v1/organisations/{slug}/members/{user_id}/devices` (administrators, after a fresh
+///   BankID, Vipps or passkey sign-in: ``SensitiveAction/devicesRemoveAll``): revokes every
+///   biometric device of a member (a lost phone), in all their organisations, and ends the
+///   sessions they unlocked;
 /// - `POST /v1/organisations/{slug}/users/merge` `{"keep", "remove"}` (administrators): merges
 ///   two accounts of one person, both members of the organisation.
 struct MemberRoutes {

@@ -69,7 +69,7 @@ struct CallbackRoutes {
             }
             let (linkerLogin, provided) = try await identities.identity(provider: provider, upstream: upstream, tokens: tokens, idToken: idToken, now: now)
             let method = LoginCompletion.Method(
-                provider: provider, amr: idToken.amr ?? [provider.rawValue], acr: idToken.acr ?? "urn:portvakt:\(provider.rawValue)",
+                provider: provider, amr: idToken.amr ?? [provider.rawValue], acr: Authentication.upstreamACR(idToken.acr, provider: provider),
                 authTime: idToken.authTime.map(Date.init(timeIntervalSince1970:))
             )
             guard let user = try await identities.user(for: linkerLogin, now: now) else {

@@ -37,4 +37,31 @@ struct AssuranceLevelTests {
             #expect(full.body.contains("14889235307"), "in full after BankID's high level")
         }
     }
+
+    @Test("S1.2, issue 44 item 9: BankID's high level counts only from BankID's ID token: a Vipps token that claims urn:bankid:bid;LOA=4 is a plain Vipps login and opens nothing an organisation keeps for the high level", arguments: TestDatabase.kinds)
+    func highLevelOnlyFromBankID(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: ["PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS": "nhf"]) { broker in
+            let entry = try await AdminPortalTests.sofiesConflict(broker)
+            try await broker.setFaults(["bankid_high_acr"], for: "vipps")
+            let vipps = try #require(try await broker.tokens(provider: "vipps", user: "ingrid")["access_token"] as? String)
+            #expect(LiveBroker.claims(vipps)["acr"] as? String == "urn:portvakt:vipps", "Vipps's claim of BankID's level is not recorded")
+            let masked = try await broker.api(.GET, "/v1/organisations/nhf/member-sync/\(entry)", token: vipps)
+            #expect(masked.status == 200 && !masked.body.contains("14889235307"), "a fresh login, but not BankID's high level")
+            let resolve = try await broker.api(.POST, "/v1/organisations/nhf/member-sync/\(entry)/resolve", token: vipps, json: ["keep": "login"])
+            #expect(resolve.status == 401 && resolve.string("error") == "insufficient_user_authentication")
+            #expect(try await broker.withStore { try await $0.memberSyncEntry(id: entry)?.status } == "open")
+
+            // The portal's Vipps sign-in likewise: masked, and revealing asks for a step-up.
+            let cookie = try await PortalTests.signIn(broker, person: "ingrid", method: "vipps").cookie
+            let page = try await AdminPortalTests.get(broker, "/admin/nhf/sync/\(entry)", cookie: cookie)
+            #expect(page.body.contains("step_up=1") && !page.body.contains("/reveal"))
+            let reveal = try await AdminPortalTests.post(broker, "/admin/nhf/sync/\(entry)/reveal", cookie: cookie, form: [("csrf", try PortalTests.csrf(in: page.body))])
+            #expect(reveal.status == 401 && !reveal.body.contains("14889235307"))
+
+            // BankID's own token at that level opens it.
+            let bankID = try await broker.bankIDLogin("ingrid").access
+            #expect(LiveBroker.claims(bankID)["acr"] as? String == "urn:bankid:bid;LOA=4")
+            #expect(try await broker.api(.GET, "/v1/organisations/nhf/member-sync/\(entry)", token: bankID).body.contains("14889235307"))
+        }
+    }
 }

@@ -7,37 +7,28 @@ import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
 
-/// Review II, item 8: every route the router serves declares who may call it (``RoutePolicy``);
-/// each is called by every kind of caller, and the answer is the one the declaration and the
-/// ``ActionPolicy`` of its action promise, for the JSON API and the portal alike.
+/// Review II, item 8, and issue 44, item 10: every route the router serves is called by every
+/// kind of caller, and each answer is the one written out for it in ``ExpectedAccess``, for the
+/// JSON API and the portal alike. The expectations are not taken from ``RoutePolicy``: a route
+/// declared there too weakly answers some caller otherwise than the table says, and fails here.
 @Suite("Authorization matrix")
 struct AuthorizationMatrixTests {
-    /// An API caller: a name for the report, its headers, and what it holds.
+    /// An API caller: a name (the table's column) and its headers.
     struct APICaller {
         let name: String
         let headers: [(String, String)]
-        /// The roles in NHF; nil for no valid session at all.
-        let nhfRoles: Set<Role>?
-        /// A BankID or Vipps login of the last five minutes.
-        var freshElectronicID = false
-        /// The step-up the token carries, and how it was made.
-        var stepUp: SensitiveAction?
-        var stepUpKind: StepUpKind = .deviceKey
     }
 
+    /// A portal caller: a name (the table's column) and its cookie.
     struct PortalCaller {
         let name: String
         let cookie: String?
-        let nhfRoles: Set<Role>?
-        var freshElectronicID = false
-        /// A passkey sign-in of the last five minutes (S18.3).
-        var freshPasskey = false
     }
 
     /// Routes that end the caller's own sessions: called last, by a throwaway caller.
     static let endingSessions = ["POST /account/sessions/{id}/end", "POST /account/sessions/end-others", "POST /portal/logout"]
 
-    @Test("Every route declares its policy, and every kind of caller gets what the policy promises", arguments: TestDatabase.kinds)
+    @Test("Every route has its expected outcome written out for every kind of caller, and every caller gets it", arguments: TestDatabase.kinds)
     func matrix(kind: DatabaseKind) async throws {
         // Named localhost, so that passkeys work and a passkey's caller is in the matrix (S18.3).
         try await PasskeyTests.run(kind, settings: ["PORTVAKT_METRICS_TOKEN": "operator-metrics-token-for-the-matrix"]) { broker in
@@ -45,6 +36,10 @@ struct AuthorizationMatrixTests {
             #expect(undeclared.isEmpty, "routes without a declared policy: \(undeclared)")
             let stale = RoutePolicy.declared.keys.filter { !broker.routes.contains($0) }
             #expect(stale.isEmpty, "declared routes the router no longer serves: \(stale.sorted())")
+            let unwritten = broker.routes.filter { ExpectedAccess.row(for: $0) == nil && !ExpectedAccess.isSandbox($0) }
+            #expect(unwritten.isEmpty, "routes the router serves with no expected outcome written out in ExpectedAccess: \(unwritten)")
+            let unserved = ExpectedAccess.rows.map(\.route).filter { !broker.routes.contains($0) }
+            #expect(unserved.isEmpty, "rows of ExpectedAccess for routes the router does not serve: \(unserved)")
 
             // Real ids, so that an answer is about the caller and not about an unknown id.
             let entry = try await AdminPortalTests.sofiesConflict(broker)
@@ -64,28 +59,48 @@ struct AuthorizationMatrixTests {
 
             let api = try await Self.apiCallers(broker)
             let portal = try await Self.portalCallers(broker)
+            let portalCallers = Array(portal.dropLast())
+            let ownSessionCallers = [portal[0], portal[portal.count - 1]]
+            // The table's columns are these callers, in this order.
+            #expect(api.map(\.name) == ExpectedAccess.apiCallers)
+            #expect(portalCallers.map(\.name) == ExpectedAccess.portalCallers)
+            #expect(ownSessionCallers.map(\.name) == ExpectedAccess.ownSessionCallers)
+
             var wrong: [String] = []
             var checked = 0
             let ordered = broker.routes.filter { !Self.endingSessions.contains($0) } + Self.endingSessions.filter(broker.routes.contains)
             for route in ordered {
-                guard let policy = RoutePolicy.of(route) else { continue }
                 let parts = route.split(separator: " ", maxSplits: 1).map(String.init)
                 let path = Self.fill(parts[1], values: values) + Self.query(for: parts[1], kariID: kariID)
                 let method = HTTPMethod(rawValue: parts[0])
-                switch policy.caller {
-                case .member, .role:
-                    for caller in api {
-                        let expected = Self.expected(policy, for: caller)
+                guard let row = ExpectedAccess.row(for: route) else {
+                    // The development sandbox's simulated providers: no session is asked for.
+                    if ExpectedAccess.isSandbox(route) {
+                        let reply = try await broker.send(path, method: method, headers: [("Accept", "application/json")])
+                        checked += 1
+                        if reply.status >= 500 { wrong.append("\(route) anonymously: \(reply.status)") }
+                    }
+                    continue
+                }
+                let columns = ExpectedAccess.columns(row.callers)
+                if row.outcomes.count != columns.count {
+                    wrong.append("\(route): \(row.outcomes.count) outcomes written for \(columns.count) callers")
+                    continue
+                }
+                // A refusal on an organisation's administration page must not look like a stranger's 404.
+                let organisationPage = parts[1].contains("{slug}")
+                switch row.callers {
+                case .api:
+                    for (caller, expected) in zip(api, row.outcomes) {
                         let reply = try await broker.send(path, method: method, raw: Self.jsonBody(for: route), headers: caller.headers + [("Accept", "application/json")])
                         checked += 1
-                        if let problem = Self.check(reply, expected: expected, route: route, policy: policy, caller: caller.freshElectronicID) {
+                        if let problem = Self.check(reply, expected: expected, organisationPage: false, api: true) {
                             wrong.append("\(route) as \(caller.name): \(problem)")
                         }
                     }
-                case .portalMember, .portalRole:
-                    let callers = Self.endingSessions.contains(route) ? [portal[0], portal.last!] : Array(portal.dropLast())
-                    for caller in callers {
-                        let expected = Self.expected(policy, for: caller)
+                case .portal, .ownSessions:
+                    let callers = row.callers == .ownSessions ? ownSessionCallers : portalCallers
+                    for (caller, expected) in zip(callers, row.outcomes) {
                         var headers = [("Accept", "text/html")]
                         var form: [(String, String)]? = nil
                         if let cookie = caller.cookie {
@@ -99,95 +114,185 @@ struct AuthorizationMatrixTests {
                         }
                         let reply = try await broker.send(path, method: method, form: form, headers: headers)
                         checked += 1
-                        let opens = caller.freshElectronicID || (caller.freshPasskey && policy.action.map { ActionPolicy.of($0).stepUps.contains(.freshPasskey) } == true)
-                        if let problem = Self.check(reply, expected: expected, route: route, policy: policy, caller: opens) {
+                        if let problem = Self.check(reply, expected: expected, organisationPage: organisationPage) {
                             wrong.append("\(route) as \(caller.name): \(problem)")
                         }
                     }
                 case .operatorToken:
-                    for caller in api {
+                    for (caller, expected) in zip(api, row.outcomes) {
                         let reply = try await broker.send(path, method: method, headers: caller.headers)
                         checked += 1
-                        if reply.status != 401 { wrong.append("\(route) as \(caller.name): \(reply.status), not the operator's 401") }
+                        if let problem = Self.check(reply, expected: expected, organisationPage: false) {
+                            wrong.append("\(route) as \(caller.name): \(problem)")
+                        }
                     }
-                case .anonymous, .sandbox:
+                case .nobody:
                     // No session is asked for; the protocol's own checks are the hostile-input suites'.
                     let reply = try await broker.send(path, method: method, headers: [("Accept", "application/json")])
                     checked += 1
-                    if reply.status >= 500 { wrong.append("\(route) anonymously: \(reply.status)") }
+                    if let problem = Self.check(reply, expected: row.outcomes[0], organisationPage: false) {
+                        wrong.append("\(route) anonymously: \(problem)")
+                    }
                 }
             }
-            #expect(wrong.isEmpty, "\(wrong.count) of \(checked) answers broke the policy:\n\(wrong.joined(separator: "\n"))")
+            #expect(wrong.isEmpty, "\(wrong.count) of \(checked) answers differ from the expected access:\n\(wrong.joined(separator: "\n"))")
             #expect(checked > 350)
         }
     }
 
-    /// What a caller gets: through, refused for want of a session (401), of a role (403), of a
-    /// step-up (401 `insufficient_user_authentication`), or because the organisation is not
-    /// theirs (the portal's 404).
-    enum Expected: Equatable {
-        case through, noSession, noRole, noStepUp, notTheirs
-    }
-
-    static func expected(_ policy: RoutePolicy, for caller: APICaller) -> Expected {
-        guard let roles = caller.nhfRoles else { return .noSession }
-        if case .role(let needed) = policy.caller, roles.isDisjoint(with: needed) { return .noRole }
-        return stepUpMissing(policy.action, fresh: caller.freshElectronicID, stepUp: caller.stepUp, kind: caller.stepUpKind, masks: true) ? .noStepUp : .through
-    }
-
-    static func expected(_ policy: RoutePolicy, for caller: PortalCaller) -> Expected {
-        guard let roles = caller.nhfRoles else { return .noSession }
-        if case .portalRole(let needed) = policy.caller {
-            if roles.isEmpty { return .notTheirs }
-            if roles.isDisjoint(with: needed) { return .noRole }
+    @Test("Issue 44, item 10: the written-out table has one row for every route RoutePolicy declares, with an outcome for every caller the matrix sends it")
+    func tableCoversEveryRoute() {
+        let routes = ExpectedAccess.rows.map(\.route)
+        let duplicates = Dictionary(grouping: routes, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
+        #expect(duplicates.isEmpty, "routes with more than one row in ExpectedAccess: \(duplicates)")
+        let declared = Set(RoutePolicy.declared.keys)
+        let missing = declared.subtracting(routes).sorted()
+        #expect(missing.isEmpty, "routes RoutePolicy declares with no expected outcome written out in ExpectedAccess: \(missing)")
+        let extra = Set(routes).subtracting(declared).sorted()
+        #expect(extra.isEmpty, "rows in ExpectedAccess for routes RoutePolicy does not declare: \(extra)")
+        for row in ExpectedAccess.rows {
+            #expect(row.outcomes.count == ExpectedAccess.columns(row.callers).count, "\(row.route): \(row.outcomes.count) outcomes for \(ExpectedAccess.columns(row.callers).count) callers")
+            #expect(!ExpectedAccess.isSandbox(row.route), "\(row.route): the sandbox's routes are not listed one by one")
+            let anonymous = row.callers == .nobody, anyone = row.outcomes.contains(.anyone)
+            #expect(anonymous == anyone, "\(row.route): `anyone` is the outcome of an anonymous route, and its only one")
         }
-        return stepUpMissing(policy.action, fresh: caller.freshElectronicID, stepUp: nil, passkey: caller.freshPasskey) ? .noStepUp : .through
     }
 
-    /// Whether the action's policy refuses the caller. The API's reveal does not refuse: it masks.
-    static func stepUpMissing(
-        _ action: SensitiveAction?, fresh: Bool, stepUp: SensitiveAction?, kind: StepUpKind = .deviceKey, masks: Bool = false, passkey: Bool = false
-    ) -> Bool {
-        guard let action, !(masks && action == .personnummerReveal) else { return false }
-        let policy = ActionPolicy.of(action)
-        let satisfied = (policy.stepUps.contains(.freshElectronicID) && fresh) || (policy.stepUps.contains(kind) && stepUp == action)
-            || (policy.stepUps.contains(.freshPasskey) && passkey)
-        return !satisfied
+    @Test("Issue 44, item 10: the anonymous routes that change state are exactly the listed ones, each with why it needs no session")
+    func anonymousStateChangingRoutes() {
+        let listed = ExpectedAccess.anonymousStateChanging.map { $0.route }
+        #expect(Set(listed).count == listed.count, "a route listed twice")
+        let reading = listed.filter { !ExpectedAccess.changesState($0) }
+        #expect(reading.isEmpty, "only POST, PUT, PATCH and DELETE routes belong in the list: \(reading)")
+        let declared = Set(RoutePolicy.declared.filter { $0.value.caller == .anonymous && ExpectedAccess.changesState($0.key) }.keys)
+        let unexplained = declared.subtracting(listed).sorted()
+        #expect(unexplained.isEmpty, "anonymous routes that change state with no reason in ExpectedAccess.anonymousStateChanging: \(unexplained)")
+        let notAnonymous = Set(listed).subtracting(declared).sorted()
+        #expect(notAnonymous.isEmpty, "listed as anonymous, but RoutePolicy does not declare them so: \(notAnonymous)")
+        let written = Set(ExpectedAccess.rows.filter { $0.callers == .nobody && ExpectedAccess.changesState($0.route) }.map(\.route))
+        #expect(written == Set(listed), "the table's anonymous state-changing rows and the list differ: \(written.symmetricDifference(listed).sorted())")
+        for (route, why) in ExpectedAccess.anonymousStateChanging + ExpectedAccess.anonymousGETsThatChangeState {
+            #expect(why.count >= 20, "\(route): say why it needs no session")
+        }
+        for (route, _) in ExpectedAccess.anonymousGETsThatChangeState {
+            let anonymous = RoutePolicy.declared[route]?.caller == .anonymous
+            #expect(route.hasPrefix("GET ") && anonymous, "\(route): listed as an anonymous GET")
+        }
     }
 
-    static func check(_ reply: LiveBroker.Reply, expected: Expected, route: String, policy: RoutePolicy, caller fresh: Bool) -> String? {
+    @Test("Issue 44, item 10: RoutePolicy declares no route more weakly than the table: the callers it is written for, the role, the step-up of its action")
+    func declarationsNoWeakerThanTheTable() {
+        var wrong: [String] = []
+        for row in ExpectedAccess.rows {
+            // A route without a declaration is tableCoversEveryRoute's to report.
+            guard let policy = RoutePolicy.declared[row.route] else { continue }
+            wrong += Self.declarationProblems(row, policy).map { "\(row.route): \($0)" }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) declarations differ from the expected access:\n\(wrong.joined(separator: "\n"))")
+    }
+
+    /// Where `policy` declares the route otherwise than `row` expects: a caller of another kind,
+    /// a role the table refuses, a step-up it asks for that the declared action's policy does not
+    /// (or accepts one more), or an action whose step-up the table never asks for.
+    static func declarationProblems(_ row: ExpectedAccess.Row, _ policy: RoutePolicy) -> [String] {
+        var problems: [String] = []
+        let emma = row.outcome(for: "Emma (HLF administrator)"), ola = row.outcome(for: "Ola (NHF coordinator)")
+        let lars = row.outcome(for: "Lars (Blindeforbundet administrator)")
+        switch (row.callers, policy.caller) {
+        case (.nobody, .anonymous), (.operatorToken, .operatorToken), (.ownSessions, .portalMember):
+            break
+        case (.api, .member):
+            if emma == .noRole { problems.append("declared for any member; the table refuses a member without a role here") }
+        case (.api, .role(let roles)):
+            if ola == .noRole && roles.contains(.coordinator) { problems.append("declared for coordinators; the table refuses them") }
+        case (.portal, .portalMember):
+            if lars == .notTheirs || ola == .noRole { problems.append("declared for anyone signed in; the table asks for a role in the organisation") }
+        case (.portal, .portalRole(let roles)):
+            if ola == .noRole && roles.contains(.coordinator) { problems.append("declared for coordinators; the table refuses them") }
+        default:
+            problems.append("declared for \(policy.caller); the table is written for the callers \(row.callers)")
+        }
+        var stepUps: [ExpectedAccess.StepUp] = []
+        for outcome in row.outcomes {
+            if case .stepUp(let stepUp) = outcome, !stepUps.contains(stepUp) { stepUps.append(stepUp) }
+        }
+        for stepUp in stepUps {
+            guard let action = policy.action else {
+                problems.append("the table asks for \(stepUp); the declaration names no action whose policy asks for it")
+                continue
+            }
+            let kinds: Set<StepUpKind>
+            switch stepUp {
+            case .electronicIDOrPasskey: kinds = [.freshElectronicID, .freshPasskey]
+            case .electronicID, .enrolmentLogin: kinds = [.freshElectronicID]
+            case .deviceKeyOrPassword(let named):
+                kinds = [.deviceKey, .freshPassword]
+                if named != action { problems.append("the table asks for a step-up for \(named.rawValue); the declared action is \(action.rawValue)") }
+            }
+            let declared = ActionPolicy.of(action).stepUps
+            if declared != kinds {
+                problems.append("the table asks for \(stepUp); \(action.rawValue)'s policy takes \(declared.map(\.rawValue).sorted())")
+            }
+        }
+        if let action = policy.action, stepUps.isEmpty, !row.outcomes.contains(.full) {
+            problems.append("declares \(action.rawValue), whose step-up the table never asks for")
+        }
+        return problems
+    }
+
+    static let personnummer = ["14889235307", "14489237688"]
+
+    /// Whether `reply` is what the table expects: nil when it is, else what is wrong.
+    /// - Parameters:
+    ///   - organisationPage: an organisation's administration page, whose 404 is a stranger's refusal.
+    ///   - api: the app's API, whose step-up refusals challenge for the step-up (RFC 9470).
+    static func check(_ reply: LiveBroker.Reply, expected: ExpectedAccess.Outcome, organisationPage: Bool, api: Bool = false) -> String? {
         let status = reply.status
         switch expected {
-        case .through:
-            if [401, 403].contains(status) || status >= 500 { return "\(status) where the policy lets it through: \(reply.body.prefix(160))" }
-            if case .portalRole = policy.caller, status == 404 { return "404 where the policy lets it through" }
-            // Revealing: full numbers only under the action's policy.
-            if policy.action == .personnummerReveal {
-                let full = reply.body.contains("14889235307")
-                if full != fresh { return full ? "a number in full without a fresh BankID/Vipps login" : "masked after a fresh BankID/Vipps login" }
-            }
+        case .ok, .masked, .full:
+            if [401, 403].contains(status) || status >= 500 { return "\(status) where the table lets it through: \(reply.body.prefix(160))" }
+            if organisationPage, status == 404 { return "404 where the table lets it through" }
+            let shown = personnummer.filter { reply.body.contains($0) }
+            if expected == .masked, !shown.isEmpty { return "a number in full where the table says masked" }
+            if expected == .full, shown.count != personnummer.count { return "masked where the table says the numbers in full" }
         case .noSession:
             if status != 401 { return "\(status), not 401 without a session" }
+        case .notOperator:
+            if status != 401 { return "\(status), not the operator's 401" }
         case .noRole:
             if status != 403 { return "\(status), not 403 without the role" }
-        case .noStepUp:
+        case .notTheirs:
+            if status != 404 { return "\(status), not 404 for another organisation's page" }
+        case .stepUp(let stepUp):
             // Enrolling a device answers as it always has: 403 `login_required` (the app then offers BankID or Vipps).
-            if policy.action == .deviceEnrol {
+            if stepUp == .enrolmentLogin {
                 if status != 403 || reply.string("error") != "login_required" { return "\(status), not 403 login_required without a fresh BankID/Vipps login" }
                 return nil
             }
-            if status != 401 { return "\(status), not 401 without the step-up" }
-            if reply.headers["content-type"]?.hasPrefix("application/json") == true, reply.string("error") != "insufficient_user_authentication" {
-                return "401 \(reply.string("error") ?? "?"), not insufficient_user_authentication"
+            if status != 401 { return "\(status), not 401 without \(stepUp)" }
+            if reply.headers["content-type"]?.hasPrefix("application/json") == true {
+                if reply.string("error") != "insufficient_user_authentication" {
+                    return "401 \(reply.string("error") ?? "?"), not insufficient_user_authentication"
+                }
+                // RFC 9470: the API's challenge says which step-up: the action's own, or a fresh login (`max_age`).
+                if api {
+                    let challenge = reply.headers["www-authenticate"] ?? ""
+                    let asks = switch stepUp {
+                    case .deviceKeyOrPassword(let action): #"step_up_action="\#(action.rawValue)""#
+                    case .electronicIDOrPasskey, .electronicID, .enrolmentLogin: "max_age="
+                    }
+                    if !challenge.contains(asks) { return "401 challenging \(challenge), not for \(stepUp)" }
+                }
             }
-        case .notTheirs:
-            if status != 404 { return "\(status), not 404 for another organisation's page" }
+        case .anyone:
+            if status >= 500 { return "\(status)" }
         }
         return nil
     }
 
     /// None; a password session and its password step-up; a fresh BankID session; a device-unlock
     /// session and its two step-ups; a coordinator; another organisation's administrator; a DPoP-bound token without its proof.
+    /// The names are ``ExpectedAccess/apiCallers``.
     static func apiCallers(_ broker: LiveBroker) async throws -> [APICaller] {
         _ = try await PortvaktApplication.setPassword(
             configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
@@ -211,35 +316,36 @@ struct AuthorizationMatrixTests {
         let bound = try #require(try await SenderConstraintTests.login(broker, key: key, user: "ingrid")["access_token"] as? String)
         func bearer(_ token: String) -> [(String, String)] { [("Authorization", "Bearer \(token)")] }
         return [
-            APICaller(name: "nobody", headers: [], nhfRoles: nil),
-            APICaller(name: "Ingrid (password)", headers: bearer(password), nhfRoles: [.orgAdmin]),
-            APICaller(name: "Ingrid (password step-up contacts.read)", headers: bearer(passwordStepUp), nhfRoles: [.orgAdmin], stepUp: .contactsRead, stepUpKind: .freshPassword),
-            APICaller(name: "Ingrid (BankID now)", headers: bearer(bankID), nhfRoles: [.orgAdmin], freshElectronicID: true),
-            APICaller(name: "Ingrid (device unlock)", headers: bearer(unlocked), nhfRoles: [.orgAdmin]),
-            APICaller(name: "Ingrid (device step-up contacts.read)", headers: bearer(contacts), nhfRoles: [.orgAdmin], stepUp: .contactsRead),
-            APICaller(name: "Ingrid (device step-up expenses.submit)", headers: bearer(expenses), nhfRoles: [.orgAdmin], stepUp: .expensesSubmit),
-            APICaller(name: "Ola (NHF coordinator)", headers: bearer(ola), nhfRoles: [.coordinator], freshElectronicID: true),
-            APICaller(name: "Emma (HLF administrator)", headers: bearer(emma), nhfRoles: [], freshElectronicID: true),
-            APICaller(name: "Ingrid's DPoP-bound token without its proof", headers: [("Authorization", "DPoP \(bound)")], nhfRoles: nil),
-            APICaller(name: "Ingrid's DPoP-bound token as Bearer", headers: bearer(bound), nhfRoles: nil),
+            APICaller(name: "nobody", headers: []),
+            APICaller(name: "Ingrid (password)", headers: bearer(password)),
+            APICaller(name: "Ingrid (password step-up contacts.read)", headers: bearer(passwordStepUp)),
+            APICaller(name: "Ingrid (BankID now)", headers: bearer(bankID)),
+            APICaller(name: "Ingrid (device unlock)", headers: bearer(unlocked)),
+            APICaller(name: "Ingrid (device step-up contacts.read)", headers: bearer(contacts)),
+            APICaller(name: "Ingrid (device step-up expenses.submit)", headers: bearer(expenses)),
+            APICaller(name: "Ola (NHF coordinator)", headers: bearer(ola)),
+            APICaller(name: "Emma (HLF administrator)", headers: bearer(emma)),
+            APICaller(name: "Ingrid's DPoP-bound token without its proof", headers: [("Authorization", "DPoP \(bound)")]),
+            APICaller(name: "Ingrid's DPoP-bound token as Bearer", headers: bearer(bound)),
         ]
     }
 
     /// No cookie; Ingrid after a password sign-in; Ingrid after BankID; Ingrid after a passkey; Ola (coordinator); Lars
-    /// (Blindeforbundet's administrator); and last Kari, who may end her own sessions.
+    /// (Blindeforbundet's administrator); and last Kari, who may end her own sessions. The names are
+    /// ``ExpectedAccess/portalCallers`` and, for the sessions, ``ExpectedAccess/ownSessionCallers``.
     static func portalCallers(_ broker: LiveBroker) async throws -> [PortalCaller] {
         let password = try await AdminPortalTests.signInWithPassword(broker, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password)
         // Ingrid adds a passkey after BankID, then signs in with it alone.
         let registered = try await PasskeyTests.register(broker, cookie: try await PortalTests.signIn(broker, person: "ingrid", method: "bankid").cookie)
         let passkey = try PasskeyTests.cookie(try await PasskeyTests.portalSignIn(broker, holder: try #require(registered.holder), counter: 1))
         return [
-            PortalCaller(name: "no cookie", cookie: nil, nhfRoles: nil),
-            PortalCaller(name: "Ingrid (password)", cookie: password, nhfRoles: [.orgAdmin]),
-            PortalCaller(name: "Ingrid (BankID now)", cookie: try await PortalTests.signIn(broker, person: "ingrid", method: "bankid").cookie, nhfRoles: [.orgAdmin], freshElectronicID: true),
-            PortalCaller(name: "Ingrid (passkey now)", cookie: passkey, nhfRoles: [.orgAdmin], freshPasskey: true),
-            PortalCaller(name: "Ola (NHF coordinator)", cookie: try await PortalTests.signIn(broker, person: "ola", method: "bankid").cookie, nhfRoles: [.coordinator], freshElectronicID: true),
-            PortalCaller(name: "Lars (Blindeforbundet administrator)", cookie: try await PortalTests.signIn(broker, person: "lars", method: "bankid").cookie, nhfRoles: [], freshElectronicID: true),
-            PortalCaller(name: "Kari (peer mentor)", cookie: try await PortalTests.signIn(broker, person: "kari").cookie, nhfRoles: [.peerMentor], freshElectronicID: true),
+            PortalCaller(name: "no cookie", cookie: nil),
+            PortalCaller(name: "Ingrid (password)", cookie: password),
+            PortalCaller(name: "Ingrid (BankID now)", cookie: try await PortalTests.signIn(broker, person: "ingrid", method: "bankid").cookie),
+            PortalCaller(name: "Ingrid (passkey now)", cookie: passkey),
+            PortalCaller(name: "Ola (NHF coordinator)", cookie: try await PortalTests.signIn(broker, person: "ola", method: "bankid").cookie),
+            PortalCaller(name: "Lars (Blindeforbundet administrator)", cookie: try await PortalTests.signIn(broker, person: "lars", method: "bankid").cookie),
+            PortalCaller(name: "Kari (peer mentor)", cookie: try await PortalTests.signIn(broker, person: "kari").cookie),
         ]
     }
 

@@ -243,7 +243,9 @@ enum AdminText: String, PageTexts {
         case .recordNumber: language.pick("Nummeret i registeret", "The record's number")
         case .remove: language.pick("Slå inn i den andre", "Merge into the other")
         case .removeAllDevices: language.pick("Fjern alle telefoner", "Remove all devices")
-        case .removeAllExplained: language.pick("Mistet telefon? Da kan ingen av telefonene låse opp lenger, og innloggingene de åpnet avsluttes.", "Lost phone? Then none of the phones can unlock any more, and the sign-ins they opened end.")
+        case .removeAllExplained: language.pick(
+            "Mistet telefon? Da kan ingen av medlemmets telefoner låse opp lenger, i alle organisasjoner medlemmet er med i, ikke bare denne, og innloggingene de åpnet avsluttes.",
+            "Lost phone? Then none of the member's phones can unlock any more, in every organisation the member belongs to, not only this one, and the sign-ins they opened end.")
         case .removedAccount: language.pick("Kontoen som slås inn", "The account merged into it")
         case .repeatPassword: language.pick("Gjenta passordet", "Repeat the password")
         case .resolve: language.pick("Lagre valget", "Save the choice")
@@ -259,7 +261,7 @@ enum AdminText: String, PageTexts {
         case .showAll: language.pick("Vis alle", "Show all")
         case .status: language.pick("Status", "Status")
         case .stepUpBankid: language.pick("Bekreft med BankID", "Confirm with BankID")
-        case .stepUpNeeded: language.pick("For å se fødselsnumre i sin helhet, løse konflikter eller slå sammen kontoer må du bekrefte hvem du er med BankID, Vipps eller en passnøkkel. Bekreftelsen gjelder i 5 minutter.", "To see national identity numbers in full, resolve conflicts or merge accounts, confirm who you are with BankID, Vipps or a passkey. The confirmation lasts 5 minutes.")
+        case .stepUpNeeded: language.pick("For å se fødselsnumre i sin helhet, løse konflikter, slå sammen kontoer eller fjerne et medlems telefoner må du bekrefte hvem du er med BankID, Vipps eller en passnøkkel. Bekreftelsen gjelder i 5 minutter.", "To see national identity numbers in full, resolve conflicts, merge accounts or remove a member's phones, confirm who you are with BankID, Vipps or a passkey. The confirmation lasts 5 minutes.")
         case .stepUpPasskey: language.pick("Bekreft med passnøkkel", "Confirm with a passkey")
         case .stepUpNothingChanged: language.pick("Dette krever en ny bekreftelse med BankID, Vipps eller en passnøkkel. Ingenting er endret.", "This needs a new confirmation with BankID, Vipps or a passkey. Nothing was changed.")
         case .stepUpTitle: language.pick("Bekreft hvem du er", "Confirm who you are")

@@ -5,7 +5,8 @@ import PortvaktDomain
 import PortvaktStorage
 
 /// `/admin/{slug}/members`: the member list (search by name, filters from the overview, pages of
-/// 25) and one member: their phones ("Remove all devices" for a lost phone) and an invitation to
+/// 25) and one member: their phones ("Remove all devices" for a lost phone, in every organisation
+/// of the member, after a step-up as for the other sensitive actions) and an invitation to
 /// password login, a one-time link the member opens to choose the password themselves.
 struct MembersPage {
     let admin: AdminRequest
@@ -90,6 +91,7 @@ struct MembersPage {
                  "lastUsed": device.lastUsedAt.map { LocalTime.text(Date(millisecondsSince1970: $0), language) } ?? PortalText.neverUsed.text(language)]
             },
             "hasDevices": !devices.isEmpty,
+            "steppedUp": try await admin.hasStepUp(for: .devicesRemoveAll),
         ]
         values["invited"] = invited
         var page = admin
@@ -97,12 +99,27 @@ struct MembersPage {
         return page.page("admin_member", section: .members, values: values)
     }
 
+    /// The policy (``SensitiveAction/devicesRemoveAll``) is the domain's; without its step-up the
+    /// page offers one that comes back to the member.
     func removeDevices(_ recordID: String) async throws -> Response {
         guard let record = try await record(recordID) else { return notFound() }
-        if let userID = try await store.recordHolders(organisationID: admin.organisationID)[record.id], let actor = try await admin.actor() {
-            _ = try await admin.administration.removeAllDevices(of: userID, in: admin.organisation, by: actor, source: "portal")
+        guard let actor = try await admin.actor(), actor.satisfies(.devicesRemoveAll, at: admin.services.now()) else { return stepUpNeeded(record) }
+        if let userID = try await store.recordHolders(organisationID: admin.organisationID)[record.id] {
+            do {
+                _ = try await admin.administration.removeAllDevices(of: userID, in: admin.organisation, by: actor, source: "portal")
+            } catch let refusal as DomainError where refusal.kind == .stepUpRequired {
+                return stepUpNeeded(record)
+            }
         }
         return admin.redirect("\(admin.base)/members/\(record.id)?done=devices_removed")
+    }
+
+    /// Nothing was removed: the step-up links, each coming back to the member's page.
+    private func stepUpNeeded(_ record: MemberRecord) -> Response {
+        let path = "\(admin.base)/members/\(record.id)"
+        var page = admin
+        page.frame = PortalPage.Frame(language: language, path: path, csrf: admin.frame.csrf)
+        return page.page("admin_step_up", section: .members, values: ["back": path, "stepUpBack": FormFields.encode(path)], status: .unauthorized)
     }
 
     /// Sends the member a one-time link by email (``MemberInvitations``); the administrator
