@@ -2,9 +2,10 @@ import PortvaktCore
 import PortvaktDomain
 
 /// Who may call each route, declared once, beside the ``ActionPolicy`` of the sensitive actions
-/// the routes reach. The authorization matrix test takes every route from the router and fails
-/// for one without a declaration here, then calls each with every kind of caller and checks the
-/// outcome this table promises.
+/// the routes reach. The server refuses to start with a route not declared here. The
+/// authorization matrix test states each route's expected outcome per caller on its own
+/// (`Tests/PortvaktServerTests/Security/ExpectedAccess.swift`), calls every route with every kind
+/// of caller, and fails where a declaration here is weaker than that specification.
 struct RoutePolicy: Sendable, Equatable {
     enum Caller: Sendable, Equatable {
         /// Anyone: the route checks what the protocol gives it (client, PKCE, `state`, a one-time
