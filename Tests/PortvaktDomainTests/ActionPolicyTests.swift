@@ -7,9 +7,9 @@ import Testing
 struct ActionPolicyTests {
     let now = Fixtures.now
 
-    @Test("S20.4, review II item 3, S18.3: revealing, resolving and merging need an administrator of that organisation and BankID, Vipps or a passkey within 5 minutes")
+    @Test("S20.4, review II item 3, S18.3: revealing, resolving, merging and removing every phone need an administrator of that organisation and BankID, Vipps or a device-bound passkey within 5 minutes")
     func administratorActions() throws {
-        for action in [SensitiveAction.personnummerReveal, .conflictResolve, .accountsMerge] {
+        for action in [SensitiveAction.personnummerReveal, .conflictResolve, .accountsMerge, .devicesRemoveAll] {
             #expect(ActionPolicy.of(action) == ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: 300))
             #expect(throws: Never.self) { try Fixtures.actor("ingrid", .passkey, age: 299).authorize(action, in: Fixtures.nhf, at: now) }
             #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .passkey, age: 301).authorize(action, in: Fixtures.nhf, at: now) }
@@ -18,6 +18,19 @@ struct ActionPolicyTests {
             #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .bankID, age: 301).authorize(action, in: Fixtures.nhf, at: now) }
             #expect(throws: DomainError.stepUpRequired(action)) { try Fixtures.actor("ingrid", .password).authorize(action, in: Fixtures.nhf, at: now) }
         }
+    }
+
+    @Test("S18.3, issue 44 item 4: a passkey that may be synced (shared through a password manager) confirms none of the administrators' actions; a device-bound one does", arguments: [
+        SensitiveAction.personnummerReveal, .conflictResolve, .accountsMerge, .devicesRemoveAll,
+    ])
+    func syncedPasskeyConfirmsNothing(action: SensitiveAction) throws {
+        let synced = Fixtures.actor("ingrid", .syncedPasskey)
+        #expect(!synced.satisfies(action, at: now))
+        #expect(throws: DomainError.stepUpRequired(action)) { try synced.authorize(action, in: Fixtures.nhf, at: now) }
+        #expect(Fixtures.actor("ingrid", .passkey).satisfies(action, at: now))
+        #expect(throws: Never.self) { try Fixtures.actor("ingrid", .passkey, age: 299).authorize(action, in: Fixtures.nhf, at: now) }
+        let session = Fixtures.session("ingrid", .syncedPasskey)
+        #expect(!Authentication.isFreshPasskeyLogin(session, maxAge: 300, at: now) && !Authentication.isFreshElectronicIDLogin(session, maxAge: 300, at: now))
     }
 
     @Test("Review III item 2: a device key never carries what only BankID or Vipps may, even with a step-up claim for the number")

@@ -23,7 +23,8 @@ struct Fixtures {
         case .bankID: (["ext", "bankid"], "urn:bankid:loa:high", nil)
         case .password: (["pwd"], "urn:portvakt:acr:password", nil)
         case .deviceKey: (["hwk", "face"], Authentication.deviceACR, "device-1")
-        case .passkey: (Authentication.passkeyAMR(synced: true), Authentication.passkeyACR, nil)
+        case .passkey: (Authentication.passkeyAMR(synced: false), Authentication.passkeyACR, nil)
+        case .syncedPasskey: (Authentication.passkeyAMR(synced: true), Authentication.passkeyACR, nil)
         }
         return Session.starting(
             userID: userID, clientID: "no.portvakt.app", deviceID: device, amr: amr, acr: acr, authTime: now.addingTimeInterval(-age),
@@ -31,7 +32,8 @@ struct Fixtures {
         )
     }
 
-    enum Method { case bankID, password, deviceKey, passkey }
+    /// `passkey` is a device-bound one; `syncedPasskey` one that may be synced (backup eligible).
+    enum Method { case bankID, password, deviceKey, passkey, syncedPasskey }
 
     /// `stepUp` is the access token's `step_up` claim, proved as `stepUpACR` says (a device key by default).
     static func actor(

@@ -58,6 +58,9 @@ public struct DataProtectionKeys: Sendable {
         /// The cookie that binds a membership claim to the browser that started it, and the
         /// signature of the address its code page shows.
         case claimBinding = "portvakt claim binding v1"
+        /// The login throttles' keys (HMACs of addresses, emails and identities), so that the
+        /// stored rows cannot be matched by hashing a guess.
+        case throttleKeys = "portvakt throttle keys v1"
     }
 
     /// One key per purpose, derived from the root with HKDF (RFC 5869) under the purpose's name:

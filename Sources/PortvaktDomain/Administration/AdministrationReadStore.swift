@@ -19,6 +19,7 @@ public protocol AdministrationReadStore: Sendable {
     func memberships(organisationID: String) async throws -> [Membership]
     func usersWithDevices(organisationID: String) async throws -> Set<String>
     func activeDevices(userID: String) async throws -> [Device]
+    func passkeys(userID: String) async throws -> [Passkey]
     func identityProviders(userIDs: [String]) async throws -> [String: [String]]
     func holdings(userID: String) async throws -> AccountHoldings
     func memberSyncEntries(

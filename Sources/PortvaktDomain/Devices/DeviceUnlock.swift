@@ -51,7 +51,7 @@ public struct DeviceUnlock: Sendable {
         )
         let grant = DeviceUnlockGrant(
             challengeHash: RefreshTokenSecret.hash(signed.claims.challenge), claimedAction: signed.claims.action, session: session,
-            refreshTokenHash: RefreshTokenSecret.hash(refreshToken), throttleKey: LoginThrottle.Key.device(signed.device.id).stored,
+            refreshTokenHash: RefreshTokenSecret.hash(refreshToken), throttleKey: verifier.throttle.storedKey(for: .device(signed.device.id)),
             audit: event(signed.device, outcome: "success", now: signed.now, details: ["client": clientID]), proof: proof?.record
         )
         switch try await store.unlockDevice(grant) {

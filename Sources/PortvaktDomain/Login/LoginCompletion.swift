@@ -48,14 +48,17 @@ public struct LoginCompletion: Sendable {
         /// A provider that reused an earlier sign-in says so here, and step-up freshness counts
         /// from it, not from Portvakt's clock (review II, item 7).
         public var authTime: Date?
+        /// The passkey of a passkey sign-in: the session records it, and ends when it is removed.
+        public var passkeyID: String?
         /// `bankid-login`, `vipps-login`, `password-login` or `passkey-login`.
         var source: String { "\(provider.rawValue)-login" }
 
-        public init(provider: IdentityProvider, amr: [String], acr: String, authTime: Date? = nil) {
+        public init(provider: IdentityProvider, amr: [String], acr: String, authTime: Date? = nil, passkeyID: String? = nil) {
             self.provider = provider
             self.amr = amr
             self.acr = acr
             self.authTime = authTime
+            self.passkeyID = passkeyID
         }
     }
 
@@ -72,6 +75,8 @@ public struct LoginCompletion: Sendable {
     /// - Parameters:
     ///   - personnummer: what a BankID or Vipps login brought; nil for a password login.
     ///   - bankIDOrderID: the BankID order this login completes, in the same transaction.
+    /// - Throws: ``StoreError/notFound(_:)`` (`passkeys`) when the passkey that signed in was
+    ///   removed meanwhile: no session outlives its passkey.
     public func issueCode(
         for request: AppAuthorizationRequest, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil,
         code: String = randomToken(), bankIDOrderID: String? = nil
@@ -79,7 +84,8 @@ public struct LoginCompletion: Sendable {
         let now = self.now()
         let forPortal = request.clientID == portal.clientID
         let session = Session.starting(
-            userID: user.id, clientID: request.clientID, amr: method.amr, acr: method.acr, authTime: min(method.authTime ?? now, now),
+            userID: user.id, clientID: request.clientID, passkeyID: method.passkeyID, amr: method.amr, acr: method.acr,
+            authTime: min(method.authTime ?? now, now),
             idleLifetime: forPortal ? portal.idle : lifetimes.idle,
             absoluteLifetime: forPortal ? portal.absolute : lifetimes.absolute, now: now
         )

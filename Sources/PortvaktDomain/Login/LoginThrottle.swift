@@ -7,7 +7,8 @@ import PortvaktStorage
 /// both per client address, with growing waits: the last free failure blocks for 5 s, each
 /// further one doubles the wait, up to 15 minutes. A success clears the account or device.
 /// The counters live in the database, so every instance sees the same ones: N instances do not
-/// give an attacker N times the attempts.
+/// give an attacker N times the attempts. A counter's key there is an HMAC under a key the
+/// database does not hold (``storedKey(for:)``).
 public struct LoginThrottle: Sendable {
     public struct Policy: Sendable {
         var freeFailures: Int
@@ -67,40 +68,48 @@ public struct LoginThrottle: Sendable {
             if case .address(let address) = self { address } else { nil }
         }
 
-        /// What the database keeps: a hash, so no email or IP address is stored.
-        public var stored: String {
-            let value = switch self {
+        var value: String {
+            switch self {
             case .account(let value), .address(let value), .device(let value), .user(let value), .orderStart(let value, _),
                  .claimant(let value), .claimEmail(let value), .claimSends(let value): value
             }
-            return SHA256.hash(data: Data("\(kind):\(value)".utf8)).hexEncoded()
         }
     }
 
     let store: PortvaktStore
+    /// What the stored keys are HMACs under (`DataProtectionKeys.key(for: .throttleKeys)`).
+    let hmacKey: SymmetricKey
     /// BankID orders an address may start before it waits (`PORTVAKT_BANKID_ORDERS_PER_ADDRESS`);
     /// the count starts over after ten minutes without one.
     public var orderStartsPerAddress = 20
 
-    public init(store: PortvaktStore, orderStartsPerAddress: Int = 20) {
+    public init(store: PortvaktStore, hmacKey: SymmetricKey, orderStartsPerAddress: Int = 20) {
         self.store = store
+        self.hmacKey = hmacKey
         self.orderStartsPerAddress = orderStartsPerAddress
+    }
+
+    /// What the database keeps for `throttleKey`: an HMAC, so no email, IP address or identity is
+    /// stored. Keyed, because the values are few enough to guess: whoever reads the table could
+    /// hash every address or a list of emails and match the rows.
+    public func storedKey(for throttleKey: Key) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("\(throttleKey.kind):\(throttleKey.value)".utf8), using: hmacKey).hexEncoded()
     }
 
     /// Until when the keys are blocked; nil when an attempt may go ahead.
     public func blockedUntil(_ keys: [Key], now: Date) async throws -> Date? {
-        counted(try await store.throttleBlockedUntil(keys: keys.map(\.stored), now: now), keys)
+        counted(try await store.throttleBlockedUntil(keys: keys.map { storedKey(for: $0) }, now: now), keys)
     }
 
     /// The device and until when `keys` are blocked, in one read (see ``blockedUntil(_:now:)``).
     public func device(id: String, blockedUntil keys: [Key], now: Date) async throws -> (device: Device?, blockedUntil: Date?) {
-        let answer = try await store.device(id: id, blockedUntilFor: keys.map(\.stored), now: now)
+        let answer = try await store.device(id: id, blockedUntilFor: keys.map { storedKey(for: $0) }, now: now)
         return (answer.device, counted(answer.blockedUntil, keys))
     }
 
     /// The user and until when `keys` are blocked, in one read (see ``blockedUntil(_:now:)``).
     public func user(id: String, blockedUntil keys: [Key], now: Date) async throws -> (user: User?, blockedUntil: Date?) {
-        let answer = try await store.user(id: id, blockedUntilFor: keys.map(\.stored), now: now)
+        let answer = try await store.user(id: id, blockedUntilFor: keys.map { storedKey(for: $0) }, now: now)
         return (answer.user, counted(answer.blockedUntil, keys))
     }
 
@@ -110,27 +119,27 @@ public struct LoginThrottle: Sendable {
     }
 
     public func recordFailure(_ keys: [Key], now: Date) async throws {
-        try await store.recordThrottleFailures(keys.map(Self.failure), now: now)
+        try await store.recordThrottleFailures(keys.map { failure($0) }, now: now)
     }
 
     /// Counts the attempt against `keys` before the expensive check, atomically in the database;
     /// nil when it may be judged, else until when the keys are blocked (nothing counted). A
     /// success gives the count back (``recordSuccess(_:)``, ``release(_:)``).
     public func reserve(_ keys: [Key], now: Date) async throws -> Date? {
-        counted(try await store.reserveThrottleAttempt(keys.map(Self.failure), now: now), keys)
+        counted(try await store.reserveThrottleAttempt(keys.map { failure($0) }, now: now), keys)
     }
 
     /// Gives back a reserved attempt that succeeded, without clearing the key's earlier failures.
     public func release(_ key: Key) async throws {
-        try await store.releaseThrottleAttempt(key: key.stored)
+        try await store.releaseThrottleAttempt(key: storedKey(for: key))
     }
 
-    private static func failure(_ key: Key) -> ThrottleFailure {
+    private func failure(_ key: Key) -> ThrottleFailure {
         let policy = key.policy
-        return ThrottleFailure(key: key.stored, forgetAfter: policy.forgetAfter) { policy.wait(afterFailures: $0) }
+        return ThrottleFailure(key: storedKey(for: key), forgetAfter: policy.forgetAfter) { policy.wait(afterFailures: $0) }
     }
 
     public func recordSuccess(_ key: Key) async throws {
-        try await store.clearThrottle(key: key.stored)
+        try await store.clearThrottle(key: storedKey(for: key))
     }
 }

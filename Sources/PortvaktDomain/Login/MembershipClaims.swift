@@ -12,8 +12,9 @@ import PortvaktStorage
 /// the record, and the login's personnummer is written back as a first login writes it.
 ///
 /// Everything a later request needs is in `membership_claims`: any instance can continue a claim.
-/// Emails per claim and tries per code are counted in the statement that allows them; codes sent
-/// to one address and wrong codes of one identity are throttled across claims.
+/// Emails per claim and tries per code are counted in the statement that allows them; codes one
+/// identity asks for, codes sent to one address and wrong codes of one identity are throttled
+/// across claims.
 public struct MembershipClaims: Sendable {
     let store: PortvaktStore
     let cipher: FieldCipher
@@ -124,7 +125,8 @@ public struct MembershipClaims: Sendable {
         return try open(row)
     }
 
-    /// The person gives the email on their membership. Counted before anything is looked up.
+    /// The person gives the email on their membership. Counted against the claim and the identity
+    /// before anything is looked up; against the address only once a record there has their name.
     public func sendCode(handle: String, email typed: String) async throws -> SendOutcome {
         let email = typed.trimmingCharacters(in: .whitespaces).lowercased()
         guard email.count <= 254, (try? MailAddress(email)) != nil else { return .invalidEmail }
@@ -134,8 +136,16 @@ public struct MembershipClaims: Sendable {
         }
         let claim = try open(row)
         let identity = claim.identity
-        if try await throttle.reserve([.claimEmail(email), .claimSends(identity)], now: now) != nil { return .tooManyEmails }
-        let records = try await linker.claimableByEmail(try await store.memberRecords(email: email), name: claim.payload.name)
+        if try await throttle.reserve([.claimSends(identity)], now: now) != nil { return .tooManyEmails }
+        var records = try await linker.claimableByEmail(try await store.memberRecords(email: email), name: claim.payload.name)
+        var outcome = records.isEmpty ? "no_record" : "success"
+        // Only a send that passes the name check counts against the address: anyone can type an
+        // address, and counting their sends would keep its member from a code. A spent allowance
+        // is answered as an address without a record, so the answer never tells a name matched.
+        if !records.isEmpty, try await throttle.reserve([.claimEmail(email)], now: now) != nil {
+            records = []
+            outcome = "address_throttled"
+        }
         // A code is stored either way, so a claim without a record cannot be told apart by what it keeps.
         let code = Self.newCode()
         try await store.setMembershipClaimCode(
@@ -146,7 +156,7 @@ public struct MembershipClaims: Sendable {
         }
         // Audited either way, so both answers make the same writes but the email.
         try await store.append(AuditEvent(
-            occurredAt: now, action: .memberClaimCodeSent, outcome: records.isEmpty ? "no_record" : "success",
+            occurredAt: now, action: .memberClaimCodeSent, outcome: outcome,
             subjectType: records.isEmpty ? nil : "member_record", subjectID: records.first?.id, source: claim.source,
             details: ["claim": row.id, "identity": identity, "records": records.map(\.id).joined(separator: ",")]
         ))

@@ -10,7 +10,7 @@ public protocol PasskeyStore: Sendable {
     func passkeys(userID: String) async throws -> [Passkey]
     func passkey(credentialID: Data) async throws -> Passkey?
     func recordPasskeyUse(id: String, signCount: Int64, backedUp: Bool, now: Date) async throws -> PasskeyUse
-    func deletePasskey(id: String, userID: String, audit: AuditEvent) async throws -> Passkey?
+    func deletePasskey(id: String, userID: String, audit: AuditEvent, now: Date) async throws -> PasskeyRemoval?
     func user(id: String) async throws -> User?
     func append(_ event: AuditEvent) async throws
 }

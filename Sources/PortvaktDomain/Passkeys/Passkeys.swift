@@ -102,14 +102,19 @@ public struct Passkeys: Sendable {
         return passkey
     }
 
-    /// Removes one of the user's passkeys; false when they have none with that ID.
-    public func remove(id: String, userID: String, source: String) async throws -> Bool {
-        guard id.utf8.count <= 64 else { return false }
+    /// Removes one of the user's passkeys and ends every session its sign-ins opened (the app's,
+    /// with their refresh tokens, and the portal's): what the "copied passkey" message tells people
+    /// to do must lock the copy out. Nil when they have no passkey with that ID.
+    public func remove(id: String, userID: String, source: String) async throws -> PasskeyRemoval? {
+        guard id.utf8.count <= 64 else { return nil }
+        let now = self.now()
         let audit = AuditEvent(
-            occurredAt: now(), action: .passkeyRemoved, outcome: "success", actorUserID: UUID(uuidString: userID),
+            occurredAt: now, action: .passkeyRemoved, outcome: "success", actorUserID: UUID(uuidString: userID),
             subjectType: "passkey", subjectID: id, source: source
         )
-        return try await store.deletePasskey(id: id, userID: userID, audit: audit) != nil
+        guard let removal = try await store.deletePasskey(id: id, userID: userID, audit: audit, now: now) else { return nil }
+        logger.info("Passkey removed", metadata: ["user": "\(userID)", "passkey": "\(id)", "sessions_ended": "\(removal.endedSessionIDs.count)"])
+        return removal
     }
 
     // MARK: - Sign-in and step-up (S18.2, S18.3)
@@ -153,12 +158,15 @@ public struct Passkeys: Sendable {
         }
     }
 
-    /// How a passkey sign-in is recorded: `amr` by whether the key may be synced, and an `acr`
+    /// How a passkey sign-in is recorded: `amr` by whether the key may be synced, an `acr`
     /// that confirms administrators' actions only while the person's BankID or Vipps trust lasts
-    /// (a passkey never outlives the identity check it was added after).
+    /// (a passkey never outlives the identity check it was added after), and the passkey, whose
+    /// removal ends the session.
     public func loginMethod(user: User, passkey: Passkey) -> LoginCompletion.Method {
         let acr = trust.isTrusted(user, at: now()) ? Authentication.passkeyACR : Authentication.passkeyUntrustedACR
-        return LoginCompletion.Method(provider: .passkey, amr: Authentication.passkeyAMR(synced: passkey.isBackupEligible), acr: acr)
+        return LoginCompletion.Method(
+            provider: .passkey, amr: Authentication.passkeyAMR(synced: passkey.isBackupEligible), acr: acr, passkeyID: passkey.id
+        )
     }
 
     // MARK: -

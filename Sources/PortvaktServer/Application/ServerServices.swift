@@ -44,7 +44,9 @@ struct ServerServices: Sendable {
         upstreams = UpstreamDirectory()
         memberSystems = MemberSystemDirectory(configuration.memberSystems)
         dpopNonces = DPoPNonces(key: keys.key(for: .dpopNonce))
-        let throttle = LoginThrottle(store: store, orderStartsPerAddress: configuration.bankIDOrdersPerAddress)
+        let throttle = LoginThrottle(
+            store: store, hmacKey: keys.key(for: .throttleKeys), orderStartsPerAddress: configuration.bankIDOrdersPerAddress
+        )
         let refreshSecret = RefreshTokenSecret(key: keys.key(for: .refreshTokenSuccessor))
         // Synthetic (test) personnummer are accepted only when the sandbox is on.
         let personnummerContext: Personnummer.Context = sandboxEnabled ? .test : .production

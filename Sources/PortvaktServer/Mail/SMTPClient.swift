@@ -67,7 +67,7 @@ struct SMTPClient: Sendable {
         return lines.map { $0.hasPrefix(".") ? "." + $0 : $0 }.joined(separator: "\r\n") + "\r\n.\r\n"
     }
 
-    private func connect() async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+    private func connect() async throws -> NIOAsyncChannel<SMTPInbound, ByteBuffer> {
         let implicit = settings.transport == .implicitTLS ? tls : nil
         let name = settings.serverName
         return try await ClientBootstrap(group: group)
@@ -77,13 +77,14 @@ struct SMTPClient: Sendable {
                     if let implicit {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: implicit, serverHostname: name))
                     }
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    try channel.pipeline.syncOperations.addHandler(TLSBoundaryHandler())
+                    return try NIOAsyncChannel<SMTPInbound, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
     }
 
     private func converse(from: MailAddress, to: MailAddress, data: String) async throws {
-        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        let channel: NIOAsyncChannel<SMTPInbound, ByteBuffer>
         do {
             channel = try await connect()
         } catch {
@@ -99,11 +100,8 @@ struct SMTPClient: Sendable {
                     throw SMTPError(.startTLSUnavailable, "the SMTP server \(settings.host) does not offer STARTTLS, and mail leaves this machine only encrypted")
                 }
                 try await smtp.command("STARTTLS", expect: 220, .tlsFailed, "the SMTP server refused STARTTLS")
-                // Anything sent before the handshake would be taken as if it came encrypted.
-                guard smtp.parser.isIdle, smtp.replies.isEmpty else {
-                    throw SMTPError(.protocolViolation, "the SMTP server sent more after agreeing to STARTTLS")
-                }
                 try await startTLS(on: channel.channel)
+                try await smtp.expectNothingBeforeTLS()
                 encrypted = true
                 // RFC 3207 §4.2: forget what the server said before TLS and ask again.
                 extensions = try await smtp.hello(from.domain)
@@ -128,31 +126,83 @@ struct SMTPClient: Sendable {
         }
     }
 
-    /// Puts TLS under the conversation, nearest the socket, on the channel's event loop.
+    /// Puts TLS under the conversation, nearest the socket, and marks where it began, in one task
+    /// on the channel's event loop: no read falls between the two.
     private func startTLS(on channel: any Channel) async throws {
         guard let tls else { throw SMTPError(.tlsFailed, "no TLS context") }
         let name = settings.serverName
         try await channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: name), position: .first)
+            let pipeline = channel.pipeline.syncOperations
+            try pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: name), position: .first)
+            try TLSBoundaryHandler.markTLSStarted(in: pipeline)
         }.get()
+    }
+}
+
+/// What the conversation reads: the server's bytes, and where TLS went under them.
+private enum SMTPInbound: Sendable {
+    case bytes(ByteBuffer)
+    /// Bytes before this were read from the socket as sent; bytes after it came through TLS.
+    case tlsStarted
+}
+
+/// Passes the server's bytes up, and marks among them where TLS went under the conversation.
+/// The mark is needed because bytes read before the TLS handler was added may still wait, unread,
+/// in the async channel's inbound stream, above TLS and beyond its reach.
+private final class TLSBoundaryHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = SMTPInbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(Self.wrapInboundOut(.bytes(Self.unwrapInboundIn(data))))
+    }
+
+    /// On the event loop, in the same task that added the TLS handler.
+    static func markTLSStarted(in pipeline: ChannelPipeline.SynchronousOperations) throws {
+        let context = try pipeline.context(handlerType: TLSBoundaryHandler.self)
+        context.fireChannelRead(Self.wrapInboundOut(.tlsStarted))
+        // NIOAsyncChannel hands reads to its stream only when a read burst completes.
+        context.fireChannelReadComplete()
     }
 }
 
 /// One SMTP conversation: commands out, replies in.
 private struct Conversation {
-    var reader: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    var reader: NIOAsyncChannelInboundStream<SMTPInbound>.AsyncIterator
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     var parser = SMTPReplyParser()
     var replies: [SMTPReply] = []
 
     mutating func reply() async throws -> SMTPReply {
         while replies.isEmpty {
-            guard let bytes = try await reader.next() else {
+            switch try await reader.next() {
+            case .bytes(let bytes)?:
+                replies += try parser.feed(bytes.readableBytesView)
+            case .tlsStarted?:
+                throw SMTPError(.protocolViolation, "TLS started in the middle of a reply")
+            case nil:
                 throw SMTPError(.protocolViolation, "the SMTP server closed the connection")
             }
-            replies += try parser.feed(bytes.readableBytesView)
         }
         return replies.removeFirst()
+    }
+
+    /// Right after TLS went under the conversation: anything the server sent after its 220 to
+    /// STARTTLS, parsed or still queued unread, would otherwise be read as if it came encrypted
+    /// (RFC 3207 §4.2; CVE-2011-0411).
+    mutating func expectNothingBeforeTLS() async throws {
+        // Refused rather than discarded: an honest server waits for the handshake, so such bytes
+        // are an attacker's, and the mail is retried on a clean connection.
+        let injected = SMTPError(.protocolViolation, "the SMTP server sent more after agreeing to STARTTLS")
+        guard parser.isIdle, replies.isEmpty else { throw injected }
+        switch try await reader.next() {
+        case .tlsStarted?:
+            return
+        case .bytes?:
+            throw injected
+        case nil:
+            throw SMTPError(.protocolViolation, "the SMTP server closed the connection")
+        }
     }
 
     @discardableResult

@@ -66,7 +66,13 @@ struct PasskeySignInRoutes {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is finished", language: login.request.language)
         }
         let method = passkeys.loginMethod(user: signedIn.user, passkey: signedIn.passkey)
-        return Responses.redirect(to: try await completion.succeed(taken, user: signedIn.user, method: method), status: .seeOther)
+        do {
+            return Responses.redirect(to: try await completion.succeed(taken, user: signedIn.user, method: method), status: .seeOther)
+        } catch let error as StoreError where error.isNotFound && error.detail == "passkeys" {
+            // Removed between the check of its answer and the session: it opens nothing.
+            let failed = try await completion.fail(taken, error: "server_error", message: .loginFailed, reason: "passkey removed during sign-in")
+            return Responses.redirect(to: failed, status: .seeOther)
+        }
     }
 
     /// A sign-in's challenge is bound to its flow.

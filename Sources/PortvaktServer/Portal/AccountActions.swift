@@ -46,10 +46,6 @@ struct AccountActions {
         return done(.othersEnded)
     }
 
-    func removePasskey(_ id: String) async throws -> Response {
-        try await account.passkeys.remove(id: id, userID: userID, source: "portal") ? done(.passkeyRemoved) : notFound()
-    }
-
     func done(_ what: Done) -> Response {
         PortalPage.redirect(to: "/account?done=\(what.rawValue)")
     }

@@ -5,7 +5,8 @@ import PortvaktDomain
 import PortvaktHTTP
 
 /// Passkeys in "My account" (S18.1): the options for `navigator.credentials.create` (a form post
-/// with the CSRF token, answered in JSON for the page script), the registration, and removal.
+/// with the CSRF token, answered in JSON for the page script), the registration, and removal
+/// (which ends the sessions the passkey opened).
 /// Adding one needs a BankID or Vipps login within five minutes (``SensitiveAction/passkeyRegister``).
 extension PortalRoutes {
     func registerPasskeyRoutes(on router: Router<PortvaktRequestContext>) {
@@ -16,10 +17,17 @@ extension PortalRoutes {
             try await withForm(request) { signedIn, fields in try await registerPasskey(request, signedIn, fields) }
         }
         router.post("/account/passkeys/:id/remove") { request, context in
-            try await withForm(request) { signedIn, _ in
-                try await actions(request, signedIn).removePasskey(context.parameters.get("id") ?? "")
-            }
+            try await withForm(request) { signedIn, _ in try await removePasskey(request, signedIn, id: context.parameters.get("id") ?? "") }
         }
+    }
+
+    /// Removes the passkey and with it every session it opened; when this browser signed in with
+    /// it, this browser is signed out too, and the start page says why.
+    private func removePasskey(_ request: Request, _ signedIn: SignedIn, id: String) async throws -> Response {
+        let answers = actions(request, signedIn)
+        guard let removal = try await account.passkeys.remove(id: id, userID: signedIn.portal.userId, source: "portal") else { return answers.notFound() }
+        guard removal.endedSessionIDs.contains(signedIn.portal.sessionId) else { return answers.done(.passkeyRemoved) }
+        return PortalPage.redirect(to: "/?signed_out=passkey_removed", cookies: [cookie.clearing])
     }
 
     /// A registration's challenge is bound to the browser's portal session.

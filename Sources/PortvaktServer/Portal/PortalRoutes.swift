@@ -77,7 +77,9 @@ struct PortalRoutes {
     private func start(_ request: Request) async throws -> Response {
         let signedIn = try await signedIn(request)
         var frame = frame(request, signedIn)
-        if request.uri.queryParameters.get("signed_out") != nil { frame.status = PortalText.signedOut.text(frame.language) }
+        if let reason = request.uri.queryParameters.get("signed_out") {
+            frame.status = (reason == "passkey_removed" ? PortalText.signedOutPasskeyRemoved : .signedOut).text(frame.language)
+        }
         var values: [String: Any] = ["sandbox": sandboxEnabled, "passkeys": account.passkeys.available]
         if sandboxEnabled { values["people"] = TryItPeople.all(frame.language) }
         return pages.response("start", frame: frame, values: values)
@@ -184,8 +186,8 @@ struct PortalRoutes {
         try await portalSessions.close(signedIn, reason: reason)
     }
 
-    /// The step-up's login must be the same person's, by BankID, Vipps or a passkey, just now; the browser's
-    /// portal session then rests on it, and the session it rested on ends.
+    /// The step-up's login must be the same person's, by BankID, Vipps or a device-bound passkey, just now;
+    /// the browser's portal session then rests on it, and the session it rested on ends.
     private func finishStepUp(_ request: Request, session: Session, back: String, frame: PortalPage.Frame) async throws -> Response {
         let service = portalSessions.sessions
         let now = service.now()
@@ -193,17 +195,24 @@ struct PortalRoutes {
             try await service.end(session, reason: "portal_step_up_refused", now: now)
             return notSignedIn(request)
         }
-        // BankID or Vipps, or a passkey (S18.3); which action each opens is the policy's word.
+        // BankID or Vipps, or a device-bound passkey (S18.3); which action each opens is the policy's word.
         let fresh = DeviceTrust.isFreshElectronicIDLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now)
             || Authentication.isFreshPasskeyLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now)
         guard session.userId == current.portal.userId, fresh else {
             try await service.end(session, reason: "portal_step_up_refused", now: now)
-            let message: PortalText = session.userId == current.portal.userId ? .stepUpNotFresh : .stepUpOtherPerson
+            let message: PortalText = session.userId != current.portal.userId ? .stepUpOtherPerson
+                : Self.isSyncedPasskey(session) ? .stepUpPasskeySynced : .stepUpNotFresh
             return problem(message, heading: .errorTitle, frame: frame, status: .forbidden, retry: false)
         }
         // The cookie is renewed with the session it rests on (review II, item 9).
         try await end(current, reason: "portal_step_up")
         return try await start(session, back: back)
+    }
+
+    /// A sign-in with a passkey that may be synced to other devices (`amr` `swk`): it signs in,
+    /// and confirms nothing (issue 44 item 4).
+    private static func isSyncedPasskey(_ session: Session) -> Bool {
+        [Authentication.passkeyACR, Authentication.passkeyUntrustedACR].contains(session.acr) && session.amr.split(separator: " ").contains("swk")
     }
 
     private func signOut(_ request: Request, _ signedIn: SignedIn) async throws -> Response {

@@ -19,6 +19,7 @@ enum PortalText: String, PageTexts {
     case myAccount = "my_account"
     case signOut = "sign_out"
     case signedOut = "signed_out"
+    case signedOutPasskeyRemoved = "signed_out_passkey_removed"
     case tryTitle = "try_title"
     case tryIntro = "try_intro"
     case tryPerson = "try_person"
@@ -91,6 +92,7 @@ enum PortalText: String, PageTexts {
     case tooManyAttempts = "too_many_attempts"
     case stepUpNotFresh = "step_up_not_fresh"
     case stepUpOtherPerson = "step_up_other_person"
+    case stepUpPasskeySynced = "step_up_passkey_synced"
     case administration = "administration"
     case goToStart = "go_to_start"
     case tryAgain = "try_again"
@@ -116,6 +118,9 @@ enum PortalText: String, PageTexts {
         case .myAccount: language.pick("Min konto", "My account")
         case .signOut: language.pick("Logg ut", "Sign out")
         case .signedOut: language.pick("Du er logget ut.", "You are signed out.")
+        case .signedOutPasskeyRemoved: language.pick(
+            "Passnøkkelen er fjernet, og alt den logget inn er logget ut, også denne nettleseren.",
+            "The passkey is removed, and everything it signed in is signed out, this browser too.")
         case .tryTitle: language.pick("Prøv det (utviklingsmodus)", "Try it (development mode)")
         case .tryIntro: language.pick(
             "Dette er testpersoner i sandkassen. BankID og Vipps er simulert: du ser hele innloggingen, men ingen ekte data.",
@@ -221,6 +226,9 @@ enum PortalText: String, PageTexts {
         case .stepUpOtherPerson: language.pick(
             "Du bekreftet som en annen person enn den som er logget inn. Ingenting er endret.",
             "You confirmed as another person than the one signed in. Nothing was changed.")
+        case .stepUpPasskeySynced: language.pick(
+            "Denne passnøkkelen kan synkroniseres til andre enheter, og bekrefter derfor ikke denne handlingen. Bekreft med BankID eller Vipps. Ingenting er endret.",
+            "This passkey can be synced to other devices, so it does not confirm this action. Confirm with BankID or Vipps. Nothing was changed.")
         case .administration: language.pick("Administrasjon", "Administration")
         case .goToStart: language.pick("Til forsiden", "Go to the start page")
         case .tryAgain: language.pick("Prøv igjen", "Try again")

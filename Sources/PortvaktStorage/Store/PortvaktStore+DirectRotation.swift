@@ -64,7 +64,7 @@ extension PortvaktStore {
     private static func session(id: String, on db: SQLiteDirectConnection) throws -> Session? {
         let rows = try db.run(
             """
-            SELECT id, user_id, client_id, device_id, amr, acr, auth_time, created_at, idle_expires_at, absolute_expires_at, \
+            SELECT id, user_id, client_id, device_id, passkey_id, amr, acr, auth_time, created_at, idle_expires_at, absolute_expires_at, \
             revoked_at, revoked_reason, dpop_jkt FROM sessions WHERE id = ?1
             """,
             .text(id)
@@ -73,7 +73,7 @@ extension PortvaktStore {
             var columns = SQLiteColumns(row)
             return Session(
                 id: try columns.text(), userId: try columns.text(), clientId: try columns.text(), deviceId: columns.optionalText(),
-                amr: try columns.text(), acr: try columns.text(), authTime: try columns.integer(), createdAt: try columns.integer(),
+                passkeyId: columns.optionalText(), amr: try columns.text(), acr: try columns.text(), authTime: try columns.integer(), createdAt: try columns.integer(),
                 idleExpiresAt: try columns.integer(), absoluteExpiresAt: try columns.integer(), revokedAt: columns.optionalInteger(),
                 revokedReason: columns.optionalText(), dpopJkt: columns.optionalText()
             )

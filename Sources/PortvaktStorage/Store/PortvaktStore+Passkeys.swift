@@ -154,14 +154,43 @@ extension PortvaktStore {
         }
     }
 
-    /// Removes the user's passkey with its audit event; false when the user has none with that ID.
-    public func deletePasskey(id: String, userID: String, audit: AuditEvent) async throws -> Passkey? {
+    /// Removes the user's passkey with its audit event and ends, in the same transaction, every
+    /// session its sign-ins opened (as revoking a device ends those it unlocked): their refresh
+    /// tokens stop working, and the portal sessions resting on them are deleted. Nil when the user
+    /// has no passkey with that ID.
+    ///
+    /// The passkey's row is deleted (and so locked) before the sessions are read: a sign-in that
+    /// locked it first (``recordLogin(session:code:eidLogin:memberSync:audit:bankIDOrderID:now:)``)
+    /// has committed its session by then, so it ends too; one that comes after finds no passkey.
+    public func deletePasskey(id: String, userID: String, audit: AuditEvent, now: Date) async throws -> PasskeyRemoval? {
         try await write { db in
             guard let removed = try await db.delete(from: "passkeys").where("id", .equal, id).where("user_id", .equal, userID)
                 .returning(SQLLiteral.all).first(as: Passkey.self)
             else { return nil }
+            let ended = try await db.update("sessions")
+                .set("revoked_at", to: now.millisecondsSince1970).set("revoked_reason", to: "passkey_removed")
+                .where("passkey_id", .equal, id).where("revoked_at", .is, SQLLiteral.null)
+                .returning("id").all().map { try $0.decode(column: "id", as: String.self) }
+            if !ended.isEmpty {
+                try await db.delete(from: "portal_sessions").where("session_id", .in, ended).run()
+            }
             try await self.append(audit, in: db)
-            return removed
+            return PasskeyRemoval(passkey: removed, endedSessionIDs: ended)
         }
     }
+
+    /// Locks the user's passkey for a sign-in's new session, in the caller's transaction; false
+    /// when it is gone (removed since the assertion was checked).
+    static func lockPasskey(id: String, userID: String, in db: any SQLDatabase) async throws -> Bool {
+        try await db.update("passkeys").set(SQLIdentifier("id"), to: SQLIdentifier("id"))
+            .where("id", .equal, id).where("user_id", .equal, userID)
+            .returning("id").first() != nil
+    }
+}
+
+/// A removed passkey and the sessions its sign-ins had opened, ended with it.
+public struct PasskeyRemoval: Sendable, Equatable {
+    public let passkey: Passkey
+    /// The sessions that were still active, revoked now (`passkey_removed`).
+    public let endedSessionIDs: [String]
 }

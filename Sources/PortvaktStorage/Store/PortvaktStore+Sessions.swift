@@ -8,6 +8,8 @@ public struct Session: Sendable, Hashable, Codable {
     public let userId: String
     public let clientId: String
     public let deviceId: String?
+    /// The passkey whose sign-in opened the session; removing the passkey ends it.
+    public let passkeyId: String?
     /// Authentication methods (RFC 8176), space-separated, for example `hwk face`.
     public let amr: String
     public let acr: String
@@ -23,11 +25,11 @@ public struct Session: Sendable, Hashable, Codable {
 
     /// A new session of a login at `now`.
     public static func starting(
-        userID: String, clientID: String, deviceID: String? = nil, amr: [String], acr: String, authTime: Date,
+        userID: String, clientID: String, deviceID: String? = nil, passkeyID: String? = nil, amr: [String], acr: String, authTime: Date,
         idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, dpopJKT: String? = nil, now: Date
     ) -> Session {
         Session(
-            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, amr: amr.joined(separator: " "),
+            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, passkeyId: passkeyID, amr: amr.joined(separator: " "),
             acr: acr, authTime: authTime.millisecondsSince1970, createdAt: now.millisecondsSince1970,
             idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
             absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970,
@@ -72,7 +74,8 @@ extension PortvaktStore {
     /// messages) and the audit event. Either all of it is stored or none.
     /// - Parameter bankIDOrderID: the pending BankID order this login completes, marked complete
     ///   in the same transaction.
-    /// - Throws: ``StoreError/notFound(_:)`` (`bankid_orders`) when that order had ended already.
+    /// - Throws: ``StoreError/notFound(_:)`` (`bankid_orders`) when that order had ended already;
+    ///   (`passkeys`) when the passkey that opened the session was removed meanwhile.
     public func recordLogin(
         session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent,
         bankIDOrderID: String? = nil, now: Date = Date()
@@ -82,6 +85,9 @@ extension PortvaktStore {
                 guard try await Self.finishBankIDOrder(
                     id: bankIDOrderID, status: .complete, hintCode: nil, userID: session.userId, now: now, in: db
                 ) != nil else { throw StoreError.notFound("bankid_orders") }
+            }
+            if let passkeyID = session.passkeyId {
+                guard try await Self.lockPasskey(id: passkeyID, userID: session.userId, in: db) else { throw StoreError.notFound("passkeys") }
             }
             try await db.insert(into: "sessions").row(session).run()
             try await db.insert(into: "authorization_codes").row(code).run()

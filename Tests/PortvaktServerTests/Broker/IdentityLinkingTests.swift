@@ -145,7 +145,7 @@ struct LoginThrottleTests {
     @Test("Five free failures per account, then waits that double up to 15 minutes; success clears the account", arguments: TestDatabase.kinds)
     func growingWaits(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
-            let throttle = LoginThrottle(store: store)
+            let throttle = LoginThrottle(store: store, hmacKey: ThrottleKeyTests.hmacKey)
             let start = Date(timeIntervalSince1970: 1_000_000)
             let account = LoginThrottle.Key.account("a@example.no")
             for _ in 0..<4 { try await throttle.recordFailure([account], now: start) }
@@ -172,16 +172,18 @@ struct LoginThrottleTests {
             let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))  // whole milliseconds, as stored
             let address = LoginThrottle.Key.address("203.0.113.9")
             let account = LoginThrottle.Key.account("victim@example.no")
+            // Each instance builds its own throttle, under the key they share.
+            let instance: @Sendable () -> LoginThrottle = { LoginThrottle(store: store, hmacKey: ThrottleKeyTests.hmacKey) }
             // 29 failures at once: one short of the address's 30 free failures.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<29 {
-                    group.addTask { try await LoginThrottle(store: store).recordFailure([address], now: start.addingTimeInterval(Double(index) / 1000)) }
+                    group.addTask { try await instance().recordFailure([address], now: start.addingTimeInterval(Double(index) / 1000)) }
                 }
                 try await group.waitForAll()
             }
-            #expect(try await LoginThrottle(store: store).blockedUntil([address], now: start) == nil)
-            try await LoginThrottle(store: store).recordFailure([address, account], now: start.addingTimeInterval(1))
-            #expect(try await LoginThrottle(store: store).blockedUntil([account, address], now: start.addingTimeInterval(1)) == start.addingTimeInterval(6))
+            #expect(try await instance().blockedUntil([address], now: start) == nil)
+            try await instance().recordFailure([address, account], now: start.addingTimeInterval(1))
+            #expect(try await instance().blockedUntil([account, address], now: start.addingTimeInterval(1)) == start.addingTimeInterval(6))
             let keys = try await store.driver.withSession { db in
                 try await db.select().column("key").from("login_throttles").all().map { try $0.decode(column: "key", as: String.self) }
             }

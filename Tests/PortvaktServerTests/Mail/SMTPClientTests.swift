@@ -82,6 +82,25 @@ struct SMTPClientTests {
         }
     }
 
+    @Test("Replies a server sends after its 220 to STARTTLS and before TLS are refused, never read as encrypted (CVE-2011-0411)")
+    @available(macOS 15, iOS 18, *)
+    func refusesRepliesInjectedBeforeTLS() async throws {
+        let client = HoldableExecutor()
+        try await InjectingSMTPServer.run(holding: client) { port in
+            var remote = try SMTPSettings(url: "smtp://127.0.0.1:\(port)", from: Self.from)
+            remote.transport = .startTLS
+            remote.timeout = .seconds(20)
+            let settings = remote
+            // Believed, the injected replies answer everything from the second EHLO to QUIT, and
+            // send returns as if the message had been delivered.
+            let error = await #expect(throws: SMTPError.self) {
+                try await withTaskExecutorPreference(client) { try await SMTPClient(settings: settings).send(Self.message(settings)) }
+            }
+            #expect(error?.code == .protocolViolation)
+            #expect(error?.reply == nil, "no injected reply was taken for the server's answer")
+        }
+    }
+
     @Test("smtp:// needs STARTTLS unless the host, parsed as an address, is this machine", arguments: [
         ("smtp://mail.example.org:587", SMTPSettings.Transport.startTLS),
         ("smtp://127.evil.example:25", .startTLS),

@@ -88,12 +88,15 @@ struct PasskeyTests {
 
     /// A portal sign-in with a passkey: the browser's cookie afterwards. `stepUp` confirms the
     /// person signed in as `existing`.
-    static func portalSignIn(_ broker: LiveBroker, holder: Holder, counter: UInt32, stepUp: String? = nil, existing: String? = nil) async throws -> LiveBroker.Reply {
+    static func portalSignIn(
+        _ broker: LiveBroker, holder: Holder, counter: UInt32, stepUp: String? = nil, existing: String? = nil,
+        flags: UInt8 = SoftwareAuthenticator.up | SoftwareAuthenticator.uv
+    ) async throws -> LiveBroker.Reply {
         let start = try await broker.send("/portal/login?method=passkey" + (stepUp.map { "&step_up=1&back=\(FormFields.encode($0))" } ?? ""),
                                           headers: existing.map { [("Cookie", $0)] } ?? [])
         let binder = try PortalTests.signInCookie(start)
         let flow = try await Self.flow(broker, try #require(start.location))
-        let answered = try await answer(broker, flow: flow, holder: holder, counter: counter)
+        let answered = try await answer(broker, flow: flow, holder: holder, counter: counter, flags: flags)
         #expect(answered.status == 303, "\(answered.body.prefix(300))")
         let callback = try #require(answered.location)
         return try await broker.send(callback, headers: [("Cookie", ([existing, binder] as [String?]).compactMap { $0 }.joined(separator: "; "))])

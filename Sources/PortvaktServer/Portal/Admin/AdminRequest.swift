@@ -20,8 +20,8 @@ struct AdminRequest {
     let form: FormFields?
     /// Signs confirmations bound to this browser's session (the CSRF key).
     let confirmationKey: SymmetricKey
-    /// Whether a passkey may confirm this person for the administrators' actions (S18.3): passkeys
-    /// work here, and no organisation of theirs asks for BankID's high level.
+    /// Whether a passkey may confirm this person for the administrators' actions (S18.3):
+    /// ``AdministrationServices/offersPasskeyStepUp(userID:roles:)``.
     let passkeyStepUp: Bool
 
     var language: Language { frame.language }

@@ -71,8 +71,7 @@ struct AdminRoutes {
         let admin = AdminRequest(
             services: services, pages: portal.pages, request: request, signedIn: signedIn, organisation: organisation,
             organisationName: stored.name, frame: frame, form: form, confirmationKey: portal.cookie.csrfKey,
-            passkeyStepUp: services.passkeysAvailable
-                && !Actor.asksHighAssurance(.personnummerReveal, organisations: roles, highAssuranceOrganisations: services.highAssuranceOrganisations)
+            passkeyStepUp: try await services.offersPasskeyStepUp(userID: signedIn.portal.userId, roles: roles)
         )
         let allowed = organisation.roles.contains(.orgAdmin) || (audience == .coordinatorsToo && organisation.roles.contains(.coordinator))
         guard allowed else {

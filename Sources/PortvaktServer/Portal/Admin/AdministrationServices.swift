@@ -18,4 +18,14 @@ struct AdministrationServices: Sendable {
 
     /// Whether passkeys work here: the public URL names a domain (S18.5).
     var passkeysAvailable: Bool { address.relyingParty != nil }
+
+    /// Whether to offer `userID` a passkey to confirm the administrators' actions (S18.3), by the
+    /// policy's own rules: passkeys work here, no organisation of theirs asks for BankID's high
+    /// level, and they have a device-bound passkey (one that may be synced confirms nothing).
+    func offersPasskeyStepUp(userID: String, roles: [OrganisationRoles]) async throws -> Bool {
+        guard passkeysAvailable,
+              !Actor.asksHighAssurance(.personnummerReveal, organisations: roles, highAssuranceOrganisations: highAssuranceOrganisations)
+        else { return false }
+        return try await store.passkeys(userID: userID).contains { !$0.isBackupEligible }
+    }
 }
