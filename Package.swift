@@ -208,6 +208,18 @@ let package = Package(
             path: "Benchmarks/portvakt-benchmarks"
         ),
 
+        // The member import (issue 45): 100,000 generated members through `members import`'s code,
+        // on SQLite and (with PORTVAKT_TEST_POSTGRES_URL) PostgreSQL; run in release mode.
+        .executableTarget(
+            name: "portvakt-import-benchmark",
+            dependencies: [
+                "PortvaktServer", "PortvaktStorage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
+            path: "Benchmarks/portvakt-import-benchmark"
+        ),
+
         // Throwaway databases and log capture, shared by the test targets.
         .target(
             name: "PortvaktTestSupport",

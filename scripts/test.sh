@@ -2,7 +2,7 @@
 # Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, a smoke test of
 # the real server binary on both databases, SIGTERM under load, the deployment files, schemathesis against /openapi.json, the web portal in Chromium with axe-core, a soak of unread request bodies (sockets and memory back
 # to baseline), an independent OIDC client (Python Authlib)
-# against its sandbox, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
+# against its sandbox, an independent SCIM client (Python scim2-client) against /scim/v2, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,10 +48,12 @@ grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
 # The WebAuthn CBOR decoder under libFuzzer for a bounded time (a crash fails the run).
 FUZZ_SECONDS=${FUZZ_SECONDS:-60} within 5 scripts/fuzz-cbor.sh
 within 10 scripts/smoke-test.sh
+within 10 scripts/going-live-test.sh
 within 10 scripts/shutdown-test.sh
 within 10 scripts/deploy-check.sh
 within 10 scripts/openapi-test.sh
 within 15 scripts/browser-test.sh
 within 10 scripts/soak-test.sh
 within 10 scripts/interop-test.sh
+within 10 scripts/scim-interop-test.sh
 within 15 scripts/e2e-test.sh

@@ -45,6 +45,20 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case personnummerViewed = "member.personnummer.viewed"
     case personnummerConflictResolved = "member.personnummer.conflict_resolved"
 
+    // The member directory: member systems (SCIM), import files and operators (issue 45).
+    case memberDirectoryCreated = "member.directory.created"
+    case memberDirectoryUpdated = "member.directory.updated"
+    case memberDirectoryEnded = "member.directory.ended"
+    case memberDirectoryReactivated = "member.directory.reactivated"
+    case memberDirectoryDeleted = "member.directory.deleted"
+    case memberDirectoryImported = "member.directory.imported"
+    /// An account took a record because it carries the record's personnummer.
+    case memberDirectoryLinked = "member.directory.linked"
+    /// An account lost its roles resting on records that ended; `left_with_none`: every way in too.
+    case membershipEnded = "user.membership.ended"
+    case scimTokenCreated = "scim_token.created"
+    case scimTokenRevoked = "scim_token.revoked"
+
     // The app's data behind a step-up, and the trail itself.
     case contactDetailsRead = "contact.details_read"
     case expenseSubmitted = "expense.submitted"

@@ -163,6 +163,9 @@ public struct BankIDOrderFlow: Sendable {
         guard let user = try await linker.user(for: login, now: now()) else {
             return try await fail(order, hintCode: Self.notRegistered, reason: "no member record")
         }
+        guard try await completion.isMember(user) else {
+            return try await fail(order, hintCode: Self.notRegistered, reason: "no organisation has this person as a member")
+        }
         let code = refreshSecret.orderCode(forSession: order.sessionID)
         // The order API says nothing of the level of assurance: the session does not claim BankID's high level.
         let method = LoginCompletion.Method(provider: .bankid, amr: ["BID"], acr: Authentication.bankIDOrderACR)

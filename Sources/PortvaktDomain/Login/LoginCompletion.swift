@@ -64,6 +64,10 @@ public struct LoginCompletion: Sendable {
 
     /// Issues the code and returns where to send the browser.
     public func succeed(_ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil) async throws -> String {
+        // A member system may have ended every membership since the account was made (issue 45).
+        guard try await isMember(user) else {
+            return try await fail(login, error: "access_denied", message: .notRegistered, reason: "no organisation has this person as a member")
+        }
         let code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer)
         return appRedirect(login.request, [("code", code)])
     }
@@ -114,6 +118,12 @@ public struct LoginCompletion: Sendable {
     }
 
     /// Sends the app an error with its message id, and records the failure.
+    /// Whether any organisation has the account as a member now: a login of someone whose every
+    /// membership ended signs nobody in.
+    public func isMember(_ user: User) async throws -> Bool {
+        try await !store.memberships(userID: user.id).isEmpty
+    }
+
     public func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
         try await recordFailure(method: login.method, message: message, reason: reason)
         return appRedirect(login.request, [

@@ -21,6 +21,10 @@ struct RoutePolicy: Sendable, Equatable {
         case portalRole(Set<Role>)
         /// The operator's bearer token (`PORTVAKT_METRICS_TOKEN`).
         case operatorToken
+        /// A member system's SCIM token (`portvakt-server scim-token create`), bound to one
+        /// organisation: the SCIM routes check it themselves (``SCIMRoutes``) and reach only that
+        /// organisation's records. No person's access token or portal session opens them.
+        case memberSystemToken
         /// The development sandbox's own simulated providers (never in production).
         case sandbox
     }
@@ -154,5 +158,18 @@ struct RoutePolicy: Sendable, Equatable {
         "GET /admin/{slug}/merge/done": RoutePolicy(caller: .portalRole(administrators)),
         "GET /admin/{slug}/audit": RoutePolicy(caller: .portalRole(administrators)),
         "GET /admin/{slug}/audit/export": RoutePolicy(caller: .portalRole(administrators)),
+
+        // SCIM 2.0 for the member systems (issue 45): each organisation's own token, its own records.
+        "GET /scim/v2/ServiceProviderConfig": RoutePolicy(caller: .memberSystemToken),
+        "GET /scim/v2/ResourceTypes": RoutePolicy(caller: .memberSystemToken),
+        "GET /scim/v2/ResourceTypes/{id}": RoutePolicy(caller: .memberSystemToken),
+        "GET /scim/v2/Schemas": RoutePolicy(caller: .memberSystemToken),
+        "GET /scim/v2/Schemas/{id}": RoutePolicy(caller: .memberSystemToken),
+        "POST /scim/v2/Users": RoutePolicy(caller: .memberSystemToken),
+        "GET /scim/v2/Users": RoutePolicy(caller: .memberSystemToken),
+        "GET /scim/v2/Users/{id}": RoutePolicy(caller: .memberSystemToken),
+        "PUT /scim/v2/Users/{id}": RoutePolicy(caller: .memberSystemToken),
+        "PATCH /scim/v2/Users/{id}": RoutePolicy(caller: .memberSystemToken),
+        "DELETE /scim/v2/Users/{id}": RoutePolicy(caller: .memberSystemToken),
     ]
 }

@@ -7,7 +7,7 @@ import PortvaktProtocol
 /// member's route it authenticates the access token (and a device-key step-up where the route's
 /// action asks for one), for a role's route it also checks the role in the path's organisation,
 /// and puts the caller in the context (`context.caller()`). Refusals are thrown
-/// (``ErrorAnswerMiddleware`` answers them as the API's OAuth JSON). Anonymous, portal, operator and sandbox routes check their own credentials.
+/// (``ErrorAnswerMiddleware`` answers them as the API's OAuth JSON). Anonymous, portal, operator, member-system (SCIM) and sandbox routes check their own credentials.
 ///
 /// The server does not start with a route that has no declaration (``RoutePolicy/undeclared(_:)``),
 /// so the only routes passed through without one are the 405 answers for unserved methods.
@@ -25,7 +25,7 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
             let organisation = try caller.organisation(context.parameters.get("slug"))
             try caller.actor.require(roles, in: organisation)
             return caller
-        case .anonymous, .portalMember, .portalRole, .operatorToken, .sandbox:
+        case .anonymous, .portalMember, .portalRole, .operatorToken, .memberSystemToken, .sandbox:
             return nil
         }
     }

@@ -80,6 +80,7 @@ public enum PortvaktApplication {
         ExpenseRoutes(expenses: ExpenseClaims(store: store, now: clock)).register(on: router)
         MemberRoutes(administration: services.administration.administration, merge: services.administration.merge, now: clock).register(on: router)
         MemberSyncRoutes(review: services.administration.review, administration: services.administration.administration, now: clock).register(on: router)
+        SCIMRoutes(directory: services.memberDirectory, tokens: services.scimTokens, address: services.address).register(on: router)
         if let token = configuration.metricsToken {
             MetricsRoutes(store: store, token: token).register(on: router)
         }

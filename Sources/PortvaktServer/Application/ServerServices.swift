@@ -36,6 +36,8 @@ struct ServerServices: Sendable {
     let claims: MembershipClaims
     let claimBinding: ClaimBrowserBinding
     let passkeys: Passkeys
+    let memberDirectory: MemberDirectory
+    let scimTokens: SCIMTokens
 
     init(configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
         let lifetimes = configuration.lifetimes
@@ -110,5 +112,10 @@ struct ServerServices: Sendable {
         )
         identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext)
         claimBinding = ClaimBrowserBinding(address: address, key: keys.key(for: .claimBinding))
+        memberDirectory = MemberDirectory(
+            store: store, vault: keys.vault, personnummerContext: personnummerContext,
+            leaving: MembershipEnding(store: store, logger: logger, now: now), logger: logger, now: now
+        )
+        scimTokens = SCIMTokens(store: store, now: now)
     }
 }

@@ -34,5 +34,6 @@ public struct Migration: Sendable {
         Migration(version: 24, name: "passkeys", apply: Passkeys.apply),
         Migration(version: 25, name: "throttle keys under the index key", apply: HashedThrottleKeys.apply),
         Migration(version: 26, name: "sessions opened by a passkey", apply: SessionsByPasskey.apply),
+        Migration(version: 27, name: "member directory", apply: MemberDirectoryMigration.apply),
     ]
 }

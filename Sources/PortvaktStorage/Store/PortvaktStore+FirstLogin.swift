@@ -11,7 +11,8 @@ extension PortvaktStore {
     ///   record cannot both win.
     /// - Throws: ``StoreError/duplicate(_:)`` when a concurrent first login of the same person won
     ///   (same provider account or same personnummer); the caller then finds that user instead.
-    ///   ``StoreError/constraint(_:)`` when `requireUnheld` and a record was taken.
+    ///   ``StoreError/constraint(_:)`` when `requireUnheld` and a record was taken, or when every
+    ///   record's membership ended meanwhile (a record that ended gives no role).
     public func createMemberUser(
         displayName: String,
         email: String?,
@@ -31,23 +32,32 @@ extension PortvaktStore {
             personnummerIndex: protected?.index, createdAt: time, disabledAt: nil
         )
         let identity = Identity(id: newID(), userId: id, provider: provider, subject: subject, createdAt: time, lastLoginAt: time)
-        var seen = Set<String>()
-        let memberships = memberRecords.compactMap { record -> Membership? in
-            guard seen.insert(record.organisationId + "/" + record.role.rawValue).inserted else { return nil }
-            return Membership(userId: id, organisationId: record.organisationId, role: record.role, memberRecordId: record.id, createdAt: time)
-        }
         let recordIDs = memberRecords.map(\.id)
         try await write { db in
+            // PostgreSQL: lock the records, so a concurrent claim waits and then sees the holder, and
+            // a concurrent end of a membership waits and then ends this one too; SQLite writes one
+            // transaction at a time.
+            let lock: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
             if requireUnheld, !recordIDs.isEmpty {
-                // PostgreSQL: lock the records, so a concurrent claim waits and then sees the holder;
-                // SQLite writes one transaction at a time.
-                let lock: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
                 let free = try await db.raw("""
-                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND personnummer_index IS NULL\(lock)
+                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND personnummer_index IS NULL AND ended_at IS NULL\(lock)
                     """).all().count
                 let held = try await db.raw("SELECT COUNT(*) AS held FROM memberships WHERE member_record_id IN (\(binds: recordIDs))")
                     .first()?.decode(column: "held", as: Int.self) ?? 0
                 guard free == recordIDs.count, held == 0 else { throw StoreError.constraint("member record already held") }
+            }
+            // A record whose membership ended since it was looked up gives no role (issue 45).
+            var lasting = Set<String>()
+            if !recordIDs.isEmpty {
+                lasting = Set(try await db.raw("""
+                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND ended_at IS NULL\(lock)
+                    """).all().map { try $0.decode(column: "id", as: String.self) })
+                guard !lasting.isEmpty else { throw StoreError.constraint("member record ended") }
+            }
+            var seen = Set<String>()
+            let memberships = memberRecords.compactMap { record -> Membership? in
+                guard lasting.contains(record.id), seen.insert(record.organisationId + "/" + record.role.rawValue).inserted else { return nil }
+                return Membership(userId: id, organisationId: record.organisationId, role: record.role, memberRecordId: record.id, createdAt: time)
             }
             try await db.insert(into: "users").row(user).run()
             try await db.insert(into: "identities").row(identity).run()
@@ -79,11 +89,13 @@ extension PortvaktStore {
         return try await self.user(id: user.id) ?? user
     }
 
-    /// Member records with this email address, across organisations.
+    /// Member records with this email address, across organisations, whose membership lasts
+    /// (an ended record is never claimed, invited or given a password).
     public func memberRecords(email: String) async throws -> [MemberRecord] {
         try await read { db in
             try await db.select().column("*").from("member_records")
                 .where(SQLFunction("lower", args: SQLColumn("email")), .equal, SQLBind(email.lowercased()))
+                .where("ended_at", .is, SQLLiteral.null)
                 .orderBy("created_at").all(as: MemberRecord.self)
         }
     }

@@ -23,6 +23,20 @@ public struct MemberRecord: Sendable, Hashable, Codable {
     }
     public let createdAt: Int64
     public let updatedAt: Int64
+    // Migration 27 (the member directory). Defaults, so records made before it read the same.
+    /// The member system's user name (SCIM `userName`): the member number or the email.
+    public internal(set) var userName: String? = nil
+    public internal(set) var givenName: String? = nil
+    public internal(set) var familyName: String? = nil
+    public internal(set) var memberNumber: String? = nil
+    /// When the membership ended (the member system said it is not active, or an import removed
+    /// it); nil while it lasts. Logins and claims never link an ended record.
+    public internal(set) var endedAt: Int64? = nil
+    /// One more on every change the member directory makes (SCIM `meta.version`).
+    public internal(set) var version: Int64 = 1
+
+    /// Whether the membership lasts (`endedAt` is nil).
+    public var isActive: Bool { endedAt == nil }
 
     /// The encryption context (AAD) a member record's personnummer is sealed with, so a
     /// ciphertext copied to another row does not open.
@@ -77,15 +91,24 @@ extension PortvaktStore {
         }
     }
 
-    /// Member records with this personnummer blind index, across organisations.
+    /// Member records with this personnummer blind index, across organisations, whose membership
+    /// lasts: what a login may link (an ended record is never linked).
     public func memberRecords(personnummerIndex index: String) async throws -> [MemberRecord] {
+        try await memberRecords(personnummerIndex: index, includingEnded: false)
+    }
+
+    /// Member records with this personnummer blind index, across organisations; with
+    /// `includingEnded`, also those whose membership ended. The unique index per organisation
+    /// counts ended records too: ask with `includingEnded` before giving a record a number.
+    public func memberRecords(personnummerIndex index: String, includingEnded: Bool) async throws -> [MemberRecord] {
         try await read { db in
-            try await db.select().column("*").from("member_records").where("personnummer_index", .equal, index)
-                .orderBy("created_at").all(as: MemberRecord.self)
+            var query = db.select().column("*").from("member_records").where("personnummer_index", .equal, index)
+            if !includingEnded { query = query.where("ended_at", .is, SQLLiteral.null) }
+            return try await query.orderBy("created_at").all(as: MemberRecord.self)
         }
     }
 
-    /// The organisation's member records, by name.
+    /// The organisation's member records, by name, ended ones too (``MemberRecord/isActive``).
     public func memberRecords(organisationID: String) async throws -> [MemberRecord] {
         try await read { db in
             try await db.select().column("*").from("member_records").where("organisation_id", .equal, organisationID)
@@ -93,10 +116,11 @@ extension PortvaktStore {
         }
     }
 
-    /// Member records with this phone number (E.164), across organisations.
+    /// Member records with this phone number (E.164), across organisations, whose membership
+    /// lasts: what a login may link.
     public func memberRecords(phone: String) async throws -> [MemberRecord] {
         try await read { db in
-            try await db.select().column("*").from("member_records").where("phone", .equal, phone)
+            try await db.select().column("*").from("member_records").where("phone", .equal, phone).where("ended_at", .is, SQLLiteral.null)
                 .orderBy("created_at").all(as: MemberRecord.self)
         }
     }

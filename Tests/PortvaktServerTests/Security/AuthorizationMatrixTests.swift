@@ -61,10 +61,13 @@ struct AuthorizationMatrixTests {
             let portal = try await Self.portalCallers(broker)
             let portalCallers = Array(portal.dropLast())
             let ownSessionCallers = [portal[0], portal[portal.count - 1]]
+            // Issue 45: SCIM's callers, among them Ingrid's token and portal session.
+            let scim = try await SCIMMatrixCallers.make(broker, appToken: api[3].headers, portalCookie: try #require(portal[2].cookie))
             // The table's columns are these callers, in this order.
             #expect(api.map(\.name) == ExpectedAccess.apiCallers)
             #expect(portalCallers.map(\.name) == ExpectedAccess.portalCallers)
             #expect(ownSessionCallers.map(\.name) == ExpectedAccess.ownSessionCallers)
+            #expect(scim.callers.map(\.name) == ExpectedAccess.memberSystemCallers)
 
             var wrong: [String] = []
             var checked = 0
@@ -121,6 +124,15 @@ struct AuthorizationMatrixTests {
                 case .operatorToken:
                     for (caller, expected) in zip(api, row.outcomes) {
                         let reply = try await broker.send(path, method: method, headers: caller.headers)
+                        checked += 1
+                        if let problem = Self.check(reply, expected: expected, organisationPage: false) {
+                            wrong.append("\(route) as \(caller.name): \(problem)")
+                        }
+                    }
+                case .memberSystem:
+                    for (caller, expected) in zip(scim.callers, row.outcomes) {
+                        let request = try await scim.request(for: route, broker)
+                        let reply = try await broker.send(request.path, method: method, raw: request.body, headers: caller.headers + [("Accept", "application/scim+json")])
                         checked += 1
                         if let problem = Self.check(reply, expected: expected, organisationPage: false) {
                             wrong.append("\(route) as \(caller.name): \(problem)")
@@ -199,7 +211,7 @@ struct AuthorizationMatrixTests {
         let emma = row.outcome(for: "Emma (HLF administrator)"), ola = row.outcome(for: "Ola (NHF coordinator)")
         let lars = row.outcome(for: "Lars (Blindeforbundet administrator)")
         switch (row.callers, policy.caller) {
-        case (.nobody, .anonymous), (.operatorToken, .operatorToken), (.ownSessions, .portalMember):
+        case (.nobody, .anonymous), (.operatorToken, .operatorToken), (.ownSessions, .portalMember), (.memberSystem, .memberSystemToken):
             break
         case (.api, .member):
             if emma == .noRole { problems.append("declared for any member; the table refuses a member without a role here") }
@@ -259,6 +271,10 @@ struct AuthorizationMatrixTests {
             if status != 401 { return "\(status), not 401 without a session" }
         case .notOperator:
             if status != 401 { return "\(status), not the operator's 401" }
+        case .notMemberSystem:
+            if status != 401 || reply.string("scimType") != nil || reply.json["schemas"] as? [String] != ["urn:ietf:params:scim:api:messages:2.0:Error"] {
+                return "\(status), not SCIM's 401: \(reply.body.prefix(160))"
+            }
         case .noRole:
             if status != 403 { return "\(status), not 403 without the role" }
         case .notTheirs:

@@ -36,6 +36,9 @@ enum ExpectedAccess {
         case stepUp(StepUp)
         /// 401: only the operator's bearer token opens it; no person's token does.
         case notOperator
+        /// 401: only a member system's SCIM token opens it (issue 45); no person's token or
+        /// portal session does, nor a revoked token.
+        case notMemberSystem
         /// No credential asked: anyone may call it, and it checks what the protocol gives it.
         /// The matrix asks only that it never fails with a 5xx.
         case anyone
@@ -61,6 +64,7 @@ enum ExpectedAccess {
             case .notTheirs: "404, not their organisation"
             case .stepUp(let stepUp): "refused without \(stepUp)"
             case .notOperator: "401, the operator's token only"
+            case .notMemberSystem: "401, a member system's token only"
             case .anyone: "anyone, never a 5xx"
             }
         }
@@ -98,6 +102,8 @@ enum ExpectedAccess {
         case api
         /// ``apiCallers`` again, against a route for the operator's token.
         case operatorToken
+        /// ``memberSystemCallers``: SCIM's callers, with a member system's token or a person's credentials.
+        case memberSystem
         /// ``portalCallers``, with their portal cookies (and CSRF tokens for a form).
         case portal
         /// ``ownSessionCallers``: routes that end the caller's own sessions, called last.
@@ -134,10 +140,24 @@ enum ExpectedAccess {
     /// Kari, a peer mentor, is the one whose sessions are ended.
     static let ownSessionCallers = ["no cookie", "Kari (peer mentor)"]
 
+    /// SCIM's callers, as `SCIMMatrixCallers.make` makes them (the matrix checks the names): no
+    /// credential, a person's access token, a person's portal session, the member systems of
+    /// Hørselshemmedes Landsforbund and of NHF (whose record the routes name), and NHF's token
+    /// after it was revoked.
+    static let memberSystemCallers = [
+        "nobody",
+        "Ingrid (BankID now)",
+        "Ingrid's portal session (BankID now)",
+        "HLF's member system",
+        "NHF's member system",
+        "NHF's revoked member-system token",
+    ]
+
     static func columns(_ callers: Callers) -> [String] {
         switch callers {
         case .nobody: ["nobody"]
         case .api, .operatorToken: apiCallers
+        case .memberSystem: memberSystemCallers
         case .portal: portalCallers
         case .ownSessions: ownSessionCallers
         }
@@ -154,6 +174,7 @@ enum ExpectedAccess {
         static func operatorToken(_ route: String, _ outcomes: Outcome...) -> Row { Row(route: route, callers: .operatorToken, outcomes: outcomes) }
         static func portal(_ route: String, _ outcomes: Outcome...) -> Row { Row(route: route, callers: .portal, outcomes: outcomes) }
         static func ownSessions(_ route: String, _ outcomes: Outcome...) -> Row { Row(route: route, callers: .ownSessions, outcomes: outcomes) }
+        static func memberSystem(_ route: String, _ outcomes: Outcome...) -> Row { Row(route: route, callers: .memberSystem, outcomes: outcomes) }
 
         /// What the caller named `caller` gets; nil when it is not one of this row's callers.
         func outcome(for caller: String) -> Outcome? {
@@ -176,7 +197,7 @@ enum ExpectedAccess {
     }
 
     /// Every row.
-    static let rows: [Row] = publicPages + logins + appAPI + organisationAPI + account + ownSessions + administration
+    static let rows: [Row] = publicPages + logins + appAPI + organisationAPI + account + ownSessions + administration + memberSystems
 
     /// The row of `route` (`METHOD /path/{parameter}`); nil for none.
     static func row(for route: String) -> Row? {
@@ -379,6 +400,37 @@ enum ExpectedAccess {
             .noSession,       .ok,              .ok,              .ok,              .noRole,          .notTheirs),
         .portal("GET /admin/{slug}/audit/export",
             .noSession,       .ok,              .ok,              .ok,              .noRole,          .notTheirs),
+    ]
+
+    /// SCIM for the member systems (issue 45): a member system's token only, never a person's
+    /// token or portal session, and not once revoked. A token reaches its own organisation's
+    /// records: HLF's member system lists and creates in HLF, and gets 404 for NHF's record, as
+    /// for an id that does not exist.
+    static let memberSystems: [Row] = [
+        //  nobody            Ingrid's token    Ingrid's portal   HLF's system      NHF's system      NHF's revoked
+        .memberSystem("GET /scim/v2/ServiceProviderConfig",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .ok,              .ok,              .notMemberSystem),
+        .memberSystem("GET /scim/v2/ResourceTypes",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .ok,              .ok,              .notMemberSystem),
+        .memberSystem("GET /scim/v2/ResourceTypes/{id}",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .ok,              .ok,              .notMemberSystem),
+        .memberSystem("GET /scim/v2/Schemas",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .ok,              .ok,              .notMemberSystem),
+        .memberSystem("GET /scim/v2/Schemas/{id}",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .ok,              .ok,              .notMemberSystem),
+        // Each system creates in, and lists, its own organisation.
+        .memberSystem("POST /scim/v2/Users",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .ok,              .ok,              .notMemberSystem),
+        .memberSystem("GET /scim/v2/Users",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .ok,              .ok,              .notMemberSystem),
+        .memberSystem("GET /scim/v2/Users/{id}",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .notTheirs,       .ok,              .notMemberSystem),
+        .memberSystem("PUT /scim/v2/Users/{id}",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .notTheirs,       .ok,              .notMemberSystem),
+        .memberSystem("PATCH /scim/v2/Users/{id}",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .notTheirs,       .ok,              .notMemberSystem),
+        .memberSystem("DELETE /scim/v2/Users/{id}",
+            .notMemberSystem, .notMemberSystem, .notMemberSystem, .notTheirs,       .ok,              .notMemberSystem),
     ]
 
     // MARK: - Anonymous routes that change state
