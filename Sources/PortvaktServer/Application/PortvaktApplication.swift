@@ -60,10 +60,8 @@ public enum PortvaktApplication {
         AuthorizeRoutes(
             requests: services.authorizationRequests, flows: services.flows, upstreams: services.upstreams, completion: services.completion
         ).register(on: router)
-        CallbackRoutes(
-            flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities,
-            claimBinding: services.claimBinding
-        ).register(on: router)
+        CallbackRoutes(flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities)
+            .register(on: router)
         PasswordRoutes(flows: services.flows, passwords: services.passwordLogin, completion: services.completion).register(on: router)
         PasskeySignInRoutes(flows: services.flows, passkeys: services.passkeys, completion: services.completion).register(on: router)
         ClaimRoutes(claims: services.claims, completion: services.completion, binding: services.claimBinding).register(on: router)

@@ -110,8 +110,8 @@ struct ServerServices: Sendable {
             store: store, cipher: keys.cipher, linker: linker, throttle: throttle, mailer: mailer, personnummerContext: personnummerContext,
             logger: logger, now: now
         )
-        identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext)
         claimBinding = ClaimBrowserBinding(address: address, key: keys.key(for: .claimBinding))
+        identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext, claimBinding: claimBinding)
         memberDirectory = MemberDirectory(
             store: store, vault: keys.vault, personnummerContext: personnummerContext,
             leaving: MembershipEnding(store: store, logger: logger, now: now), logger: logger, now: now

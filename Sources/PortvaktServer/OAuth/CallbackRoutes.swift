@@ -15,7 +15,6 @@ struct CallbackRoutes {
     let completion: LoginCompletion
     let upstreams: UpstreamDirectory
     let identities: ProviderIdentities
-    let claimBinding: ClaimBrowserBinding
     /// How far the provider's clock may be from ours when `auth_time` is checked.
     static let clockSkew: TimeInterval = 60
 
@@ -79,7 +78,7 @@ struct CallbackRoutes {
                     return Responses.redirect(to: location, status: .seeOther)
                 }
                 var page = ClaimPage.email(handle: handle, language: login.request.language)
-                page.headers[.setCookie] = claimBinding.setting(for: handle)
+                page.headers[.setCookie] = identities.claimBinding.setting(for: handle)
                 return page
             }
             return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)
