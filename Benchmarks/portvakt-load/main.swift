@@ -198,9 +198,9 @@ struct LoadClient: Sendable {
             guard let requestURI = pushed["request_uri"] as? String else { throw Failure(description: "PAR failed: \(pushed)") }
             authorize = "\(baseURL)/oauth/authorize?client_id=no.portvakt.app&request_uri=\(encode(requestURI))"
         }
-        let atProvider = try await location(of: authorize) + "&sandbox_user=\(user)&sandbox_action=approve"
-        let callback = try await location(of: atProvider)
-        let app = try await location(of: callback)
+        let (providerURL, binding) = try await redirection(of: authorize)
+        let callback = try await location(of: providerURL + "&sandbox_user=\(user)&sandbox_action=approve")
+        let app = try await location(of: callback, cookie: binding)
         guard let code = URLComponents(string: app)?.queryItems?.first(where: { $0.name == "code" })?.value else {
             throw Failure(description: "no code in the app redirect: \(app.prefix(200))")
         }
@@ -279,13 +279,21 @@ struct LoadClient: Sendable {
         try await post(path, contentType: "application/json", body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
     }
 
-    private func location(of url: String) async throws -> String {
-        let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(30))
+    private func location(of url: String, cookie: String? = nil) async throws -> String {
+        try await redirection(of: url, cookie: cookie).location
+    }
+
+    /// Where `url` redirects, and the cookie it sets (the login's browser binding), sent with `cookie`.
+    private func redirection(of url: String, cookie: String? = nil) async throws -> (location: String, cookie: String?) {
+        var request = HTTPClientRequest(url: url)
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
+        let response = try await http.execute(request, timeout: .seconds(30))
         _ = try await response.body.collect(upTo: 1024 * 1024)
         guard let location = response.headers.first(name: "location") else {
             throw Failure(description: "\(url.prefix(80)) answered \(response.status.code) without a redirect")
         }
-        return location.hasPrefix("/") ? baseURL + location : location
+        let setCookie = response.headers.first(name: "set-cookie").map { String($0.prefix { $0 != ";" }) }
+        return (location.hasPrefix("/") ? baseURL + location : location, setCookie)
     }
 
     private func post(_ path: String, _ fields: [(String, String)]) async throws -> [String: Any] {

@@ -133,8 +133,9 @@ def main():
     request_uri, parameters, verifier = push(metadata, key)
     hop = authorize(metadata, request_uri)
     assert hop.status_code == 303, f"authorize with request_uri answered {hop.status_code}: {hop.text[:200]}"
+    browser = hop.cookies  # the login's binding to this browser, which the callback asks for
     hop = requests.get(hop.headers["Location"] + "&sandbox_user=ingrid&sandbox_action=approve", allow_redirects=False, timeout=10)
-    hop = requests.get(hop.headers["Location"], allow_redirects=False, timeout=10)
+    hop = requests.get(hop.headers["Location"], cookies=browser, allow_redirects=False, timeout=10)
     query = parse_qs(urlparse(hop.headers["Location"]).query)
     assert query["state"] == [parameters["state"]] and query["iss"] == [metadata["issuer"]], hop.headers["Location"]
     again = authorize(metadata, request_uri)

@@ -57,7 +57,7 @@ public struct DataProtectionKeys: Sendable {
         case dpopNonce = "portvakt dpop nonce v2"
         /// The cookie that binds a membership claim to the browser that started it, and the
         /// signature of the address its code page shows.
-        case claimBinding = "portvakt claim binding v1"
+        case browserBinding = "portvakt browser binding v1"
         /// The login throttles' keys (HMACs of addresses, emails and identities), so that the
         /// stored rows cannot be matched by hashing a guess.
         case throttleKeys = "portvakt throttle keys v1"

@@ -64,7 +64,7 @@ public enum PortvaktApplication {
             .register(on: router)
         PasswordRoutes(flows: services.flows, passwords: services.passwordLogin, completion: services.completion).register(on: router)
         PasskeySignInRoutes(flows: services.flows, passkeys: services.passkeys, completion: services.completion).register(on: router)
-        ClaimRoutes(claims: services.claims, completion: services.completion, binding: services.claimBinding).register(on: router)
+        ClaimRoutes(claims: services.claims, completion: services.completion, binding: services.browserBinding).register(on: router)
         TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: router)
         PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: router)
         SessionRoutes(profile: services.profile, clients: services.clients, dpop: services.dpop, sessions: services.sessions).register(on: router)

@@ -34,7 +34,7 @@ struct ServerServices: Sendable {
     let administration: AdministrationServices
     let invitations: PasswordInvitations
     let claims: MembershipClaims
-    let claimBinding: ClaimBrowserBinding
+    let browserBinding: BrowserBinding
     let passkeys: Passkeys
     let memberDirectory: MemberDirectory
     let scimTokens: SCIMTokens
@@ -65,7 +65,8 @@ struct ServerServices: Sendable {
 
         let memberSystems = memberSystems
         let planner = MemberSyncPlanner(store: store, vault: keys.vault, cipher: keys.cipher) { slug in await memberSystems.system(for: slug) != nil }
-        flows = LoginFlows(store: store, cipher: keys.cipher, lifetimes: lifetimes, address: address, now: now)
+        browserBinding = BrowserBinding(address: address, key: keys.key(for: .browserBinding))
+        flows = LoginFlows(store: store, cipher: keys.cipher, lifetimes: lifetimes, address: address, binding: browserBinding, now: now)
         completion = LoginCompletion(
             store: store, planner: planner, lifetimes: lifetimes,
             portal: .init(clientID: PortalClient.id, idle: PortalRoutes.idleLifetime, absolute: PortalRoutes.absoluteLifetime),
@@ -110,8 +111,7 @@ struct ServerServices: Sendable {
             store: store, cipher: keys.cipher, linker: linker, throttle: throttle, mailer: mailer, personnummerContext: personnummerContext,
             logger: logger, now: now
         )
-        claimBinding = ClaimBrowserBinding(address: address, key: keys.key(for: .claimBinding))
-        identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext, claimBinding: claimBinding)
+        identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext, browserBinding: browserBinding)
         memberDirectory = MemberDirectory(
             store: store, vault: keys.vault, personnummerContext: personnummerContext,
             leaving: MembershipEnding(store: store, logger: logger, now: now), logger: logger, now: now

@@ -10,6 +10,8 @@ struct LoginFlows: Sendable {
     let cipher: FieldCipher
     let lifetimes: SessionLifetimes
     let address: PublicAddress
+    /// Binds each login sent to a provider to the browser that started it.
+    let binding: BrowserBinding
     let now: @Sendable () -> Date
 
     /// The provider's callback: one path per provider, so a response cannot be replayed at the

@@ -11,13 +11,13 @@ struct ProviderIdentities: Sendable {
     private let claims: MembershipClaims
     /// Synthetic (test) personnummer are accepted only when the sandbox is on.
     private let personnummerContext: Personnummer.Context
-    /// The cookie that binds a claim this offers to the browser it is offered in.
-    let claimBinding: ClaimBrowserBinding
+    /// Binds a claim this offers to the browser it is offered in.
+    let browserBinding: BrowserBinding
 
-    init(linker: IdentityLinker, claims: MembershipClaims, personnummerContext: Personnummer.Context, claimBinding: ClaimBrowserBinding) {
+    init(linker: IdentityLinker, claims: MembershipClaims, personnummerContext: Personnummer.Context, browserBinding: BrowserBinding) {
         self.linker = linker
         self.claims = claims
-        self.claimBinding = claimBinding
+        self.browserBinding = browserBinding
         self.personnummerContext = personnummerContext
     }
 

@@ -56,7 +56,9 @@ struct AuthorizeRoutes {
                 state: state, nonce: nonce, codeVerifier: verifier, redirectURI: flows.callbackURI(provider), language: request.language,
                 loginHint: request.loginHint, maxAge: request.maxAge
             )
-            return Responses.redirect(to: url, status: .seeOther)
+            var response = Responses.redirect(to: url, status: .seeOther)
+            response.headers[.setCookie] = flows.binding.loginSetting(for: state, lifetime: flows.lifetimes.loginFlow)
+            return response
         } catch {
             _ = try await flows.pendingLogin(handle: state, take: true)
             let location = try await completion.fail(login, error: "temporarily_unavailable", message: provider.unavailableMessage, reason: error.description)

@@ -31,6 +31,14 @@ struct CallbackRoutes {
         guard let fields = FormFields(request.uri.query ?? ""), let state = fields["state"] else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "state is missing", language: language)
         }
+        // Login CSRF (RFC 6749 §10.12): an answer that reached another browser is not taken, so
+        // the browser that started the login can still finish it.
+        guard flows.binding.isLoginBound(request, state: state) else {
+            logger.notice("A provider's answer arrived in another browser", metadata: ["callback": "\(provider.rawValue)"])
+            return BrokerPage.problem(
+                .invalidLoginRequest, reason: "this login was started in another browser", language: PortalLanguage.of(request), status: .forbidden
+            )
+        }
         // Taken whatever happens next, so a state is good for one answer only.
         guard let login = try await flows.pendingLogin(handle: state, take: true) else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is unknown, finished or expired", language: language)
@@ -78,7 +86,7 @@ struct CallbackRoutes {
                     return Responses.redirect(to: location, status: .seeOther)
                 }
                 var page = ClaimPage.email(handle: handle, language: login.request.language)
-                page.headers[.setCookie] = identities.claimBinding.setting(for: handle)
+                page.headers[.setCookie] = identities.browserBinding.claimSetting(for: handle)
                 return page
             }
             return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)

@@ -7,14 +7,14 @@ import PortvaktHTTP
 /// S15: claiming a membership by an emailed code, after a BankID or Vipps login that found no
 /// member record (`CallbackRoutes` shows the first page). The caller's credential is the claim's
 /// handle, a hidden field of 256 random bits, together with the cookie that binds it to the
-/// browser the claim was offered to (``ClaimBrowserBinding``); a form from another site is refused
+/// browser the claim was offered to (``BrowserBinding``); a form from another site is refused
 /// before it gets here (``RoutePolicy/sameOriginForm``).
 /// `POST /oauth/claim/email`: send a code; `POST /oauth/claim/code`: enter it, and the login goes
 /// on to the app as the member's; `POST /oauth/claim/cancel`: the app hears `not_registered`.
 struct ClaimRoutes {
     let claims: MembershipClaims
     let completion: LoginCompletion
-    let binding: ClaimBrowserBinding
+    let binding: BrowserBinding
 
     func register(on router: Router<PortvaktRequestContext>) {
         router.post("/oauth/claim/email") { request, _ in try await sendCode(request) }
@@ -24,7 +24,7 @@ struct ClaimRoutes {
 
     private func sendCode(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], binding.isBound(request, to: handle) else { return otherBrowser(request) }
+        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return otherBrowser(request) }
         guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
         let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
@@ -45,7 +45,7 @@ struct ClaimRoutes {
 
     private func confirm(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], binding.isBound(request, to: handle) else { return otherBrowser(request) }
+        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return otherBrowser(request) }
         guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
         // Only an address this server signed for this claim is shown again.
@@ -53,7 +53,7 @@ struct ClaimRoutes {
         switch try await claims.confirm(handle: handle, code: String((fields["code"] ?? "").prefix(32))) {
         case .linked(let login, let user, let method, let personnummer):
             var response = Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: personnummer), status: .seeOther)
-            response.headers[.setCookie] = binding.clearing
+            response.headers[.setCookie] = binding.claimClearing
             return response
         case .wrongCode(let left):
             return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.wrongCode(triesLeft: left, language), status: .badRequest)
@@ -65,18 +65,18 @@ struct ClaimRoutes {
             guard let login else { return ended(language) }
             let location = try await completion.fail(login, error: "access_denied", message: .membershipClaimEnded, reason: "membership claim ended")
             var response = Responses.redirect(to: location, status: .seeOther)
-            response.headers[.setCookie] = binding.clearing
+            response.headers[.setCookie] = binding.claimClearing
             return response
         }
     }
 
     private func cancel(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], binding.isBound(request, to: handle) else { return otherBrowser(request) }
+        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return otherBrowser(request) }
         guard let login = try await claims.cancel(handle: handle) else { return ended() }
         let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
         var response = Responses.redirect(to: location, status: .seeOther)
-        response.headers[.setCookie] = binding.clearing
+        response.headers[.setCookie] = binding.claimClearing
         return response
     }
 

@@ -10,7 +10,7 @@ enum ClaimPage {
         return BrokerPage.response(BrokerPage.render("broker_claim_email", language: language, switchLanguageURL: nil, values: values), status: status)
     }
 
-    /// - Parameter email: the address the code went to and its signature (``ClaimBrowserBinding``);
+    /// - Parameter email: the address the code went to and its signature (``BrowserBinding``);
     ///   nil when the form did not carry one this server signed: the page then names no address.
     static func code(handle: String, language: Language, email: (address: String, signature: String)?, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
         var values: [String: Any] = ["handle": handle, "sentTo": email.map { ClaimText.sent(to: $0.address, language) } ?? ClaimText.sentToYourAddress.text(language)]

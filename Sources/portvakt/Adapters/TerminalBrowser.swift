@@ -44,6 +44,8 @@ struct TerminalBrowser: WebAuthenticator {
     private func follow(_ start: URL, sandbox: (user: String, action: String)?) async throws {
         var next = start
         var toldProvider = false
+        // The cookies the broker sets on the way bind the login, then the claim, to this browser.
+        var cookies: [String: String] = [:]
         for _ in 0..<12 {
             if next.absoluteString.hasPrefix(receiver.redirectURI) {
                 _ = try await HTTP.send(HTTP.request(next))
@@ -58,12 +60,19 @@ struct TerminalBrowser: WebAuthenticator {
                 ]
                 url = components.url!
             }
-            let (page, response) = try await HTTP.send(HTTP.request(url))
+            var request = HTTP.request(url)
+            if url.host == start.host, !cookies.isEmpty {
+                request.httpShouldHandleCookies = false
+                request.setValue(Self.header(cookies), forHTTPHeaderField: "Cookie")
+            }
+            let (page, response) = try await HTTP.send(request)
+            if url.host == start.host, let setCookie = response.value(forHTTPHeaderField: "Set-Cookie") {
+                let pair = setCookie.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                if pair.count == 2 { cookies[String(pair[0])] = String(pair[1]) }
+            }
             if response.statusCode >= 500 { throw WebAuthenticationError.refused(Self.unavailable(url)) }
             if response.statusCode == 200, let claim = Self.hiddenField("claim", in: String(decoding: page, as: UTF8.self)) {
-                // The claim continues only with the cookie that binds it to this browser.
-                let cookie = (response.value(forHTTPHeaderField: "Set-Cookie") ?? "").prefix { $0 != ";" }
-                return try await claimMembership(claim, cookie: String(cookie), at: url)
+                return try await claimMembership(claim, cookie: Self.header(cookies), at: url)
             }
             guard (300..<400).contains(response.statusCode), let location = response.value(forHTTPHeaderField: "Location"),
                   let target = URL(string: location, relativeTo: url)?.absoluteURL
@@ -122,6 +131,10 @@ struct TerminalBrowser: WebAuthenticator {
             default: throw WebAuthenticationError.refused(.membershipClaimEnded)
             }
         }
+    }
+
+    private static func header(_ cookies: [String: String]) -> String {
+        cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ")
     }
 
     private func post(_ path: String, _ fields: [(String, String)], cookie: String? = nil, at url: URL) async throws -> HTTPURLResponse {

@@ -26,6 +26,8 @@ struct LiveBroker: Sendable {
     let clock: TestClock
     /// Every route the router serves, as `METHOD /path/{parameter}`.
     let routes: [String]
+    /// The login cookies this client keeps, as the browser that starts the logins would.
+    var loginCookies = LoginCookieJar()
 
     /// Starts a server with `settings` on a new database of `kind`, runs `body`, stops it.
     static func run(
@@ -101,11 +103,13 @@ struct LiveBroker: Sendable {
 
     func send(
         _ url: String, method: HTTPMethod = .GET, form: [(String, String)]? = nil, raw: (contentType: String, body: Data)? = nil,
-        headers: [(String, String)] = []
+        headers: [(String, String)] = [], asAnotherBrowser: Bool = false
     ) async throws -> Reply {
-        var request = HTTPClientRequest(url: url.hasPrefix("http") ? url : baseURL + url)
+        let url = url.hasPrefix("http") ? url : baseURL + url
+        var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if !asAnotherBrowser { loginCookies.add(to: &request.headers, for: url) }
         if let form {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: form.map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")))
@@ -115,6 +119,7 @@ struct LiveBroker: Sendable {
             request.body = .bytes(ByteBuffer(data: raw.body))
         }
         let response = try await http.execute(request, timeout: .seconds(30))
+        if !asAnotherBrowser { loginCookies.keep(response.headers["set-cookie"]) }
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         var fields: [String: String] = [:]
         for header in response.headers { fields[header.name.lowercased()] = header.value }
@@ -238,5 +243,29 @@ extension LiveBroker {
         let parts = jwt.split(separator: ".")
         guard parts.count == 3 else { return [:] }
         return (Data(base64URLEncoded: String(parts[1])).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) ?? [:]
+    }
+}
+
+/// The cookies that bind a login to its browser (`portvakt_login_…`, `Path=/oauth/callback`):
+/// LiveBroker keeps them as a browser would, so every login a test drives comes back to the
+/// browser that started it. Other cookies (portal, claim) the tests pass by hand.
+final class LoginCookieJar: Sendable {
+    private let cookies = Mutex<[String: String]>([:])
+
+    func keep(_ setCookies: [String]) {
+        for setCookie in setCookies {
+            let pair = setCookie.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard pair.count == 2, pair[0].hasPrefix("portvakt_login_") || pair[0].hasPrefix("__Secure-portvakt_login_") else { continue }
+            cookies.withLock { $0[pair[0]] = pair[1] }
+        }
+    }
+
+    func add(to headers: inout HTTPHeaders, for url: String) {
+        guard let path = URL(string: url)?.path, path.hasPrefix("/oauth/callback") else { return }
+        let jar = cookies.withLock { $0 }.map { "\($0.key)=\($0.value)" }.sorted()
+        guard !jar.isEmpty else { return }
+        let given = headers["Cookie"]
+        headers.remove(name: "Cookie")
+        headers.add(name: "Cookie", value: (given + jar).joined(separator: "; "))
     }
 }

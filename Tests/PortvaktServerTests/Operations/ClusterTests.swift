@@ -175,7 +175,9 @@ struct Cluster: Sendable {
     ) async throws {
         guard let port = ports.first else { return try await body(started) }
         try await LiveBroker.serve(databaseURL: databaseURL, settings: settings.merging(["PORTVAKT_PORT": "\(port)"]) { $1 }) { broker in
-            try await serve(ports: Array(ports.dropFirst()), databaseURL: databaseURL, settings: settings, started: started + [broker.at("http://127.0.0.1:\(port)")], body)
+            var instance = broker.at("http://127.0.0.1:\(port)")
+            instance.loginCookies = started.first?.loginCookies ?? instance.loginCookies  // one browser reaches every instance
+            try await serve(ports: Array(ports.dropFirst()), databaseURL: databaseURL, settings: settings, started: started + [instance], body)
         }
     }
 
@@ -231,6 +233,6 @@ struct Cluster: Sendable {
 extension LiveBroker {
     /// This server reached at `url` (one instance of several behind the public address).
     func at(_ url: String) -> LiveBroker {
-        LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock, routes: routes)
+        LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock, routes: routes, loginCookies: loginCookies)
     }
 }
