@@ -9,6 +9,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case loginFailed = "login_failed"
     case notRegistered = "not_registered"
     case membershipClaimEnded = "membership_claim_ended"
+    /// An operator disabled the account (issue 45): every way in says this, and nothing else.
+    case accountDisabled = "account_disabled"
     case sessionExpired = "session_expired"
     case wrongEmailOrPassword = "wrong_email_or_password"
     case wrongPassword = "wrong_password"
@@ -94,6 +96,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
             language.pick(
                 "Vi kunne ikke bekrefte medlemskapet ditt. Logg inn på nytt for å prøve igjen, eller kontakt koordinatoren din.",
                 "We could not confirm your membership. Log in again to try once more, or contact your coordinator.")
+        case .accountDisabled:
+            language.pick("Kontoen din er sperret. Kontakt koordinatoren din.", "Your account is disabled. Contact your coordinator.")
         case .sessionExpired:
             language.pick("Økten din er utløpt – logg inn på nytt", "Your session has expired — please log in again")
         case .wrongEmailOrPassword:

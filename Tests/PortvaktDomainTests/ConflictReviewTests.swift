@@ -106,4 +106,22 @@ struct ConflictReviewTests {
         }
         #expect(await store.resolutions.isEmpty)
     }
+
+    @Test("Issue 45 item 2: a record whose membership ended still holds its number (the organisation's unique index counts it), so the login's number is not taken")
+    func numberHeldByAnEndedRecord() async throws {
+        let values = MemberRecordValues(
+            externalRef: "nhf-old", userName: "nhf-old", givenName: "Ola", familyName: "Nordmann", fullName: "Ola Nordmann", email: nil, phone: nil,
+            role: .peerMentor, memberNumber: nil, active: false
+        )
+        let ended = MemberRecord(
+            id: "rec-ended", organisationID: "org-nhf", values: values,
+            personnummer: try fixtures.protect("15058601508", record: MemberRecord.personnummerContext(recordID: "rec-ended")), now: Fixtures.now
+        )
+        #expect(!ended.isActive)
+        await store.put(ended)
+        await #expect(throws: DomainError.numberHeldElsewhere) {
+            try await review.resolve(entry, keep: "login", in: Fixtures.nhf, by: Fixtures.actor("ingrid", .bankID))
+        }
+        #expect(await store.resolutions.isEmpty)
+    }
 }

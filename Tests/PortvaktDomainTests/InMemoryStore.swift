@@ -30,8 +30,8 @@ actor InMemoryStore: ConflictReviewStore, AccountMergeStore {
 
     func memberships(userID: String) async throws -> [Membership] { memberships[userID] ?? [] }
     func memberRecord(id: String) async throws -> MemberRecord? { records[id] }
-    func memberRecords(personnummerIndex index: String) async throws -> [MemberRecord] {
-        records.values.filter { $0.personnummer?.index == index }
+    func memberRecords(personnummerIndex index: String, includingEnded: Bool) async throws -> [MemberRecord] {
+        records.values.filter { $0.personnummer?.index == index && (includingEnded || $0.isActive) }
     }
     func organisation(id: String) async throws -> Organisation? { organisations[id] }
     func memberSyncEntry(id: String) async throws -> MemberSyncEntry? { entries[id] }

@@ -27,6 +27,16 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case passwordStepUp = "user.password_step_up"
     case userPasswordInvited = "user.password_invited"
     case userMerged = "user.merged"
+    /// An operator erased an account (GDPR art. 17, `portvakt-server user erase`): counts and a
+    /// reference only; the id it names belongs to nobody afterwards.
+    case userErased = "user.erased"
+    /// An operator disabled an account (`portvakt-server user disable`, with a reason): every
+    /// session and portal session ended with it; devices and passkeys wait, refused, until enabled.
+    case userDisabled = "user.disabled"
+    /// An operator enabled a disabled account again (`user enable`, with a reason).
+    case userEnabled = "user.enabled"
+    /// An operator signed an account out everywhere (`user sign-out`): sessions, portal sessions, device unlocks.
+    case userSignedOut = "user.signed_out"
     case passkeyRegistered = "passkey.registered"
     case passkeyRemoved = "passkey.removed"
     case passkeyRefused = "passkey.refused"
@@ -56,6 +66,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case memberDirectoryLinked = "member.directory.linked"
     /// An account lost its roles resting on records that ended; `left_with_none`: every way in too.
     case membershipEnded = "user.membership.ended"
+    /// An organisation's administrator suspended a member's membership there (the Members page,
+    /// after a step-up): the roles resting on the record ended; other organisations' stay.
+    case membershipSuspended = "user.membership.suspended"
     case scimTokenCreated = "scim_token.created"
     case scimTokenRevoked = "scim_token.revoked"
 

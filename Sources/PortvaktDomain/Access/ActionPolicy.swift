@@ -24,8 +24,9 @@ public struct ActionPolicy: Sendable, Equatable {
         // S18.3: a device-bound passkey with user verification is phishing-resistant and proves
         // the person who registered it after a BankID or Vipps login, so it stands in for the
         // round trip. Removing every phone affects the member in every organisation, so one
-        // organisation's administrator needs the same proof (review IV, item 3).
-        case .personnummerReveal, .conflictResolve, .accountsMerge, .devicesRemoveAll:
+        // organisation's administrator needs the same proof (review IV, item 3), and so does
+        // suspending a membership, which can end every way in of a member (issue 45 item 5).
+        case .personnummerReveal, .conflictResolve, .accountsMerge, .devicesRemoveAll, .membershipSuspend:
             ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: administratorFreshness)
         // A passkey is added only after BankID or Vipps, so it never carries more than they did.
         case .deviceEnrol, .passkeyRegister:

@@ -21,6 +21,9 @@ public enum SensitiveAction: String, Sendable, CaseIterable {
     /// An administrator removes every phone of a member (a lost phone): the phones stop unlocking
     /// for every organisation the member belongs to, not only the administrator's.
     case devicesRemoveAll = "devices.remove_all"
+    /// An administrator suspends a member's membership in their organisation (issue 45 item 5):
+    /// the member's role there ends at once, and with their last membership every way in.
+    case membershipSuspend = "membership.suspend"
 
     /// The action a device-key step-up names (`POST /v1/step-up`).
     public init(_ stepUp: StepUpAction) {

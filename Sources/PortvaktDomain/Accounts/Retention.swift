@@ -10,4 +10,9 @@ public enum Retention {
     public static let mail: TimeInterval = 30 * 86_400
     /// A session after it ended, with its refresh tokens.
     public static let endedSessions: TimeInterval = 86_400
+    /// A member record after its membership ended (the member system said `active: false`, or
+    /// an import with `--remove-missing` left it out): long enough for the administrators to see
+    /// who left and for the member system to take the member back, then it goes. A record the
+    /// member system deletes goes at once.
+    public static let endedMemberRecords: TimeInterval = 90 * 86_400
 }

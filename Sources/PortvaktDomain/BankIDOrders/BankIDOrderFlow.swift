@@ -45,6 +45,8 @@ public struct BankIDOrderFlow: Sendable {
     /// Portvakt's own hint codes for failures BankID does not know about.
     public static let notRegistered = "notRegistered"
     public static let invalidPersonnummer = "invalidPersonnummer"
+    /// An operator disabled the account (issue 45 item 5).
+    public static let accountDisabled = "accountDisabled"
 
     public struct Started: Sendable {
         public let sessionID: String
@@ -163,6 +165,9 @@ public struct BankIDOrderFlow: Sendable {
         guard let user = try await linker.user(for: login, now: now()) else {
             return try await fail(order, hintCode: Self.notRegistered, reason: "no member record")
         }
+        guard user.disabledAt == nil else {
+            return try await fail(order, hintCode: Self.accountDisabled, reason: "the account is disabled")
+        }
         guard try await completion.isMember(user) else {
             return try await fail(order, hintCode: Self.notRegistered, reason: "no organisation has this person as a member")
         }
@@ -176,6 +181,9 @@ public struct BankIDOrderFlow: Sendable {
             )
         } catch let error as StoreError where error.isNotFound && error.detail == "bankid_orders" {
             return try await currentOutcome(order)
+        } catch let error as StoreError where error.isDisabledAccount {
+            // Disabled between the check above and the session (migration 28 refused it).
+            return try await fail(order, hintCode: Self.accountDisabled, reason: "the account is disabled")
         }
         DomainMetrics.bankIDOrderEnded(status: "complete")
         return .complete(code: code)

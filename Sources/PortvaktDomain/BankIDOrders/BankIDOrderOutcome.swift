@@ -13,6 +13,7 @@ public enum BankIDOrderOutcome: Sendable, Equatable {
     public static func failure(_ hintCode: String?) -> BankIDOrderOutcome {
         switch hintCode {
         case BankIDOrderFlow.notRegistered: .failed(hintCode: hintCode, message: .notRegistered, error: "access_denied")
+        case BankIDOrderFlow.accountDisabled: .failed(hintCode: hintCode, message: .accountDisabled, error: "access_denied")
         default: .failed(hintCode: hintCode, message: BankIDHint.failureMessage(hintCode), error: BankIDHint.failureError(hintCode))
         }
     }

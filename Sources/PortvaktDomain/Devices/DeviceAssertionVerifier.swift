@@ -106,10 +106,13 @@ public struct DeviceAssertionVerifier: Sendable {
         if let problem {
             throw await refuse(problem, signed)
         }
-        guard let user = signed.user, user.disabledAt == nil,
-              let biometric = BiometricKind(rawValue: device.biometricKind)
-        else {
-            throw await refuse("user_disabled", signed, message: .deviceNotRecognised)
+        guard let user = signed.user, let biometric = BiometricKind(rawValue: device.biometricKind) else {
+            throw await refuse("user_gone", signed, message: .deviceNotRecognised)
+        }
+        // The phone is kept while the account is disabled, and refused with the words every way
+        // in uses (issue 45 item 5); not counted as a failure, so enabling the account gives it back as it was.
+        guard user.disabledAt == nil else {
+            throw await refuse("user_disabled", signed, message: .accountDisabled, counted: false)
         }
         try await throttle.recordSuccess(.device(device.id))
         return Verified(device: device, user: user, biometric: biometric, action: claims.action.flatMap(StepUpAction.init(rawValue:)))
@@ -137,14 +140,16 @@ public struct DeviceAssertionVerifier: Sendable {
     }
 
     /// Counts a failure against the signed assertion's device, user and address, and audits it.
-    public func refuse(_ reason: String, _ signed: Signed, message: UserMessage = .biometricUnlockFailed) async -> GrantRefusal {
-        await refuse(reason, device: signed.device, keys: signed.keys, now: signed.now, message: message)
+    /// - Parameter counted: false for a refusal that is no sign of guessing (a disabled account).
+    public func refuse(_ reason: String, _ signed: Signed, message: UserMessage = .biometricUnlockFailed, counted: Bool = true) async -> GrantRefusal {
+        await refuse(reason, device: signed.device, keys: signed.keys, now: signed.now, message: message, counted: counted)
     }
 
     private func refuse(
-        _ reason: String, device: Device? = nil, keys: [LoginThrottle.Key], now: Date, message: UserMessage = .biometricUnlockFailed
+        _ reason: String, device: Device? = nil, keys: [LoginThrottle.Key], now: Date, message: UserMessage = .biometricUnlockFailed,
+        counted: Bool = true
     ) async -> GrantRefusal {
-        try? await throttle.recordFailure(keys, now: now)
+        if counted { try? await throttle.recordFailure(keys, now: now) }
         try? await store.append(AuditEvent(
             occurredAt: now, action: .deviceAssertionFailed, outcome: "failure", actorUserID: device.flatMap { UUID(uuidString: $0.userId) },
             subjectType: device == nil ? nil : "device", subjectID: device?.id,

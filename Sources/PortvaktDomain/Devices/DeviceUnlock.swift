@@ -54,7 +54,14 @@ public struct DeviceUnlock: Sendable {
             refreshTokenHash: RefreshTokenSecret.hash(refreshToken), throttleKey: verifier.throttle.storedKey(for: .device(signed.device.id)),
             audit: event(signed.device, outcome: "success", now: signed.now, details: ["client": clientID]), proof: proof?.record
         )
-        switch try await store.unlockDevice(grant) {
+        let unlocked: DeviceUnlockOutcome
+        do {
+            unlocked = try await store.unlockDevice(grant)
+        } catch let error as StoreError where error.isDisabledAccount {
+            // Disabled since the check above: no session starts (migration 28).
+            throw GrantRefusal.invalidGrant("The account is disabled.", message: .accountDisabled)
+        }
+        switch unlocked {
         case .started(let started):
             DomainMetrics.deviceUnlocked()
             return try await tokens.tokens(

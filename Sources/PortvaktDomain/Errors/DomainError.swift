@@ -33,6 +33,7 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let inviteAccountWithoutEmail = Reason(rawValue: "invite_account_without_email")
         public static let inviteAccountElsewhere = Reason(rawValue: "invite_account_elsewhere")
         public static let inviteEmailOtherOrganisations = Reason(rawValue: "invite_email_other_organisations")
+        public static let suspendOwnMembership = Reason(rawValue: "suspend_own_membership")
     }
 
     private enum Code: Sendable, Hashable {
@@ -127,6 +128,11 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     )
     public static let inviteEmailOtherOrganisations = refused(
         .conflict, .inviteEmailOtherOrganisations, "The email address is also on members of other organisations not linked to the same account."
+    )
+
+    /// An administrator would lock themselves out; another administrator (or the member system) must.
+    public static let suspendOwnMembership = refused(
+        .notAllowed, .suspendOwnMembership, "Administrators cannot suspend their own membership; ask another administrator."
     )
 
     private static func refused(_ kind: Kind, _ reason: Reason, _ text: String) -> DomainError {

@@ -63,13 +63,27 @@ public struct LoginCompletion: Sendable {
     }
 
     /// Issues the code and returns where to send the browser.
+    /// Every BankID and Vipps login in the browser, membership claim, password and passkey ends
+    /// here: a disabled account or one no organisation has is refused with its message.
     public func succeed(_ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil) async throws -> String {
+        // An operator may have disabled the account (issue 45 item 5): the same words on every way in.
+        guard user.disabledAt == nil else { return try await failDisabled(login) }
         // A member system may have ended every membership since the account was made (issue 45).
         guard try await isMember(user) else {
             return try await fail(login, error: "access_denied", message: .notRegistered, reason: "no organisation has this person as a member")
         }
-        let code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer)
+        let code: String
+        do {
+            code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer)
+        } catch let error as StoreError where error.isDisabledAccount {
+            // Disabled between the check above and the session (migration 28 refused it).
+            return try await failDisabled(login)
+        }
         return appRedirect(login.request, [("code", code)])
+    }
+
+    private func failDisabled(_ login: PendingLogin) async throws -> String {
+        try await fail(login, error: "access_denied", message: .accountDisabled, reason: "the account is disabled")
     }
 
     /// Starts the user's session and stores a single-use code for it, bound to the app's
@@ -117,13 +131,13 @@ public struct LoginCompletion: Sendable {
         return code
     }
 
-    /// Sends the app an error with its message id, and records the failure.
     /// Whether any organisation has the account as a member now: a login of someone whose every
     /// membership ended signs nobody in.
     public func isMember(_ user: User) async throws -> Bool {
         try await !store.memberships(userID: user.id).isEmpty
     }
 
+    /// Sends the app an error with its message id, and records the failure.
     public func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
         try await recordFailure(method: login.method, message: message, reason: reason)
         return appRedirect(login.request, [

@@ -98,7 +98,8 @@ public struct ConflictReview: Sendable {
             if let held = try await store.user(holdingAnyOf: [record])?.personnummer?.index, held != vault.blindIndex(number) {
                 throw DomainError.heldByAnotherPerson
             }
-            if try await store.memberRecords(personnummerIndex: vault.blindIndex(number))
+            // Ended records too: the organisation's unique index counts them.
+            if try await store.memberRecords(personnummerIndex: vault.blindIndex(number), includingEnded: true)
                 .contains(where: { $0.organisationId == record.organisationId && $0.id != record.id }) {
                 throw DomainError.numberHeldElsewhere
             }

@@ -77,10 +77,11 @@ public struct MemberSyncPlanner: Sendable {
         return writes
     }
 
-    /// Whether another record of the organisation has this number already (the unique index
-    /// would refuse it; an administrator must sort the records out).
+    /// Whether another record of the organisation has this number already, an ended one too (the
+    /// unique index would refuse it; an administrator must sort the records out).
     private func otherRecordHolds(_ index: String, in record: MemberRecord) async throws -> Bool {
-        try await store.memberRecords(personnummerIndex: index).contains { $0.organisationId == record.organisationId && $0.id != record.id }
+        try await store.memberRecords(personnummerIndex: index, includingEnded: true)
+            .contains { $0.organisationId == record.organisationId && $0.id != record.id }
     }
 
     /// The message for the organisation's own member system, when it has one.

@@ -6,7 +6,9 @@ import PortvaktStorage
 public protocol MemberSyncStore: Sendable {
     func memberships(userID: String) async throws -> [Membership]
     func memberRecord(id: String) async throws -> MemberRecord?
-    func memberRecords(personnummerIndex index: String) async throws -> [MemberRecord]
+    /// With `includingEnded`, records whose membership ended too: the unique index per
+    /// organisation counts them, so a question of uniqueness asks with it.
+    func memberRecords(personnummerIndex index: String, includingEnded: Bool) async throws -> [MemberRecord]
     func organisation(id: String) async throws -> Organisation?
 }
 

@@ -127,7 +127,8 @@ public struct Passkeys: Sendable {
     }
 
     /// The account whose passkey answered the flow's challenge, and the passkey: the challenge
-    /// used up first, the signature, flags and counter checked, the use recorded.
+    /// used up first, the signature, flags and counter checked, the use recorded. The account may
+    /// be disabled: ``LoginCompletion/succeed(_:user:method:personnummer:)`` refuses it then.
     public func signIn(_ response: PasskeyAssertionResponse, binding: String, source: String) async throws -> (user: User, passkey: Passkey) {
         let now = self.now()
         guard let challenge = try await store.takeWebAuthnChallenge(bindingHash: Self.hash(binding), now: now), challenge.purpose == "sign_in"
@@ -138,7 +139,9 @@ public struct Passkeys: Sendable {
         else { throw await refuse(.notVerified(.malformed("base64url")), userID: nil, source: source) }
         guard let passkey = try await store.passkey(credentialID: Data(credentialID)), Data(handle) == passkey.userHandle
         else { throw await refuse(.unknownCredential, userID: nil, source: source) }
-        guard let user = try await store.user(id: passkey.userId), user.disabledAt == nil
+        // A disabled account's passkey is checked as any other; the login's end refuses it with
+        // the words every way in uses (LoginCompletion, issue 45 item 5).
+        guard let user = try await store.user(id: passkey.userId)
         else { throw await refuse(.unknownCredential, userID: passkey.userId, passkeyID: passkey.id, source: source) }
         let assertion: RelyingParty.Assertion
         do {

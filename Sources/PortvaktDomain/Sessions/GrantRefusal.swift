@@ -36,6 +36,9 @@ public struct GrantRefusal: Error, Sendable, Hashable, CustomStringConvertible {
 
     public static let sessionEnded = GrantRefusal(.sessionEnded, "The session has ended; log in again.", message: .sessionExpired)
 
+    /// An operator disabled the account; its sessions ended with it (issue 45 item 5).
+    public static let accountDisabled = GrantRefusal(.invalidGrant, "The account is disabled.", message: .accountDisabled)
+
     public static let reauthenticationRequired = GrantRefusal(
         .reauthenticationRequired, "The device is no longer trusted; log in with BankID or Vipps.", message: .reauthenticationRequired
     )

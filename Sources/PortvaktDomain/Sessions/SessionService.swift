@@ -78,9 +78,8 @@ public struct SessionService: Sendable {
             try await audit(.failure, action: .loginCodeRedemption, sessionID: redeemed.sessionId, now: now, details: ["reason": problem])
             throw GrantRefusal.invalidGrant(problem, message: .loginFailed)
         }
-        guard var session = try await store.session(id: redeemed.sessionId), session.isActive(at: now) else {
-            throw GrantRefusal.sessionEnded
-        }
+        guard var session = try await store.session(id: redeemed.sessionId) else { throw GrantRefusal.sessionEnded }
+        guard session.isActive(at: now) else { throw try await refusal(ended: session) }
         if let proofKey {
             guard let bound = try await store.bindSession(id: session.id, dpopJKT: proofKey) else { throw GrantRefusal.sessionEnded }
             session = bound
@@ -122,9 +121,20 @@ public struct SessionService: Sendable {
             throw GrantRefusal.invalidGrant("This refresh token is bound to another DPoP key.")
         case .replayedProof:
             throw GrantRefusal.proofReplayed
-        case .expired, .unknown:
+        case .expired(let session):
+            throw try await refusal(ended: session)
+        case .unknown:
             throw GrantRefusal.sessionEnded
         }
+    }
+
+    /// Why an ended session's token is refused: the app's "log in again", or, for a session a
+    /// disabling ended while the account is disabled still, the words every way in uses then.
+    public func refusal(ended session: Session) async throws -> GrantRefusal {
+        guard session.revokedReason == AccountAccess.disabledReason, try await store.user(id: session.userId)?.disabledAt != nil else {
+            return .sessionEnded
+        }
+        return .accountDisabled
     }
 
     /// Ends the session a refresh token or access token belongs to (RFC 7009: unknown tokens are

@@ -14,6 +14,8 @@ public protocol SessionStore: Sendable {
     func bindSession(id: String, dpopJKT jkt: String) async throws -> Session?
     func revokeSession(id: String, reason: String, now: Date) async throws
     func append(_ event: AuditEvent) async throws
+    /// The session's user, asked only of a session a disabling ended (is the account disabled still?).
+    func user(id: String) async throws -> User?
 }
 
 /// What issuing tokens reads: the user and their roles as they are now.

@@ -23,7 +23,8 @@ extension AuthMachine {
             return unlockFailed(failure)
         case .unlockRefused(let message):
             context.hasSession = false
-            screen = .methodSelection(message == .reauthenticationRequired ? .reauthenticationRequired : .sessionExpired)
+            // A disabled account is told so (issue 45 item 5); any other refusal means "log in again".
+            screen = .methodSelection([.reauthenticationRequired, .accountDisabled].contains(message) ? message : .sessionExpired)
             return [.clearSession]
         case .useOtherMethod:
             screen = .methodSelection(nil)

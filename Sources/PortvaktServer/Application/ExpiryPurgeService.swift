@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// unanswered device challenges, sessions that ended a day ago (with their refresh tokens) and
 /// failure counters a day old that block nothing, after they expire (each is useless by then, and
 /// a login flow holds a sealed PKCE verifier and nonce); and what ``Retention`` keeps only for a
-/// while: audit events' client addresses and emails. Every few minutes, until shutdown.
+/// while: audit events' client addresses, emails and ended member records. Every few minutes, until shutdown.
 struct ExpiryPurgeService: Service {
     let store: PortvaktStore
     let readiness: Readiness
@@ -35,6 +35,7 @@ struct ExpiryPurgeService: Service {
             ("passkey challenges", { try await store.purgeExpiredWebAuthnChallenges(now: now) }),
             ("audit addresses", { try await store.purgeAuditAddresses(before: now.addingTimeInterval(-Retention.auditAddresses)) }),
             ("emails", { try await store.purgeMail(before: now.addingTimeInterval(-Retention.mail)) }),
+            ("ended member records", { try await store.purgeEndedMemberRecords(before: now.addingTimeInterval(-Retention.endedMemberRecords)) }),
         ]
         var purged: [String: String] = [:]
         for (what, step) in steps {

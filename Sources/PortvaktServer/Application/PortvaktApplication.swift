@@ -151,7 +151,7 @@ public enum PortvaktApplication {
             if let orders = configuration.bankIDOrderAPI {
                 await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: http.client, timeout: configuration.upstreamTimeout))
             }
-            if sandbox != nil {
+            if sandbox != nil, configuration.developmentSeed {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)
             }
             readiness.migrated()

@@ -104,6 +104,7 @@ struct ServerServices: Sendable {
             store: store, review: review, merge: AccountMerge(store: store, vault: keys.vault, now: now),
             administration: MemberAdministration(store: store, mailer: mailer, logger: logger, now: now),
             invitations: MemberInvitations(store: store, mailer: mailer, link: { address.current + PasswordInvitePage.path($0) }, now: now),
+            suspension: MembershipSuspension(store: store, logger: logger, now: now),
             mailer: mailer, address: address, highAssuranceOrganisations: configuration.highAssuranceOrganisations, now: now
         )
         invitations = PasswordInvitations(store: store, mailer: mailer, passwordCost: configuration.bcryptCost, logger: logger, now: now)

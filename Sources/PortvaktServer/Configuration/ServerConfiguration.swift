@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     /// Whether PORTVAKT_PUBLIC_URL was set; without it the sandbox names itself by the Host header.
     public var publicURLIsConfigured: Bool
     public var sandboxEnabled: Bool
+    /// Whether development puts the sandbox's organisations and test people's member records into
+    /// the database at start (`PORTVAKT_SEED`, on by default in development; `portvakt-server dev
+    /// --no-seed` turns it off, to rehearse going live from an empty database). Never in production.
+    public var developmentSeed = false
     /// The sandbox admin API's bearer token; nil means "generate one into the data directory".
     public var sandboxAdminToken: String?
     /// Sandbox faults switched on at start.
@@ -104,7 +108,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
         "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS", "PORTVAKT_BANKID_ACR_VALUES", "PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS",
-        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER",
+        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names).union(SMTPSettings.names)
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
@@ -190,6 +194,7 @@ public struct ServerConfiguration: Sendable {
             bankIDOrderAPI: try BankIDOrderSettings.load(from: settings, startTimeout: .milliseconds(startTimeout)),
             bankIDOrderStartTimeout: .milliseconds(startTimeout), lifetimes: lifetimes, bcryptCost: bcryptCost
         )
+        configuration.developmentSeed = try settings.parse("PORTVAKT_SEED", default: mode == .development, expected: "on or off", parseFlag)
         configuration.memberSystems = try MemberSystemSettings.load(from: settings)
         configuration.smtp = try SMTPSettings.load(from: settings)
         configuration.outboxMaxAttempts = outboxAttempts
@@ -243,6 +248,9 @@ public struct ServerConfiguration: Sendable {
         }
         if sandboxEnabled {
             throw ConfigurationError("PORTVAKT_SANDBOX must be off in production (the sandbox runs only under `portvakt-server dev`)")
+        }
+        if developmentSeed {
+            throw ConfigurationError("PORTVAKT_SEED must be off in production (only `portvakt-server dev` seeds the sandbox's test people)")
         }
         // The provider's discovery (which names every endpoint after it), the order API and the
         // member systems carry secrets and personnummer: plain http only to this machine.

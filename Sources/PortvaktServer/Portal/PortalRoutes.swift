@@ -154,6 +154,12 @@ struct PortalRoutes {
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)
         }
         if let error = query.get("error") {
+            // A disabled account is told so plainly, as in the app (issue 45 item 5); signing in again will not help.
+            if query.get("message_id") == UserMessage.accountDisabled.id {
+                return pages.response("problem", frame: frame, values: [
+                    "heading": PortalText.errorTitle.text(language), "message": UserMessage.accountDisabled.text(language),
+                ], status: .forbidden)
+            }
             let message: PortalText = error == "access_denied" ? .signInCancelled : error == "temporarily_unavailable" ? .unavailable : .signInFailed
             return problem(message, heading: .errorTitle, frame: frame, status: error == "temporarily_unavailable" ? .serviceUnavailable : .badRequest, retry: true)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
 import PortvaktDomain
@@ -83,10 +84,22 @@ struct AccessTokenVerifier: Sendable {
             throw .temporarilyUnavailable
         }
         guard let session, session.isActive(at: now()) else {
+            let message = await endedMessage(session)
             throw OAuthFailure(
-                error: "invalid_token", description: "The session has ended.", message: .sessionExpired, status: .unauthorized, scheme: credential.scheme
+                error: "invalid_token", description: message == .accountDisabled ? "The account is disabled." : "The session has ended.",
+                message: message, status: .unauthorized, scheme: credential.scheme
             )
         }
         return (claims, session)
+    }
+
+    /// The app's words for a token of an ended session: "log in again", or, for a session a
+    /// disabling ended while the account is disabled still, the words every way in uses then
+    /// (issue 45 item 5). The account is read only for such a session, never on a live one.
+    private func endedMessage(_ session: Session?) async -> UserMessage {
+        guard let session, session.revokedReason == AccountAccess.disabledReason,
+              let user = try? await store.user(id: session.userId), user.disabledAt != nil
+        else { return .sessionExpired }
+        return .accountDisabled
     }
 }

@@ -35,5 +35,6 @@ public struct Migration: Sendable {
         Migration(version: 25, name: "throttle keys under the index key", apply: HashedThrottleKeys.apply),
         Migration(version: 26, name: "sessions opened by a passkey", apply: SessionsByPasskey.apply),
         Migration(version: 27, name: "member directory", apply: MemberDirectoryMigration.apply),
+        Migration(version: 28, name: "no session for a disabled account", apply: DisabledUsers.apply),
     ]
 }

@@ -6,6 +6,7 @@ import SQLKit
 public struct OrganisationAttention: Sendable, Hashable {
     public let openConflicts: Int
     public let deadDeliveries: Int
+    /// Members whose membership lasts (an ended record is not counted) and whose record has no number.
     public let membersWithoutPersonnummer: Int
     public let membersWithDevices: Int
 }
@@ -62,8 +63,10 @@ extension PortvaktStore {
                 .where("organisation_id", .equal, organisationID).where("outcome", .equal, "conflict").where("status", .equal, "open"))
             let dead = try await count(db.select().column(all, as: "count").from("member_outbox")
                 .where("organisation_id", .equal, organisationID).where("status", .equal, OutboxStatus.dead.rawValue))
+            // A membership that ended needs nothing more from anyone (its record goes after the retention period).
             let missing = try await count(db.select().column(all, as: "count").from("member_records")
-                .where("organisation_id", .equal, organisationID).where("personnummer_index", .is, SQLLiteral.null))
+                .where("organisation_id", .equal, organisationID).where("personnummer_index", .is, SQLLiteral.null)
+                .where("ended_at", .is, SQLLiteral.null))
             let withDevices = try await count(db.select().column(SQLFunction("COUNT", args: SQLDistinct(SQLColumn("user_id", table: "memberships"))), as: "count")
                 .from("memberships")
                 .join("devices", on: SQLColumn("user_id", table: "devices"), .equal, SQLColumn("user_id", table: "memberships"))

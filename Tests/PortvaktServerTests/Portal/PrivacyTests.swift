@@ -92,4 +92,32 @@ struct PrivacyTests {
             #expect(try await store.membershipClaim(handleHash: claimHash, now: start) == nil)
         }
     }
+
+    @Test("Issue 45 item 2: the purge deletes a member record 90 days after its membership ended; a lasting record and one ended since stay", arguments: TestDatabase.kinds)
+    func endedMemberRecordsArePurged(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let day: TimeInterval = 86_400
+            let organisation = try await store.createOrganisation(slug: "ffo", name: "FFO", now: start)
+            var ids: [String] = []
+            for name in ["Gone Early", "Gone Lately", "Still Here"] {
+                let record = try await store.createMemberRecord(organisationID: organisation.id, NewMemberRecord(externalRef: name, fullName: name), now: start)
+                ids.append(record.id)
+            }
+            for (id, endedAt) in [(ids[0], start), (ids[1], start.addingTimeInterval(80 * day))] {
+                let read = try await store.memberRecord(id: id)
+                let before = try #require(read)
+                var values = before.values
+                values.active = false
+                try await store.writeMemberRecords(
+                    adding: [], changing: [MemberRecordChange(before: before, values: values, personnummer: .keep)], reason: "test",
+                    audit: { _ in [] }, now: endedAt
+                )
+            }
+            let purge = ExpiryPurgeService(store: store, readiness: Readiness(), logger: Logger(label: "test"))
+            await purge.purge(now: start.addingTimeInterval(91 * day))
+            let left = try await store.memberRecords(organisationID: organisation.id).map(\.fullName).sorted()
+            #expect(left == ["Gone Lately", "Still Here"])
+        }
+    }
 }

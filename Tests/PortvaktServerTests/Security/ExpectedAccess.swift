@@ -375,6 +375,10 @@ enum ExpectedAccess {
             .noSession,       .adminStepUp,     .ok,              .ok,              .noRole,          .notTheirs),
         .portal("POST /admin/{slug}/members/{id}/invite",
             .noSession,       .ok,              .ok,              .ok,              .noRole,          .notTheirs),
+        // Suspending a membership (issue 45 item 5): the administrators' step-up, as removing every phone. The matrix's
+        // form names no account (`member`), so the step-up's callers get a 400 and Kari keeps her membership.
+        .portal("POST /admin/{slug}/members/{id}/suspend",
+            .noSession,       .adminStepUp,     .ok,              .ok,              .noRole,          .notTheirs),
         // The sync log and an entry are masked for every administrator; revealing and resolving need the administrators' step-up.
         .portal("GET /admin/{slug}/sync",
             .noSession,       .masked,          .masked,          .masked,          .noRole,          .notTheirs),

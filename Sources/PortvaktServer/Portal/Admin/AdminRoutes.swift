@@ -25,6 +25,7 @@ struct AdminRoutes {
         get(router, "/members/:id") { admin, id in try await MembersPage(admin: admin).member(id) }
         post(router, "/members/:id/devices/remove") { admin, id in try await MembersPage(admin: admin).removeDevices(id) }
         post(router, "/members/:id/invite") { admin, id in try await MembersPage(admin: admin).invite(id) }
+        post(router, "/members/:id/suspend") { admin, id in try await MembersPage(admin: admin).suspend(id) }
         get(router, "/sync") { admin, _ in try await SyncPages(admin: admin).list() }
         get(router, "/sync/:id") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: false) }
         post(router, "/sync/:id/reveal") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: true) }

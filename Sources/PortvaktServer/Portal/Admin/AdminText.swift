@@ -46,6 +46,8 @@ enum AdminText: String, PageTexts {
     case memberNoDevices = "admin_member_no_devices"
     case members = "admin_members"
     case membersCaption = "admin_members_caption"
+    case membershipEnded = "admin_membership_ended"
+    case membershipEndedExplained = "admin_membership_ended_explained"
     case menu = "admin_menu"
     case merge = "admin_merge"
     case mergeAfter = "admin_merge_after"
@@ -97,6 +99,8 @@ enum AdminText: String, PageTexts {
     case stepUpTitle = "admin_step_up_title"
     case stepUpVipps = "admin_step_up_vipps"
     case stepUpPasskey = "admin_step_up_passkey"
+    case suspend = "admin_suspend"
+    case suspendExplained = "admin_suspend_explained"
     case sync = "admin_sync"
     case syncCaption = "admin_sync_caption"
     case syncEntries = "admin_sync_entries"
@@ -166,6 +170,8 @@ enum AdminText: String, PageTexts {
     case statusOpen = "status_open"
     case statusResolved = "status_resolved"
     case stepUpFirst = "step_up_first"
+    case suspended = "membership_suspended"
+    case suspendOwn = "suspend_own_membership"
     case withDevices = "with_devices"
     case withoutPersonnummer = "without_personnummer"
 
@@ -213,6 +219,10 @@ enum AdminText: String, PageTexts {
         case .memberNoDevices: language.pick("Medlemmet har ingen telefoner med biometrisk innlogging.", "The member has no phones with biometric sign-in.")
         case .members: language.pick("Medlemmer", "Members")
         case .membersCaption: language.pick("Medlemmer, etter navn", "Members, by name")
+        case .membershipEnded: language.pick("Medlemskapet er avsluttet", "Membership ended")
+        case .membershipEndedExplained: language.pick(
+            "Medlemssystemet sier at medlemskapet er avsluttet. Medlemmet har ingen rolle her lenger, kan ikke logge inn gjennom dette medlemskapet og kan ikke inviteres til innlogging med passord. Oppføringen slettes 90 dager etter at medlemskapet ble avsluttet, med mindre medlemssystemet tar medlemmet tilbake.",
+            "The member system says this membership has ended. The member has no role here any more, cannot sign in through this membership and cannot be invited to password sign-in. The record is deleted 90 days after the membership ended, unless the member system takes the member back.")
         case .menu: language.pick("Administrasjon", "Administration")
         case .merge: language.pick("Slå sammen kontoer", "Merge accounts")
         case .mergeAfter: language.pick("Etterpå finnes bare kontoen som beholdes. Den andre kontoens innlogginger avsluttes.", "Afterwards only the kept account exists. The other account's sign-ins end.")
@@ -261,10 +271,14 @@ enum AdminText: String, PageTexts {
         case .showAll: language.pick("Vis alle", "Show all")
         case .status: language.pick("Status", "Status")
         case .stepUpBankid: language.pick("Bekreft med BankID", "Confirm with BankID")
-        case .stepUpNeeded: language.pick("For å se fødselsnumre i sin helhet, løse konflikter, slå sammen kontoer eller fjerne et medlems telefoner må du bekrefte hvem du er med BankID, Vipps eller en passnøkkel. Bekreftelsen gjelder i 5 minutter.", "To see national identity numbers in full, resolve conflicts, merge accounts or remove a member's phones, confirm who you are with BankID, Vipps or a passkey. The confirmation lasts 5 minutes.")
+        case .stepUpNeeded: language.pick("For å se fødselsnumre i sin helhet, løse konflikter, slå sammen kontoer, fjerne et medlems telefoner eller suspendere et medlemskap må du bekrefte hvem du er med BankID, Vipps eller en passnøkkel. Bekreftelsen gjelder i 5 minutter.", "To see national identity numbers in full, resolve conflicts, merge accounts, remove a member's phones or suspend a membership, confirm who you are with BankID, Vipps or a passkey. The confirmation lasts 5 minutes.")
         case .stepUpPasskey: language.pick("Bekreft med passnøkkel", "Confirm with a passkey")
         case .stepUpNothingChanged: language.pick("Dette krever en ny bekreftelse med BankID, Vipps eller en passnøkkel. Ingenting er endret.", "This needs a new confirmation with BankID, Vipps or a passkey. Nothing was changed.")
         case .stepUpTitle: language.pick("Bekreft hvem du er", "Confirm who you are")
+        case .suspend: language.pick("Suspender medlemskapet", "Suspend membership")
+        case .suspendExplained: language.pick(
+            "Medlemmet mister rollen sin her med en gang, og innloggingene gir ikke lenger tilgang til denne organisasjonen. Medlemskap i andre organisasjoner berøres ikke. Har medlemmet ikke andre medlemskap, avsluttes alle innlogginger, og telefoner og passnøkler slutter å virke. Avslutt medlemskapet i medlemssystemet også.",
+            "The member loses their role here at once, and their sign-ins no longer open this organisation. Memberships in other organisations are not affected. A member with no other membership has every sign-in ended, and their phones and passkeys stop working. End the membership in the member system too.")
         case .stepUpVipps: language.pick("Bekreft med Vipps", "Confirm with Vipps")
         case .sync: language.pick("Medlemssynk", "Member sync")
         case .syncCaption: language.pick("Innlogginger som gjaldt fødselsnummer, nyeste først", "Sign-ins that concerned national identity numbers, newest first")
@@ -346,6 +360,8 @@ enum AdminText: String, PageTexts {
         case .retryQueued: language.pick("Oppdateringen sendes nå.", "The update is being sent now.")
         case .statusOpen: language.pick("Åpen", "Open")
         case .statusResolved: language.pick("Løst", "Resolved")
+        case .suspended: language.pick("Medlemskapet er suspendert. Medlemmet har ingen rolle her lenger.", "The membership is suspended. The member has no role here any more.")
+        case .suspendOwn: language.pick("Du kan ikke suspendere ditt eget medlemskap. Be en annen administrator.", "You cannot suspend your own membership. Ask another administrator.")
         case .stepUpFirst: language.pick("Sammenslåing krever en bekreftelse med BankID eller Vipps de siste 5 minuttene. Ingenting er endret.", "Merging needs a confirmation with BankID or Vipps in the last 5 minutes. Nothing was changed.")
         case .withDevices: language.pick("medlemmer med biometrisk innlogging", "members with biometric sign-in")
         case .withoutPersonnummer: language.pick("medlemmer uten fødselsnummer i registeret", "members without a national identity number on record")

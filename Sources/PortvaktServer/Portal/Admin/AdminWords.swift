@@ -97,6 +97,7 @@ enum AdminWords {
     static let knownActions: Set<String> = [
         "login.succeeded", "login.failed", "device.registered", "device.revoked", "device.unlock", "user.merged", "user.password_invited",
         "user.password_set", "member.personnummer.viewed", "member.personnummer.conflict_resolved", "member.outbox.retried", "audit.exported",
+        "user.membership.suspended",
     ]
 
     static func event(_ action: String, outcome: String?, _ language: Language) -> String {
@@ -119,6 +120,7 @@ enum AdminWords {
         case "member.personnummer.conflict": language.pick("Konflikt om fødselsnummer ved innlogging", "National identity number conflict at sign-in")
         case "member.personnummer.absent": language.pick("Innloggingen ga ikke fødselsnummer", "The sign-in gave no national identity number")
         case "member.personnummer.invalid": language.pick("Innloggingen ga et ugyldig fødselsnummer", "The sign-in gave an invalid national identity number")
+        case "user.membership.suspended": language.pick("Suspenderte et medlemskap", "Suspended a membership")
         case "member.outbox.retried": language.pick("Sendte en oppdatering til medlemssystemet på nytt", "Sent an update to the member system again")
         case "audit.exported": language.pick("Eksporterte revisjonsloggen", "Exported the audit trail")
         case "session.ended": language.pick("Avsluttet en innlogging", "Ended a sign-in")
@@ -153,6 +155,7 @@ enum AdminWords {
         case .inviteAccountWithoutEmail: AdminText.inviteAccountWithoutEmail.text(language)
         case .inviteAccountElsewhere: AdminText.inviteAccountElsewhere.text(language)
         case .inviteEmailOtherOrganisations: AdminText.inviteEmailOtherOrganisations.text(language)
+        case .suspendOwnMembership: AdminText.suspendOwn.text(language)
         case .stepUpRequired: AdminText.stepUpFirst.text(language)
         case .notFound: AdminText.entryNotFound.text(language)
         case .notAllowed: AdminText.administratorsOnly.text(language)

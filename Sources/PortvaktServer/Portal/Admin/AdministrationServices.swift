@@ -3,13 +3,14 @@ import PortvaktDomain
 import PortvaktStorage
 
 /// What an organisation's administration pages work with: the domain's operations (review,
-/// merge, member administration and invitations, mail) and what their lists read (no writes).
+/// merge, member administration, invitations and suspension, mail) and what their lists read (no writes).
 struct AdministrationServices: Sendable {
     let store: any AdministrationReadStore
     let review: ConflictReview
     let merge: AccountMerge
     let administration: MemberAdministration
     let invitations: MemberInvitations
+    let suspension: MembershipSuspension
     let mailer: Mailer
     let address: PublicAddress
     /// `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`: whose administrators need BankID's high level.

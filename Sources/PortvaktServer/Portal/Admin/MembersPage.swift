@@ -36,7 +36,8 @@ struct MembersPage {
         let records = try await store.memberRecords(organisationID: admin.organisationID).filter { record in
             if !search.isEmpty, !record.fullName.localizedStandardContains(search) { return false }
             switch filter {
-            case .noPersonnummer: return record.personnummer == nil
+            // As the overview counts them: an ended membership needs no number.
+            case .noPersonnummer: return record.personnummer == nil && record.isActive
             case .devices: return users[record.id].map(withDevices.contains) ?? false
             case nil: return true
             }
@@ -47,10 +48,11 @@ struct MembersPage {
         let shown = Array(records.dropFirst(paging.offset).prefix(paging.size))
         let providers = try await store.identityProviders(userIDs: shown.compactMap { users[$0.id] })
         let rows = shown.map { record -> [String: Any] in
+            // An ended membership is listed, marked, until its record goes (PRIVACY.md): it has no role and no sign-in.
             var row: [String: Any] = [
                 "name": record.fullName,
-                "role": PortalWords.role(record.role, organisation: admin.organisationName, language),
-                "logins": AdminWords.logins(users[record.id].flatMap { providers[$0] }, language),
+                "role": record.isActive ? PortalWords.role(record.role, organisation: admin.organisationName, language) : AdminText.membershipEnded.text(language),
+                "logins": record.isActive ? AdminWords.logins(users[record.id].flatMap { providers[$0] }, language) : "–",
                 "onFile": AdminWords.yesNo(record.personnummer != nil, language),
             ]
             if admin.isAdmin { row["link"] = "\(admin.base)/members/\(record.id)" }
@@ -79,12 +81,14 @@ struct MembersPage {
         }
         var frame = admin.frame
         if let done = admin.query["done"], done == "devices_removed" { frame.status = AdminText.devicesRemoved.text(language) }
+        if admin.query["done"] == "suspended" { frame.status = AdminText.suspended.text(language) }
         if invited { frame.status = AdminText.inviteMade.text(language) }
         var values: [String: Any] = [
             "name": record.fullName, "path": "\(admin.base)/members/\(record.id)",
-            "role": PortalWords.role(record.role, organisation: admin.organisationName, language),
+            "role": record.isActive ? PortalWords.role(record.role, organisation: admin.organisationName, language) : AdminText.membershipEnded.text(language),
+            "ended": !record.isActive,
             "email": record.email ?? "–", "canInvite": record.email != nil,
-            "logins": AdminWords.logins(providers, language),
+            "logins": record.isActive ? AdminWords.logins(providers, language) : "–",
             "onFile": AdminWords.yesNo(record.personnummer != nil, language),
             "devices": devices.map { device -> [String: Any] in
                 ["name": device.name, "kind": PortalWords.biometric(device.biometricKind, language),
@@ -93,6 +97,12 @@ struct MembersPage {
             "hasDevices": !devices.isEmpty,
             "steppedUp": try await admin.hasStepUp(for: .devicesRemoveAll),
         ]
+        // Issue 45 item 5: the membership of an account that holds the record, not the administrator's own.
+        if record.isActive, let userID, userID != admin.adminID {
+            values["canSuspend"] = true
+            values["holder"] = userID
+            values["suspendSteppedUp"] = try await admin.hasStepUp(for: .membershipSuspend)
+        }
         values["invited"] = invited
         var page = admin
         page.frame = frame
@@ -114,6 +124,25 @@ struct MembersPage {
         return admin.redirect("\(admin.base)/members/\(record.id)?done=devices_removed")
     }
 
+    /// Suspends the member's membership here (``MembershipSuspension``): their role here ends at
+    /// once, other organisations' stay. The policy (``SensitiveAction/membershipSuspend``) is the
+    /// domain's; without its step-up the page offers one that comes back to the member. The form
+    /// names the account the page showed (`member`), so nobody else's membership is suspended.
+    func suspend(_ recordID: String) async throws -> Response {
+        guard let record = try await record(recordID) else { return notFound() }
+        guard let actor = try await admin.actor(), actor.satisfies(.membershipSuspend, at: admin.services.now()) else { return stepUpNeeded(record) }
+        do {
+            _ = try await admin.services.suspension.suspend(
+                recordID: record.id, holder: admin.form?["member"] ?? "", in: admin.organisation, by: actor, source: "portal"
+            )
+        } catch let refusal as DomainError where refusal.kind == .stepUpRequired {
+            return stepUpNeeded(record)
+        } catch let refusal as DomainError where refusal.kind != .notFound {
+            return admin.problem(refusal, back: "\(admin.base)/members/\(record.id)")
+        }
+        return admin.redirect("\(admin.base)/members/\(record.id)?done=suspended")
+    }
+
     /// Nothing was removed: the step-up links, each coming back to the member's page.
     private func stepUpNeeded(_ record: MemberRecord) -> Response {
         let path = "\(admin.base)/members/\(record.id)"
@@ -126,6 +155,8 @@ struct MembersPage {
     /// never sees it.
     func invite(_ recordID: String) async throws -> Response {
         guard let record = try await record(recordID), let actor = try await admin.actor() else { return notFound() }
+        // An ended record gives no role: a password would open nothing, so none is offered.
+        guard record.isActive else { return admin.problem(.membershipEndedExplained, status: .conflict, back: "\(admin.base)/members/\(record.id)") }
         do {
             try await admin.services.invitations.invite(record, in: admin.organisation, by: actor, source: "portal")
         } catch let refusal as DomainError {
