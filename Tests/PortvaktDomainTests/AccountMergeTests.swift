@@ -48,6 +48,18 @@ struct AccountMergeTests {
         #expect(await store.merges.isEmpty)
     }
 
+    @Test("Issue 45 item 5: a disabled account is never merged, either way round: its provider accounts, phones and passkeys would open the other")
+    func disabledAccountsAreNotMerged() async throws {
+        await store.put(User(id: "kari2", displayName: "kari2", createdAt: Fixtures.now, disabledAt: Fixtures.now))
+        for (keep, remove) in [("kari", "kari2"), ("kari2", "kari")] {
+            await #expect(throws: DomainError.mergeAccountDisabled) {
+                try await merge.mergeAsAdministrator(keep: keep, remove: remove, in: Fixtures.nhf, by: Fixtures.actor("ingrid", .bankID))
+            }
+            await #expect(throws: DomainError.mergeAccountDisabled) { try await merge.merge(keep: keep, remove: remove, by: nil, source: "cli") }
+        }
+        #expect(await store.merges.isEmpty)
+    }
+
     @Test("The store's refusals come back as the domain's: data under the same key, an account gone")
     func storeRefusals() async throws {
         await store.failMerges(with: .duplicate("devices"))

@@ -69,6 +69,9 @@ public enum AuditAction: String, Sendable, CaseIterable {
     /// An organisation's administrator suspended a member's membership there (the Members page,
     /// after a step-up): the roles resting on the record ended; other organisations' stay.
     case membershipSuspended = "user.membership.suspended"
+    /// The administrator lifted the suspension: the record may be linked again, and the account
+    /// that held it (`restored_to`), when there is one, holds it again.
+    case membershipSuspensionLifted = "user.membership.suspension_lifted"
     case scimTokenCreated = "scim_token.created"
     case scimTokenRevoked = "scim_token.revoked"
 

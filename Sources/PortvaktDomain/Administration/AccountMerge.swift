@@ -53,6 +53,7 @@ public struct AccountMerge: Sendable {
         guard keep != remove else { return .mergeSameAccount }
         guard adminID != keep, adminID != remove else { return .mergeOwnAccount }
         for account in [keep, remove] {
+            if try await store.user(id: account)?.disabledAt != nil { return .mergeAccountDisabled }
             let organisations = Set(try await store.organisationRoles(userID: account).map(\.organisationID))
             guard organisations.contains(organisationID) else { return .mergeNotMembers }
             guard organisations == [organisationID] else { return .mergeOtherOrganisation }
@@ -67,6 +68,7 @@ public struct AccountMerge: Sendable {
         guard keep != remove, let kept = try await store.user(id: keep), let removed = try await store.user(id: remove) else {
             throw StoreError.notFound("users")
         }
+        guard kept.disabledAt == nil, removed.disabledAt == nil else { throw DomainError.mergeAccountDisabled }
         var personnummer: ProtectedPersonnummer?
         if kept.personnummer == nil, let sealed = removed.personnummer?.sealed {
             personnummer = try vault.protect(try vault.open(sealed, record: "user:\(remove)"), record: "user:\(keep)")

@@ -7,9 +7,10 @@ import PortvaktStorage
 public protocol MembershipSuspensionStore: Sendable {
     func memberRecord(id: String) async throws -> MemberRecord?
     func recordHolders(organisationID: String) async throws -> [String: String]
-    func endMemberships(
-        recordIDs: [String], reason: String, audit: @escaping @Sendable ([EndedAccess]) -> [AuditEvent], now: Date
+    func suspendMembership(
+        recordID: String, holder: String, reason: String, audit: @escaping @Sendable ([EndedAccess]) -> [AuditEvent], now: Date
     ) async throws -> [EndedAccess]
+    func liftSuspension(recordID: String, audit: @escaping @Sendable (_ restoredTo: String?) -> AuditEvent, now: Date) async throws -> String?
 }
 
 extension PortvaktStore: MembershipSuspensionStore {}
@@ -18,8 +19,10 @@ extension PortvaktStore: MembershipSuspensionStore {}
 /// the Members page: the roles resting on the member's record end at once (on every instance:
 /// they live in the database), as when the member system ends it, but only in this
 /// organisation. A member left with no membership anywhere loses every way in
-/// (``MembershipEnding``); one with others keeps them and their sessions. The record stays the
-/// member system's: ending the membership for good is done there.
+/// (``MembershipEnding``); one with others keeps them and their sessions. The suspension lasts
+/// (``MemberRecord/suspendedAt``): no login, claim or change from the member system links the
+/// record again until an administrator there lifts it, which gives it back to the account that
+/// held it. The record stays the member system's: ending the membership for good is done there.
 ///
 /// It can end a person's every way in, so it needs the administrators' step-up
 /// (``SensitiveAction/membershipSuspend``), checked before anything about the member is read.
@@ -58,7 +61,7 @@ public struct MembershipSuspension: Sendable {
         }
         guard current != actor.userID else { throw DomainError.suspendOwnMembership }
         let (adminID, organisationID) = (actor.userID, organisation.organisationID)
-        let ended = try await store.endMemberships(recordIDs: [record.id], reason: MembershipEnding.sessionReason, audit: { ended in
+        let audit = { @Sendable (ended: [EndedAccess]) -> [AuditEvent] in
             ended.map { access -> AuditEvent in
                 var details = ["record": record.id, "by": "org_admin", "left_with_none": access.leftWithNone ? "true" : "false"]
                 if access.leftWithNone {
@@ -72,7 +75,14 @@ public struct MembershipSuspension: Sendable {
                     subjectID: access.userID, source: source, details: details
                 )
             }
-        }, now: now)
+        }
+        let ended: [EndedAccess]
+        do {
+            ended = try await store.suspendMembership(recordID: record.id, holder: current, reason: MembershipEnding.sessionReason, audit: audit, now: now)
+        } catch let error as StoreError where error.isConstraint {
+            // Another account took the record between the page and the write: nothing changed.
+            throw DomainError.invalidInput("Another account holds this member's record now; open the member again.")
+        }
         for access in ended {
             logger.notice("Membership suspended", metadata: [
                 "user": "\(access.userID)", "organisation": "\(organisationID)", "by": "\(adminID)", "source": "\(source)",
@@ -80,5 +90,38 @@ public struct MembershipSuspension: Sendable {
             ])
         }
         return ended.first { $0.userID == current }
+    }
+
+    /// Lifts the suspension of a record here, audited `user.membership.suspension_lifted`: the
+    /// account that held it holds it again at once (its role here is back); without one, the
+    /// record waits for its holder's login as any record does.
+    /// - Returns: the account given the membership back, if any.
+    /// - Throws: as ``suspend(recordID:holder:in:by:source:)``;
+    ///   ``DomainError/notSuspended`` for a record that is not suspended.
+    public func lift(recordID: String, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> String? {
+        let now = now()
+        try actor.authorize(.membershipSuspend, in: organisation, at: now)
+        guard recordID.utf8.count <= 64, let record = try await store.memberRecord(id: recordID),
+              record.organisationId == organisation.organisationID
+        else { throw DomainError.notFound("member") }
+        guard record.suspendedAt != nil else { throw DomainError.notSuspended }
+        let (adminID, organisationID) = (actor.userID, organisation.organisationID)
+        do {
+            let restoredTo = try await store.liftSuspension(recordID: record.id, audit: { restoredTo in
+                var details = ["record": record.id, "by": "org_admin"]
+                details["restored_to"] = restoredTo
+                return AuditEvent(
+                    occurredAt: now, action: .membershipSuspensionLifted, outcome: restoredTo == nil ? "record_free" : "membership_restored",
+                    actorUserID: UUID(uuidString: adminID), organisationID: UUID(uuidString: organisationID), subjectType: "member_record",
+                    subjectID: record.id, source: source, details: details
+                )
+            }, now: now)
+            logger.notice("Membership suspension lifted", metadata: [
+                "record": "\(record.id)", "organisation": "\(organisationID)", "by": "\(adminID)", "restored": "\(restoredTo != nil)",
+            ])
+            return restoredTo
+        } catch let error as StoreError where error.isNotFound {
+            throw DomainError.notSuspended  // lifted by someone else meanwhile
+        }
     }
 }

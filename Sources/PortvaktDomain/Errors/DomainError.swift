@@ -25,6 +25,7 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let mergeOtherOrganisation = Reason(rawValue: "merge_other_organisation")
         public static let mergeDuplicateData = Reason(rawValue: "merge_duplicate_data")
         public static let mergeAccountGone = Reason(rawValue: "merge_account_gone")
+        public static let mergeAccountDisabled = Reason(rawValue: "merge_account_disabled")
         public static let alreadyDelivered = Reason(rawValue: "already_delivered")
         public static let beingDelivered = Reason(rawValue: "being_delivered")
         public static let tooManyOrders = Reason(rawValue: "too_many_orders")
@@ -34,6 +35,7 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let inviteAccountElsewhere = Reason(rawValue: "invite_account_elsewhere")
         public static let inviteEmailOtherOrganisations = Reason(rawValue: "invite_email_other_organisations")
         public static let suspendOwnMembership = Reason(rawValue: "suspend_own_membership")
+        public static let notSuspended = Reason(rawValue: "not_suspended")
     }
 
     private enum Code: Sendable, Hashable {
@@ -106,6 +108,10 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     )
     public static let mergeDuplicateData = refused(.conflict, .mergeDuplicateData, "Both accounts hold data under the same key; sort it out first.")
     public static let mergeAccountGone = refused(.conflict, .mergeAccountGone, "One of the accounts no longer exists.")
+    /// A disabled account's provider accounts, phones and passkeys would open the kept one.
+    public static let mergeAccountDisabled = refused(
+        .conflict, .mergeAccountDisabled, "One of the accounts is disabled; operations must enable it before it can be merged."
+    )
     public static let alreadyDelivered = refused(
         .conflict, .alreadyDelivered, "Only a dead or waiting message can be retried; this one is delivered."
     )
@@ -134,6 +140,9 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let suspendOwnMembership = refused(
         .notAllowed, .suspendOwnMembership, "Administrators cannot suspend their own membership; ask another administrator."
     )
+
+    /// Only a suspended membership's suspension can be lifted.
+    public static let notSuspended = refused(.conflict, .notSuspended, "This membership is not suspended.")
 
     private static func refused(_ kind: Kind, _ reason: Reason, _ text: String) -> DomainError {
         DomainError(code: .refused(kind, reason, text))

@@ -148,6 +148,7 @@ struct RoutePolicy: Sendable, Equatable {
         "POST /admin/{slug}/members/{id}/invite": RoutePolicy(caller: .portalRole(administrators)),
         // Suspending a membership can end every way in of the member: the administrators' step-up (issue 45 item 5).
         "POST /admin/{slug}/members/{id}/suspend": RoutePolicy(caller: .portalRole(administrators), action: .membershipSuspend),
+        "POST /admin/{slug}/members/{id}/suspension/lift": RoutePolicy(caller: .portalRole(administrators), action: .membershipSuspend),
         "GET /admin/{slug}/sync": RoutePolicy(caller: .portalRole(administrators)),
         "GET /admin/{slug}/sync/{id}": RoutePolicy(caller: .portalRole(administrators)),
         "POST /admin/{slug}/sync/{id}/reveal": RoutePolicy(caller: .portalRole(administrators), action: .personnummerReveal),

@@ -12,7 +12,8 @@ import PortvaktDomain
 ///   login, sent to a victim) continues nothing there, so nobody can be signed in as someone else
 ///   or offered someone else's claim. Each login has its own cookie (named after a hash of its
 ///   state, as ASP.NET's correlation cookies are), so two logins in two tabs do not undo each
-///   other; it is sent only to the callbacks and expires with the login.
+///   other; it expires with the login. On https it is `__Host-`: no sibling subdomain can plant
+///   one (cookie tossing), which is why its path is `/`.
 /// - The callback that offers a claim sets a cookie holding an HMAC of the claim's handle; every
 ///   claim form is taken only with that cookie. The code page's address is signed the same way,
 ///   so the page shows only an address this server sent a code to, never one a form made up.
@@ -30,7 +31,7 @@ struct BrowserBinding: Sendable {
     func loginSetting(for state: String, lifetime: TimeInterval) -> String {
         Cookie(
             name: loginCookieName(state), value: mac("login", state).base64URLEncoded(), maxAge: Int(lifetime),
-            path: "/oauth/callback", secure: secure, httpOnly: true, sameSite: .lax
+            path: "/", secure: secure, httpOnly: true, sameSite: .lax
         ).description
     }
 
@@ -39,11 +40,10 @@ struct BrowserBinding: Sendable {
         isValid(request.cookies[loginCookieName(state)]?.value, for: "login", state)
     }
 
-    /// `portvakt_login_` and 16 characters of the state's SHA-256 (`__Secure-` on https; not
-    /// `__Host-`, which would need `Path=/`).
+    /// `portvakt_login_` and 16 characters of the state's SHA-256 (`__Host-` on https).
     private func loginCookieName(_ state: String) -> String {
         let tag = Data(SHA256.hash(data: Data(state.utf8))).base64URLEncoded().prefix(16)
-        return (secure ? "__Secure-" : "") + "portvakt_login_" + tag
+        return (secure ? "__Host-" : "") + "portvakt_login_" + tag
     }
 
     // MARK: - A membership claim

@@ -28,13 +28,15 @@ struct PasswordLogin: Sendable {
         }
         let user = email.isEmpty || email.count > 254 ? nil : try await store.user(email: email)
         let matches = try await checker.verify(String(password.prefix(128)), hash: user?.passwordHash)
-        // A disabled account with the right password is accepted here and refused where every
-        // login ends (LoginCompletion), with the words every way in uses (issue 45 item 5).
         guard matches, let user else {
             try await auditFailure("wrong_credentials", address: address, now: now)
             DomainMetrics.login(provider: "password", outcome: "failure")
             return .refused
         }
+        // A disabled account with the right password is refused where every login ends
+        // (LoginCompletion), with the words every way in uses (issue 45 item 5); a wrong one
+        // says nothing about the account. Its attempts stay counted: nothing is reset.
+        if user.disabledAt != nil { return .accepted(user) }
         try await throttle.recordSuccess(.account(email))
         try await throttle.release(.address(address))
         return .accepted(user)

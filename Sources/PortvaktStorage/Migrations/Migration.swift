@@ -36,5 +36,6 @@ public struct Migration: Sendable {
         Migration(version: 26, name: "sessions opened by a passkey", apply: SessionsByPasskey.apply),
         Migration(version: 27, name: "member directory", apply: MemberDirectoryMigration.apply),
         Migration(version: 28, name: "no session for a disabled account", apply: DisabledUsers.apply),
+        Migration(version: 29, name: "suspended memberships", apply: SuspendedMemberships.apply),
     ]
 }

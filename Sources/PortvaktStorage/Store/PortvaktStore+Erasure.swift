@@ -105,6 +105,8 @@ extension PortvaktStore {
             counts.identities = try await delete("identities")
             _ = try await delete("bankid_orders")
             _ = try await delete("webauthn_challenges")
+            // A record suspended while the account held it stays suspended, holding nobody's id.
+            try await db.update("member_records").set("suspended_user_id", to: SQLLiteral.null).where("suspended_user_id", .equal, userID).run()
             _ = try await delete("users", "id")
             try await Self.append(audit(counts), in: db, keys: auditKeys)
             return counts

@@ -40,7 +40,7 @@ extension PortvaktStore {
             let lock: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
             if requireUnheld, !recordIDs.isEmpty {
                 let free = try await db.raw("""
-                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND personnummer_index IS NULL AND ended_at IS NULL\(lock)
+                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND personnummer_index IS NULL AND ended_at IS NULL AND suspended_at IS NULL\(lock)
                     """).all().count
                 let held = try await db.raw("SELECT COUNT(*) AS held FROM memberships WHERE member_record_id IN (\(binds: recordIDs))")
                     .first()?.decode(column: "held", as: Int.self) ?? 0
@@ -50,7 +50,7 @@ extension PortvaktStore {
             var lasting = Set<String>()
             if !recordIDs.isEmpty {
                 lasting = Set(try await db.raw("""
-                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND ended_at IS NULL\(lock)
+                    SELECT id FROM member_records WHERE id IN (\(binds: recordIDs)) AND ended_at IS NULL AND suspended_at IS NULL\(lock)
                     """).all().map { try $0.decode(column: "id", as: String.self) })
                 guard !lasting.isEmpty else { throw StoreError.constraint("member record ended") }
             }
@@ -95,7 +95,7 @@ extension PortvaktStore {
         try await read { db in
             try await db.select().column("*").from("member_records")
                 .where(SQLFunction("lower", args: SQLColumn("email")), .equal, SQLBind(email.lowercased()))
-                .where("ended_at", .is, SQLLiteral.null)
+                .where("ended_at", .is, SQLLiteral.null).where("suspended_at", .is, SQLLiteral.null)
                 .orderBy("created_at").all(as: MemberRecord.self)
         }
     }

@@ -221,7 +221,7 @@ extension PortvaktStore {
                 INSERT INTO memberships (user_id, organisation_id, role, member_record_id, created_at) \
                 SELECT users.id, member_records.organisation_id, member_records.role, member_records.id, CAST(\(bind: time) AS BIGINT) \
                 FROM member_records JOIN users ON users.personnummer_index = member_records.personnummer_index \
-                WHERE member_records.id IN (\(binds: batch)) AND member_records.ended_at IS NULL \
+                WHERE member_records.id IN (\(binds: batch)) AND member_records.ended_at IS NULL AND member_records.suspended_at IS NULL \
                 AND NOT EXISTS (SELECT 1 FROM memberships held WHERE held.member_record_id = member_records.id) \
                 ON CONFLICT (user_id, organisation_id, role) DO NOTHING RETURNING user_id, member_record_id
                 """).all()

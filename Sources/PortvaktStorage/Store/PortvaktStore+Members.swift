@@ -34,6 +34,12 @@ public struct MemberRecord: Sendable, Hashable, Codable {
     public internal(set) var endedAt: Int64? = nil
     /// One more on every change the member directory makes (SCIM `meta.version`).
     public internal(set) var version: Int64 = 1
+    // Migration 29.
+    /// When an administrator suspended the membership; nil unless suspended. A suspended record
+    /// is linked to nobody until the suspension is lifted.
+    public internal(set) var suspendedAt: Int64? = nil
+    /// The account that held the record when it was suspended, which lifting gives it back to.
+    public internal(set) var suspendedUserId: String? = nil
 
     /// Whether the membership lasts (`endedAt` is nil).
     public var isActive: Bool { endedAt == nil }
@@ -103,7 +109,7 @@ extension PortvaktStore {
     public func memberRecords(personnummerIndex index: String, includingEnded: Bool) async throws -> [MemberRecord] {
         try await read { db in
             var query = db.select().column("*").from("member_records").where("personnummer_index", .equal, index)
-            if !includingEnded { query = query.where("ended_at", .is, SQLLiteral.null) }
+            if !includingEnded { query = query.where("ended_at", .is, SQLLiteral.null).where("suspended_at", .is, SQLLiteral.null) }
             return try await query.orderBy("created_at").all(as: MemberRecord.self)
         }
     }
@@ -121,6 +127,7 @@ extension PortvaktStore {
     public func memberRecords(phone: String) async throws -> [MemberRecord] {
         try await read { db in
             try await db.select().column("*").from("member_records").where("phone", .equal, phone).where("ended_at", .is, SQLLiteral.null)
+                .where("suspended_at", .is, SQLLiteral.null)
                 .orderBy("created_at").all(as: MemberRecord.self)
         }
     }

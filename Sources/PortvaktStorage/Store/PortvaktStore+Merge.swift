@@ -9,11 +9,13 @@ extension PortvaktStore {
     ///
     /// - Parameter personnummer: the kept user's number afterwards, sealed for the kept user (the
     ///   caller takes the removed user's when the kept one has none); nil leaves it as it is.
-    /// - Throws: ``StoreError/notFound(_:)`` when either user is missing; ``StoreError/duplicate(_:)``
+    /// - Throws: ``StoreError/notFound(_:)`` when either user is missing or disabled; ``StoreError/duplicate(_:)``
     ///   when both wrote under the same idempotency key.
     public func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit: AuditEvent) async throws {
         try await write { db in
-            guard try await db.select().column("id").from("users").where("id", .in, [keepID, removeID]).all().count == 2 else {
+            // A disabled account is never merged: its ways in would open the other (issue 45 item 5).
+            guard try await db.select().column("id").from("users").where("id", .in, [keepID, removeID])
+                .where("disabled_at", .is, SQLLiteral.null).all().count == 2 else {
                 throw StoreError.notFound("users")
             }
             let removed = try await db.select().column("*").from("users").where("id", .equal, removeID).first(as: User.self)

@@ -246,16 +246,16 @@ extension LiveBroker {
     }
 }
 
-/// The cookies that bind a login to its browser (`portvakt_login_…`, `Path=/oauth/callback`):
-/// LiveBroker keeps them as a browser would, so every login a test drives comes back to the
-/// browser that started it. Other cookies (portal, claim) the tests pass by hand.
+/// The cookies that bind a login to its browser (`portvakt_login_…`): LiveBroker keeps them and
+/// sends them to the callbacks, as a browser would, so every login a test drives comes back to
+/// the browser that started it. Other cookies (portal, claim) the tests pass by hand.
 final class LoginCookieJar: Sendable {
     private let cookies = Mutex<[String: String]>([:])
 
     func keep(_ setCookies: [String]) {
         for setCookie in setCookies {
             let pair = setCookie.prefix { $0 != ";" }.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            guard pair.count == 2, pair[0].hasPrefix("portvakt_login_") || pair[0].hasPrefix("__Secure-portvakt_login_") else { continue }
+            guard pair.count == 2, pair[0].hasPrefix("portvakt_login_") || pair[0].hasPrefix("__Host-portvakt_login_") else { continue }
             cookies.withLock { $0[pair[0]] = pair[1] }
         }
     }

@@ -306,6 +306,22 @@ struct DisabledAccountTests {
             let event = try #require(events.first { $0.action == AuditAction.membershipSuspended.rawValue })
             #expect(event.actorUserID == UUID(uuidString: ingridID) && event.source == "portal" && event.outcome == "membership_ended")
             #expect(event.details["record"] == record && event.details["left_with_none"] == "false")
+
+            // The suspension lasts: his next login links the record no more; the page says so and offers to lift it.
+            _ = try await broker.bankIDLogin("magnus")
+            #expect(try await slugs() == ["hlf"], "a new login does not give the suspended record back")
+            let suspendedPage = try await AdminPortalTests.get(broker, path, cookie: renewed)
+            #expect(suspendedPage.body.contains("Suspendert") && suspendedPage.body.contains(#"action="\#(path)/suspension/lift""#))
+
+            // Lifting it (the same step-up): his NHF role is back at once, audited; a second lift is a 409.
+            let lifted = try await AdminPortalTests.post(broker, path + "/suspension/lift", cookie: renewed, form: [("csrf", csrf)])
+            #expect(lifted.status == 303 && lifted.location == path + "?done=lifted", "\(lifted.status) \(lifted.body.prefix(300))")
+            #expect(try await slugs() == ["hlf", "nhf"])
+            let liftEvents = try await broker.withStore { try await $0.auditEvents(subjectType: "member_record", subjectID: record) }
+            let liftEvent = try #require(liftEvents.first { $0.action == AuditAction.membershipSuspensionLifted.rawValue })
+            #expect(liftEvent.actorUserID == UUID(uuidString: ingridID) && liftEvent.outcome == "membership_restored" && liftEvent.details["restored_to"] == magnusID)
+            let again = try await AdminPortalTests.post(broker, path + "/suspension/lift", cookie: renewed, form: [("csrf", csrf)])
+            #expect(again.status == 409 && again.body.contains("ikke suspendert"))
         }
     }
 }

@@ -379,6 +379,9 @@ enum ExpectedAccess {
         // form names no account (`member`), so the step-up's callers get a 400 and Kari keeps her membership.
         .portal("POST /admin/{slug}/members/{id}/suspend",
             .noSession,       .adminStepUp,     .ok,              .ok,              .noRole,          .notTheirs),
+        // Lifting it: the same step-up; the matrix's record is not suspended, so the step-up's callers get a 409.
+        .portal("POST /admin/{slug}/members/{id}/suspension/lift",
+            .noSession,       .adminStepUp,     .ok,              .ok,              .noRole,          .notTheirs),
         // The sync log and an entry are masked for every administrator; revealing and resolving need the administrators' step-up.
         .portal("GET /admin/{slug}/sync",
             .noSession,       .masked,          .masked,          .masked,          .noRole,          .notTheirs),

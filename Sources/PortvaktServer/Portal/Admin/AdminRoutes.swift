@@ -26,6 +26,7 @@ struct AdminRoutes {
         post(router, "/members/:id/devices/remove") { admin, id in try await MembersPage(admin: admin).removeDevices(id) }
         post(router, "/members/:id/invite") { admin, id in try await MembersPage(admin: admin).invite(id) }
         post(router, "/members/:id/suspend") { admin, id in try await MembersPage(admin: admin).suspend(id) }
+        post(router, "/members/:id/suspension/lift") { admin, id in try await MembersPage(admin: admin).liftSuspension(id) }
         get(router, "/sync") { admin, _ in try await SyncPages(admin: admin).list() }
         get(router, "/sync/:id") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: false) }
         post(router, "/sync/:id/reveal") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: true) }

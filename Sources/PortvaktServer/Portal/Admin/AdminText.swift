@@ -101,6 +101,10 @@ enum AdminText: String, PageTexts {
     case stepUpPasskey = "admin_step_up_passkey"
     case suspend = "admin_suspend"
     case suspendExplained = "admin_suspend_explained"
+    case suspendedExplained = "admin_suspended_explained"
+    case suspendedLabel = "admin_suspended_label"
+    case liftSuspension = "admin_lift_suspension"
+    case liftSuspensionExplained = "admin_lift_suspension_explained"
     case sync = "admin_sync"
     case syncCaption = "admin_sync_caption"
     case syncEntries = "admin_sync_entries"
@@ -172,6 +176,8 @@ enum AdminText: String, PageTexts {
     case stepUpFirst = "step_up_first"
     case suspended = "membership_suspended"
     case suspendOwn = "suspend_own_membership"
+    case suspensionLifted = "membership_suspension_lifted"
+    case notSuspended = "membership_not_suspended"
     case withDevices = "with_devices"
     case withoutPersonnummer = "without_personnummer"
 
@@ -279,6 +285,14 @@ enum AdminText: String, PageTexts {
         case .suspendExplained: language.pick(
             "Medlemmet mister rollen sin her med en gang, og innloggingene gir ikke lenger tilgang til denne organisasjonen. Medlemskap i andre organisasjoner berøres ikke. Har medlemmet ikke andre medlemskap, avsluttes alle innlogginger, og telefoner og passnøkler slutter å virke. Avslutt medlemskapet i medlemssystemet også.",
             "The member loses their role here at once, and their sign-ins no longer open this organisation. Memberships in other organisations are not affected. A member with no other membership has every sign-in ended, and their phones and passkeys stop working. End the membership in the member system too.")
+        case .suspendedExplained: language.pick(
+            "Medlemskapet er suspendert av en administrator her. Ingen innlogging, invitasjon eller endring fra medlemssystemet gir det tilbake før suspensjonen oppheves.",
+            "The membership is suspended by an administrator here. No sign-in, invitation or change from the member system gives it back until the suspension is lifted.")
+        case .suspendedLabel: language.pick("Suspendert", "Suspended")
+        case .liftSuspension: language.pick("Opphev suspensjonen", "Lift the suspension")
+        case .liftSuspensionExplained: language.pick(
+            "Kontoen som hadde medlemskapet, får rollen sin her tilbake med en gang.",
+            "The account that held the membership gets its role here back at once.")
         case .stepUpVipps: language.pick("Bekreft med Vipps", "Confirm with Vipps")
         case .sync: language.pick("Medlemssynk", "Member sync")
         case .syncCaption: language.pick("Innlogginger som gjaldt fødselsnummer, nyeste først", "Sign-ins that concerned national identity numbers, newest first")
@@ -362,6 +376,8 @@ enum AdminText: String, PageTexts {
         case .statusResolved: language.pick("Løst", "Resolved")
         case .suspended: language.pick("Medlemskapet er suspendert. Medlemmet har ingen rolle her lenger.", "The membership is suspended. The member has no role here any more.")
         case .suspendOwn: language.pick("Du kan ikke suspendere ditt eget medlemskap. Be en annen administrator.", "You cannot suspend your own membership. Ask another administrator.")
+        case .suspensionLifted: language.pick("Suspensjonen er opphevet.", "The suspension is lifted.")
+        case .notSuspended: language.pick("Dette medlemskapet er ikke suspendert.", "This membership is not suspended.")
         case .stepUpFirst: language.pick("Sammenslåing krever en bekreftelse med BankID eller Vipps de siste 5 minuttene. Ingenting er endret.", "Merging needs a confirmation with BankID or Vipps in the last 5 minutes. Nothing was changed.")
         case .withDevices: language.pick("medlemmer med biometrisk innlogging", "members with biometric sign-in")
         case .withoutPersonnummer: language.pick("medlemmer uten fødselsnummer i registeret", "members without a national identity number on record")

@@ -97,7 +97,7 @@ enum AdminWords {
     static let knownActions: Set<String> = [
         "login.succeeded", "login.failed", "device.registered", "device.revoked", "device.unlock", "user.merged", "user.password_invited",
         "user.password_set", "member.personnummer.viewed", "member.personnummer.conflict_resolved", "member.outbox.retried", "audit.exported",
-        "user.membership.suspended",
+        "user.membership.suspended", "user.membership.suspension_lifted",
     ]
 
     static func event(_ action: String, outcome: String?, _ language: Language) -> String {
@@ -121,6 +121,7 @@ enum AdminWords {
         case "member.personnummer.absent": language.pick("Innloggingen ga ikke fødselsnummer", "The sign-in gave no national identity number")
         case "member.personnummer.invalid": language.pick("Innloggingen ga et ugyldig fødselsnummer", "The sign-in gave an invalid national identity number")
         case "user.membership.suspended": language.pick("Suspenderte et medlemskap", "Suspended a membership")
+        case "user.membership.suspension_lifted": language.pick("Opphevet en suspensjon", "Lifted a suspension")
         case "member.outbox.retried": language.pick("Sendte en oppdatering til medlemssystemet på nytt", "Sent an update to the member system again")
         case "audit.exported": language.pick("Eksporterte revisjonsloggen", "Exported the audit trail")
         case "session.ended": language.pick("Avsluttet en innlogging", "Ended a sign-in")
@@ -145,6 +146,9 @@ enum AdminWords {
                           "One of the accounts is also a member of another organisation. Its administrators must be involved, or operations merge them.")
         case .mergeDuplicateData: AdminText.mergeDuplicateData.text(language)
         case .mergeAccountGone: AdminText.mergeGone.text(language)
+        case .mergeAccountDisabled: language.pick(
+            "En av kontoene er deaktivert. Driften må aktivere den før den kan slås sammen.",
+            "One of the accounts is disabled. Operations must enable it before it can be merged.")
         case .conflictNotOpen: AdminText.conflictNotOpen.text(language)
         case .numberHeldElsewhere: AdminText.numberHeldElsewhere.text(language)
         case .heldByAnotherPerson: AdminText.heldByAnotherPerson.text(language)
@@ -156,6 +160,7 @@ enum AdminWords {
         case .inviteAccountElsewhere: AdminText.inviteAccountElsewhere.text(language)
         case .inviteEmailOtherOrganisations: AdminText.inviteEmailOtherOrganisations.text(language)
         case .suspendOwnMembership: AdminText.suspendOwn.text(language)
+        case .notSuspended: AdminText.notSuspended.text(language)
         case .stepUpRequired: AdminText.stepUpFirst.text(language)
         case .notFound: AdminText.entryNotFound.text(language)
         case .notAllowed: AdminText.administratorsOnly.text(language)

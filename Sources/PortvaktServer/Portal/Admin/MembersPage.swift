@@ -51,7 +51,7 @@ struct MembersPage {
             // An ended membership is listed, marked, until its record goes (PRIVACY.md): it has no role and no sign-in.
             var row: [String: Any] = [
                 "name": record.fullName,
-                "role": record.isActive ? PortalWords.role(record.role, organisation: admin.organisationName, language) : AdminText.membershipEnded.text(language),
+                "role": Self.role(of: record, admin),
                 "logins": record.isActive ? AdminWords.logins(users[record.id].flatMap { providers[$0] }, language) : "–",
                 "onFile": AdminWords.yesNo(record.personnummer != nil, language),
             ]
@@ -82,10 +82,11 @@ struct MembersPage {
         var frame = admin.frame
         if let done = admin.query["done"], done == "devices_removed" { frame.status = AdminText.devicesRemoved.text(language) }
         if admin.query["done"] == "suspended" { frame.status = AdminText.suspended.text(language) }
+        if admin.query["done"] == "lifted" { frame.status = AdminText.suspensionLifted.text(language) }
         if invited { frame.status = AdminText.inviteMade.text(language) }
         var values: [String: Any] = [
             "name": record.fullName, "path": "\(admin.base)/members/\(record.id)",
-            "role": record.isActive ? PortalWords.role(record.role, organisation: admin.organisationName, language) : AdminText.membershipEnded.text(language),
+            "role": Self.role(of: record, admin),
             "ended": !record.isActive,
             "email": record.email ?? "–", "canInvite": record.email != nil,
             "logins": record.isActive ? AdminWords.logins(providers, language) : "–",
@@ -101,6 +102,10 @@ struct MembersPage {
         if record.isActive, let userID, userID != admin.adminID {
             values["canSuspend"] = true
             values["holder"] = userID
+            values["suspendSteppedUp"] = try await admin.hasStepUp(for: .membershipSuspend)
+        }
+        if record.suspendedAt != nil {
+            values["suspended"] = true
             values["suspendSteppedUp"] = try await admin.hasStepUp(for: .membershipSuspend)
         }
         values["invited"] = invited
@@ -143,6 +148,21 @@ struct MembersPage {
         return admin.redirect("\(admin.base)/members/\(record.id)?done=suspended")
     }
 
+    /// Lifts the suspension (``MembershipSuspension/lift(recordID:in:by:source:)``), under the
+    /// same policy as suspending.
+    func liftSuspension(_ recordID: String) async throws -> Response {
+        guard let record = try await record(recordID) else { return notFound() }
+        guard let actor = try await admin.actor(), actor.satisfies(.membershipSuspend, at: admin.services.now()) else { return stepUpNeeded(record) }
+        do {
+            _ = try await admin.services.suspension.lift(recordID: record.id, in: admin.organisation, by: actor, source: "portal")
+        } catch let refusal as DomainError where refusal.kind == .stepUpRequired {
+            return stepUpNeeded(record)
+        } catch let refusal as DomainError where refusal.kind != .notFound {
+            return admin.problem(refusal, back: "\(admin.base)/members/\(record.id)")
+        }
+        return admin.redirect("\(admin.base)/members/\(record.id)?done=lifted")
+    }
+
     /// Nothing was removed: the step-up links, each coming back to the member's page.
     private func stepUpNeeded(_ record: MemberRecord) -> Response {
         let path = "\(admin.base)/members/\(record.id)"
@@ -173,5 +193,12 @@ struct MembersPage {
 
     private func notFound() -> Response {
         admin.problem(.memberNotFound, heading: .notFoundTitle, status: .notFound, back: admin.base + "/members")
+    }
+
+    /// The record's role in words, or that the membership ended or is suspended.
+    static func role(of record: MemberRecord, _ admin: AdminRequest) -> String {
+        if !record.isActive { return AdminText.membershipEnded.text(admin.language) }
+        if record.suspendedAt != nil { return AdminText.suspendedLabel.text(admin.language) }
+        return PortalWords.role(record.role, organisation: admin.organisationName, admin.language)
     }
 }
