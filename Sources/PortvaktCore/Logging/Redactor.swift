@@ -45,7 +45,11 @@ public enum Redactor {
         var output = ""
         var scalars = Array(text.unicodeScalars)[...]
         while let first = scalars.first {
-            if let length = digitRunLength(scalars), length > 0 {
+            if let length = uuidLength(scalars) {
+                // Ids in audit details and logs stay whole: a UUID's digits are not a number typed.
+                output.unicodeScalars.append(contentsOf: scalars.prefix(length))
+                scalars = scalars.dropFirst(length)
+            } else if let length = digitRunLength(scalars), length > 0 {
                 output += placeholder
                 scalars = scalars.dropFirst(length)
             } else if let length = jwtLength(scalars) {
@@ -77,6 +81,28 @@ public enum Redactor {
             }
         }
         return digits >= 11 ? lastDigitEnd : nil
+    }
+
+    /// 36 when `scalars` start with a UUID (8-4-4-4-12 hexadecimal digits).
+    private static func uuidLength(_ scalars: ArraySlice<Unicode.Scalar>) -> Int? {
+        let groups = [8, 4, 4, 4, 12]
+        var index = scalars.startIndex
+        for (number, count) in groups.enumerated() {
+            for _ in 0..<count {
+                guard index < scalars.endIndex, isHex(scalars[index]) else { return nil }
+                index += 1
+            }
+            if number < groups.count - 1 {
+                guard index < scalars.endIndex, scalars[index] == "-" else { return nil }
+                index += 1
+            }
+        }
+        if index < scalars.endIndex, isHex(scalars[index]) || scalars[index] == "-" { return nil }
+        return 36
+    }
+
+    private static func isHex(_ scalar: Unicode.Scalar) -> Bool {
+        isDigit(scalar) || ("a"..."f").contains(scalar) || ("A"..."F").contains(scalar)
     }
 
     /// The length of a compact JWS/JWT (`eyJ….….…`) at the start of `scalars`.

@@ -265,13 +265,39 @@ private struct ErasureSubject {
 
     /// The entries stay the organisation's; the number the account's own login brought goes, and
     /// an open conflict of it is closed (nobody can take a number whose owner is erased).
+    ///
+    /// A login of the account that matched someone else's record by phone only left an entry
+    /// under that record's holder with the account's number: found through the trail's
+    /// `login.link_refused` events, whose subject is one of the account's provider accounts and
+    /// whose `entry` names the entry; its number goes too, and it is closed.
     func unlinkSyncEntries(at time: Int64, in db: any SQLDatabase) async throws -> Int {
+        let ownLogins = try await refusedLinkEntries(in: db)
+        func ownNumber(_ query: SQLPredicateGroupBuilder) -> SQLPredicateGroupBuilder {
+            let own = query.where { $0.where("user_id", .equal, userID).where("source", .notLike, Self.phoneMatch) }
+            return ownLogins.isEmpty ? own : own.orWhere("id", .in, ownLogins)
+        }
         try await db.update("member_sync_log").set("status", to: "resolved").set("resolution", to: "account_erased").set("resolved_at", to: time)
-            .where("user_id", .equal, userID).where("status", .equal, "open").where("source", .notLike, Self.phoneMatch).run()
+            .where("status", .equal, "open").where { ownNumber($0) }.run()
         try await db.update("member_sync_log").set("login_personnummer_sealed", to: SQLLiteral.null).set("login_personnummer_key_id", to: SQLLiteral.null)
-            .where("user_id", .equal, userID).where("source", .notLike, Self.phoneMatch).run()
+            .where { ownNumber($0) }.run()
         return try await db.update("member_sync_log").set("user_id", to: SQLLiteral.null).where("user_id", .equal, userID)
             .returning("id").all().count
+    }
+
+    /// The entries the account's refused phone-match logins left (``IdentityLinker``).
+    private func refusedLinkEntries(in db: any SQLDatabase) async throws -> [String] {
+        let identities = subjects.first { $0.type == "identity" }?.ids ?? []
+        var entries = Set<String>()
+        for batch in identities.batches(of: PortvaktStore.batchSize) {
+            let rows = try await db.select().column("details").from("audit_events")
+                .where("action", .equal, AuditAction.loginLinkRefused.rawValue).where("subject_type", .equal, "identity")
+                .where("subject_id", .in, batch).all()
+            for row in rows {
+                let details = try JSONDecoder().decode([String: String].self, from: Data(try row.decode(column: "details", as: String.self).utf8))
+                if let entry = details["entry"] { entries.insert(entry) }
+            }
+        }
+        return entries.sorted()
     }
 
     func unlinkContacts(in db: any SQLDatabase) async throws -> Int {

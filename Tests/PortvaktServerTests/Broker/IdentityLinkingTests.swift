@@ -138,6 +138,36 @@ extension IdentityLinkingTests {
             #expect(try await store.identityProviders(userID: ingrid.id) == ["bankid"])
         }
     }
+
+    @Test("Issue 45 item 4: erasing an account takes its number from the review entries its refused phone-match logins left under another member's account, and closes them", arguments: TestDatabase.kinds)
+    func erasureTakesTheNumberOfARefusedPhoneMatch(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let vault = try Self.vault()
+            let linker = IdentityLinker(store: store, vault: vault)
+            let ingridNumber = try Personnummer("23466814679", context: .test)
+            let unaNumber = try Personnummer("26449933086", context: .test)
+            let ingridRecord = try await Self.member(store, vault: vault, number: ingridNumber, phone: "+4790000011")
+            let ingrid = try #require(try await linker.user(for: .init(provider: .bankid, subject: "ingrid-b", personnummer: ingridNumber, phone: nil, name: nil), now: Date()))
+            // Una's Vipps login matches Ingrid's record by phone only: an entry under Ingrid's account, with Una's number.
+            #expect(try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000011", name: nil), now: Date()) == nil)
+            // Later the same Vipps account gets a record of its own, and then Una asks to be erased.
+            let other = try await store.createOrganisation(slug: "org-erase-b", name: "Org B")
+            _ = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Una U", phone: "+4790000033", role: .peerMentor))
+            let una = try #require(try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000033", name: nil), now: Date()))
+            let before = try await store.memberSyncEntries(organisationID: ingridRecord.organisationId, outcome: .conflict, status: "open")
+            #expect(before.count == 1 && before.first?.userId == ingrid.id && before.first?.loginPersonnummer != nil)
+
+            let erased = try await store.eraseAccount(userID: una.id, audit: { _ in
+                AuditEvent(occurredAt: Date(), action: .userErased, outcome: "erased", subjectType: "user", subjectID: una.id, source: "cli")
+            }, now: Date())
+            #expect(erased != nil)
+            let after = try await store.memberSyncEntries(organisationID: ingridRecord.organisationId, outcome: .conflict, status: nil)
+            #expect(after.count == 1)
+            #expect(after.first?.loginPersonnummer == nil && after.first?.status == "resolved", "her number is gone from Ingrid's entry")
+            #expect(after.first?.userId == ingrid.id, "the entry stays Ingrid's record's")
+            #expect(try await store.memberSyncEntries(organisationID: ingridRecord.organisationId, outcome: .conflict, status: "open").isEmpty)
+        }
+    }
 }
 
 @Suite("Login throttle")
