@@ -128,6 +128,22 @@ public struct AccountAccess: Sendable {
         guard !names.contains(where: { lowered.contains($0) }) else {
             throw Refusal(description: "the reason stays in the audit trail for good, so it must not name the person (their name or email): give a reference such as a case number")
         }
+        // Eight digits or more in a row (a phone or a personnummer, however spaced) are nobody's case number here.
+        guard Redactor.redact(text) == text, !Self.hasPhoneLikeDigits(text) else {
+            throw Refusal(description: "the reason stays in the audit trail for good, so it must not hold a phone number or a personnummer: give a reference such as a case number")
+        }
         return text
+    }
+
+    /// Eight or more digits with only spaces or a + between them (a phone number however spaced;
+    /// a case number such as 2026-12345 is not one).
+    static func hasPhoneLikeDigits(_ text: String) -> Bool {
+        var digits = 0
+        for character in text {
+            if character.isASCII, character.isNumber { digits += 1; if digits >= 8 { return true } }
+            else if character == " " || character == "+" { continue }
+            else { digits = 0 }
+        }
+        return false
     }
 }

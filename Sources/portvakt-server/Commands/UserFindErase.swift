@@ -21,7 +21,7 @@ struct UserFind: AsyncParsableCommand {
     @Option(help: "A phone number on a member record: +4790000001, 0047 900 00 001 or 90000001 (8 digits are taken as Norwegian).")
     var phone: String?
 
-    @Option(help: "Eleven digits; - reads them from standard input, which keeps them out of the shell's history.")
+    @Option(help: "- reads the eleven digits from standard input, which keeps them out of the shell's history and the process list (digits here only with --dev).")
     var personnummer: String?
 
     @OptionGroup var options: ModeOptions
@@ -29,6 +29,9 @@ struct UserFind: AsyncParsableCommand {
     func validate() throws {
         guard [email, phone, personnummer].compactMap({ $0 }).count == 1 else {
             throw ValidationError("Give one of --email, --phone or --personnummer.")
+        }
+        if let personnummer, personnummer != "-", !options.dev {
+            throw ValidationError("Give --personnummer - and type the number on standard input: a number on the command line stays in the shell's history and the process list.")
         }
     }
 

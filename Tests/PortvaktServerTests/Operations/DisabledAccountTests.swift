@@ -204,14 +204,17 @@ struct DisabledAccountTests {
         }
     }
 
-    @Test("Issue 45 item 4: the operator's refusals: a reason naming the person or on two lines and a malformed id (64), an account nobody has (65); enabling an enabled account changes nothing")
+    @Test("Issue 45 item 4: the operator's refusals: a reason naming the person, holding a phone number or a personnummer, or on two lines and a malformed id (64), an account nobody has (65); enabling an enabled account changes nothing")
     func refusals() async throws {
         try await OperatorCommandTests.withConfiguration(.sqlite) { configuration in
             let logger = TestDatabase.logger
             let userID = try await PortvaktApplication.withStore(configuration: configuration, logger: logger) { store, _ in
                 try await store.createUser(displayName: "Kari Nordmann", email: "kari@sandbox.portvakt.test").id
             }
-            for reason in ["Kari Nordmann asked for it", "Mail from KARI@sandbox.portvakt.test", "", "two\nlines", String(repeating: "x", count: 201)] {
+            for reason in [
+                "Kari Nordmann asked for it", "Mail from KARI@sandbox.portvakt.test", "", "two\nlines", String(repeating: "x", count: 201),
+                "Her phone +47 900 00 001 was stolen", "Case of 150586-00048",
+            ] {
                 let refusal = await #expect(throws: OperatorError.self, "\(reason)") {
                     try await PortvaktApplication.disableUser(configuration: configuration, logger: logger, user: .id(userID), reason: reason)
                 }
