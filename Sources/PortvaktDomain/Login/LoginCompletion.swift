@@ -79,7 +79,17 @@ public struct LoginCompletion: Sendable {
             // Disabled between the check above and the session (migration 28 refused it).
             return try await failDisabled(login)
         }
+        await forgetContinuation(of: login.request)
         return appRedirect(login.request, [("code", code)])
+    }
+
+    /// A pushed request's pages carry a link of their own (``AppAuthorizationRequest/continuation``);
+    /// the login over, the last one is taken, so nobody who sees it can start another (review IV,
+    /// L2). Left to expire with the login when the database does not answer: it starts one login
+    /// at most, and only for this app.
+    private func forgetContinuation(of request: AppAuthorizationRequest) async {
+        guard let handle = request.continuation else { return }
+        _ = try? await store.takeLoginFlow(stateHash: RefreshTokenSecret.hash(handle), now: now())
     }
 
     private func failDisabled(_ login: PendingLogin) async throws -> String {
@@ -140,6 +150,7 @@ public struct LoginCompletion: Sendable {
     /// Sends the app an error with its message id, and records the failure.
     public func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
         try await recordFailure(method: login.method, message: message, reason: reason)
+        await forgetContinuation(of: login.request)
         return appRedirect(login.request, [
             ("error", error), ("error_description", message.text(.en)), ("message_id", message.id),
         ])

@@ -37,5 +37,6 @@ public struct Migration: Sendable {
         Migration(version: 27, name: "member directory", apply: MemberDirectoryMigration.apply),
         Migration(version: 28, name: "no session for a disabled account", apply: DisabledUsers.apply),
         Migration(version: 29, name: "suspended memberships", apply: SuspendedMemberships.apply),
+        Migration(version: 30, name: "end passkey sessions that name no passkey", apply: PasskeySessionsBeforeV26.apply),
     ]
 }

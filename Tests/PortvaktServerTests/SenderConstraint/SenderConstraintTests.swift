@@ -352,6 +352,19 @@ struct SenderConstraintTests {
             let bankID = try await broker.send(try link(methodsAgain.body, "bankid"))
             #expect(bankID.status == 303 && bankID.location?.contains("/sandbox/") == true)
             #expect(try await broker.send(try link(page.body, "bankid")).status == 400, "the first page's links are spent")
+
+            // Review IV, L2: a password login from a pushed request; once it is over, its page's "back" link starts nothing.
+            _ = try await PortvaktApplication.setPassword(
+                configuration: broker.configuration, logger: TestDatabase.logger, email: "kari@sandbox.portvakt.test", password: PasswordLoginTests.password
+            )
+            let third = try #require(try await key.send("/oauth/par", form: form).string("request_uri"))
+            let thirdPage = try await broker.send("/oauth/authorize?client_id=no.portvakt.app&request_uri=\(FormFields.encode(third))")
+            let thirdPassword = try await broker.send(try link(thirdPage.body, "password"))
+            let thirdBack = String(try #require(thirdPassword.body.firstMatch(of: /<p><a href="([^"]*)">/)).1).replacingOccurrences(of: "&amp;", with: "&")
+            let flow = String(try #require(thirdPassword.body.firstMatch(of: /name="flow" value="([^"]+)"/)).1)
+            let signedIn = try await PasswordLoginTests.submit(flow, email: "kari@sandbox.portvakt.test", password: PasswordLoginTests.password, at: broker)
+            #expect(signedIn.status == 303 && AppCallback(location: signedIn.location).code != nil, "\(signedIn.status)")
+            #expect(try await broker.send(thirdBack).status == 400, "the login over, its last link is spent")
         }
     }
 
