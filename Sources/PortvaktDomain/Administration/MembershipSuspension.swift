@@ -62,19 +62,10 @@ public struct MembershipSuspension: Sendable {
         guard current != actor.userID else { throw DomainError.suspendOwnMembership }
         let (adminID, organisationID) = (actor.userID, organisation.organisationID)
         let audit = { @Sendable (ended: [EndedAccess]) -> [AuditEvent] in
-            ended.map { access -> AuditEvent in
-                var details = ["record": record.id, "by": "org_admin", "left_with_none": access.leftWithNone ? "true" : "false"]
-                if access.leftWithNone {
-                    details["sessions_ended"] = "\(access.sessions)"
-                    details["devices_revoked"] = "\(access.devices)"
-                    details["passkeys_removed"] = "\(access.passkeys)"
-                }
-                return AuditEvent(
-                    occurredAt: now, action: .membershipSuspended, outcome: access.leftWithNone ? "access_ended" : "membership_ended",
-                    actorUserID: UUID(uuidString: adminID), organisationID: UUID(uuidString: organisationID), subjectType: "user",
-                    subjectID: access.userID, source: source, details: details
-                )
-            }
+            MembershipEnding.auditEvents(
+                for: ended, in: organisationID, source: source, details: ["record": record.id, "by": "org_admin"], at: now,
+                action: .membershipSuspended, actor: adminID
+            )
         }
         let ended: [EndedAccess]
         do {

@@ -39,10 +39,11 @@ public struct MembershipEnding: Sendable {
         return ended
     }
 
-    /// One `user.membership.ended` event per account that lost roles, saying whether it was left
-    /// with none and what ended with that.
+    /// One event per account that lost roles (`user.membership.ended` unless `action` says
+    /// otherwise), saying whether it was left with none and what ended with that.
     public static func auditEvents(
-        for ended: [EndedAccess], in organisationID: String, source: String, details: [String: String], at now: Date
+        for ended: [EndedAccess], in organisationID: String, source: String, details: [String: String], at now: Date,
+        action: AuditAction = .membershipEnded, actor: String? = nil
     ) -> [AuditEvent] {
         ended.map { access in
             var details = details
@@ -53,9 +54,9 @@ public struct MembershipEnding: Sendable {
                 details["passkeys_removed"] = "\(access.passkeys)"
             }
             return AuditEvent(
-                occurredAt: now, action: .membershipEnded, outcome: access.leftWithNone ? "access_ended" : "membership_ended",
-                organisationID: UUID(uuidString: organisationID), subjectType: "user", subjectID: access.userID, source: source,
-                details: details
+                occurredAt: now, action: action, outcome: access.leftWithNone ? "access_ended" : "membership_ended",
+                actorUserID: actor.flatMap(UUID.init(uuidString:)), organisationID: UUID(uuidString: organisationID), subjectType: "user",
+                subjectID: access.userID, source: source, details: details
             )
         }
     }

@@ -44,4 +44,23 @@ struct NoSeedTests {
             #expect(!broker.logs.text.contains("Seeded the sandbox organisations"))
         }
     }
+
+    @Test("Issue 45, done when: from dev --no-seed, organisation create ffo and an import make Una its org_admin; her Vipps sign-in reaches /admin/ffo", arguments: TestDatabase.kinds)
+    func goingLiveFromEmpty(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: ["PORTVAKT_SEED": "off"]) { broker in
+            let (before, _) = try await broker.providerLogin(AppLogin(), provider: "vipps", user: "una")
+            #expect(before.messageID == "not_registered", "nobody is a member yet")
+            try await PortvaktApplication.createOrganisation(
+                configuration: broker.configuration, logger: TestDatabase.logger, slug: "ffo", name: OperatorCommandTests.ffo
+            )
+            let report = try await OperatorCommandTests.importFile(broker.configuration, OperatorCommandTests.file(), apply: true)
+            #expect(report.changes == ["add  external_id=ffo-una (org_admin)"])
+
+            let (cookie, _) = try await PortalTests.signIn(broker, person: "una")
+            let admin = try await AdminPortalTests.get(broker, "/admin/ffo", cookie: cookie)
+            #expect(admin.status == 200 && admin.body.contains(OperatorCommandTests.ffo), "\(admin.status) \(admin.body.prefix(300))")
+            let members = try await AdminPortalTests.get(broker, "/admin/ffo/members", cookie: cookie)
+            #expect(members.status == 200 && members.body.contains(OperatorCommandTests.una.familyName))
+        }
+    }
 }
