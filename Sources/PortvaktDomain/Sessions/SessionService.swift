@@ -139,7 +139,8 @@ public struct SessionService: Sendable {
 
     /// Ends the session a refresh token or access token belongs to (RFC 7009: unknown tokens are
     /// not an error).
-    /// A bound session's token is revoked only with a proof by its key.
+    /// A bound session's token is revoked without a proof too, as RFC 7009 clients do (issue 46):
+    /// revoking only takes access away. A proof that is sent must be by the session's key.
     public func revoke(token: String, clientID: String, proofKey: String?, reason: String) async throws {
         let now = self.now()
         var session = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token))
@@ -147,8 +148,8 @@ public struct SessionService: Sendable {
             session = try await store.session(id: claims.sid)
         }
         guard let session, session.clientId == clientID, session.revokedAt == nil else { return }
-        if let bound = session.dpopJkt, bound != proofKey {
-            throw GrantRefusal.proofInvalid("This token is bound to a DPoP key: revoke it with a proof signed by that key.")
+        if let bound = session.dpopJkt, let proofKey, bound != proofKey {
+            throw GrantRefusal.proofInvalid("This token is bound to another DPoP key: send no proof, or one signed by that key.")
         }
         try await end(session, reason: reason, now: now)
     }

@@ -368,6 +368,25 @@ struct SenderConstraintTests {
         }
     }
 
+    @Test("Issue 46 item 2: RFC 7009 revocation of a DPoP-bound refresh token without a proof ends the session, as a standard client signs out; another key's proof is refused", arguments: TestDatabase.kinds)
+    func revocationWithoutProof(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: Self.requiredPolicy) { broker in
+            let key = ProofKey(broker)
+            let tokens = try await Self.login(broker, key: key)
+            let refresh = try #require(tokens["refresh_token"] as? String)
+            let access = try #require(tokens["access_token"] as? String)
+            let revokeForm = [("client_id", "no.portvakt.app"), ("token", refresh)]
+            let otherKey = try await ProofKey(broker).send("/oauth/revoke", form: revokeForm)
+            #expect(otherKey.status == 400 && otherKey.string("error") == "invalid_dpop_proof", "\(otherKey.body)")
+            #expect(try await key.send("/v1/me", method: "GET", accessToken: access).status == 200, "another key revokes nothing")
+            let bare = try await broker.send("/oauth/revoke", method: .POST, form: revokeForm)
+            #expect(bare.status == 200, "\(bare.body)")
+            #expect(try await key.send("/v1/me", method: "GET", accessToken: access).status == 401, "the session ended")
+            let refreshed = try await key.send("/oauth/token", form: [("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", refresh)])
+            #expect(refreshed.status == 400 && refreshed.string("error") == "invalid_grant")
+        }
+    }
+
     @Test("Review II item 9: end-session with only the ID token leaves a DPoP-bound session alone; with a proof by its key it ends it", arguments: TestDatabase.kinds)
     func endSessionNeedsTheKey(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind, settings: Self.requiredPolicy) { broker in
