@@ -88,6 +88,43 @@ struct ConfigurationTests {
         #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_ENV": "production"]) }
     }
 
+    @Test("Issue 46 item 3: a secret setting comes from NAME_FILE or systemd's CREDENTIALS_DIRECTORY (one line end taken off); given two ways, unreadable or empty, one line names it, never the value")
+    func secretsFromFiles() throws {
+        let keys = DataProtectionKeys.generateText()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portvakt-secrets-\(UUID().uuidString)")
+        let credentials = directory.appendingPathComponent("credentials")
+        try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let indexFile = directory.appendingPathComponent("index")
+        try Data((keys.indexKey + "\n").utf8).write(to: indexFile)
+        let encryptionFile = directory.appendingPathComponent("encryption")
+        try Data((keys.encryptionKeys + "\r\n").utf8).write(to: encryptionFile)
+        let token = "metrics-token-from-systemd-0123456789"
+        try Data((token + "\n").utf8).write(to: credentials.appendingPathComponent("PORTVAKT_METRICS_TOKEN"))
+        let production = [
+            "PORTVAKT_ENCRYPTION_KEYS_FILE": encryptionFile.path, "PORTVAKT_INDEX_KEY_FILE": indexFile.path,
+            "CREDENTIALS_DIRECTORY": credentials.path,
+            "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
+        ]
+        let configuration = try ServerConfiguration.load(.production, from: production)
+        #expect(configuration.metricsToken == token)
+        #expect(configuration.indexKey == keys.indexKey && configuration.encryptionKeys == keys.encryptionKeys, "one line end taken off, \\n or \\r\\n")
+
+        let refusals: [([String: String], String)] = [
+            (production.merging(["PORTVAKT_INDEX_KEY": keys.indexKey]) { $1 }, "PORTVAKT_INDEX_KEY is given 2 ways"),
+            (production.merging(["PORTVAKT_METRICS_TOKEN": token]) { $1 }, "PORTVAKT_METRICS_TOKEN is given 2 ways"),
+            (production.merging(["PORTVAKT_INDEX_KEY_FILE": directory.appendingPathComponent("missing").path]) { $1 }, "PORTVAKT_INDEX_KEY_FILE: cannot read"),
+        ]
+        for (environment, words) in refusals {
+            let error = try #require(throws: ConfigurationError.self) { try ServerConfiguration.load(.production, from: environment) }
+            #expect(error.description.contains(words), "\(error.description)")
+            #expect(!error.description.contains(keys.indexKey) && !error.description.contains(token))
+        }
+        try Data("\n".utf8).write(to: indexFile)
+        let empty = try #require(throws: ConfigurationError.self) { try ServerConfiguration.load(.production, from: production) }
+        #expect(empty.description.contains("PORTVAKT_INDEX_KEY_FILE") && empty.description.contains("empty"))
+    }
+
     @Test("Security review III, item 6: development (`dev`, `--dev`) seeds test people, so it refuses a PostgreSQL host that is not loopback", arguments: [
         ("db.internal", false), ("10.0.0.5", false), ("127.evil.example", false), ("127.0.0.1.nip.io", false), ("localhost", true),
         ("127.0.0.1", true), ("127.8.9.10", true), ("[::1]", true),

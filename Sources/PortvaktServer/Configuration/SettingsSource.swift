@@ -4,10 +4,21 @@ import PortvaktCore
 /// Raw settings by name: environment variables over an optional JSON file that uses the same
 /// names (`{"PORTVAKT_PORT": 8080}`). Every value is read as text and parsed by the caller.
 ///
+/// A secret setting (``secretNames``) may instead be a file of its own: `NAME_FILE` names it (the
+/// container convention), or systemd puts it in `$CREDENTIALS_DIRECTORY/NAME`
+/// (`LoadCredential=NAME:/path`). One line's end is taken off. Given two ways, it is an error.
+///
 /// Written by hand rather than with swift-configuration: Portvakt must tell a missing setting
 /// from a malformed one and name the setting in one line, and refuse unknown names in the file.
 struct SettingsSource: Sendable {
     static let fileSetting = "PORTVAKT_CONFIG_FILE"
+
+    /// The settings that hold a secret (issue 46 item 3).
+    static let secretNames: Set<String> = [
+        "DATABASE_URL", "PORTVAKT_ENCRYPTION_KEYS", "PORTVAKT_INDEX_KEY", "PORTVAKT_AUDIT_KEY",
+        "PORTVAKT_VIPPS_CLIENT_SECRET", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_ORDER_CLIENT_SECRET",
+        "PORTVAKT_MEMBER_SYSTEM_SECRETS", "PORTVAKT_SMTP_URL", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_SANDBOX_ADMIN_TOKEN",
+    ]
 
     private let values: [String: String]
 
@@ -22,7 +33,33 @@ struct SettingsSource: Sendable {
         for name in knownNames {
             if let value = environment[name] { values[name] = value }
         }
+        for name in Self.secretNames.intersection(knownNames).sorted() {
+            if let value = try Self.secretFromFile(name, given: values[name], environment: environment) { values[name] = value }
+        }
         self.values = values
+    }
+
+    /// The secret `name` from `NAME_FILE` or the credentials directory; nil when neither has it.
+    private static func secretFromFile(_ name: String, given: String?, environment: [String: String]) throws(ConfigurationError) -> String? {
+        var ways: [(label: String, path: String)] = []
+        if let path = environment[name + "_FILE"], !path.isEmpty { ways.append((name + "_FILE", path)) }
+        if let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
+            let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+            if FileManager.default.fileExists(atPath: path) { ways.append(("the credential \(name) in CREDENTIALS_DIRECTORY", path)) }
+        }
+        if let given, !given.isEmpty { ways.insert((name, ""), at: 0) }
+        guard ways.count <= 1 else {
+            throw ConfigurationError("\(name) is given \(ways.count) ways (\(ways.map(\.label).joined(separator: ", "))): give it one way")
+        }
+        guard let way = ways.first, !way.path.isEmpty else { return nil }
+        guard let data = FileManager.default.contents(atPath: way.path), let content = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError("\(way.label): cannot read the file \(way.path) as UTF-8 text")
+        }
+        var scalars = content.unicodeScalars
+        if scalars.last == "\n" { scalars.removeLast(); if scalars.last == "\r" { scalars.removeLast() } }
+        let text = String(scalars)
+        guard !text.isEmpty else { throw ConfigurationError("\(way.label): the file \(way.path) is empty") }
+        return text
     }
 
     /// The value of `name`, nil when unset or empty.
