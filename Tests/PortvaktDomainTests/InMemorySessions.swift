@@ -11,6 +11,8 @@ actor InMemorySessions: SessionStore, TokenIssuerStore, SigningKeyRepository {
     var codes: [Data: PortvaktStore.CodeRedemption] = [:]
     var rotation: RefreshRotation = .unknown
     var sessionsByRefreshHash: [Data: String] = [:]
+    /// Refresh tokens already rotated (no longer their session's own).
+    var rotatedRefreshHashes: Set<Data> = []
     private(set) var refreshTokens: [(sessionID: String, hash: Data)] = []
     private(set) var revoked: [(id: String, reason: String)] = []
     private(set) var audit: [AuditEvent] = []
@@ -20,7 +22,10 @@ actor InMemorySessions: SessionStore, TokenIssuerStore, SigningKeyRepository {
     func put(_ session: Session) { sessions[session.id] = session }
     func putCode(_ token: String, _ answer: PortvaktStore.CodeRedemption) { codes[RefreshTokenSecret.hash(token)] = answer }
     func answerRotations(with answer: RefreshRotation) { rotation = answer }
-    func putRefreshToken(_ token: String, of sessionID: String) { sessionsByRefreshHash[RefreshTokenSecret.hash(token)] = sessionID }
+    func putRefreshToken(_ token: String, of sessionID: String, rotated: Bool = false) {
+        sessionsByRefreshHash[RefreshTokenSecret.hash(token)] = sessionID
+        if rotated { rotatedRefreshHashes.insert(RefreshTokenSecret.hash(token)) }
+    }
 
     func redeemAuthorizationCode(hash: Data, now: Date) async throws -> PortvaktStore.CodeRedemption {
         codes[hash] ?? .unknown
@@ -45,7 +50,9 @@ actor InMemorySessions: SessionStore, TokenIssuerStore, SigningKeyRepository {
 
     func session(id: String) async throws -> Session? { sessions[id] }
 
-    func session(refreshTokenHash hash: Data) async throws -> Session? { sessionsByRefreshHash[hash].flatMap { sessions[$0] } }
+    func session(refreshTokenHash hash: Data, now: Date) async throws -> (session: Session, isCurrent: Bool)? {
+        sessionsByRefreshHash[hash].flatMap { sessions[$0] }.map { ($0, !rotatedRefreshHashes.contains(hash)) }
+    }
 
     func bindSession(id: String, dpopJKT jkt: String) async throws -> Session? {
         guard let session = sessions[id] else { return nil }

@@ -151,15 +151,17 @@ struct SessionServiceTests {
         #expect(await store.audit.isEmpty)
     }
 
-    @Test("Revoking a bound session's token needs a proof by its key; another client's token or an unknown one is ignored (RFC 7009)")
+    @Test("Issue 46 item 2: a bound session's current token is revoked with no proof or one by its key; an old one only with the key, another key's proof never; another client's token or an unknown one is ignored (RFC 7009)")
     func revoke() async throws {
         let session = try #require(try await bound(Fixtures.session("user-1", .bankID)))
+        await store.putRefreshToken("refresh-0", of: session.id, rotated: true)
         await store.putRefreshToken("refresh-1", of: session.id)
-        await expectRefusal(.proofInvalid) { try await service.revoke(token: "refresh-1", clientID: Self.client, proofKey: nil, reason: "revoked") }
+        await expectRefusal(.proofInvalid) { try await service.revoke(token: "refresh-0", clientID: Self.client, proofKey: nil, reason: "revoked") }
+        await expectRefusal(.proofInvalid) { try await service.revoke(token: "refresh-1", clientID: Self.client, proofKey: "another-key", reason: "revoked") }
         try await service.revoke(token: "refresh-1", clientID: "other.client", proofKey: Self.proofKey, reason: "revoked")
         try await service.revoke(token: "unknown", clientID: Self.client, proofKey: nil, reason: "revoked")
         #expect(await store.revoked.isEmpty)
-        try await service.revoke(token: "refresh-1", clientID: Self.client, proofKey: Self.proofKey, reason: "revoked")
+        try await service.revoke(token: "refresh-1", clientID: Self.client, proofKey: nil, reason: "revoked")
         #expect(await store.revoked.map(\.id) == [session.id])
         #expect(await store.audit.map(\.action) == [AuditAction.sessionEnded.rawValue])
     }

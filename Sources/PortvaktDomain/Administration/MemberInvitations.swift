@@ -40,6 +40,8 @@ public struct MemberInvitations: Sendable {
     public func invite(_ record: MemberRecord, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws {
         try actor.require(MemberAdministration.administrators, in: organisation)
         guard record.organisationId == organisation.organisationID else { throw DomainError.notFound("member") }
+        // A password would give the suspended membership back (issue 45 item 5).
+        guard record.suspendedAt == nil else { throw DomainError.inviteSuspended }
         guard let email = record.email, let address = try? MailAddress(email) else { throw DomainError.inviteNeedsEmail }
         let holder = try await store.user(holdingAnyOf: [record])
         if let owner = try await store.user(email: address.address), owner.id != holder?.id {

@@ -36,6 +36,7 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let inviteEmailOtherOrganisations = Reason(rawValue: "invite_email_other_organisations")
         public static let suspendOwnMembership = Reason(rawValue: "suspend_own_membership")
         public static let notSuspended = Reason(rawValue: "not_suspended")
+        public static let inviteSuspended = Reason(rawValue: "invite_suspended")
     }
 
     private enum Code: Sendable, Hashable {
@@ -140,6 +141,9 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let suspendOwnMembership = refused(
         .notAllowed, .suspendOwnMembership, "Administrators cannot suspend their own membership; ask another administrator."
     )
+
+    /// A suspended membership gets no invitation: the password would give it back.
+    public static let inviteSuspended = refused(.conflict, .inviteSuspended, "This membership is suspended: lift the suspension before inviting the member.")
 
     /// Only a suspended membership's suspension can be lifted.
     public static let notSuspended = refused(.conflict, .notSuspended, "This membership is not suspended.")

@@ -89,7 +89,8 @@ public struct IdentityLinker: Sendable {
     /// email must not go around the conflict rules).
     public func mayClaimByEmail(_ login: Login) async throws -> Bool {
         guard let number = login.personnummer else { return true }
-        return try await store.memberRecords(personnummerIndex: vault.blindIndex(number)).isEmpty
+        // Ended records do not stop it; a suspended one does (it is still the person's record).
+        return try await !store.memberRecords(personnummerIndex: vault.blindIndex(number), includingEnded: true).contains { $0.isActive }
     }
 
     /// S15: of the records carrying an email, the one per organisation a login may claim by a code

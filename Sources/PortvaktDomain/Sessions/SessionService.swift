@@ -139,17 +139,28 @@ public struct SessionService: Sendable {
 
     /// Ends the session a refresh token or access token belongs to (RFC 7009: unknown tokens are
     /// not an error).
-    /// A bound session's token is revoked without a proof too, as RFC 7009 clients do (issue 46):
-    /// revoking only takes access away. A proof that is sent must be by the session's key.
+    /// A bound session's current token (its refresh token not yet rotated, or an access token not
+    /// yet expired) is revoked without a proof too, as RFC 7009 clients do (issue 46): revoking
+    /// only takes access away. An older token of it, which a backup or a log may hold, needs a
+    /// proof by the session's key; a proof that is sent must always be by that key.
     public func revoke(token: String, clientID: String, proofKey: String?, reason: String) async throws {
         let now = self.now()
-        var session = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token))
-        if session == nil, let claims = await accessClaims(of: token) {
+        var session: Session?
+        var isCurrent = false
+        if let found = try await store.session(refreshTokenHash: RefreshTokenSecret.hash(token), now: now) {
+            (session, isCurrent) = found
+        } else if let claims = await accessClaims(of: token) {
             session = try await store.session(id: claims.sid)
+            isCurrent = Double(claims.exp) > now.timeIntervalSince1970
         }
         guard let session, session.clientId == clientID, session.revokedAt == nil else { return }
-        if let bound = session.dpopJkt, let proofKey, bound != proofKey {
-            throw GrantRefusal.proofInvalid("This token is bound to another DPoP key: send no proof, or one signed by that key.")
+        if let bound = session.dpopJkt {
+            if let proofKey, bound != proofKey {
+                throw GrantRefusal.proofInvalid("This token is bound to another DPoP key: send no proof, or one signed by that key.")
+            }
+            if proofKey == nil, !isCurrent {
+                throw GrantRefusal.proofInvalid("This token is no longer the session's own: revoke it with a proof signed by the session's DPoP key.")
+            }
         }
         try await end(session, reason: reason, now: now)
     }

@@ -10,7 +10,7 @@ public protocol SessionStore: Sendable {
         hash: Data, successorHash: Data, clientID: String, dpopJKT: String?, proof: DPoPProofRecord?, idleLifetime: TimeInterval, now: Date
     ) async throws -> RefreshRotation
     func session(id: String) async throws -> Session?
-    func session(refreshTokenHash hash: Data) async throws -> Session?
+    func session(refreshTokenHash hash: Data, now: Date) async throws -> (session: Session, isCurrent: Bool)?
     func bindSession(id: String, dpopJKT jkt: String) async throws -> Session?
     func revokeSession(id: String, reason: String, now: Date) async throws
     func append(_ event: AuditEvent) async throws

@@ -20,6 +20,7 @@ extension PortvaktStore {
             }
             let removed = try await db.select().column("*").from("users").where("id", .equal, removeID).first(as: User.self)
             try await db.update("identities").set("user_id", to: keepID).where("user_id", .equal, removeID).run()
+            try await db.update("member_records").set("suspended_user_id", to: keepID).where("suspended_user_id", .equal, removeID).run()
             for membership in try await db.select().column("*").from("memberships").where("user_id", .equal, removeID).all(as: Membership.self) {
                 try await db.insert(into: "memberships").row(Membership(
                     userId: keepID, organisationId: membership.organisationId, role: membership.role,

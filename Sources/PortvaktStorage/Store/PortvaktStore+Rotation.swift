@@ -109,11 +109,14 @@ extension PortvaktStore {
             .run()
     }
 
-    /// The session a refresh token belongs to, whatever its state.
-    public func session(refreshTokenHash hash: Data) async throws -> Session? {
+    /// The session a refresh token belongs to, whatever its state, and whether the token is the
+    /// session's current one (neither rotated nor expired at `now`).
+    public func session(refreshTokenHash hash: Data, now: Date) async throws -> (session: Session, isCurrent: Bool)? {
         try await read { db in
-            guard let token = try await Self.refreshToken(hash: hash, in: db) else { return nil }
-            return try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self)
+            guard let token = try await Self.refreshToken(hash: hash, in: db),
+                  let session = try await db.select().column("*").from("sessions").where("id", .equal, token.sessionId).first(as: Session.self)
+            else { return nil }
+            return (session, token.rotatedAt == nil && token.expiresAt > now.millisecondsSince1970)
         }
     }
 }

@@ -40,8 +40,12 @@ extension PortvaktStore {
     ) async throws -> String? {
         let time = now.millisecondsSince1970
         return try await write { db in
-            guard let record = try await db.select().column("*").from("member_records").where("id", .equal, recordID)
-                .where("suspended_at", .isNot, SQLLiteral.null).first(as: MemberRecord.self),
+            // PostgreSQL: locked, so a directory change that ends or moves the record waits, and
+            // the role given back is the record's as it is now.
+            let lock: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
+            guard let record = try await db.raw("""
+                SELECT * FROM member_records WHERE id = \(bind: recordID) AND suspended_at IS NOT NULL\(lock)
+                """).first(as: MemberRecord.self),
                 let suspendedAt = record.suspendedAt
             else { throw StoreError.notFound("member_records") }
             // Conditional on the suspension read: of two lifts at once, one lifts.

@@ -315,6 +315,9 @@ struct DisabledAccountTests {
             #expect(try await slugs() == ["hlf"], "a new login does not give the suspended record back")
             let suspendedPage = try await AdminPortalTests.get(broker, path, cookie: renewed)
             #expect(suspendedPage.body.contains("Suspendert") && suspendedPage.body.contains(#"action="\#(path)/suspension/lift""#))
+            #expect(!suspendedPage.body.contains(#"action="\#(path)/invite""#), "no invitation while suspended")
+            let invite = try await AdminPortalTests.post(broker, path + "/invite", cookie: renewed, form: [("csrf", csrf)])
+            #expect(invite.status == 409 && invite.body.contains("Opphev suspensjonen"), "a password would give it back: \(invite.status)")
 
             // Lifting it (the same step-up): his NHF role is back at once, audited; a second lift is a 409.
             let lifted = try await AdminPortalTests.post(broker, path + "/suspension/lift", cookie: renewed, form: [("csrf", csrf)])

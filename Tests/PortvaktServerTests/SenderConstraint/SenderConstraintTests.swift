@@ -379,10 +379,16 @@ struct SenderConstraintTests {
             let otherKey = try await ProofKey(broker).send("/oauth/revoke", form: revokeForm)
             #expect(otherKey.status == 400 && otherKey.string("error") == "invalid_dpop_proof", "\(otherKey.body)")
             #expect(try await key.send("/v1/me", method: "GET", accessToken: access).status == 200, "another key revokes nothing")
-            let bare = try await broker.send("/oauth/revoke", method: .POST, form: revokeForm)
+            // A refresh token already rotated (a backup's, a log's) revokes nothing without the key.
+            let rotated = try await key.send("/oauth/token", form: [("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", refresh)])
+            let current = try #require(rotated.string("refresh_token"), "\(rotated.body)")
+            let old = try await broker.send("/oauth/revoke", method: .POST, form: revokeForm)
+            #expect(old.status == 400 && old.string("error") == "invalid_dpop_proof", "\(old.body)")
+            #expect(try await key.send("/v1/me", method: "GET", accessToken: access).status == 200)
+            let bare = try await broker.send("/oauth/revoke", method: .POST, form: [("client_id", "no.portvakt.app"), ("token", current)])
             #expect(bare.status == 200, "\(bare.body)")
             #expect(try await key.send("/v1/me", method: "GET", accessToken: access).status == 401, "the session ended")
-            let refreshed = try await key.send("/oauth/token", form: [("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", refresh)])
+            let refreshed = try await key.send("/oauth/token", form: [("grant_type", "refresh_token"), ("client_id", "no.portvakt.app"), ("refresh_token", current)])
             #expect(refreshed.status == 400 && refreshed.string("error") == "invalid_grant")
         }
     }

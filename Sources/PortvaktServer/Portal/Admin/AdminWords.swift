@@ -161,6 +161,9 @@ enum AdminWords {
         case .inviteEmailOtherOrganisations: AdminText.inviteEmailOtherOrganisations.text(language)
         case .suspendOwnMembership: AdminText.suspendOwn.text(language)
         case .notSuspended: AdminText.notSuspended.text(language)
+        case .inviteSuspended: language.pick(
+            "Medlemskapet er suspendert. Opphev suspensjonen før du inviterer medlemmet.",
+            "The membership is suspended. Lift the suspension before inviting the member.")
         case .stepUpRequired: AdminText.stepUpFirst.text(language)
         case .notFound: AdminText.entryNotFound.text(language)
         case .notAllowed: AdminText.administratorsOnly.text(language)

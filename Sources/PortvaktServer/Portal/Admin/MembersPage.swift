@@ -88,7 +88,7 @@ struct MembersPage {
             "name": record.fullName, "path": "\(admin.base)/members/\(record.id)",
             "role": Self.role(of: record, admin),
             "ended": !record.isActive,
-            "email": record.email ?? "–", "canInvite": record.email != nil,
+            "email": record.email ?? "–", "canInvite": record.email != nil && record.suspendedAt == nil,
             "logins": record.isActive ? AdminWords.logins(providers, language) : "–",
             "onFile": AdminWords.yesNo(record.personnummer != nil, language),
             "devices": devices.map { device -> [String: Any] in
