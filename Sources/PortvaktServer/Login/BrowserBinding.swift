@@ -25,6 +25,12 @@ struct BrowserBinding: Sendable {
 
     private var secure: Bool { address.current.hasPrefix("https://") }
 
+    /// The page for a step without its browser's cookie (another browser or site, or a cookie
+    /// expired): 403, and nothing about the login or claim is said or changed.
+    static func otherBrowser(_ request: Request) -> Response {
+        BrokerPage.problem(.invalidLoginRequest, reason: "this login was started in another browser", language: PortalLanguage.of(request), status: .forbidden)
+    }
+
     // MARK: - A login's state
 
     /// The `Set-Cookie` value that binds the login with `state` to this browser for `lifetime`.

@@ -35,9 +35,7 @@ struct CallbackRoutes {
         // the browser that started the login can still finish it.
         guard flows.binding.isLoginBound(request, state: state) else {
             logger.notice("A provider's answer arrived in another browser", metadata: ["callback": "\(provider.rawValue)"])
-            return BrokerPage.problem(
-                .invalidLoginRequest, reason: "this login was started in another browser", language: PortalLanguage.of(request), status: .forbidden
-            )
+            return BrowserBinding.otherBrowser(request)
         }
         // Taken whatever happens next, so a state is good for one answer only.
         guard let login = try await flows.pendingLogin(handle: state, take: true) else {

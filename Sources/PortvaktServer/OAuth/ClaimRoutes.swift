@@ -24,7 +24,7 @@ struct ClaimRoutes {
 
     private func sendCode(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return otherBrowser(request) }
+        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return BrowserBinding.otherBrowser(request) }
         guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
         let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
@@ -45,7 +45,7 @@ struct ClaimRoutes {
 
     private func confirm(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return otherBrowser(request) }
+        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return BrowserBinding.otherBrowser(request) }
         guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
         // Only an address this server signed for this claim is shown again.
@@ -72,18 +72,12 @@ struct ClaimRoutes {
 
     private func cancel(_ request: Request) async throws -> Response {
         let fields = try await request.formFields()
-        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return otherBrowser(request) }
+        guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return BrowserBinding.otherBrowser(request) }
         guard let login = try await claims.cancel(handle: handle) else { return ended() }
         let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
         var response = Responses.redirect(to: location, status: .seeOther)
         response.headers[.setCookie] = binding.claimClearing
         return response
-    }
-
-    /// A handle without its browser's cookie: posted by another browser or site, or after the
-    /// cookie expired. Nothing about the claim is said or changed.
-    private func otherBrowser(_ request: Request) -> Response {
-        BrokerPage.problem(.invalidLoginRequest, reason: "this login was started in another browser", language: PortalLanguage.of(request), status: .forbidden)
     }
 
     private func ended(_ language: Language = .nb) -> Response {
