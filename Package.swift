@@ -57,6 +57,7 @@ let package = Package(
                 "Personnummer",
                 "PortvaktProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]

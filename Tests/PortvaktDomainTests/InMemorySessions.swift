@@ -71,7 +71,7 @@ actor InMemorySessions: SessionStore, TokenIssuerStore, SigningKeyRepository {
     func organisationRoles(userID: String) async throws -> [OrganisationRoles] { [] }
 
     func signingKeys() async throws -> [StoredSigningKey] { keys }
-    func activate(_ key: StoredSigningKey, now: Date) async throws { keys.insert(key, at: 0) }
+    func activate(_ new: [StoredSigningKey], now: Date) async throws { keys.insert(contentsOf: new, at: 0) }
 
     /// `session` with its fields changed as the database would change them.
     private static func session(_ session: Session, boundTo jkt: String? = nil, revokedAt: Date? = nil) throws -> Session {

@@ -42,6 +42,13 @@ public struct FormFields: Sendable {
         self.values = values
     }
 
+    /// These fields with `name` set to `value` (the client an `Authorization` header named).
+    public func setting(_ name: String, to value: String) -> FormFields {
+        var values = values
+        values[name] = value
+        return FormFields(values: values)
+    }
+
     /// The value, with an empty value treated as absent (RFC 6749 §3.1).
     public subscript(name: String) -> String? {
         guard let value = values[name], !value.isEmpty else { return nil }

@@ -9,6 +9,10 @@ public struct OpenIDProviderMetadata: Codable, Sendable, Equatable {
     public var jwksURI: String
     public var userinfoEndpoint: String?
     public var revocationEndpoint: String?
+    public var revocationEndpointAuthMethodsSupported: [String]?
+    public var introspectionEndpoint: String?
+    public var introspectionEndpointAuthMethodsSupported: [String]?
+    public var tokenEndpointAuthSigningAlgValuesSupported: [String]?
     public var pushedAuthorizationRequestEndpoint: String?
     public var endSessionEndpoint: String?
     public var scopesSupported: [String]?
@@ -39,6 +43,10 @@ public struct OpenIDProviderMetadata: Codable, Sendable, Equatable {
         case jwksURI = "jwks_uri"
         case userinfoEndpoint = "userinfo_endpoint"
         case revocationEndpoint = "revocation_endpoint"
+        case revocationEndpointAuthMethodsSupported = "revocation_endpoint_auth_methods_supported"
+        case introspectionEndpoint = "introspection_endpoint"
+        case introspectionEndpointAuthMethodsSupported = "introspection_endpoint_auth_methods_supported"
+        case tokenEndpointAuthSigningAlgValuesSupported = "token_endpoint_auth_signing_alg_values_supported"
         case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
         case endSessionEndpoint = "end_session_endpoint"
         case scopesSupported = "scopes_supported"

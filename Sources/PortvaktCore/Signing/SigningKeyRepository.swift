@@ -3,12 +3,14 @@ import Foundation
 /// A signing key as stored: the private key sealed under the data encryption key.
 public struct StoredSigningKey: Sendable {
     public let kid: String
+    public let algorithm: SigningKey.Algorithm
     public let sealedPrivateKey: SealedValue
     public let createdAt: Date
     public let retiredAt: Date?
 
-    public init(kid: String, sealedPrivateKey: SealedValue, createdAt: Date, retiredAt: Date?) {
+    public init(kid: String, algorithm: SigningKey.Algorithm, sealedPrivateKey: SealedValue, createdAt: Date, retiredAt: Date?) {
         self.kid = kid
+        self.algorithm = algorithm
         self.sealedPrivateKey = sealedPrivateKey
         self.createdAt = createdAt
         self.retiredAt = retiredAt
@@ -19,6 +21,7 @@ public struct StoredSigningKey: Sendable {
 public protocol SigningKeyRepository: Sendable {
     /// Every stored key, newest first.
     func signingKeys() async throws -> [StoredSigningKey]
-    /// Stores `key` as the one that signs, and marks every other unretired key retired at `now`.
-    func activate(_ key: StoredSigningKey, now: Date) async throws
+    /// Stores `keys` (one per algorithm) as the ones that sign, and marks every other unretired
+    /// key of their algorithms retired at `now`, in one transaction.
+    func activate(_ keys: [StoredSigningKey], now: Date) async throws
 }

@@ -4,19 +4,26 @@ import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
 
-/// Signs access and ID tokens for a session with the active ES256 key.
+/// Signs access tokens for a session with the active ES256 key, and ID tokens with the active key
+/// of the algorithm the client registered (`id_token_signed_response_alg`, RS256 by default).
 public struct TokenIssuer: Sendable {
     let store: any TokenIssuerStore
     public let signingKeys: SigningKeyCache
     public let address: PublicAddress
     public let lifetimes: SessionLifetimes
+    /// Each client's ID token algorithm; a client not named gets RS256 (OIDC Core §3.1.3.7).
+    let idTokenAlgorithms: [String: SigningKey.Algorithm]
     public let now: @Sendable () -> Date
 
-    public init(store: any TokenIssuerStore, signingKeys: SigningKeyCache, address: PublicAddress, lifetimes: SessionLifetimes, now: @escaping @Sendable () -> Date) {
+    public init(
+        store: any TokenIssuerStore, signingKeys: SigningKeyCache, address: PublicAddress, lifetimes: SessionLifetimes,
+        idTokenAlgorithms: [String: SigningKey.Algorithm] = [:], now: @escaping @Sendable () -> Date
+    ) {
         self.store = store
         self.signingKeys = signingKeys
         self.address = address
         self.lifetimes = lifetimes
+        self.idTokenAlgorithms = idTokenAlgorithms
         self.now = now
     }
 
@@ -49,7 +56,8 @@ public struct TokenIssuer: Sendable {
                 iss: address.current, sub: session.userId, aud: session.clientId, exp: issuedAt + lifetime, iat: issuedAt,
                 authTime: Int(session.authTime / 1000), nonce: nonce, sid: session.id, amr: amr, acr: session.acr, name: name
             )
-            idToken = try await keys.sign(claims, kid: JWKIdentifier(string: kid))
+            let algorithm = idTokenAlgorithms[session.clientId] ?? .rs256
+            idToken = try await keys.sign(claims, kid: JWKIdentifier(string: set.active(algorithm).kid))
         }
         // The device trust as DeviceTrust decides it (from the user's last BankID or Vipps login,
         // on any client), when the user is at hand: logins and unlocks; a refresh says nothing.

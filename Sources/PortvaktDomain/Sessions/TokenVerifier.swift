@@ -21,7 +21,7 @@ public struct TokenVerifier: Sendable {
     /// The access token's claims; nil when it is not ours, not for one of our clients, or expired.
     /// - Throws: only when the keys cannot be read (the database is away).
     public func accessClaims(of token: String, allowExpired: Bool = false) async throws -> AccessTokenClaims? {
-        guard let claims = try await signedByUs(token, as: AccessTokenClaims.self), claims.iss == address.current,
+        guard let claims = try await signedByUs(token, as: AccessTokenClaims.self, algorithms: [.es256]), claims.iss == address.current,
               clientIDs.contains(claims.aud), allowExpired || claims.exp > Int(now().timeIntervalSince1970)
         else { return nil }
         return claims
@@ -33,12 +33,17 @@ public struct TokenVerifier: Sendable {
         return claims
     }
 
-    /// The payload of a token signed ES256 by one of Portvakt's current keys, unchecked otherwise.
+    /// The payload of a token signed by one of Portvakt's current keys of `algorithms` (the
+    /// header's `alg` the key's own), unchecked otherwise.
     /// - Throws: only when the keys cannot be read (the database is away).
-    public func signedByUs<Payload: JWTPayload>(_ token: String, as payload: Payload.Type) async throws -> Payload? {
-        guard let header = JOSEHeader(compactJWS: token), header.alg == "ES256", header.keyReferences.isEmpty, let kid = header.kid else { return nil }
+    public func signedByUs<Payload: JWTPayload>(
+        _ token: String, as payload: Payload.Type, algorithms: Set<SigningKey.Algorithm> = Set(SigningKey.Algorithm.allCases)
+    ) async throws -> Payload? {
+        guard let header = JOSEHeader(compactJWS: token), let algorithm = header.alg.flatMap(SigningKey.Algorithm.init(rawValue:)),
+              algorithms.contains(algorithm), header.keyReferences.isEmpty, let kid = header.kid
+        else { return nil }
         let (collection, keys) = try await signingKeys.collection(now: now())
-        guard keys.verificationKeys.contains(where: { $0.kid == kid }) else { return nil }
+        guard keys.verificationKeys.contains(where: { $0.kid == kid && $0.algorithm == algorithm }) else { return nil }
         return try? await collection.verify(token, as: Payload.self)
     }
 }

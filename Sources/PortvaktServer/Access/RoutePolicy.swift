@@ -70,6 +70,8 @@ struct RoutePolicy: Sendable, Equatable {
         "POST /oauth/par": RoutePolicy(caller: .anonymous),
         "POST /oauth/token": RoutePolicy(caller: .anonymous),
         "POST /oauth/revoke": RoutePolicy(caller: .anonymous),
+        // RFC 7662: the confidential client authenticates itself, and learns only of its own tokens.
+        "POST /oauth/introspect": RoutePolicy(caller: .anonymous),
         "POST /oauth/password": RoutePolicy(caller: .anonymous, sameOriginForm: true),
         // The flow's 256-bit handle is the credential, as for the password form; the passkey's
         // signature proves the person (S18.2).

@@ -56,7 +56,7 @@ public enum PortvaktApplication {
         HealthRoutes(driver: driver, readiness: readiness).register(on: router)
         OpenAPIRoutes().register(on: router)
         KeyRoutes(keys: services.signingKeys).register(on: router)
-        DiscoveryRoutes(address: services.address).register(on: router)
+        DiscoveryRoutes(clients: services.clients).register(on: router)
         AuthorizeRoutes(
             requests: services.authorizationRequests, flows: services.flows, upstreams: services.upstreams, completion: services.completion
         ).register(on: router)
@@ -219,10 +219,11 @@ public enum PortvaktApplication {
         try await withStore(configuration: configuration, logger: logger) { store, _ in try await store.verifyAuditChain() }
     }
 
-    /// Adds a signing key (published now, signing after the publication delay); returns its id.
-    public static func rotateSigningKey(configuration: ServerConfiguration, logger: Logger) async throws -> String {
+    /// Adds a signing key of each algorithm (published now, signing after the publication delay);
+    /// returns them.
+    public static func rotateSigningKey(configuration: ServerConfiguration, logger: Logger) async throws -> [SigningKey] {
         try await withStore(configuration: configuration, logger: logger) { store, keys in
-            try await SigningKeySet.rotate(store, cipher: keys.cipher).kid
+            try await SigningKeySet.rotate(store, cipher: keys.cipher)
         }
     }
 

@@ -53,9 +53,12 @@ struct ServerServices: Sendable {
         // Synthetic (test) personnummer are accepted only when the sandbox is on.
         let personnummerContext: Personnummer.Context = sandboxEnabled ? .test : .production
 
-        clients = AppClients(legacy: configuration.legacyClients, address: address)
+        clients = AppClients(registered: configuration.clients, address: address, store: store, now: now)
         dpop = DPoPCheck(store: store, nonces: dpopNonces, headerKeys: DPoPHeaderKeys(), address: address, logger: logger, now: now)
-        tokens = TokenIssuer(store: store, signingKeys: signingKeys, address: address, lifetimes: lifetimes, now: now)
+        tokens = TokenIssuer(
+            store: store, signingKeys: signingKeys, address: address, lifetimes: lifetimes,
+            idTokenAlgorithms: Dictionary(uniqueKeysWithValues: configuration.clients.map { ($0.id, $0.idTokenAlgorithm) }), now: now
+        )
         let tokenVerifier = TokenVerifier(signingKeys: signingKeys, address: address, clientIDs: Set(clients.all.map(\.id)), now: now)
         verifier = AccessTokenVerifier(store: store, tokens: tokenVerifier, dpop: dpop, logger: logger, now: now)
         callers = CallerAuthenticator(verifier: verifier, store: store, highAssuranceOrganisations: configuration.highAssuranceOrganisations, now: now)

@@ -91,9 +91,10 @@ public struct ServerConfiguration: Sendable {
     var trustedProxies: [IPNetwork] = []
     /// The one header those proxies write; the other is ignored.
     var proxyHeader: ProxyHeader = .xForwardedFor
-    /// Built-in clients (`no.portvakt.app`, `portvakt-cli`) that may go without PAR and DPoP, for
-    /// app versions from before them; every such login is audited.
-    public var legacyClients: Set<String> = []
+    /// The relying parties (`PORTVAKT_CLIENTS_FILE`; without it the development clients in
+    /// development and none in production), with those named in `PORTVAKT_LEGACY_CLIENTS`
+    /// allowed to go without PAR and DPoP for app versions from before them (audited each time).
+    var clients: [AppClient] = AppClient.development
     /// Where mail goes (`PORTVAKT_SMTP_URL`, `PORTVAKT_MAIL_FROM`); nil: the sandbox's mailbox in
     /// development, no delivery otherwise.
     var smtp: SMTPSettings?
@@ -108,7 +109,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
         "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS", "PORTVAKT_BANKID_ACR_VALUES", "PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS",
-        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED",
+        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED", ClientsFile.setting,
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names).union(SMTPSettings.names)
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
@@ -226,10 +227,18 @@ public struct ServerConfiguration: Sendable {
         configuration.proxyHeader = try settings.parse("PORTVAKT_PROXY_HEADER", default: .xForwardedFor, expected: "x-forwarded-for or forwarded (the one header the trusted proxies write)") {
             ProxyHeader(rawValue: $0.lowercased())
         }
-        configuration.legacyClients = try settings.parse("PORTVAKT_LEGACY_CLIENTS", default: [], expected: "a list of built-in client ids: no.portvakt.app,portvakt-cli") { text in
-            let ids = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
-            return ids.isSubset(of: AppClient.builtIn.map(\.id)) ? ids : nil
+        var clients = if let path = settings[ClientsFile.setting] {
+            try ClientsFile.load(path: path, environment: mode)
+        } else {
+            mode == .development ? AppClient.development : []
         }
+        let strict = clients.filter { $0.requiresDPoP || $0.requiresPushedRequests }.map(\.id)
+        let legacy = try settings.parse("PORTVAKT_LEGACY_CLIENTS", default: Set<String>(), expected: "a list of client ids that require PAR or DPoP: \(strict.joined(separator: ","))") { text in
+            let ids = Set(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            return ids.isSubset(of: strict) ? ids : nil
+        }
+        for index in clients.indices where legacy.contains(clients[index].id) { clients[index].legacy = true }
+        configuration.clients = clients
         try configuration.checkProductionRules()
         return configuration
     }

@@ -39,7 +39,7 @@ extension AppAuthorizationRequest {
         guard fields["response_type"] == "code" else { throw refuse("unsupported_response_type", "response_type must be code") }
         let challenge = try checkPKCE(method: fields["code_challenge_method"], challenge: fields["code_challenge"], refuse: refuse)
         guard let state, (8...512).contains(state.count) else { throw refuse("invalid_request", "state must be 8 to 512 characters") }
-        let scope = try checkNonceAndScope(nonce: fields["nonce"], scope: fields["scope"], refuse: refuse)
+        let scope = try checkNonceAndScope(nonce: fields["nonce"], scope: fields["scope"], client: client, refuse: refuse)
         var method: IdentityProvider?
         if let hint = fields["idp_hint"] {
             guard let chosen = IdentityProvider(rawValue: hint) else { throw refuse("invalid_request", "idp_hint must be bankid, vipps or password") }
@@ -83,7 +83,7 @@ extension AppAuthorizationRequest {
         }
         let refuse = { (error: String, description: String) in OAuthFailure(error: error, description: description) }
         let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, refuse: refuse)
-        let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, refuse: refuse)
+        let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, client: client, refuse: refuse)
         if let jkt = body.dpopJKT, !isThumbprint(jkt) { throw OAuthFailure.invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint.") }
         let request = AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: nil, nonce: body.nonce, codeChallenge: challenge,
@@ -103,12 +103,16 @@ extension AppAuthorizationRequest {
         return challenge
     }
 
-    /// A nonce of at most 512 characters and supported scopes (default `openid`); returns the scope.
-    private static func checkNonceAndScope<E: Error>(nonce: String?, scope: String?, refuse: (String, String) -> E) throws(E) -> String {
+    /// A nonce of at most 512 characters and scopes Portvakt serves and the client registered
+    /// (default `openid`); returns the scope.
+    private static func checkNonceAndScope<E: Error>(nonce: String?, scope: String?, client: AppClient, refuse: (String, String) -> E) throws(E) -> String {
         if let nonce, nonce.count > 512 { throw refuse("invalid_request", "nonce is too long") }
         let scopes = (scope ?? "openid").split(separator: " ").map(String.init)
         guard !scopes.isEmpty, scopes.allSatisfy(supportedScopes.contains) else {
             throw refuse("invalid_scope", "supported scopes: \(supportedScopes.sorted().joined(separator: " "))")
+        }
+        guard client.allowsScopes(scopes) else {
+            throw refuse("invalid_scope", "this client may ask for: \((client.scopes ?? []).sorted().joined(separator: " "))")
         }
         return scopes.joined(separator: " ")
     }

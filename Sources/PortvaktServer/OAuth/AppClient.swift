@@ -1,9 +1,15 @@
+import Crypto
 import Foundation
+import PortvaktCore
+import PortvaktDomain
 
-/// A public client of Portvakt (RFC 6749 §2.1): the app or the CLI. No secret; PKCE proves
-/// that the redeemer of a code started the login.
+/// A relying party of Portvakt, as registered (RFC 7591 client metadata, from
+/// `PORTVAKT_CLIENTS_FILE`, or the development clients under `dev`): a public client (the app,
+/// the CLI; PKCE proves who redeems a code) or a confidential one that authenticates at the token
+/// endpoint (a web application).
 struct AppClient: Sendable, Hashable {
     let id: String
+    var name: String?
     /// Compared character for character.
     let redirectURIs: [String]
     /// Loopback paths for a native app on a desktop (RFC 8252 §7.3): `http://127.0.0.1` or
@@ -13,19 +19,42 @@ struct AppClient: Sendable, Hashable {
     /// Where the BankID app may send the user back after an order started on this device: the
     /// app's own scheme or a claimed https link, compared exactly.
     var bankIDReturnURLs: [String] = []
-    /// Whether the client must push its authorization requests (PAR, RFC 9126) and prove its key
-    /// at every token request (DPoP, RFC 9449).
-    var senderConstraint: SenderConstraint = .optional
+    /// How the client proves itself at the token, revocation and introspection endpoints.
+    var authentication: Authentication = .none
+    /// `id_token_signed_response_alg`: RS256 unless the client asked for ES256.
+    var idTokenAlgorithm: SigningKey.Algorithm = .rs256
+    /// `require_pushed_authorization_requests` (RFC 9126 §6).
+    var requiresPushedRequests = false
+    /// `dpop_bound_access_tokens` (RFC 9449 §5.2): every token request with a proof.
+    var requiresDPoP = false
+    /// Named in `PORTVAKT_LEGACY_CLIENTS`: an old app version may go without PAR and DPoP
+    /// although the client requires them; each time one does, it is audited.
+    var legacy = false
+    /// The scopes the client may ask for (`scope`); nil for every scope Portvakt serves.
+    var scopes: Set<String>? = nil
 
-    enum SenderConstraint: Sendable, Hashable {
-        /// The client may use PAR and DPoP (the portal: its codes never leave the server).
-        case optional
-        /// Every authorization request pushed, every token request with a proof.
-        case required
-        /// Required by default, but `PORTVAKT_LEGACY_CLIENTS` lets old app versions go without;
-        /// each time one does, it is audited.
-        case relaxed
+    /// RFC 7591 `token_endpoint_auth_method` and what it checks against.
+    enum Authentication: Sendable, Hashable {
+        case none
+        /// SHA-256 of the secret, so that comparing takes the same time whatever the guess.
+        case clientSecretBasic(secretDigest: Data)
+        case clientSecretPost(secretDigest: Data)
+        /// RFC 7523 §2.2 client assertions, checked against this JWKS (JSON).
+        case privateKeyJWT(jwks: String)
+
+        var method: String {
+            switch self {
+            case .none: "none"
+            case .clientSecretBasic: "client_secret_basic"
+            case .clientSecretPost: "client_secret_post"
+            case .privateKeyJWT: "private_key_jwt"
+            }
+        }
+
+        static func digest(_ secret: String) -> Data { Data(SHA256.hash(data: Data(secret.utf8))) }
     }
+
+    var isConfidential: Bool { authentication != .none }
 
     func allowsRedirect(_ uri: String) -> Bool {
         if redirectURIs.contains(uri) { return true }
@@ -47,23 +76,23 @@ struct AppClient: Sendable, Hashable {
         return bankIDReturnURLs.contains(url)
     }
 
-    /// The app and the CLI, which every Portvakt server serves.
-    static let builtIn: [AppClient] = [
-        AppClient(
-            id: "no.portvakt.app", redirectURIs: ["no.portvakt.app:/oauth/callback"], loopbackPaths: [],
-            postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"],
-            bankIDReturnURLs: ["no.portvakt.app:/bankid/return", "https://app.portvakt.no/bankid/return"],
-            senderConstraint: .required
-        ),
-        AppClient(id: "portvakt-cli", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: [], senderConstraint: .required),
-    ]
-
-    /// The built-in clients, with those named in `PORTVAKT_LEGACY_CLIENTS` relaxed.
-    static func builtIn(legacy: Set<String>) -> [AppClient] {
-        builtIn.map { client in
-            var client = client
-            if legacy.contains(client.id) { client.senderConstraint = .relaxed }
-            return client
-        }
+    /// Whether the client may ask for every one of `scopes`.
+    func allowsScopes(_ scopes: [String]) -> Bool {
+        guard let allowed = self.scopes else { return true }
+        return scopes.allSatisfy(allowed.contains)
     }
+
+    /// The app and the CLI as `portvakt-server dev` serves them (production has exactly the
+    /// clients of `PORTVAKT_CLIENTS_FILE`). Both push their requests and bind tokens to a key.
+    static let development: [AppClient] = [
+        AppClient(
+            id: "no.portvakt.app", name: "Portvakt (development)", redirectURIs: ["no.portvakt.app:/oauth/callback"], loopbackPaths: [],
+            postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"], bankIDReturnURLs: ["no.portvakt.app:/bankid/return"],
+            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true
+        ),
+        AppClient(
+            id: "portvakt-cli", name: "portvakt CLI", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: [],
+            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true
+        ),
+    ]
 }

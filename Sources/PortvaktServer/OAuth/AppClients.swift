@@ -1,32 +1,40 @@
+import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktDomain
+import PortvaktStorage
 
-/// The clients the broker knows: the app, the CLI (relaxed by `PORTVAKT_LEGACY_CLIENTS` where
-/// listed) and the portal, whose callback is under the issuer.
+/// The clients the broker knows: the registered ones (``ServerConfiguration/clients``) and the
+/// portal, whose callback is under the issuer.
 struct AppClients: Sendable {
-    let legacy: Set<String>
+    let registered: [AppClient]
     let address: PublicAddress
+    /// Where a client assertion's `jti` is recorded once (RFC 7523 §3, item 7).
+    let store: PortvaktStore
+    let now: @Sendable () -> Date
 
-    var all: [AppClient] { AppClient.builtIn(legacy: legacy) + [PortalClient.client(issuer: address.current)] }
+    var all: [AppClient] { registered + [PortalClient.client(issuer: address.current)] }
 
     func client(_ id: String) -> AppClient? {
         all.first { $0.id == id }
     }
 
-    /// The form of a token endpoint's request and the public client it names.
-    func fields(of request: Request) async throws -> (FormFields, AppClient) {
+    /// The form of a request to the token, revocation, introspection or PAR endpoint, and the
+    /// client it names, authenticated as that client registered (``ClientAuthentication``).
+    func authenticate(_ request: Request) async throws -> (FormFields, AppClient) {
         let fields: FormFields
         do {
             fields = try await request.formFields()
         } catch let error as HTTPError {
             throw OAuthFailure(error: "invalid_request", description: error.body ?? "Send a form.", status: error.status == .unsupportedMediaType ? .unsupportedMediaType : .badRequest)
         }
-        // The portal's codes are redeemed inside the server only: it is a confidential client without a secret to leak.
-        guard let id = fields["client_id"], id != PortalClient.id, let client = client(id) else {
-            throw OAuthFailure(error: "invalid_client", description: "client_id is missing or unknown.", status: .unauthorized)
+        let presented = try ClientAuthentication.Presented(request, fields: fields)
+        // The portal's codes are redeemed inside the server only: it has no secret to leak.
+        guard let id = presented.clientID, id != PortalClient.id, let client = client(id) else {
+            throw ClientAuthentication.refused("client_id is missing or unknown.", basic: presented.usedBasic)
         }
-        return (fields, client)
+        try await ClientAuthentication(address: address, store: store, now: now).check(presented, of: client, endpoint: request.uri.path)
+        return (fields.setting("client_id", to: id), client)
     }
 }

@@ -40,16 +40,14 @@ struct AuthorizationRequests: Sendable {
                 return .request(try await continued(continuation, fields: fields, startingLogin: startingLogin))
             }
             let request = try AppAuthorizationRequest.parse(fields, clients: clients.all, acceptLanguage: httpRequest.headers[.acceptLanguage])
-            switch clients.client(request.clientID)?.senderConstraint {
-            case .required?:
-                throw AppAuthorizationRequest.RedirectError(
-                    redirectURI: request.redirectURI, state: request.state, error: "invalid_request",
-                    description: "this client must push its authorization request first (PAR, RFC 9126)", language: request.language
-                )
-            case .relaxed?:
+            if let client = clients.client(request.clientID), client.requiresPushedRequests {
+                guard client.legacy else {
+                    throw AppAuthorizationRequest.RedirectError(
+                        redirectURI: request.redirectURI, state: request.state, error: "invalid_request",
+                        description: "this client must push its authorization request first (PAR, RFC 9126)", language: request.language
+                    )
+                }
                 try await sessions.auditLegacyUse(request.clientID, skipped: "par")
-            case .optional?, nil:
-                break
             }
             return .request(request)
         } catch let error as AppAuthorizationRequest.PageError {

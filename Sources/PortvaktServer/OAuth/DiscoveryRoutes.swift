@@ -5,15 +5,17 @@ import PortvaktDomain
 
 /// `GET /.well-known/openid-configuration` (OIDC Discovery §4).
 struct DiscoveryRoutes {
-    let address: PublicAddress
+    let clients: AppClients
 
     func register(on router: Router<some RequestContext>) {
         router.get("/.well-known/openid-configuration") { _, _ in
-            try Responses.json(Self.document(issuer: address.current))
+            try Responses.json(Self.document(issuer: clients.address.current, clients: clients.registered))
         }
     }
 
-    static func document(issuer: String) -> OpenIDProviderMetadata {
+    /// What this server offers, as configured: the client authentication methods its clients
+    /// registered. RS256 is always offered for ID tokens (OIDC Discovery §3), ES256 beside it.
+    static func document(issuer: String, clients: [AppClient]) -> OpenIDProviderMetadata {
         var document = OpenIDProviderMetadata(
             issuer: issuer, authorizationEndpoint: issuer + "/oauth/authorize", tokenEndpoint: issuer + "/oauth/token",
             jwksURI: issuer + "/.well-known/jwks.json"
@@ -25,8 +27,17 @@ struct DiscoveryRoutes {
         document.responseTypesSupported = ["code"]
         document.grantTypesSupported = ["authorization_code", "refresh_token", DeviceUnlock.grantType]
         document.codeChallengeMethodsSupported = ["S256"]
-        document.tokenEndpointAuthMethodsSupported = ["none"]
-        document.idTokenSigningAlgValuesSupported = ["ES256"]
+        let methods = Set(clients.map(\.authentication.method)).sorted()
+        document.tokenEndpointAuthMethodsSupported = methods
+        document.revocationEndpointAuthMethodsSupported = methods
+        if clients.contains(where: \.isConfidential) {
+            document.introspectionEndpoint = issuer + "/oauth/introspect"
+            document.introspectionEndpointAuthMethodsSupported = methods.filter { $0 != "none" }
+        }
+        if methods.contains("private_key_jwt") {
+            document.tokenEndpointAuthSigningAlgValuesSupported = ["ES256", "PS256", "RS256"]
+        }
+        document.idTokenSigningAlgValuesSupported = ["RS256", "ES256"]
         document.subjectTypesSupported = ["public"]
         document.scopesSupported = AppAuthorizationRequest.supportedScopes.sorted()
         document.uiLocalesSupported = ["nb", "en"]

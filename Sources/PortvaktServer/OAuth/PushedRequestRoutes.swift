@@ -21,7 +21,7 @@ struct PushedRequestRoutes {
     /// checks them, stored for 60 seconds → `201 {request_uri, expires_in}`. A DPoP proof here
     /// binds the code to its key like `dpop_jkt` (RFC 9449 §10.1).
     func push(_ request: Request) async throws -> Response {
-        let (fields, _) = try await clients.fields(of: request)
+        let (fields, _) = try await clients.authenticate(request)
         guard fields["request_uri"] == nil else { throw OAuthFailure.invalidRequest("request_uri cannot be pushed.") }
         let proofKey = try await dpop.proofKey(request, at: .authorizationServer)
         var pushed: AppAuthorizationRequest

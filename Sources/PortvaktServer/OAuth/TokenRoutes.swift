@@ -6,9 +6,10 @@ import PortvaktHTTP
 import PortvaktDomain
 
 /// `POST /oauth/token` (authorization_code with PKCE, refresh_token, and the device unlock grant
-/// ``DeviceUnlock/grantType``), `POST /oauth/revoke` (RFC 7009) and `POST /oauth/par` (RFC 9126).
-/// Public clients: `client_id` in the form, no secret. No password grant (RFC 9700 §2.4).
-/// A `DPoP` proof (RFC 9449) binds the tokens to the client's key; the app and the CLI must send one.
+/// ``DeviceUnlock/grantType``), `POST /oauth/revoke` (RFC 7009) and `POST /oauth/introspect`
+/// (RFC 7662, confidential clients). Every client authenticates as it registered
+/// (``ClientAuthentication``). No password grant (RFC 9700 §2.4). A `DPoP` proof (RFC 9449)
+/// binds the tokens to the client's key; a client with `dpop_bound_access_tokens` must send one.
 struct TokenRoutes {
     let clients: AppClients
     let dpop: DPoPCheck
@@ -20,18 +21,27 @@ struct TokenRoutes {
             try Responses.json(try await token(request, address: context.clientAddress))
         }
         router.post("/oauth/revoke") { request, _ in
-            let (fields, client) = try await clients.fields(of: request)
+            let (fields, client) = try await clients.authenticate(request)
             let proofKey = try await dpop.proofKey(request, at: .authorizationServer)
             guard let token = fields["token"] else { throw OAuthFailure.invalidRequest("token is required.") }
             try await sessions.revoke(token: token, clientID: client.id, proofKey: proofKey, reason: "revoked")
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
         }
+        router.post("/oauth/introspect") { request, _ in
+            let (fields, client) = try await clients.authenticate(request)
+            guard client.isConfidential else {
+                throw ClientAuthentication.refused("Token introspection is for confidential clients.", basic: false)
+            }
+            guard let token = fields["token"] else { throw OAuthFailure.invalidRequest("token is required.") }
+            let answer = try await sessions.introspect(token: token, clientID: client.id, issuer: clients.address.current)
+            return try Responses.json(answer, headers: [.cacheControl: "no-store"])
+        }
     }
 
     private func token(_ request: Request, address: String) async throws -> TokenResponse {
-        let (fields, client) = try await clients.fields(of: request)
+        let (fields, client) = try await clients.authenticate(request)
         let proof = try dpop.verify(request, at: .authorizationServer)
-        if proof == nil, client.senderConstraint == .required {
+        if proof == nil, client.requiresDPoP, !client.legacy {
             throw DPoPCheck.invalid("\(client.id) must send a DPoP proof (RFC 9449) with every token request.", at: .authorizationServer)
         }
         // The hot path: a refresh records its proof in the rotation's own transaction.
@@ -41,7 +51,7 @@ struct TokenRoutes {
         }
         let response = try await grant(fields, client: client, proof: proof, address: address)
         // An old app version's new session without DPoP is recorded; its refreshes are not.
-        if proof == nil, client.senderConstraint == .relaxed {
+        if proof == nil, client.requiresDPoP, client.legacy {
             try await sessions.auditLegacyUse(client.id, skipped: "dpop")
         }
         return response

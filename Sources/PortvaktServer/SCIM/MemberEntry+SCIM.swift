@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 
 /// One attribute of a User resource written into a ``MemberEntry``: the directory validates
 /// the values (an email's form, a phone's E.164, a personnummer's digits); this checks their
@@ -9,8 +10,8 @@ extension MemberEntry {
     /// Sets `attribute` to `value`, or removes it (`nil`, or JSON `null`), as a User body or a
     /// PATCH operation says. A complex value (`name`, the extension) sets the sub-attributes it
     /// names and leaves the others (RFC 7644 §3.5.2.3).
-    mutating func scimSet(_ attribute: SCIMAttribute, to sent: SCIMJSON?) throws {
-        let value: SCIMJSON? = sent == SCIMJSON.null ? nil : sent
+    mutating func scimSet(_ attribute: SCIMAttribute, to sent: JSONValue?) throws {
+        let value: JSONValue? = sent == JSONValue.null ? nil : sent
         switch attribute {
         case .externalID:
             externalID = try Self.required(value, "externalId", "the member system's own id for this member")
@@ -66,7 +67,7 @@ extension MemberEntry {
 
     /// The membership extension's object: `role`, `personnummer`, `memberNumber`
     /// (`personnummerOnRecord` is Portvakt's, and ignored).
-    private mutating func setMembership(_ value: SCIMJSON?) throws {
+    private mutating func setMembership(_ value: JSONValue?) throws {
         guard let value else {
             throw SCIMError.invalidValue("The membership extension cannot be removed as a whole: remove its personnummer or memberNumber by name.")
         }
@@ -81,20 +82,20 @@ extension MemberEntry {
         try membership.refuseRest { "The membership extension has no attribute \($0); it has role, personnummer and memberNumber." }
     }
 
-    private static func required(_ value: SCIMJSON?, _ name: String, _ what: String) throws -> String {
+    private static func required(_ value: JSONValue?, _ name: String, _ what: String) throws -> String {
         guard let value else { throw SCIMError.invalidValue("\(name) is required: \(what).") }
         guard let text = value.stringValue, !text.isEmpty else { throw SCIMError.invalidValue("\(name) is a string: \(what).") }
         return text
     }
 
-    private static func optional(_ value: SCIMJSON?, _ name: String) throws -> String? {
+    private static func optional(_ value: JSONValue?, _ name: String) throws -> String? {
         guard let value else { return nil }
         guard let text = value.stringValue else { throw SCIMError.invalidValue("\(name) is a string, or null to remove it.") }
         return text.isEmpty ? nil : text
     }
 
     /// `true` or `false`; the strings "True" and "False" too, as some directories send them in a PATCH.
-    private static func boolean(_ value: SCIMJSON?) throws -> Bool {
+    private static func boolean(_ value: JSONValue?) throws -> Bool {
         switch value {
         case nil: throw SCIMError.invalidValue("active cannot be removed; set it to false to end the membership.")
         case .bool(let flag)?: return flag
@@ -105,9 +106,9 @@ extension MemberEntry {
 
     /// The one value Portvakt keeps of a multi-valued attribute (`emails`, `phoneNumbers`): the
     /// only one sent, or the one marked primary. An empty list removes it.
-    private static func single(_ value: SCIMJSON?, of name: String) throws -> String? {
+    private static func single(_ value: JSONValue?, of name: String) throws -> String? {
         guard let value else { return nil }
-        let items: [SCIMJSON]
+        let items: [JSONValue]
         switch value {
         case .array(let list): items = list
         case .object: items = [value]

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktHTTP
 
 /// Reads a SCIM request's body: at most 1 MiB of `application/scim+json` (or `application/json`)
 /// holding one JSON object with no control characters in its strings. Each failure is a SCIM
@@ -8,7 +9,7 @@ import PortvaktCore
 enum SCIMBody {
     static let limit = 1024 * 1024
 
-    static func object(of request: Request) async throws -> [String: SCIMJSON] {
+    static func object(of request: Request) async throws -> [String: JSONValue] {
         if let contentType = request.headers[.contentType] {
             let media = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             guard media == SCIMResponse.scimMediaType || media == "application/json" else { throw SCIMError.unsupportedMediaType }
@@ -25,9 +26,9 @@ enum SCIMBody {
             throw SCIMError.invalidSyntax("The body could not be read: it is framed wrongly.")
         }
         guard !data.isEmpty else { throw SCIMError.invalidSyntax("Send a JSON object in the body.") }
-        let value: SCIMJSON
+        let value: JSONValue
         do {
-            value = try JSONDecoder().decode(SCIMJSON.self, from: data)
+            value = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
             throw SCIMError.invalidSyntax("The body is not valid JSON.")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktDomain
+import PortvaktHTTP
 
 /// A SCIM refusal (RFC 7644 §3.12): `{"schemas": [Error], "status": "400", "scimType": …,
 /// "detail": …}`, never the API's OAuth JSON. The detail says what to send instead and never
@@ -76,8 +77,8 @@ struct SCIMError: Error, Sendable, HTTPResponseError {
         text.count > 64 ? String(text.prefix(64)) + "…" : text
     }
 
-    var body: SCIMJSON {
-        var members: [String: SCIMJSON] = [
+    var body: JSONValue {
+        var members: [String: JSONValue] = [
             "schemas": .array([.string(Self.errorSchema)]), "status": .string(String(status.code)), "detail": .string(detail),
         ]
         if let kind { members["scimType"] = .string(kind.rawValue) }

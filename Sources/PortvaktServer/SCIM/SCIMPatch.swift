@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktDomain
+import PortvaktHTTP
 
 /// A PATCH request (RFC 7644 §3.5.2): `{"schemas": [PatchOp], "Operations": [{"op": "add" |
 /// "replace" | "remove", "path": …, "value": …}]}`, op names in any case. `add` and `replace`
@@ -12,13 +13,13 @@ struct SCIMPatch: Sendable {
 
     enum Operation: Sendable, Equatable {
         /// `add` or `replace`: an attribute, or with no path an object of them.
-        case set(SCIMAttribute?, SCIMJSON)
+        case set(SCIMAttribute?, JSONValue)
         case remove(SCIMAttribute)
     }
 
     let operations: [Operation]
 
-    init(_ body: [String: SCIMJSON]) throws {
+    init(_ body: [String: JSONValue]) throws {
         var members = try SCIMObject(body, in: "The body")
         let schemas = members.take("schemas")
         guard case .array(let listed)? = schemas, listed.contains(where: { $0.stringValue?.lowercased() == Self.schema.lowercased() }) else {
@@ -47,7 +48,7 @@ struct SCIMPatch: Sendable {
         }
     }
 
-    private static func operation(_ item: SCIMJSON, at index: Int) throws -> Operation {
+    private static func operation(_ item: JSONValue, at index: Int) throws -> Operation {
         guard case .object(let object) = item else { throw SCIMError.invalidValue("Operations[\(index)] is an object with op, path and value.") }
         var members = try SCIMObject(object, in: "Operations[\(index)]")
         let op = members.take("op")?.stringValue?.lowercased() ?? ""

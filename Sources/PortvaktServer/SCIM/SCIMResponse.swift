@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktDomain
+import PortvaktHTTP
 
 /// The SCIM routes' answers: `application/scim+json` (RFC 7644 §8.1), or `application/json` to a
 /// client that accepts only that, never cached.
@@ -21,7 +22,7 @@ enum SCIMResponse {
         return wantsPlainJSON ? "application/json" : scimMediaType
     }
 
-    static func json(_ value: SCIMJSON, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:], for request: Request) -> Response {
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers extra: HTTPFields = [:], for request: Request) -> Response {
         var headers: HTTPFields = [.contentType: mediaType(for: request), .cacheControl: "no-store"]
         headers.append(contentsOf: extra)
         // Encoding fails only for a number that is not finite, which no answer carries.
@@ -37,7 +38,7 @@ enum SCIMResponse {
     }
 
     /// A ListResponse (RFC 7644 §3.4.2): `Resources` always present, empty for a page past the end.
-    static func list(_ resources: [SCIMJSON], total: Int, startIndex: Int, for request: Request) -> Response {
+    static func list(_ resources: [JSONValue], total: Int, startIndex: Int, for request: Request) -> Response {
         json(.object([
             "schemas": .array([.string(listSchema)]), "totalResults": .integer(total), "startIndex": .integer(startIndex),
             "itemsPerPage": .integer(resources.count), "Resources": .array(resources),

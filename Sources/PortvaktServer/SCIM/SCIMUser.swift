@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 
 /// The User resource (RFC 7643 §4.1) as Portvakt shows a member record: its id, the member
 /// system's `externalId`, `userName`, `name`, one email, one phone, `active`, and the membership
@@ -15,18 +16,18 @@ enum SCIMUser {
         baseURL + path + "/" + id
     }
 
-    static func resource(_ member: DirectoryMember, baseURL: String) -> SCIMJSON {
-        var name: [String: SCIMJSON] = [:]
+    static func resource(_ member: DirectoryMember, baseURL: String) -> JSONValue {
+        var name: [String: JSONValue] = [:]
         if !member.fullName.isEmpty { name["formatted"] = .string(member.fullName) }
         if let given = member.givenName { name["givenName"] = .string(given) }
         if let family = member.familyName { name["familyName"] = .string(family) }
 
-        var membership: [String: SCIMJSON] = [
+        var membership: [String: JSONValue] = [
             "role": .string(member.role.rawValue), "personnummerOnRecord": .bool(member.personnummerOnRecord),
         ]
         if let number = member.memberNumber { membership["memberNumber"] = .string(number) }
 
-        var resource: [String: SCIMJSON] = [
+        var resource: [String: JSONValue] = [
             "schemas": .array([.string(schema), .string(membershipSchema)]),
             "id": .string(member.id),
             "active": .bool(member.active),
@@ -49,7 +50,7 @@ enum SCIMUser {
     }
 
     /// A multi-valued attribute holding Portvakt's one value, marked primary.
-    private static func primary(_ value: String, type: String) -> SCIMJSON {
+    private static func primary(_ value: String, type: String) -> JSONValue {
         .array([.object(["value": .string(value), "type": .string(type), "primary": .bool(true)])])
     }
 }

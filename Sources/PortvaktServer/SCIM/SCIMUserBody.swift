@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktDomain
+import PortvaktHTTP
 
 /// A User resource in a request: a POST's new member, a PUT's replacement, or a PATCH
 /// operation's value without a path. Read strictly: an attribute Portvakt does not keep is a 400
@@ -10,7 +11,7 @@ import PortvaktDomain
 enum SCIMUserBody {
     /// The member a POST creates: `externalId` and `userName` are required; the role is
     /// `peer_mentor` unless the extension names another.
-    static func newEntry(_ body: [String: SCIMJSON]) throws -> MemberEntry {
+    static func newEntry(_ body: [String: JSONValue]) throws -> MemberEntry {
         var entry = MemberEntry(externalID: "", userName: "")
         try apply(body, to: &entry, asResource: true)
         try requireIdentifiers(entry)
@@ -21,7 +22,7 @@ enum SCIMUserBody {
     /// it leaves out cleared. Three stay as they were unless named: `active` and `role` (a
     /// membership ends or changes only when the body says so) and the write-only personnummer
     /// (a client cannot send back what it never reads; `null` removes it).
-    static func replacement(_ body: [String: SCIMJSON], of current: MemberEntry) throws -> MemberEntry {
+    static func replacement(_ body: [String: JSONValue], of current: MemberEntry) throws -> MemberEntry {
         var entry = current
         entry.externalID = ""
         entry.userName = ""
@@ -38,10 +39,10 @@ enum SCIMUserBody {
 
     /// Applies each attribute of `object` to `entry`. As a resource (a POST's or PUT's body) its
     /// `schemas` is checked; a PATCH's value object needs none.
-    static func apply(_ object: [String: SCIMJSON], to entry: inout MemberEntry, asResource: Bool) throws {
+    static func apply(_ object: [String: JSONValue], to entry: inout MemberEntry, asResource: Bool) throws {
         var members = try SCIMObject(object, in: "The body")
         let schemas = members.take("schemas")
-        var attributes: [(SCIMAttribute, SCIMJSON)] = []
+        var attributes: [(SCIMAttribute, JSONValue)] = []
         for (name, value) in members.rest {
             guard let attribute = SCIMAttribute.named(name) else {
                 if name.lowercased().hasPrefix("urn:") {
@@ -63,7 +64,7 @@ enum SCIMUserBody {
 
     /// A resource's `schemas`: URNs Portvakt knows, the User schema among them, and the
     /// extension's when its attributes are sent (RFC 7643 §3).
-    static func checkSchemas(_ value: SCIMJSON?, extensionSent: Bool) throws {
+    static func checkSchemas(_ value: JSONValue?, extensionSent: Bool) throws {
         let expected = "schemas lists \(SCIMUser.schema) (and \(SCIMUser.membershipSchema) when role, personnummer or memberNumber are sent)."
         guard case .array(let items)? = value, !items.isEmpty else { throw SCIMError.invalidValue(expected) }
         var listed: Set<String> = []

@@ -19,7 +19,7 @@ enum SandboxUpstreams {
             let callback = "\(publicURL)/oauth/callback/\(provider.rawValue)"
             let authentication: UpstreamSettings.ClientAuthentication
             if provider == .bankid {
-                let key = SigningKey.generate(now: Date())
+                let key = try SigningKey.generate(.es256, now: Date())
                 let jwks = String(decoding: try JSONEncoder().encode(JWKS(keys: [key.publicJWK])), as: UTF8.self)
                 await sandbox.register(SandboxClient(provider: simulated, clientID: clientID, jwks: jwks, authMethod: .privateKeyJWT, redirectURIs: [callback]))
                 authentication = .privateKey(key)

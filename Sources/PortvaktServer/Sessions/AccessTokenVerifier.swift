@@ -75,6 +75,8 @@ struct AccessTokenVerifier: Sendable {
             throw OAuthFailure(error: "invalid_token", description: "This token is not bound to a DPoP key: send it as Bearer.", status: .unauthorized)
         case (nil, .bearer):
             break
+        case (_, .basic):
+            throw OAuthFailure(error: "invalid_token", description: "A Bearer or DPoP access token is required.", status: .unauthorized)
         }
         let session: Session?
         do {

@@ -17,6 +17,8 @@ struct OAuthFailure: Error, Sendable {
     enum Scheme: String, Sendable {
         case bearer = "Bearer"
         case dpop = "DPoP"
+        /// A client that tried `Authorization: Basic` at the token endpoint (RFC 6749 §5.2).
+        case basic = "Basic"
     }
 
     static func invalidRequest(_ description: String) -> OAuthFailure {
@@ -68,6 +70,7 @@ struct OAuthFailure: Error, Sendable {
     }
 
     private var challenge: String {
+        if scheme == .basic { return #"Basic realm="portvakt""# }
         let algorithms = scheme == .dpop ? #", algs="ES256""# : ""
         return #"\#(scheme.rawValue) error="\#(error)""# + challengeParameters + algorithms
     }

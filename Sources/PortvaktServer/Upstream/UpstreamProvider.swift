@@ -161,7 +161,7 @@ actor UpstreamProvider {
             iat: Int(now.timeIntervalSince1970), exp: Int(now.timeIntervalSince1970) + 60
         )
         let keys = JWTKeyCollection()
-        await keys.add(ecdsa: key.privateKey, kid: JWKIdentifier(string: key.kid))
+        await key.add(to: keys, signing: true)
         do {
             return try await keys.sign(claims, kid: JWKIdentifier(string: key.kid))
         } catch {

@@ -4,15 +4,16 @@ import PortvaktServer
 struct RotateSigningKey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rotate-signing-key",
-        abstract: "Add a new token signing key: published at once, signing after 90 seconds; older keys keep verifying for a day."
+        abstract: "Add new token signing keys (ES256 and RS256): published at once, signing after 90 seconds; older keys keep verifying for a day."
     )
 
     @OptionGroup var options: ModeOptions
 
     func run() async throws {
         try await withStartup(options.mode) { configuration, logger in
-            let kid = try await PortvaktApplication.rotateSigningKey(configuration: configuration, logger: logger)
-            print("New signing key: \(kid) (published now, signing in 90 seconds)")
+            for key in try await PortvaktApplication.rotateSigningKey(configuration: configuration, logger: logger) {
+                print("New \(key.algorithm.rawValue) signing key: \(key.kid) (published now, signing in 90 seconds)")
+            }
         }
     }
 }

@@ -55,15 +55,17 @@ struct BankIDOrderRulesTests {
 
     @Test("The return allow-list: the app's scheme and its claimed https link, exactly; never plain http, even when listed")
     func returnAllowList() throws {
-        let app = try #require(AppClient.builtIn.first { $0.id == "no.portvakt.app" })
+        var app = try #require(AppClient.development.first { $0.id == "no.portvakt.app" })
         #expect(app.allowsBankIDReturn("no.portvakt.app:/bankid/return"))
+        #expect(!app.allowsBankIDReturn("https://app.portvakt.no/bankid/return"), "no product URL is built in (issue 46)")
+        app.bankIDReturnURLs.append("https://app.portvakt.no/bankid/return")
         #expect(app.allowsBankIDReturn("https://app.portvakt.no/bankid/return"))
         #expect(!app.allowsBankIDReturn("no.portvakt.app:/bankid/return/../../evil"))
         #expect(!app.allowsBankIDReturn("https://app.portvakt.no.evil.example/bankid/return"))
         #expect(!app.allowsBankIDReturn("NO.PORTVAKT.APP:/bankid/return "))
         let careless = AppClient(id: "x", redirectURIs: [], loopbackPaths: [], postLogoutRedirectURIs: [], bankIDReturnURLs: ["http://127.0.0.1/return"])
         #expect(!careless.allowsBankIDReturn("http://127.0.0.1/return"))
-        let cli = try #require(AppClient.builtIn.first { $0.id == "portvakt-cli" })
+        let cli = try #require(AppClient.development.first { $0.id == "portvakt-cli" })
         #expect(!cli.allowsBankIDReturn("http://127.0.0.1:4000/callback"))
     }
 }

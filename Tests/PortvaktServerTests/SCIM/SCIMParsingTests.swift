@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktDomain
 import Testing
 @testable import PortvaktServer
+import PortvaktHTTP
 
 /// Issue 45: what the SCIM routes read from a request, without a server: filters, paging,
 /// entity tags, PATCH operations and User bodies.
@@ -61,7 +62,7 @@ struct SCIMParsingTests {
     @Test("Issue 45 item 1: PATCH: add, replace and remove in any case, paths with the schema's URN, a value object without a path; applied in order")
     func patch() throws {
         let membership = SCIMUser.membershipSchema
-        let body: [String: SCIMJSON] = [
+        let body: [String: JSONValue] = [
             "schemas": .array([.string(SCIMPatch.schema)]),
             "operations": .array([
                 .object(["op": .string("Replace"), "path": .string("urn:ietf:params:scim:schemas:core:2.0:User:name.givenName"), "value": .string("Kari")]),
@@ -100,7 +101,7 @@ struct SCIMParsingTests {
             externalID: "e", userName: "u", givenName: "Kari", familyName: "Nordmann", email: "kari@example.no", phone: "+4790000001",
             role: .coordinator, active: false, memberNumber: "7", personnummer: .keep
         )
-        let body: [String: SCIMJSON] = [
+        let body: [String: JSONValue] = [
             "schemas": .array([.string(SCIMUser.schema)]), "externalId": .string("e"), "userName": .string("u"),
             "id": .string("ignored"), "meta": .object(["version": .string(#"W/"1""#)]), "displayName": .string("ignored"),
             "name": .object(["givenName": .string("Kari Anne"), "formatted": .string("ignored")]),
@@ -117,11 +118,11 @@ struct SCIMParsingTests {
 
     @Test("Issue 45 item 1: JSON is read strictly: a boolean is never a number, a number never a string")
     func strictJSON() throws {
-        let decoded = try JSONDecoder().decode(SCIMJSON.self, from: Data(#"{"a": true, "b": 1, "c": 1.5, "d": "1", "e": null, "f": [false], "g": {}}"#.utf8))
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"a": true, "b": 1, "c": 1.5, "d": "1", "e": null, "f": [false], "g": {}}"#.utf8))
         #expect(decoded == .object([
             "a": .bool(true), "b": .integer(1), "c": .number(1.5), "d": .string("1"), "e": .null, "f": .array([.bool(false)]), "g": .object([:]),
         ]))
-        let refused: [(SCIMAttribute, SCIMJSON)] = [
+        let refused: [(SCIMAttribute, JSONValue)] = [
             (.active, .integer(1)), (.userName, .integer(1001)), (.role, .string("superuser")), (.personnummer, .integer(12_438_510_085)),
         ]
         for (attribute, value) in refused {
@@ -144,7 +145,7 @@ struct SCIMParsingTests {
               case .object(let meta)? = object["meta"]
         else { Issue.record("not an object with attributes"); return }
         #expect(meta["location"] == .string("https://portvakt.example/scim/v2/Schemas/\(SCIMUser.membershipSchema)"))
-        let described = attributes.compactMap { value -> [String: SCIMJSON]? in
+        let described = attributes.compactMap { value -> [String: JSONValue]? in
             guard case .object(let attribute) = value else { return nil }
             return attribute
         }
@@ -156,7 +157,7 @@ struct SCIMParsingTests {
 
     @Test("Issue 45 item 1: a new user: the role is peer_mentor unless named, externalId and userName are required, one email kept of several only when one is primary")
     func newEntry() throws {
-        let base: [String: SCIMJSON] = ["schemas": .array([.string(SCIMUser.schema)]), "externalId": .string("e"), "userName": .string("u")]
+        let base: [String: JSONValue] = ["schemas": .array([.string(SCIMUser.schema)]), "externalId": .string("e"), "userName": .string("u")]
         let plain = try SCIMUserBody.newEntry(base)
         #expect(plain.role == .peerMentor && plain.active && plain.personnummer == .keep)
 
