@@ -50,6 +50,15 @@ struct ConfigurationTests {
         }
     }
 
+    /// What `serve` needs to start.
+    static var productionSettings: [String: String] {
+        let keys = DataProtectionKeys.generateText()
+        return [
+            "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey,
+            "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
+        ]
+    }
+
     @Test("S23.6: `serve` (production) refuses to start without its keys, a database and an https public URL, and never runs the sandbox")
     func productionRules() throws {
         let keys = DataProtectionKeys.generateText()
