@@ -68,6 +68,19 @@ struct ClientsFileTests {
         #expect(!error.description.contains("\n"))
     }
 
+    @Test("deploy/clients.example.json reads in production, its web client's secret from the credential file it names")
+    func example() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let secretPath = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)").path
+        try Self.secret.write(toFile: secretPath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: secretPath) }
+        let text = try String(contentsOf: root.appendingPathComponent("deploy/clients.example.json"), encoding: .utf8)
+            .replacingOccurrences(of: "/run/credentials/portvakt.service/medlemsportal-secret", with: secretPath)
+        let clients = try Self.parse(text)
+        #expect(clients.map(\.id) == ["no.nhf.likeperson", "medlemsportal"])
+        #expect(clients[1].isConfidential && clients[0].requiresDPoP)
+    }
+
     @Test("Not an object with clients, or another top-level field, is refused")
     func shape() {
         for text in ["[]", #"{"client": []}"#, #"{"clients": [], "extra": 1}"#, #"{"clients": ["a"]}"#, "not json"] {
