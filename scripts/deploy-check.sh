@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the deployment files: the systemd unit with `systemd-analyze verify` (required when
-# CI=true; .ci/run installs systemd), and that the Containerfile runs as a non-root user with a
-# health check on /health/ready.
+# CI=true; .ci/run installs systemd), that the Containerfile runs as a non-root user with a
+# health check on /health/ready and its metrics reachable by a scraper, and the alert rules with
+# `promtool check rules` and `promtool test rules` (Debian `prometheus`; required when CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
@@ -31,3 +32,20 @@ for file in deploy/portvakt.service deploy/portvakt.env.example deploy/Container
   grep -Eq '(^|[ =])PORTVAKT_ENV=production( |$)' "$file" || { echo "deploy check: $file must set PORTVAKT_ENV=production" >&2; exit 1; }
 done
 echo "deploy check: every deployment file sets PORTVAKT_ENV=production"
+grep -q 'PORTVAKT_METRICS_HOST=0.0.0.0' deploy/Containerfile && grep -Eq '^EXPOSE .*\b9464\b' deploy/Containerfile \
+  || { echo "deploy check: the Containerfile must serve /metrics on 9464 to the container network" >&2; exit 1; }
+echo "deploy check: the container's /metrics is reachable by a scraper on port 9464"
+
+if command -v promtool >/dev/null 2>&1; then
+  (cd deploy && promtool check rules prometheus-rules.yml && promtool test rules prometheus-rules.test.yml) >/dev/null \
+    || { (cd deploy && promtool check rules prometheus-rules.yml; promtool test rules prometheus-rules.test.yml) >&2; exit 1; }
+  # Every metric an alert names is one Portvakt writes (or Prometheus's own `up`).
+  for metric in $(grep -oE 'portvakt_[a-z_]+' deploy/prometheus-rules.yml | sed -E 's/_(bucket|count|sum)$//' | sort -u); do
+    grep -rqF "\"$metric\"" Sources || { echo "deploy check: the alert rules name $metric, which Portvakt does not write" >&2; exit 1; }
+  done
+  echo "deploy check: the alert rules are valid, fire in their unit tests, and name only Portvakt's metrics"
+elif [ "${CI:-}" = "true" ]; then
+  echo "deploy check: promtool (Debian prometheus) is required when CI=true" >&2; exit 1
+else
+  echo "deploy check: WARNING: no promtool; the alert rules were not checked" >&2
+fi

@@ -100,4 +100,20 @@ struct MailOutboxTests {
             #expect(try await store.claimDueMail(claimID: "c", lease: 30, limit: 5, now: now.addingTimeInterval(3600)).isEmpty)
         }
     }
+
+    @Test("Issue 46 item 6: the counts /metrics shows: waiting (never tried, or being sent), retrying after a failure, given up; sent ones not at all", arguments: TestDatabase.kinds)
+    func counts(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let now = Date()
+            #expect(try await store.mailOutboxCounts() == MailOutboxCounts())
+            let enqueued = try await Self.enqueue(5, in: store, cipher: StorageTestKeys.cipher(), now: now)
+            let claimed = try await store.claimDueMail(claimID: "c", lease: 60, limit: 3, now: now.addingTimeInterval(10))
+            #expect(claimed.count == 3)
+            #expect(try await store.markMailSent(id: claimed[0].id, claimID: "c", now: now.addingTimeInterval(11)))
+            #expect(try await store.markMailFailed(id: claimed[1].id, claimID: "c", error: "refused", nextAttempt: now.addingTimeInterval(600), now: now.addingTimeInterval(11)))
+            #expect(try await store.markMailFailed(id: claimed[2].id, claimID: "c", error: "refused", nextAttempt: nil, now: now.addingTimeInterval(11)))
+            #expect(try await store.mailOutboxCounts() == MailOutboxCounts(waiting: 2, retrying: 1, gaveUp: 1))
+            #expect(enqueued.count == 5)
+        }
+    }
 }

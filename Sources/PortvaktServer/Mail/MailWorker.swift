@@ -89,6 +89,7 @@ struct MailWorker: Service {
             let now = self.now()
             guard let problem else {
                 let recorded = try await store.markMailSent(id: message.id, claimID: claim, keepBody: keepBody, now: now)
+                if recorded { PortvaktMetrics.mailDelivered(after: now.timeIntervalSince(Date(millisecondsSince1970: message.createdAt))) }
                 logger.info(recorded ? (keepBody ? "Mail put in the sandbox mailbox (/sandbox/mailbox)" : "Mail sent") : "Mail sent after its claim ended", metadata: metadata)
                 return
             }

@@ -8,9 +8,10 @@ import ServiceLifecycle
 /// `GET /metrics` in Prometheus text format: on the main port only with
 /// `Authorization: Bearer PORTVAKT_METRICS_TOKEN`, or without a token on `PORTVAKT_METRICS_PORT`,
 /// which the operator keeps off the public network.
-/// What a scrape reads: the shared outbox's counts.
+/// What a scrape reads: the shared outboxes' counts.
 protocol OutboxCountStore: Sendable {
     func outboxCounts() async throws -> (pending: Int, dead: Int)
+    func mailOutboxCounts() async throws -> MailOutboxCounts
 }
 
 struct MetricsRoutes {
@@ -26,6 +27,9 @@ struct MetricsRoutes {
             // Gauges of the shared outbox are read at scrape time, so every instance reports the same.
             if let counts = try? await store.outboxCounts() {
                 PortvaktMetrics.outboxMessages(pending: counts.pending, dead: counts.dead)
+            }
+            if let counts = try? await store.mailOutboxCounts() {
+                PortvaktMetrics.mailOutboxMessages(counts)
             }
             var text: [UInt8] = []
             PortvaktMetrics.registry.emit(into: &text)

@@ -1,4 +1,5 @@
 import Metrics
+import PortvaktStorage
 import Prometheus
 
 /// What Portvakt counts and times, in Prometheus form (swift-metrics, exported by
@@ -22,6 +23,16 @@ enum PortvaktMetrics {
 
     static func outboxDelivered(after seconds: Double) {
         Timer(label: "portvakt_outbox_delivery_latency_seconds").recordSeconds(max(0, seconds))
+    }
+
+    static func mailDelivered(after seconds: Double) {
+        Timer(label: "portvakt_mail_delivery_latency_seconds").recordSeconds(max(0, seconds))
+    }
+
+    static func mailOutboxMessages(_ counts: MailOutboxCounts) {
+        Gauge(label: "portvakt_mail_outbox_messages", dimensions: [("status", "waiting")]).record(counts.waiting)
+        Gauge(label: "portvakt_mail_outbox_messages", dimensions: [("status", "retrying")]).record(counts.retrying)
+        Gauge(label: "portvakt_mail_outbox_messages", dimensions: [("status", "gave_up")]).record(counts.gaveUp)
     }
 
     static func outboxMessages(pending: Int, dead: Int) {

@@ -74,17 +74,18 @@ extension PortvaktStore {
     public func claimDueMail(claimID: String, lease: TimeInterval, limit: Int, now: Date = Date()) async throws -> [MailOutboxMessage] {
         let time = now.millisecondsSince1970
         return try await write { db in
-            let skipLocked: SQLQueryString = db.dialect.name == "postgresql" ? "FOR UPDATE OF due SKIP LOCKED" : ""
+            let (materialized, skipLocked) = Self.claimClauses(db)
             // The condition is repeated outside: on PostgreSQL a row claimed and committed by
             // another worker after this statement began is checked again in its new state.
             return try await db.raw("""
-                UPDATE mail_outbox SET status = 'sending', claim_id = \(bind: claimID), claimed_until = \(bind: time + Int64(lease * 1000))
-                WHERE id IN (
+                WITH picked AS \(materialized) (
                     SELECT due.id FROM mail_outbox due
                     WHERE (due.status = 'pending' AND due.next_attempt_at <= \(bind: time))
                     OR (due.status = 'sending' AND due.claimed_until <= \(bind: time))
                     ORDER BY due.next_attempt_at LIMIT \(bind: limit) \(skipLocked)
                 )
+                UPDATE mail_outbox SET status = 'sending', claim_id = \(bind: claimID), claimed_until = \(bind: time + Int64(lease * 1000))
+                WHERE id IN (SELECT id FROM picked)
                 AND ((status = 'pending' AND next_attempt_at <= \(bind: time)) OR (status = 'sending' AND claimed_until <= \(bind: time)))
                 RETURNING *
                 """).all(as: MailOutboxMessage.self)
@@ -145,6 +146,41 @@ extension PortvaktStore {
     public func mailMessage(id: String) async throws -> MailOutboxMessage? {
         try await read { db in
             try await db.select().column("*").from("mail_outbox").where("id", .equal, id).first(as: MailOutboxMessage.self)
+        }
+    }
+}
+
+/// The mail outbox at a glance, for `/metrics`: waiting for a first attempt (or being sent),
+/// waiting to retry after a failure, and given up.
+public struct MailOutboxCounts: Sendable, Equatable {
+    public var waiting = 0
+    public var retrying = 0
+    public var gaveUp = 0
+
+    public init(waiting: Int = 0, retrying: Int = 0, gaveUp: Int = 0) {
+        self.waiting = waiting
+        self.retrying = retrying
+        self.gaveUp = gaveUp
+    }
+}
+
+extension PortvaktStore {
+    public func mailOutboxCounts() async throws -> MailOutboxCounts {
+        try await read { db in
+            let retried = SQLRaw("CASE WHEN attempts > 0 THEN 1 ELSE 0 END")
+            let rows = try await db.select().column("status").column(retried, as: "retried").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count")
+                .from("mail_outbox").where("status", .in, [MailStatus.pending.rawValue, MailStatus.sending.rawValue, MailStatus.dead.rawValue])
+                .groupBy("status").groupBy(retried).all()
+            var counts = MailOutboxCounts()
+            for row in rows {
+                let count = try row.decode(column: "count", as: Int.self)
+                switch (try row.decode(column: "status", as: String.self), try row.decode(column: "retried", as: Int.self)) {
+                case (MailStatus.dead.rawValue, _): counts.gaveUp += count
+                case (_, 0): counts.waiting += count
+                default: counts.retrying += count
+                }
+            }
+            return counts
         }
     }
 }

@@ -217,10 +217,9 @@ extension PortvaktStore {
     public func claimDueOutboxMessages(claimID: String, lease: TimeInterval, limit: Int, now: Date = Date()) async throws -> [OutboxMessage] {
         let time = now.millisecondsSince1970
         return try await write { db in
-            let skipLocked: SQLQueryString = db.dialect.name == "postgresql" ? "FOR UPDATE OF due SKIP LOCKED" : ""
+            let (materialized, skipLocked) = Self.claimClauses(db)
             return try await db.raw("""
-                UPDATE member_outbox SET next_attempt_at = \(bind: time + Int64(lease * 1000)), claim_id = \(bind: claimID)
-                WHERE id IN (
+                WITH picked AS \(materialized) (
                     SELECT due.id FROM member_outbox due
                     WHERE due.status = 'pending' AND due.next_attempt_at <= \(bind: time)
                     AND NOT EXISTS (
@@ -230,9 +229,18 @@ extension PortvaktStore {
                     )
                     ORDER BY due.next_attempt_at LIMIT \(bind: limit) \(skipLocked)
                 )
+                UPDATE member_outbox SET next_attempt_at = \(bind: time + Int64(lease * 1000)), claim_id = \(bind: claimID)
+                WHERE id IN (SELECT id FROM picked)
                 RETURNING *
                 """).all(as: OutboxMessage.self)
         }
+    }
+
+    /// How an outbox claim picks its rows: on PostgreSQL once (`MATERIALIZED`; a `LIMIT` subquery
+    /// inside `IN` may be run again by the planner and claim more than the limit) and skipping
+    /// rows another worker holds; SQLite has one writer.
+    static func claimClauses(_ db: any SQLDatabase) -> (materialized: SQLQueryString, skipLocked: SQLQueryString) {
+        db.dialect.name == "postgresql" ? ("MATERIALIZED", "FOR UPDATE OF due SKIP LOCKED") : ("", "")
     }
 
     /// Records a delivery under `claimID`.

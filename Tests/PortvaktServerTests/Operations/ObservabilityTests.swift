@@ -35,6 +35,9 @@ struct ObservabilityTests {
             #expect(moved(#"portvakt_http_requests_total{route="/oauth/password",method="POST",status="4xx"}"#) == 1)
             #expect(moved(#"portvakt_audit_events_total{action="login.succeeded"}"#) == 1)
             #expect(after.values[#"portvakt_outbox_messages{status="pending"}"#] != nil)
+            for status in ["waiting", "retrying", "gave_up"] {
+                #expect(after.values["portvakt_mail_outbox_messages{status=\"\(status)\"}"] != nil, "issue 46 item 6: the mail outbox's \(status)")
+            }
             #expect(after.text.contains("portvakt_http_request_duration_seconds_bucket"))
 
             let accessToken = try #require(tokens["access_token"] as? String)
