@@ -59,8 +59,11 @@ keys=$(python3 -c "import base64,os; print('k1=' + base64.b64encode(os.urandom(3
 check sqlite dev PORTVAKT_LOG_LEVEL=info
 if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
   check postgres dev DATABASE_URL="$PORTVAKT_TEST_POSTGRES_URL"
+  clients=$(mktemp)
+  echo '{"clients": [{"client_id": "no.example.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.example.app:/oauth/callback"]}]}' >"$clients"
   check production serve DATABASE_URL="$(new_postgres_database "portvakt_production_$$")" \
-    PORTVAKT_ENCRYPTION_KEYS="${keys% *}" PORTVAKT_INDEX_KEY="${keys#* }"
+    PORTVAKT_ENCRYPTION_KEYS="${keys% *}" PORTVAKT_INDEX_KEY="${keys#* }" PORTVAKT_CLIENTS_FILE="$clients"
+  rm -f "$clients"
   drop_postgres_database "portvakt_production_$$"
 fi
 
@@ -68,7 +71,7 @@ fi
 if out=$(cd "$(mktemp -d)" && "$binary" serve 2>&1); then
   echo "smoke test: serve started with no production settings" >&2; exit 1
 fi
-for word in PORTVAKT_ENCRYPTION_KEYS PORTVAKT_INDEX_KEY DATABASE_URL PORTVAKT_PUBLIC_URL "portvakt-server dev"; do
+for word in PORTVAKT_ENCRYPTION_KEYS PORTVAKT_INDEX_KEY DATABASE_URL PORTVAKT_PUBLIC_URL PORTVAKT_CLIENTS_FILE "portvakt-server dev"; do
   echo "$out" | grep -q "$word" || { echo "smoke test: the refusal does not name $word: $out" >&2; exit 1; }
 done
 echo "smoke test (serve, no settings): $out"

@@ -56,23 +56,28 @@ struct ConfigurationTests {
         return [
             "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey,
             "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
+            "PORTVAKT_CLIENTS_FILE": clientsFile,
         ]
     }
 
-    @Test("S23.6: `serve` (production) refuses to start without its keys, a database and an https public URL, and never runs the sandbox")
+    /// A clients file with one app, written once for the production settings.
+    static let clientsFile: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("portvakt-clients-\(UUID().uuidString).json").path
+        let json = #"{"clients": [{"client_id": "no.example.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.example.app:/cb"]}]}"#
+        FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        return path
+    }()
+
+    @Test("S23.6: `serve` (production) refuses to start without its keys, a database, an https public URL and its clients (issue 46), and never runs the sandbox")
     func productionRules() throws {
-        let keys = DataProtectionKeys.generateText()
-        let production = [
-            "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey,
-            "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
-        ]
+        let production = Self.productionSettings
         let configuration = try ServerConfiguration.load(.production, from: production)
         #expect(configuration.environment == .production)
         #expect(!configuration.sandboxEnabled)
 
         // With nothing set, every missing setting is named, and the way to try Portvakt is shown.
         let nothing = try #require(throws: ConfigurationError.self) { try ServerConfiguration.load(.production, from: [:]) }
-        for name in ["PORTVAKT_ENCRYPTION_KEYS", "PORTVAKT_INDEX_KEY", "DATABASE_URL", "PORTVAKT_PUBLIC_URL", "portvakt-server dev"] {
+        for name in ["PORTVAKT_ENCRYPTION_KEYS", "PORTVAKT_INDEX_KEY", "DATABASE_URL", "PORTVAKT_PUBLIC_URL", "PORTVAKT_CLIENTS_FILE", "portvakt-server dev"] {
             #expect(nothing.description.contains(name))
         }
         for name in production.keys {
@@ -112,7 +117,7 @@ struct ConfigurationTests {
         try Data((token + "\n").utf8).write(to: credentials.appendingPathComponent("PORTVAKT_METRICS_TOKEN"))
         let production = [
             "PORTVAKT_ENCRYPTION_KEYS_FILE": encryptionFile.path, "PORTVAKT_INDEX_KEY_FILE": indexFile.path,
-            "CREDENTIALS_DIRECTORY": credentials.path,
+            "CREDENTIALS_DIRECTORY": credentials.path, "PORTVAKT_CLIENTS_FILE": Self.clientsFile,
             "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
         ]
         let configuration = try ServerConfiguration.load(.production, from: production)
@@ -151,11 +156,7 @@ struct ConfigurationTests {
 
     @Test("Security review III, item 6: in production the provider discovery, order API and member-system URLs are https (http only on a loopback address, parsed, so 127.evil.example is not one)")
     func productionUpstreamsUseHTTPS() throws {
-        let keys = DataProtectionKeys.generateText()
-        let production = [
-            "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey,
-            "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
-        ]
+        let production = Self.productionSettings
         let upstreams: [(name: String, settings: (String) -> [String: String])] = [
             ("PORTVAKT_VIPPS_DISCOVERY_URL", { ["PORTVAKT_VIPPS_DISCOVERY_URL": $0, "PORTVAKT_VIPPS_CLIENT_ID": "portvakt", "PORTVAKT_VIPPS_CLIENT_SECRET": "vipps-secret"] }),
             ("PORTVAKT_BANKID_DISCOVERY_URL", { ["PORTVAKT_BANKID_DISCOVERY_URL": $0, "PORTVAKT_BANKID_CLIENT_ID": "portvakt", "PORTVAKT_BANKID_CLIENT_SECRET": "bankid-secret"] }),

@@ -10,10 +10,20 @@ struct CallerAuthenticator: Sendable {
     let store: PortvaktStore
     /// `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`.
     var highAssuranceOrganisations: Set<String> = []
+    /// The clients whose tokens open Portvakt's own API (`portvakt_api`).
+    var portvaktAPIClients: Set<String> = []
     let now: @Sendable () -> Date
 
-    func caller(of request: Request) async throws -> APICaller {
+    /// - Parameter anyRelyingParty: the route is one every relying party's token opens
+    ///   (userinfo); otherwise the token must be of a `portvakt_api` client (403 `insufficient_scope`).
+    func caller(of request: Request, anyRelyingParty: Bool = false) async throws -> APICaller {
         let (claims, session) = try await verifier.activeSession(request)
+        guard anyRelyingParty || portvaktAPIClients.contains(claims.clientID) else {
+            throw OAuthFailure(
+                error: "insufficient_scope", description: "This client's tokens open only /oauth/userinfo, not Portvakt's API.",
+                message: .notAllowed, status: .forbidden, scheme: claims.cnf == nil ? .bearer : .dpop
+            )
+        }
         return APICaller(
             claims: claims, session: session, organisations: try await store.organisationRoles(userID: session.userId),
             highAssuranceOrganisations: highAssuranceOrganisations

@@ -35,6 +35,9 @@ struct RoutePolicy: Sendable, Equatable {
     /// A form (or script request) of the broker's own pages: refused when a browser says it
     /// comes from another site (``SameOriginFormMiddleware``).
     var sameOriginForm = false
+    /// A member's route any relying party's token opens (`/oauth/userinfo`). Every other
+    /// member's route is Portvakt's own API, for the clients registered with `portvakt_api`.
+    var anyRelyingParty = false
 
     static func of(_ route: String) -> RoutePolicy? {
         if let declared = declared[route] { return declared }
@@ -86,7 +89,7 @@ struct RoutePolicy: Sendable, Equatable {
         "GET /oauth/callback/vipps": RoutePolicy(caller: .anonymous),
         "GET /oauth/end-session": RoutePolicy(caller: .anonymous),
         "POST /oauth/end-session": RoutePolicy(caller: .anonymous),
-        "GET /oauth/userinfo": RoutePolicy(caller: .member),
+        "GET /oauth/userinfo": RoutePolicy(caller: .member, anyRelyingParty: true),
         "POST /bankid/orders": RoutePolicy(caller: .anonymous),
         "POST /bankid/orders/collect": RoutePolicy(caller: .anonymous),
         "POST /bankid/orders/qr": RoutePolicy(caller: .anonymous),

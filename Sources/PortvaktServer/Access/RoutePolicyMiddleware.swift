@@ -34,7 +34,7 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
     /// action's other step-up): nothing reaches the handler without the policy's step-up.
     private func caller(_ request: Request, for policy: RoutePolicy) async throws -> APICaller {
         guard let action = policy.action, !ActionPolicy.of(action).stepUps.isDisjoint(with: [.deviceKey, .freshPassword]) else {
-            return try await callers.caller(of: request)
+            return try await callers.caller(of: request, anyRelyingParty: policy.anyRelyingParty)
         }
         let caller: APICaller
         if let stepUp = StepUpAction(rawValue: action.rawValue) {

@@ -53,7 +53,7 @@ struct ServerServices: Sendable {
         // Synthetic (test) personnummer are accepted only when the sandbox is on.
         let personnummerContext: Personnummer.Context = sandboxEnabled ? .test : .production
 
-        clients = AppClients(registered: configuration.clients, address: address, store: store, now: now)
+        clients = AppClients(registered: configuration.clients, address: address, store: store, logger: logger, now: now)
         dpop = DPoPCheck(store: store, nonces: dpopNonces, headerKeys: DPoPHeaderKeys(), address: address, logger: logger, now: now)
         tokens = TokenIssuer(
             store: store, signingKeys: signingKeys, address: address, lifetimes: lifetimes,
@@ -61,7 +61,10 @@ struct ServerServices: Sendable {
         )
         let tokenVerifier = TokenVerifier(signingKeys: signingKeys, address: address, clientIDs: Set(clients.all.map(\.id)), now: now)
         verifier = AccessTokenVerifier(store: store, tokens: tokenVerifier, dpop: dpop, logger: logger, now: now)
-        callers = CallerAuthenticator(verifier: verifier, store: store, highAssuranceOrganisations: configuration.highAssuranceOrganisations, now: now)
+        callers = CallerAuthenticator(
+            verifier: verifier, store: store, highAssuranceOrganisations: configuration.highAssuranceOrganisations,
+            portvaktAPIClients: Set(configuration.clients.filter(\.portvaktAPI).map(\.id)), now: now
+        )
         sessions = SessionService(
             store: store, tokens: tokens, verifier: tokenVerifier, refreshSecret: refreshSecret, idleLifetime: lifetimes.idle, logger: logger, now: now
         )

@@ -13,7 +13,7 @@ enum ClientsFile {
     static let fields: Set<String> = [
         "client_id", "client_name", "redirect_uris", "post_logout_redirect_uris", "token_endpoint_auth_method", "client_secret",
         "client_secret_file", "jwks", "id_token_signed_response_alg", "dpop_bound_access_tokens",
-        "require_pushed_authorization_requests", "scope", "bankid_return_url",
+        "require_pushed_authorization_requests", "scope", "bankid_return_url", "portvakt_api",
     ]
 
     /// The clients of the file at `path`; a relative `client_secret_file` is read beside it.
@@ -59,8 +59,8 @@ enum ClientsFile {
             if let unknown = fields.keys.sorted().first(where: { !ClientsFile.fields.contains($0) }) {
                 throw problem(unknown, "is not a field Portvakt knows (RFC 7591 names: \(ClientsFile.fields.sorted().joined(separator: ", ")))")
             }
-            guard let id = try string("client_id"), (1...128).contains(id.count), id.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline }),
-                  id != PortalClient.id
+            guard let id = try string("client_id"), (1...128).contains(id.unicodeScalars.count),
+                  id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }), id != PortalClient.id
             else { throw problem("client_id", "must be 1 to 128 printable ASCII characters (and not \(PortalClient.id))") }
             let authentication = try self.authentication()
             var redirects: [String] = []
@@ -91,6 +91,7 @@ enum ClientsFile {
             }
             client.requiresDPoP = try bool("dpop_bound_access_tokens") ?? false
             client.requiresPushedRequests = try bool("require_pushed_authorization_requests") ?? false
+            client.portvaktAPI = try bool("portvakt_api") ?? false
             if let scope = try string("scope") {
                 let scopes = Set(scope.split(separator: " ").map(String.init))
                 guard !scopes.isEmpty, scopes.isSubset(of: AppAuthorizationRequest.supportedScopes) else {
@@ -115,7 +116,7 @@ enum ClientsFile {
                 guard let secret else {
                     throw problem("client_secret", "is missing: token_endpoint_auth_method \(method) needs client_secret or client_secret_file (or say none for a public client)")
                 }
-                guard secret.utf8.count >= 32 else { throw problem("client_secret", "must be at least 32 characters (a random secret, e.g. `openssl rand -base64 32`)") }
+                guard secret.utf8.count >= 32 else { throw problem("client_secret", "must be at least 32 characters (a random secret, e.g. `openssl rand -hex 32`)") }
                 let digest = AppClient.Authentication.digest(secret)
                 return method == "client_secret_basic" ? .clientSecretBasic(secretDigest: digest) : .clientSecretPost(secretDigest: digest)
             case "private_key_jwt":
@@ -123,12 +124,22 @@ enum ClientsFile {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .sortedKeys
                 guard case .object? = jwks, let data = try? encoder.encode(jwks), let set = try? JSONDecoder().decode(JWKS.self, from: data), !set.keys.isEmpty,
-                      set.keys.allSatisfy({ $0.privateExponent == nil })
-                else { throw problem("jwks", "must be a JWK Set {\"keys\": [...]} of the client's public keys") }
+                      set.keys.allSatisfy(Self.isUsableAssertionKey)
+                else {
+                    throw problem("jwks", "must be a JWK Set {\"keys\": [...]} of the client's public keys, each with a kid, kty RSA or EC, and alg RS256, PS256 or ES256 if any")
+                }
                 return .privateKeyJWT(jwks: String(decoding: data, as: UTF8.self))
             default:
                 throw problem("token_endpoint_auth_method", "must be none, client_secret_basic, client_secret_post or private_key_jwt")
             }
+        }
+
+        /// A public key a client assertion can be checked with: named, RSA or P-256, of an
+        /// algorithm ``ClientAuthentication`` accepts.
+        static func isUsableAssertionKey(_ key: JWK) -> Bool {
+            guard key.privateExponent == nil, key.keyIdentifier != nil, [.rsa, .ecdsa].contains(key.keyType) else { return false }
+            if key.keyType == .ecdsa, key.curve?.rawValue != "P-256" { return false }
+            return key.algorithm.map { ["RS256", "PS256", "ES256"].contains($0.rawValue) } ?? true
         }
 
         /// `client_secret`, or the file `client_secret_file` names (one line end taken off).
@@ -140,7 +151,9 @@ enum ClientsFile {
             guard let data = FileManager.default.contents(atPath: full), var text = String(data: data, encoding: .utf8) else {
                 throw problem("client_secret_file", "cannot be read: \(full)")
             }
-            if text.hasSuffix("\n") { text.removeLast() }
+            var scalars = text.unicodeScalars
+            if scalars.last == "\n" { scalars.removeLast(); if scalars.last == "\r" { scalars.removeLast() } }
+            text = String(scalars)
             guard !text.isEmpty else { throw problem("client_secret_file", "is empty: \(full)") }
             return text
         }

@@ -95,6 +95,9 @@ public struct ServerConfiguration: Sendable {
     /// development and none in production), with those named in `PORTVAKT_LEGACY_CLIENTS`
     /// allowed to go without PAR and DPoP for app versions from before them (audited each time).
     var clients: [AppClient] = AppClient.development
+    /// `PORTVAKT_CLIENTS_FILE`, which production requires: an upgrade that forgot it would
+    /// otherwise start with no app to sign in to.
+    var clientsFile: String?
     /// Where mail goes (`PORTVAKT_SMTP_URL`, `PORTVAKT_MAIL_FROM`); nil: the sandbox's mailbox in
     /// development, no delivery otherwise.
     var smtp: SMTPSettings?
@@ -227,7 +230,8 @@ public struct ServerConfiguration: Sendable {
         configuration.proxyHeader = try settings.parse("PORTVAKT_PROXY_HEADER", default: .xForwardedFor, expected: "x-forwarded-for or forwarded (the one header the trusted proxies write)") {
             ProxyHeader(rawValue: $0.lowercased())
         }
-        var clients = if let path = settings[ClientsFile.setting] {
+        configuration.clientsFile = settings[ClientsFile.setting]
+        var clients = if let path = configuration.clientsFile {
             try ClientsFile.load(path: path, environment: mode)
         } else {
             mode == .development ? AppClient.development : []
@@ -252,6 +256,7 @@ public struct ServerConfiguration: Sendable {
         if indexKey == nil { missing.append("PORTVAKT_INDEX_KEY") }
         if case .sqlite = database { missing.append("DATABASE_URL") }
         if !publicURLIsConfigured { missing.append("PORTVAKT_PUBLIC_URL") }
+        if clientsFile == nil { missing.append(ClientsFile.setting) }
         guard missing.isEmpty else {
             throw ConfigurationError("production needs \(missing.joined(separator: ", ")) (README.md, \"Running in production\"); to try Portvakt with the sandbox and development keys, run `portvakt-server dev`")
         }

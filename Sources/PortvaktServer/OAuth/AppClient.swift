@@ -32,6 +32,10 @@ struct AppClient: Sendable, Hashable {
     var legacy = false
     /// The scopes the client may ask for (`scope`); nil for every scope Portvakt serves.
     var scopes: Set<String>? = nil
+    /// `portvakt_api`: Portvakt's own app or CLI, whose tokens open Portvakt's API (`/v1`: the
+    /// member's data, devices, step-up) and which may use the device unlock grant. Any other
+    /// relying party's tokens open only `/oauth/userinfo`.
+    var portvaktAPI = false
 
     /// RFC 7591 `token_endpoint_auth_method` and what it checks against.
     enum Authentication: Sendable, Hashable {
@@ -88,11 +92,11 @@ struct AppClient: Sendable, Hashable {
         AppClient(
             id: "no.portvakt.app", name: "Portvakt (development)", redirectURIs: ["no.portvakt.app:/oauth/callback"], loopbackPaths: [],
             postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"], bankIDReturnURLs: ["no.portvakt.app:/bankid/return"],
-            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true
+            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true, portvaktAPI: true
         ),
         AppClient(
             id: "portvakt-cli", name: "portvakt CLI", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: [],
-            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true
+            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true, portvaktAPI: true
         ),
     ]
 }

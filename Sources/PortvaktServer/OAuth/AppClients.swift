@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktDomain
@@ -12,6 +13,7 @@ struct AppClients: Sendable {
     let address: PublicAddress
     /// Where a client assertion's `jti` is recorded once (RFC 7523 §3, item 7).
     let store: PortvaktStore
+    let logger: Logger
     let now: @Sendable () -> Date
 
     var all: [AppClient] { registered + [PortalClient.client(issuer: address.current)] }
@@ -32,9 +34,9 @@ struct AppClients: Sendable {
         let presented = try ClientAuthentication.Presented(request, fields: fields)
         // The portal's codes are redeemed inside the server only: it has no secret to leak.
         guard let id = presented.clientID, id != PortalClient.id, let client = client(id) else {
-            throw ClientAuthentication.refused("client_id is missing or unknown.", basic: presented.usedBasic)
+            throw ClientAuthentication.refused("Client authentication failed.", basic: presented.usedBasic)
         }
-        try await ClientAuthentication(address: address, store: store, now: now).check(presented, of: client, endpoint: request.uri.path)
+        try await ClientAuthentication(address: address, store: store, logger: logger, now: now).check(presented, of: client)
         return (fields.setting("client_id", to: id), client)
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import JWTKit
+import Logging
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
@@ -19,12 +20,16 @@ struct ClientAuthentication {
 
     let address: PublicAddress
     let store: PortvaktStore
+    let logger: Logger
     let now: @Sendable () -> Date
 
     /// What the request presents: at most one way of authenticating (RFC 6749 §2.3).
     struct Presented {
         var clientID: String?
         var secret: String?
+        /// The Basic secret as sent, before form-decoding: many clients do not form-encode it
+        /// (RFC 6749 §2.3.1 says to), so a `+` in it is tried both ways.
+        var rawBasicSecret: String?
         var usedBasic = false
         var usedPost = false
         var assertion: String?
@@ -43,6 +48,7 @@ struct ClientAuthentication {
                 }
                 clientID = id
                 self.secret = secret
+                rawBasicSecret = String(decoded[decoded.index(after: colon)...])
                 usedBasic = true
             }
             if let secret = fields["client_secret"] {
@@ -64,58 +70,63 @@ struct ClientAuthentication {
         }
     }
 
-    func check(_ presented: Presented, of client: AppClient, endpoint: String) async throws {
+    func check(_ presented: Presented, of client: AppClient) async throws {
         let basic = presented.usedBasic
         switch client.authentication {
         case .none:
             guard presented.secret == nil, presented.assertion == nil else {
-                throw Self.refused("\(client.id) is a public client: send client_id alone.", basic: basic)
+                throw refuse(client, "\(client.id) is a public client: send client_id alone.", basic: basic)
             }
         case .clientSecretBasic(let digest):
             guard presented.usedBasic, let secret = presented.secret else {
-                throw Self.refused("\(client.id) authenticates with its secret in Authorization: Basic.", basic: true)
+                throw refuse(client, "\(client.id) authenticates with its secret in Authorization: Basic.", basic: true)
             }
-            guard Self.matches(secret, digest) else { throw Self.refused("The client secret is wrong.", basic: true) }
+            guard Self.matches(secret, digest) || presented.rawBasicSecret.map({ Self.matches($0, digest) }) == true else {
+                throw refuse(client, "The client secret is wrong.", basic: true)
+            }
         case .clientSecretPost(let digest):
             guard presented.usedPost, let secret = presented.secret else {
-                throw Self.refused("\(client.id) authenticates with client_secret in the form.", basic: basic)
+                throw refuse(client, "\(client.id) authenticates with client_secret in the form.", basic: basic)
             }
-            guard Self.matches(secret, digest) else { throw Self.refused("The client secret is wrong.", basic: false) }
+            guard Self.matches(secret, digest) else { throw refuse(client, "The client secret is wrong.", basic: false) }
         case .privateKeyJWT(let jwks):
             guard let assertion = presented.assertion else {
-                throw Self.refused("\(client.id) authenticates with a client assertion (private_key_jwt).", basic: basic)
+                throw refuse(client, "\(client.id) authenticates with a client assertion (private_key_jwt).", basic: basic)
             }
-            try await verify(assertion, of: client, jwks: jwks, endpoint: endpoint)
+            try await verify(assertion, of: client, jwks: jwks)
         }
     }
 
     /// RFC 7523 §3: signed by one of the client's keys, `iss` and `sub` the client, `aud` this
-    /// server (the issuer or the endpoint's URL), unexpired and short-lived, its `jti` unseen.
-    private func verify(_ assertion: String, of client: AppClient, jwks: String, endpoint: String) async throws {
+    /// server alone (the issuer, or the token endpoint's URL), unexpired and short-lived, its
+    /// `jti` unseen.
+    private func verify(_ assertion: String, of client: AppClient, jwks: String) async throws {
         guard let header = JOSEHeader(compactJWS: assertion), header.keyReferences.isEmpty,
               let alg = header.alg, ["RS256", "PS256", "ES256"].contains(alg)
-        else { throw Self.refused("The client assertion must be a JWS signed RS256, PS256 or ES256 by a key in the client's jwks.", basic: false) }
+        else { throw refuse(client, "The client assertion must be a JWS signed RS256, PS256 or ES256 by a key in the client's jwks.", basic: false) }
         let claims: ReceivedClientAssertion
         do {
             let keys = try await JWTKeyCollection().add(jwksJSON: jwks)
             claims = try await keys.verify(assertion, as: ReceivedClientAssertion.self)
         } catch {
-            throw Self.refused("The client assertion's signature is not by a key of this client.", basic: false)
+            throw refuse(client, "The client assertion's signature is not by a key of this client.", basic: false)
         }
         let now = self.now()
-        let audiences = [address.current, address.current + endpoint, address.current + "/oauth/token"]
+        // One audience, this server: a list could name another server too, which the client may
+        // have sent the same assertion to (OpenID Foundation advisory on private_key_jwt audiences).
+        let audiences = [address.current, address.current + "/oauth/token"]
         guard claims.iss == client.id, claims.sub == client.id else {
-            throw Self.refused("The client assertion's iss and sub must both be the client_id.", basic: false)
+            throw refuse(client, "The client assertion's iss and sub must both be the client_id.", basic: false)
         }
-        guard claims.aud.value.contains(where: audiences.contains) else {
-            throw Self.refused("The client assertion's aud must be \(address.current).", basic: false)
+        guard claims.aud.value.count == 1, let audience = claims.aud.value.first, audiences.contains(audience) else {
+            throw refuse(client, "The client assertion's aud must be one value, the issuer \(address.current) (or its token endpoint).", basic: false)
         }
         let expiry = Date(timeIntervalSince1970: TimeInterval(claims.exp))
         guard expiry > now, expiry.timeIntervalSince(now) <= Self.longestAssertion else {
-            throw Self.refused("The client assertion has expired, or lives longer than \(Int(Self.longestAssertion)) seconds.", basic: false)
+            throw refuse(client, "The client assertion has expired, or lives longer than \(Int(Self.longestAssertion)) seconds.", basic: false)
         }
         guard let jti = claims.jti, (1...256).contains(jti.utf8.count) else {
-            throw Self.refused("The client assertion needs a jti.", basic: false)
+            throw refuse(client, "The client assertion needs a jti.", basic: false)
         }
         let hash = Data(SHA256.hash(data: Data("client-assertion\u{0}\(client.id)\u{0}\(jti)".utf8)))
         let fresh: Bool
@@ -124,12 +135,19 @@ struct ClientAuthentication {
         } catch {
             throw OAuthFailure.temporarilyUnavailable
         }
-        guard fresh else { throw Self.refused("This client assertion was used before.", basic: false) }
+        guard fresh else { throw refuse(client, "This client assertion was used before.", basic: false) }
     }
 
     private static func matches(_ secret: String, _ digest: Data) -> Bool {
         let presented = AppClient.Authentication.digest(secret)
         return zip(presented, digest).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Refuses `client`'s authentication: the reason goes to the log, the client is told only
+    /// that it failed (which clients exist and how they authenticate is not for strangers).
+    private func refuse(_ client: AppClient, _ reason: String, basic: Bool) -> OAuthFailure {
+        logger.notice("A client authentication was refused", metadata: ["client": "\(client.id)", "reason": "\(reason)"])
+        return Self.refused("Client authentication failed.", basic: basic)
     }
 
     /// 401 `invalid_client` (RFC 6749 §5.2), with a Basic challenge when the client tried Basic.

@@ -28,8 +28,8 @@ struct DiscoveryRoutes {
         document.grantTypesSupported = ["authorization_code", "refresh_token", DeviceUnlock.grantType]
         document.codeChallengeMethodsSupported = ["S256"]
         let methods = Set(clients.map(\.authentication.method)).sorted()
-        document.tokenEndpointAuthMethodsSupported = methods
-        document.revocationEndpointAuthMethodsSupported = methods
+        document.tokenEndpointAuthMethodsSupported = methods.isEmpty ? nil : methods
+        document.revocationEndpointAuthMethodsSupported = methods.isEmpty ? nil : methods
         if clients.contains(where: \.isConfidential) {
             document.introspectionEndpoint = issuer + "/oauth/introspect"
             document.introspectionEndpointAuthMethodsSupported = methods.filter { $0 != "none" }

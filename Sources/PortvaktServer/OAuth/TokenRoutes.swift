@@ -67,6 +67,9 @@ struct TokenRoutes {
                 code: code, clientID: client.id, redirectURI: fields["redirect_uri"], verifier: fields["code_verifier"], proofKey: proof?.key
             )
         case DeviceUnlock.grantType:
+            guard client.portvaktAPI else {
+                throw OAuthFailure(error: "unauthorized_client", description: "The device unlock grant is for Portvakt's own app.")
+            }
             guard let assertion = fields["assertion"] else { throw OAuthFailure.invalidRequest("assertion is required.") }
             return try await unlock.tokens(assertion: assertion, clientID: client.id, address: address, proof: proof)
         case nil:

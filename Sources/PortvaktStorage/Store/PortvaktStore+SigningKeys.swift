@@ -5,25 +5,36 @@ import SQLKit
 extension PortvaktStore: SigningKeyRepository {
     public func signingKeys() async throws -> [StoredSigningKey] {
         try await read { db in
-            try await db.select().column("*").from("signing_keys").orderBy("created_at", .descending)
-                .all(as: SigningKeyRow.self).compactMap(\.stored)
+            var keys: [StoredSigningKey] = []
+            for algorithm in SigningKey.Algorithm.allCases {
+                keys += try await db.select().column("*").from(Self.signingKeyTable(algorithm))
+                    .all(as: SigningKeyRow.self).map { $0.stored(algorithm) }
+            }
+            return keys.sorted { $0.createdAt > $1.createdAt }
         }
     }
 
     public func activate(_ keys: [StoredSigningKey], now: Date) async throws {
         try await write { db in
-            try await db.update("signing_keys").set("retired_at", to: now.millisecondsSince1970)
-                .where("retired_at", .is, SQLLiteral.null).where("algorithm", .in, keys.map(\.algorithm.rawValue)).run()
             for key in keys {
-                try await db.insert(into: "signing_keys").row(SigningKeyRow(key)).run()
+                let table = Self.signingKeyTable(key.algorithm)
+                try await db.update(table).set("retired_at", to: now.millisecondsSince1970).where("retired_at", .is, SQLLiteral.null).run()
+                try await db.insert(into: table).row(SigningKeyRow(key)).run()
             }
+        }
+    }
+
+    /// ES256 keys stay where every earlier version reads them; RS256 keys have a table of their own.
+    private static func signingKeyTable(_ algorithm: SigningKey.Algorithm) -> String {
+        switch algorithm {
+        case .es256: "signing_keys"
+        case .rs256: "rsa_signing_keys"
         }
     }
 }
 
 private struct SigningKeyRow: Codable {
     var kid: String
-    var algorithm: String
     var privateKeySealed: Data
     var privateKeyKeyId: String
     var createdAt: Int64
@@ -31,20 +42,16 @@ private struct SigningKeyRow: Codable {
 
     init(_ key: StoredSigningKey) {
         kid = key.kid
-        algorithm = key.algorithm.rawValue
         privateKeySealed = key.sealedPrivateKey.combined
         privateKeyKeyId = key.sealedPrivateKey.keyID
         createdAt = key.createdAt.millisecondsSince1970
         retiredAt = key.retiredAt.milliseconds
     }
 
-    /// Nil for an algorithm this version does not know (written by a newer one).
-    var stored: StoredSigningKey? {
-        SigningKey.Algorithm(rawValue: algorithm).map { algorithm in
-            StoredSigningKey(
-                kid: kid, algorithm: algorithm, sealedPrivateKey: SealedValue(keyID: privateKeyKeyId, combined: privateKeySealed),
-                createdAt: Date(millisecondsSince1970: createdAt), retiredAt: retiredAt.date
-            )
-        }
+    func stored(_ algorithm: SigningKey.Algorithm) -> StoredSigningKey {
+        StoredSigningKey(
+            kid: kid, algorithm: algorithm, sealedPrivateKey: SealedValue(keyID: privateKeyKeyId, combined: privateKeySealed),
+            createdAt: Date(millisecondsSince1970: createdAt), retiredAt: retiredAt.date
+        )
     }
 }

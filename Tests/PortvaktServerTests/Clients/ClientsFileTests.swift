@@ -13,7 +13,8 @@ struct ClientsFileTests {
       {"client_id": "no.nhf.app", "client_name": "NHF", "token_endpoint_auth_method": "none",
        "redirect_uris": ["no.nhf.app:/oauth/callback", "https://app.nhf.no/oauth/callback"],
        "post_logout_redirect_uris": ["no.nhf.app:/oauth/logout"], "bankid_return_url": "https://app.nhf.no/bankid/return",
-       "dpop_bound_access_tokens": true, "require_pushed_authorization_requests": true, "id_token_signed_response_alg": "ES256"},
+       "dpop_bound_access_tokens": true, "require_pushed_authorization_requests": true, "id_token_signed_response_alg": "ES256",
+       "portvakt_api": true},
       {"client_id": "cli", "token_endpoint_auth_method": "none", "redirect_uris": ["http://127.0.0.1/callback", "http://[::1]:8123/callback"]},
       {"client_id": "medlemsportal", "redirect_uris": ["https://portal.nhf.no/cb"], "client_secret": "\(secret)", "scope": "openid profile"}
     ]}
@@ -29,14 +30,14 @@ struct ClientsFileTests {
         #expect(clients.map(\.id) == ["no.nhf.app", "cli", "medlemsportal"])
         let app = clients[0]
         #expect(app.name == "NHF" && app.authentication == .none && app.idTokenAlgorithm == .es256)
-        #expect(app.requiresDPoP && app.requiresPushedRequests && app.allowsBankIDReturn("https://app.nhf.no/bankid/return"))
+        #expect(app.requiresDPoP && app.requiresPushedRequests && app.portvaktAPI && app.allowsBankIDReturn("https://app.nhf.no/bankid/return"))
         #expect(app.allowsRedirect("https://app.nhf.no/oauth/callback") && !app.allowsRedirect("https://app.nhf.no/oauth/callback/x"))
         let cli = clients[1]
         #expect(cli.allowsRedirect("http://127.0.0.1:50123/callback") && cli.allowsRedirect("http://[::1]:9/callback"), "RFC 8252 §7.3: any port")
         #expect(!cli.allowsRedirect("http://localhost:50123/callback"))
         let web = clients[2]
         #expect(web.authentication == .clientSecretBasic(secretDigest: AppClient.Authentication.digest(Self.secret)))
-        #expect(web.idTokenAlgorithm == .rs256 && !web.requiresDPoP && web.scopes == ["openid", "profile"])
+        #expect(web.idTokenAlgorithm == .rs256 && !web.requiresDPoP && !web.portvaktAPI && web.scopes == ["openid", "profile"])
         #expect(web.allowsScopes(["openid"]) && !web.allowsScopes(["openid", "offline_access"]))
     }
 
@@ -56,6 +57,9 @@ struct ClientsFileTests {
         (#"{"client_id": "a", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"], "scope": "openid admin"}"#, ["client a", "scope"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "none", "client_secret": "SECRET-0123456789-0123456789-0123", "redirect_uris": ["a.b:/c"]}"#, ["client a", "client_secret", "public"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": ["https://a.example/cb"]}"#, ["client a", "jwks"]),
+        (#"{"client_id": "a", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": ["https://a.example/cb"], "jwks": {"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}}"#, ["client a", "jwks", "kid"]),
+        (#"{"client_id": "a b", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}"#, ["client_id", "printable"]),
+        ("{\"client_id\": \"a\\u0000b\", \"token_endpoint_auth_method\": \"none\", \"redirect_uris\": [\"a.b:/c\"]}", ["client_id", "printable"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "tls_client_auth", "redirect_uris": ["https://a.example/cb"]}"#, ["client a", "token_endpoint_auth_method"]),
         (#"{"client_id": "portvakt-portal", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}"#, ["client_id"]),
         (#"{"token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}"#, ["client 1", "client_id"]),
@@ -78,7 +82,7 @@ struct ClientsFileTests {
             .replacingOccurrences(of: "/run/credentials/portvakt.service/medlemsportal-secret", with: secretPath)
         let clients = try Self.parse(text)
         #expect(clients.map(\.id) == ["no.nhf.likeperson", "medlemsportal"])
-        #expect(clients[1].isConfidential && clients[0].requiresDPoP)
+        #expect(clients[1].isConfidential && clients[0].requiresDPoP && clients[0].portvaktAPI && !clients[1].portvaktAPI)
     }
 
     @Test("Not an object with clients, or another top-level field, is refused")
@@ -88,12 +92,12 @@ struct ClientsFileTests {
         }
     }
 
-    @Test("In development a confidential client may use a loopback http redirect; a secret file beside the clients file is read, one line end taken off")
+    @Test("In development a confidential client may use a loopback http redirect; a secret file beside the clients file is read, one line end taken off (\\r\\n too)")
     func developmentAndSecretFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("clients-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try (Self.secret + "\n").write(to: directory.appendingPathComponent("web.secret"), atomically: true, encoding: .utf8)
+        try (Self.secret + "\r\n").write(to: directory.appendingPathComponent("web.secret"), atomically: true, encoding: .utf8)
         let clients = try Self.parse(
             #"{"clients": [{"client_id": "web", "client_secret_file": "web.secret", "token_endpoint_auth_method": "client_secret_post", "redirect_uris": ["http://127.0.0.1:9000/cb"]}]}"#,
             .development, directory: directory.path
@@ -101,13 +105,15 @@ struct ClientsFileTests {
         #expect(clients[0].authentication == .clientSecretPost(secretDigest: AppClient.Authentication.digest(Self.secret)))
     }
 
-    @Test("The settings: development without a file has the development clients, production none; with a file exactly its clients; PORTVAKT_LEGACY_CLIENTS names only a client that requires PAR or DPoP")
+    @Test("The settings: development without a file has the development clients, production refuses to start; with a file exactly its clients; PORTVAKT_LEGACY_CLIENTS names only a client that requires PAR or DPoP")
     func settings() throws {
         let development = try ServerConfiguration.load(.development, from: ["PORTVAKT_DATA_DIR": "/tmp/x"])
         #expect(development.clients.map(\.id) == ["no.portvakt.app", "portvakt-cli"])
         #expect(!development.clients.contains { $0.bankIDReturnURLs.contains { $0.hasPrefix("https://") } }, "no product URL is built in")
-        let production = try ServerConfiguration.load(.production, from: ConfigurationTests.productionSettings)
-        #expect(production.clients.isEmpty)
+        let production = try #require(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(.production, from: ConfigurationTests.productionSettings.filter { $0.key != "PORTVAKT_CLIENTS_FILE" })
+        }
+        #expect(production.description.contains("PORTVAKT_CLIENTS_FILE"), "production without its clients does not start")
 
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("clients-\(UUID().uuidString).json").path
         try Self.file.write(toFile: path, atomically: true, encoding: .utf8)

@@ -42,14 +42,17 @@ struct ConfidentialClientTests {
     }
 
     /// A client assertion (RFC 7523) by `web-jwt`'s key.
-    static func assertion(_ broker: LiveBroker, audience: String? = nil, jti: String = randomToken(), lifetime: Int = 60) async throws -> String {
+    static func assertion(_ broker: LiveBroker, audience: [String]? = nil, jti: String = randomToken(), lifetime: Int = 60) async throws -> String {
         let keys = await JWTKeyCollection().add(ecdsa: assertionKey, kid: "k1")
         let now = Int(Date().timeIntervalSince1970)
-        return try await keys.sign(Assertion(iss: "web-jwt", sub: "web-jwt", aud: audience ?? broker.baseURL, jti: jti, exp: now + lifetime), kid: "k1")
+        let aud = AudienceClaim(value: audience ?? [broker.baseURL])
+        return try await keys.sign(Assertion(iss: "web-jwt", sub: "web-jwt", aud: aud, jti: jti, exp: now + lifetime), kid: "k1")
     }
 
     struct Assertion: JWTPayload {
-        let iss, sub, aud, jti: String
+        let iss, sub: String
+        let aud: AudienceClaim
+        let jti: String
         let exp: Int
         func verify(using algorithm: some JWTAlgorithm) async throws {}
     }
@@ -92,6 +95,17 @@ struct ConfidentialClientTests {
 
             let access = try #require(tokens.string("access_token"))
             let refresh = try #require(tokens.string("refresh_token"))
+            // Review of issue 46: a relying party's token opens userinfo, never Portvakt's own API.
+            let userinfo = try await broker.send("/oauth/userinfo", headers: [("Authorization", "Bearer \(access)")])
+            #expect(userinfo.status == 200 && userinfo.string("sub") == verified.sub)
+            for path in ["/v1/me", "/v1/contacts", "/v1/devices"] {
+                let api = try await broker.send(path, headers: [("Authorization", "Bearer \(access)")])
+                #expect(api.status == 403 && api.string("error") == "insufficient_scope", "\(path): \(api.status) \(api.body)")
+            }
+            let enrol = try await broker.postJSON("/v1/devices", ["name": "x"])
+            #expect(enrol.status == 401)
+            let unlock = try await broker.send("/oauth/token", method: .POST, form: [("grant_type", DeviceUnlock.grantType), ("assertion", "x.y.z")], headers: [Self.basic("web-basic", Self.basicSecret)])
+            #expect(unlock.status == 400 && unlock.string("error") == "unauthorized_client")
             let introspected = try await broker.send("/oauth/introspect", method: .POST, form: [("token", access)], headers: [Self.basic("web-basic", Self.basicSecret)]).json
             #expect(introspected["active"] as? Bool == true && introspected["client_id"] as? String == "web-basic")
             #expect(introspected["sub"] as? String == verified.sub && introspected["token_type"] as? String == "Bearer" && introspected["cnf"] == nil)
@@ -119,7 +133,7 @@ struct ConfidentialClientTests {
         }
     }
 
-    @Test("Issue 46: client_secret_post and private_key_jwt clients redeem; an assertion is single-use, and one for another audience, expired, long-lived or signed by another key is 401 invalid_client", arguments: TestDatabase.kinds)
+    @Test("Issue 46: client_secret_post and private_key_jwt clients redeem; an assertion is single-use, and one for another or a second audience, expired, long-lived or signed by another key is 401 invalid_client, saying only that", arguments: TestDatabase.kinds)
     func postAndJWTClients(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind, settings: try Self.settings()) { broker in
             let (postLogin, postCode) = try await Self.code(broker, client: "web-post")
@@ -134,9 +148,12 @@ struct ConfidentialClientTests {
                         ("client_assertion_type", ClientAuthentication.assertionType)]
             let otherKey = await JWTKeyCollection().add(ecdsa: ES256PrivateKey(), kid: "k1")
             let now = Int(Date().timeIntervalSince1970)
-            let forged = try await otherKey.sign(Assertion(iss: "web-jwt", sub: "web-jwt", aud: broker.baseURL, jti: randomToken(), exp: now + 60), kid: "k1")
+            let forged = try await otherKey.sign(Assertion(iss: "web-jwt", sub: "web-jwt", aud: AudienceClaim(value: [broker.baseURL]), jti: randomToken(), exp: now + 60), kid: "k1")
             for bad in [
-                try await Self.assertion(broker, audience: "https://elsewhere.example"),
+                try await Self.assertion(broker, audience: ["https://elsewhere.example"]),
+                // A list may name a server the client also sent it to (OpenID advisory on audiences).
+                try await Self.assertion(broker, audience: [broker.baseURL, "https://elsewhere.example"]),
+                try await Self.assertion(broker, audience: [broker.baseURL + "/oauth/revoke"]),
                 try await Self.assertion(broker, lifetime: -5),
                 try await Self.assertion(broker, lifetime: 3600),
                 forged,
@@ -151,10 +168,11 @@ struct ConfidentialClientTests {
             let replay = try await broker.send("/oauth/token", method: .POST, form: [
                 ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_assertion_type", ClientAuthentication.assertionType), ("client_assertion", good),
             ])
-            #expect(replay.status == 401 && replay.json["error_description"] as? String == "This client assertion was used before.")
+            #expect(replay.status == 401 && replay.json["error_description"] as? String == "Client authentication failed.")
+            #expect(broker.logs.text.contains("This client assertion was used before."), "the reason is for the operator's log")
             let fresh = try await broker.send("/oauth/token", method: .POST, form: [
                 ("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_assertion_type", ClientAuthentication.assertionType),
-                ("client_assertion", try await Self.assertion(broker, audience: broker.baseURL + "/oauth/token")),
+                ("client_assertion", try await Self.assertion(broker, audience: [broker.baseURL + "/oauth/token"])),
             ])
             #expect(fresh.status == 200, "the token endpoint's URL is an audience too: \(fresh.body)")
             // Two ways at once is refused (RFC 6749 §2.3).

@@ -15,11 +15,7 @@ struct NoSeedTests {
         #expect(try !TestServer.configuration(["PORTVAKT_SEED": "off"]).developmentSeed)
         #expect(throws: ConfigurationError.self) { try TestServer.configuration(["PORTVAKT_SEED": "sometimes"]) }
 
-        let keys = DataProtectionKeys.generateText()
-        let production = [
-            "PORTVAKT_ENCRYPTION_KEYS": keys.encryptionKeys, "PORTVAKT_INDEX_KEY": keys.indexKey,
-            "DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt", "PORTVAKT_PUBLIC_URL": "https://login.example.no",
-        ]
+        let production = ConfigurationTests.productionSettings
         #expect(try !ServerConfiguration.load(.production, from: production).developmentSeed)
         let refused = try #require(throws: ConfigurationError.self) {
             try ServerConfiguration.load(.production, from: production.merging(["PORTVAKT_SEED": "on"]) { $1 })
