@@ -52,3 +52,25 @@ struct MigrationTests {
         }
     }
 }
+
+@Suite("Sealed columns")
+struct SealedColumnTests {
+    @Test("Issue 46 item 5: every *_sealed column of the schema is one rotate-encryption-key re-seals, with its *_key_id beside it", arguments: TestDatabase.kinds)
+    func everySealedColumnIsListed(kind: DatabaseKind) async throws {
+        try await TestDatabase.withEmptyDatabase(kind) { open in
+            let driver = try await open()
+            try await driver.whileRunning {
+                _ = try await Migrator(driver: driver, logger: TestDatabase.logger).migrate()
+                let query: SQLQueryString = kind == .sqlite
+                    ? "SELECT m.name AS t, p.name AS c FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'"
+                    : "SELECT table_name AS t, column_name AS c FROM information_schema.columns WHERE table_schema = current_schema()"
+                let rows = try await driver.withSession { db in try await db.raw(query).all() }
+                let columns = Set(try rows.map { "\(try $0.decode(column: "t", as: String.self)).\(try $0.decode(column: "c", as: String.self))" })
+                let sealed = columns.filter { $0.hasSuffix("_sealed") }
+                #expect(!sealed.isEmpty)
+                for column in sealed { #expect(columns.contains(column.dropLast("_sealed".count) + "_key_id"), "\(column) has its key id") }
+                #expect(sealed == Set(SealedColumn.all.map(\.name)), "schema: \(sealed.sorted()), listed: \(SealedColumn.all.map(\.name).sorted())")
+            }
+        }
+    }
+}

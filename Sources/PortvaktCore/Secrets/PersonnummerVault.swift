@@ -40,5 +40,6 @@ public struct PersonnummerVault: Sendable {
         HMAC<SHA256>.authenticationCode(for: Data(number.digits.utf8), using: indexKey).hexEncoded()
     }
 
-    private static func context(_ record: String) -> String { "personnummer:v1:\(record)" }
+    /// The context (associated data) the digits of `record` are sealed with.
+    public static func context(_ record: String) -> String { "personnummer:v1:\(record)" }
 }

@@ -57,7 +57,7 @@ public struct SigningKeySet: Sendable {
         let stored = try keys.map { key in
             StoredSigningKey(
                 kid: key.kid, algorithm: key.algorithm,
-                sealedPrivateKey: try cipher.seal(Data(key.pemRepresentation.utf8), context: context(key.kid)), createdAt: now, retiredAt: nil
+                sealedPrivateKey: try cipher.seal(Data(key.pemRepresentation.utf8), context: sealingContext(kid: key.kid)), createdAt: now, retiredAt: nil
             )
         }
         try await repository.activate(stored, now: now)
@@ -94,7 +94,7 @@ public struct SigningKeySet: Sendable {
     ) async throws -> [SigningKey] {
         var keys: [SigningKey] = []
         for record in try await repository.signingKeys() where record.retiredAt.map({ now.timeIntervalSince($0) < retention }) ?? true {
-            let pem = String(decoding: try cipher.open(record.sealedPrivateKey, context: context(record.kid)), as: UTF8.self)
+            let pem = String(decoding: try cipher.open(record.sealedPrivateKey, context: sealingContext(kid: record.kid)), as: UTF8.self)
             let key = try SigningKey(algorithm: record.algorithm, pem: pem, createdAt: record.createdAt, retiredAt: record.retiredAt)
             guard key.kid == record.kid else { throw SigningKeyError.kidMismatch }
             keys.append(key)
@@ -102,7 +102,8 @@ public struct SigningKeySet: Sendable {
         return keys
     }
 
-    private static func context(_ kid: String) -> String { "signing-key:\(kid)" }
+    /// The context (associated data) a signing key's private half is sealed with.
+    public static func sealingContext(kid: String) -> String { "signing-key:\(kid)" }
 }
 
 public enum SigningKeyError: Error, Sendable {

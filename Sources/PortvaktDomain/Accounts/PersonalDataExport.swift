@@ -117,7 +117,7 @@ public struct PersonalDataExport: Sendable {
         let document = Document(
             exportedAt: now,
             profile: Document.Profile(
-                name: user.displayName, email: user.email, personnummer: masked(user.personnummer, record: "user:\(user.id)"),
+                name: user.displayName, email: user.email, personnummer: masked(user.personnummer, record: User.personnummerRecord(userID: user.id)),
                 signInMethods: try await store.identityProviders(userID: userID), hasPassword: user.passwordHash != nil, createdAt: date(user.createdAt)
             ),
             memberships: memberships,

@@ -71,7 +71,7 @@ public struct AccountMerge: Sendable {
         guard kept.disabledAt == nil, removed.disabledAt == nil else { throw DomainError.mergeAccountDisabled }
         var personnummer: ProtectedPersonnummer?
         if kept.personnummer == nil, let sealed = removed.personnummer?.sealed {
-            personnummer = try vault.protect(try vault.open(sealed, record: "user:\(remove)"), record: "user:\(keep)")
+            personnummer = try vault.protect(try vault.open(sealed, record: User.personnummerRecord(userID: remove)), record: User.personnummerRecord(userID: keep))
         }
         let keptBefore = try await access(of: keep)
         let removedBefore = try await access(of: remove)

@@ -79,7 +79,7 @@ public struct BankIDOrderFlow: Sendable {
         let record = try await store.insertBankIDOrder(
             sessionHash: RefreshTokenSecret.hash(sessionID), clientID: request.clientID,
             startedAt: now, expiresAt: now.addingTimeInterval(orderLifetime)
-        ) { id in try cipher.seal(sealed, context: "bankid-order:\(id)") }
+        ) { id in try cipher.seal(sealed, context: SealingContext.bankIDOrder(id)) }
         logger.info("BankID order started", metadata: ["order": "\(record.id)", "client": "\(request.clientID)"])
         return Started(
             sessionID: sessionID, autoStartToken: started.autoStartToken,
@@ -91,7 +91,7 @@ public struct BankIDOrderFlow: Sendable {
     /// The order behind a session id, or nil for an unknown (or long purged) one.
     public func order(sessionID: String) async throws -> Order? {
         guard let record = try await store.bankIDOrder(sessionHash: RefreshTokenSecret.hash(sessionID)) else { return nil }
-        let data = try cipher.open(record.payload, context: "bankid-order:\(record.id)")
+        let data = try cipher.open(record.payload, context: SealingContext.bankIDOrder(record.id))
         return Order(sessionID: sessionID, record: record, payload: try JSONDecoder().decode(BankIDOrderPayload.self, from: data))
     }
 

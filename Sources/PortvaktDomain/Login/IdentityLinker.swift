@@ -74,7 +74,7 @@ public struct IdentityLinker: Sendable {
                 if let taken = email, try await store.user(email: taken) != nil { email = nil }
                 return try await store.createMemberUser(
                     displayName: first.fullName, email: email,
-                    personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: "user:\(id)") } },
+                    personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: User.personnummerRecord(userID: id)) } },
                     provider: login.provider, subject: login.subject, memberRecords: records, now: now
                 )
             } catch let error as StoreError where error.isDuplicate && attempt == 0 {
@@ -118,7 +118,7 @@ public struct IdentityLinker: Sendable {
         do {
             return try await store.createMemberUser(
                 displayName: first.fullName, email: email,
-                personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: "user:\(id)") } },
+                personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: User.personnummerRecord(userID: id)) } },
                 provider: login.provider, subject: login.subject, memberRecords: records, requireUnheld: true, now: now
             )
         } catch let error as StoreError where error.isDuplicate || error.isConstraint {

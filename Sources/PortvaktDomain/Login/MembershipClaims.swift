@@ -232,7 +232,7 @@ public struct MembershipClaims: Sendable {
         return Claim(request: payload.request, provider: payload.provider, payload: payload)
     }
 
-    private static func context(_ id: String) -> String { "membership-claim:\(id)" }
+    private static func context(_ id: String) -> String { SealingContext.membershipClaim(id) }
 
     /// Six digits from the system's secure generator.
     static func newCode() -> String {

@@ -97,7 +97,7 @@ extension PortvaktApplication {
         }
         // As My account's download masks it; a number that does not open (another key) shows as stars.
         let personnummer = user.personnummer.map { protected in
-            (try? vault.open(protected.sealed, record: "user:\(user.id)"))?.masked ?? "*****"
+            (try? vault.open(protected.sealed, record: User.personnummerRecord(userID: user.id)))?.masked ?? "*****"
         }
         let sessions = try await store.activeSessions(userID: user.id).count
         let devices = try await store.activeDevices(userID: user.id).count

@@ -8,7 +8,7 @@ import PortvaktDomain
 extension LoginFlows {
     static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
     static let pushedRequestLifetime: TimeInterval = 60
-    private static let pushedKind = "par"
+    private static let pushedKind = SealingContext.LoginFlowKind.pushedRequest
 
     /// Stores a checked request; returns its `request_uri`.
     func push(_ request: AppAuthorizationRequest) async throws -> String {
@@ -17,7 +17,7 @@ extension LoginFlows {
         let data = try JSONEncoder().encode(request)
         _ = try await store.insertLoginFlow(
             kind: Self.pushedKind, stateHash: RefreshTokenSecret.hash(handle), expiresAt: now.addingTimeInterval(Self.pushedRequestLifetime), now: now
-        ) { id in try cipher.seal(data, context: "pushed-request:\(id)") }
+        ) { id in try cipher.seal(data, context: SealingContext.loginFlow(kind: Self.pushedKind, id: id)) }
         return Self.requestURIPrefix + handle
     }
 
@@ -28,7 +28,7 @@ extension LoginFlows {
         guard requestURI.hasPrefix(Self.requestURIPrefix) else { return nil }
         let hash = RefreshTokenSecret.hash(String(requestURI.dropFirst(Self.requestURIPrefix.count)))
         guard let flow = try await store.loginFlow(stateHash: hash, now: now()), flow.kind == Self.pushedKind else { return nil }
-        let data = try cipher.open(flow.payload, context: "pushed-request:\(flow.id)")
+        let data = try cipher.open(flow.payload, context: SealingContext.loginFlow(kind: flow.kind, id: flow.id))
         let request = try JSONDecoder().decode(AppAuthorizationRequest.self, from: data)
         guard request.clientID == clientID, try await store.takeLoginFlow(stateHash: hash, now: now()) != nil else { return nil }
         return request
@@ -42,7 +42,7 @@ extension LoginFlows {
 /// it takes it out, so a link someone else saw starts nothing once used (review IV, item 5); that
 /// step's page gets a new handle for its own links ("back to the methods", the language).
 extension LoginFlows {
-    private static let continuationKind = "continuation"
+    private static let continuationKind = SealingContext.LoginFlowKind.continuation
 
     struct Continued {
         let request: AppAuthorizationRequest
@@ -56,7 +56,7 @@ extension LoginFlows {
         let handle = randomToken()
         let data = try JSONEncoder().encode(request)
         _ = try await store.insertLoginFlow(kind: Self.continuationKind, stateHash: RefreshTokenSecret.hash(handle), expiresAt: expiresAt, now: now()) { id in
-            try cipher.seal(data, context: "authorization-continuation:\(id)")
+            try cipher.seal(data, context: SealingContext.loginFlow(kind: Self.continuationKind, id: id))
         }
         return handle
     }
@@ -67,7 +67,7 @@ extension LoginFlows {
         guard handle.utf8.count <= 128 else { return nil }
         let hash = RefreshTokenSecret.hash(handle)
         guard let flow = try await store.loginFlow(stateHash: hash, now: now()), flow.kind == Self.continuationKind else { return nil }
-        let data = try cipher.open(flow.payload, context: "authorization-continuation:\(flow.id)")
+        let data = try cipher.open(flow.payload, context: SealingContext.loginFlow(kind: flow.kind, id: flow.id))
         let request = try JSONDecoder().decode(AppAuthorizationRequest.self, from: data)
         guard request.clientID == clientID else { return nil }
         if take, try await store.takeLoginFlow(stateHash: hash, now: now()) == nil { return nil }

@@ -31,7 +31,7 @@ struct LoginFlows: Sendable {
         _ = try await store.insertLoginFlow(
             kind: login.method.rawValue, stateHash: RefreshTokenSecret.hash(handle),
             expiresAt: now.addingTimeInterval(lifetimes.loginFlow), now: now
-        ) { id in try cipher.seal(data, context: "login-flow:\(id)") }
+        ) { id in try cipher.seal(data, context: SealingContext.loginFlow(kind: login.method.rawValue, id: id)) }
         return handle
     }
 
@@ -43,7 +43,7 @@ struct LoginFlows: Sendable {
         else { return nil }
         // Another kind of row under this handle (a pushed request's) is not a login.
         guard IdentityProvider(rawValue: flow.kind) != nil else { return nil }
-        let data = try cipher.open(flow.payload, context: "login-flow:\(flow.id)")
+        let data = try cipher.open(flow.payload, context: SealingContext.loginFlow(kind: flow.kind, id: flow.id))
         let login = try JSONDecoder().decode(PendingLogin.self, from: data)
         return login.method.rawValue == flow.kind ? login : nil
     }

@@ -22,7 +22,7 @@ struct PortalSessions: Sendable {
 
     func beginSignIn(state: String, payload: Data, lifetime: TimeInterval) async throws {
         try await store.insertPortalLogin(
-            stateHash: PortalSessionCookie.hash(state), payload: try cipher.seal(payload, context: "portal-login"),
+            stateHash: PortalSessionCookie.hash(state), payload: try cipher.seal(payload, context: SealingContext.portalLogin),
             expiresAt: sessions.now().addingTimeInterval(lifetime)
         )
     }
@@ -30,7 +30,7 @@ struct PortalSessions: Sendable {
     /// The sign-in's payload, once; nil when unknown, used, expired or not ours.
     func takeSignIn(state: String) async throws -> Data? {
         guard let sealed = try await store.takePortalLogin(stateHash: PortalSessionCookie.hash(state), now: sessions.now()) else { return nil }
-        return try? cipher.open(sealed, context: "portal-login")
+        return try? cipher.open(sealed, context: SealingContext.portalLogin)
     }
 
     /// A new portal session on `session`; returns the cookie's reference.

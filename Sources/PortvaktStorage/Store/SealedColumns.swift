@@ -1,0 +1,150 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// Every column holding a value sealed with the data encryption keys (`PORTVAKT_ENCRYPTION_KEYS`),
+/// with the context (AES-GCM associated data) each row's value is sealed with. The sealers use
+/// these contexts, and `rotate-encryption-key` re-seals every column listed here, so a value
+/// sealed anywhere else would be one the oldest key could never be retired from: a test checks
+/// that every `*_sealed` column of the schema is listed.
+public struct SealedColumn: Sendable {
+    public let table: String
+    public let column: String
+    let idColumn: String
+    /// The row's id is a BLOB (a hash), not text.
+    let idIsBinary: Bool
+    let keyIDColumn: String
+    /// For login flows, whose context depends on the flow's kind.
+    let kindColumn: String?
+    let context: @Sendable (_ id: String, _ kind: String?) -> String
+
+    public var name: String { "\(table).\(column)" }
+
+    public static let all: [SealedColumn] = [
+        SealedColumn("users", "personnummer", context: { id, _ in PersonnummerVault.context(User.personnummerRecord(userID: id)) }),
+        SealedColumn("member_records", "personnummer", context: { id, _ in PersonnummerVault.context(MemberRecord.personnummerContext(recordID: id)) }),
+        SealedColumn("member_sync_log", "login_personnummer", context: { id, _ in PersonnummerVault.context(MemberSyncEntry.vaultRecord(entryID: id)) }),
+        SealedColumn("member_outbox", "payload", context: { id, _ in OutboxMessage.payloadContext(messageID: id) }),
+        SealedColumn("mail_outbox", "body", context: { id, _ in MailOutboxMessage.bodyContext(messageID: id) }),
+        SealedColumn("contacts", "details", context: { id, _ in Contact.detailsContext(contactID: id) }),
+        SealedColumn("membership_claims", "payload", context: { id, _ in SealingContext.membershipClaim(id) }),
+        SealedColumn("bankid_orders", "payload", context: { id, _ in SealingContext.bankIDOrder(id) }),
+        SealedColumn("login_flows", "payload", kindColumn: "kind", context: { id, kind in SealingContext.loginFlow(kind: kind ?? "", id: id) }),
+        SealedColumn("portal_logins", "payload", idColumn: "state_hash", idIsBinary: true, context: { _, _ in SealingContext.portalLogin }),
+        SealedColumn("signing_keys", "private_key", idColumn: "kid", context: { id, _ in SigningKeySet.sealingContext(kid: id) }),
+        SealedColumn("rsa_signing_keys", "private_key", idColumn: "kid", context: { id, _ in SigningKeySet.sealingContext(kid: id) }),
+    ]
+
+    private init(
+        _ table: String, _ name: String, idColumn: String = "id", idIsBinary: Bool = false, kindColumn: String? = nil,
+        context: @escaping @Sendable (String, String?) -> String
+    ) {
+        self.table = table
+        self.column = name + "_sealed"
+        self.idColumn = idColumn
+        self.idIsBinary = idIsBinary
+        self.keyIDColumn = name + "_key_id"
+        self.kindColumn = kindColumn
+        self.context = context
+    }
+}
+
+/// The contexts of sealed values whose rows have no type of their own in this module.
+public enum SealingContext {
+    public static func membershipClaim(_ id: String) -> String { "membership-claim:\(id)" }
+    public static func bankIDOrder(_ id: String) -> String { "bankid-order:\(id)" }
+    public static let portalLogin = "portal-login"
+
+    /// The kinds of `login_flows` rows besides a provider login (whose kind is its method).
+    public enum LoginFlowKind {
+        public static let pushedRequest = "par"
+        public static let continuation = "continuation"
+    }
+
+    public static func loginFlow(kind: String, id: String) -> String {
+        switch kind {
+        case LoginFlowKind.pushedRequest: "pushed-request:\(id)"
+        case LoginFlowKind.continuation: "authorization-continuation:\(id)"
+        default: "login-flow:\(id)"
+        }
+    }
+}
+
+extension User {
+    /// The record name a user's personnummer is sealed under (``PersonnummerVault``).
+    public static func personnummerRecord(userID: String) -> String { "user:\(userID)" }
+}
+
+/// How far re-sealing one column has come.
+public struct ResealProgress: Sendable, Equatable {
+    public var resealed = 0
+    /// Rows still under another key after this batch.
+    public var remaining = 0
+}
+
+public enum ResealError: Error, CustomStringConvertible {
+    /// A value opens under none of the configured keys: its key was removed too early, or the row was altered.
+    case cannotOpen(column: String, keyID: String)
+    /// Values are sealed under an older key faster than they are re-sealed: an instance still
+    /// runs with that key first.
+    case stillSealedUnderOlderKey(column: String, count: Int)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let column, let keyID):
+            "a value in \(column) sealed under key \(keyID) does not open with PORTVAKT_ENCRYPTION_KEYS: add that key back, then run again"
+        case .stillSealedUnderOlderKey(let column, let count):
+            "\(count) values in \(column) are still sealed under an older key: run every instance with the new key first in PORTVAKT_ENCRYPTION_KEYS, then run again"
+        }
+    }
+}
+
+extension PortvaktStore {
+    /// Re-seals up to `limit` values of `column` that are under another key than `cipher`'s
+    /// newest, each in place only if it is still the value that was read (a row changed meanwhile
+    /// is picked up by the next batch). Resumable: only values under an older key are read.
+    public func reseal(_ column: SealedColumn, cipher: FieldCipher, limit: Int) async throws -> ResealProgress {
+        let active = cipher.activeKeyID
+        // A value that does not open is the operator's to fix, not a database failure: it is
+        // carried out of the transaction (which rolls back nothing: it changed nothing yet).
+        let (progress, failure) = try await write { db -> (ResealProgress, ResealError?) in
+            var select = db.select().column(SQLIdentifier(column.idColumn), as: "row_id").column(SQLIdentifier(column.column), as: "sealed")
+                .column(SQLIdentifier(column.keyIDColumn), as: "key_id")
+            if let kind = column.kindColumn { select = select.column(SQLIdentifier(kind), as: "kind") }
+            let rows = try await select.from(column.table)
+                .where(SQLIdentifier(column.keyIDColumn), .notEqual, active).where(SQLIdentifier(column.column), .isNot, SQLLiteral.null)
+                .limit(limit).all()
+            var progress = ResealProgress()
+            for row in rows {
+                let keyID = try row.decode(column: "key_id", as: String.self)
+                let idText: String
+                let idBind: any Encodable & Sendable
+                if column.idIsBinary {
+                    let id = try row.decode(column: "row_id", as: Data.self)
+                    (idText, idBind) = ("", id)
+                } else {
+                    let id = try row.decode(column: "row_id", as: String.self)
+                    (idText, idBind) = (id, id)
+                }
+                let context = column.context(idText, column.kindColumn == nil ? nil : try row.decode(column: "kind", as: String.self))
+                let old = SealedValue(keyID: keyID, combined: try row.decode(column: "sealed", as: Data.self))
+                guard let plaintext = try? cipher.open(old, context: context) else {
+                    return (progress, ResealError.cannotOpen(column: column.name, keyID: keyID))
+                }
+                let new = try cipher.seal(plaintext, context: context)
+                let changed = try await db.update(column.table)
+                    .set(SQLIdentifier(column.column), to: new.combined).set(SQLIdentifier(column.keyIDColumn), to: new.keyID)
+                    .where(SQLIdentifier(column.idColumn), .equal, SQLBind(idBind)).where(SQLIdentifier(column.keyIDColumn), .equal, keyID)
+                    .where(SQLIdentifier(column.column), .equal, old.combined)
+                    .returning(SQLIdentifier(column.idColumn)).all()
+                progress.resealed += changed.count
+            }
+            progress.remaining = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from(column.table)
+                .where(SQLIdentifier(column.keyIDColumn), .notEqual, active).where(SQLIdentifier(column.column), .isNot, SQLLiteral.null)
+                .first()?.decode(column: "count", as: Int.self) ?? 0
+            return (progress, nil)
+        }
+        if let failure { throw failure }
+        return progress
+    }
+}
