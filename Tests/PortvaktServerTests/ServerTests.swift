@@ -29,7 +29,7 @@ struct ServerTests {
         #expect(sink.text.contains("USING DEVELOPMENT KEYS"))
     }
 
-    @Test("The JWKS lists the signing key, public part only, and survives a restart")
+    @Test("The JWKS lists the signing keys (ES256 and, issue 46, RS256), public parts only, and survives a restart")
     func jwks() async throws {
         let configuration = try TestServer.configuration()
         var kids: [String] = []
@@ -40,13 +40,15 @@ struct ServerTests {
                     #expect(response.status == .ok)
                     #expect(response.headers[.contentType] == "application/jwk-set+json")
                     let jwks = try JSONDecoder().decode(JWKSDocument.self, from: Data(buffer: response.body))
-                    #expect(jwks.keys.count == 1)
-                    #expect(jwks.keys.allSatisfy { $0.kty == "EC" && $0.crv == "P-256" && $0.alg == "ES256" && $0.d == nil })
-                    return jwks.keys.map(\.kid)
+                    #expect(jwks.keys.count == 2)
+                    #expect(jwks.keys.contains { $0.kty == "EC" && $0.crv == "P-256" && $0.alg == "ES256" })
+                    #expect(jwks.keys.contains { $0.kty == "RSA" && $0.alg == "RS256" })
+                    #expect(jwks.keys.allSatisfy { $0.d == nil })
+                    return jwks.keys.map(\.kid).sorted()
                 }
             }
         }
-        #expect(kids.count == 2 && kids[0] == kids[1])
+        #expect(kids.count == 4 && kids[0...1] == kids[2...3])
     }
 
     @Test("Unknown paths and hostile input get a 4xx, never a 500", arguments: [

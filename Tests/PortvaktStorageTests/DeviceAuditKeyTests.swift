@@ -83,10 +83,11 @@ struct DeviceAuditKeyTests {
             #expect(try await SigningKeySet.load(from: store, cipher: cipher).active.kid == first.active.kid)
             _ = try await SigningKeySet.rotate(store, cipher: cipher)
             let rotated = try await SigningKeySet.load(from: store, cipher: cipher, now: Date().addingTimeInterval(SigningKeySet.publicationDelay))
-            #expect(rotated.active.kid != first.active.kid)
-            #expect(Set(rotated.verificationKeys.map(\.kid)) == [first.active.kid, rotated.active.kid])
+            #expect(rotated.active.kid != first.active.kid && rotated.active(.rs256).kid != first.active(.rs256).kid)
+            #expect(Set(rotated.verificationKeys.map(\.kid)) == [first.active.kid, rotated.active.kid, first.active(.rs256).kid, rotated.active(.rs256).kid])
             let stored = try await store.signingKeys()
-            #expect(stored.count == 2)
+            #expect(stored.count == 4, "an ES256 and an RS256 key, each rotated once")
+            #expect(stored.filter { $0.retiredAt == nil }.map(\.algorithm).sorted { $0.rawValue < $1.rawValue } == [.es256, .rs256])
             for key in stored {
                 #expect(!String(decoding: key.sealedPrivateKey.combined, as: UTF8.self).contains("PRIVATE KEY"))
             }

@@ -34,14 +34,16 @@ public struct SigningKeySet: Sendable {
         let keys = try await read(repository, cipher: cipher, now: now, retention: retention)
         let missing = SigningKey.Algorithm.allCases.filter { algorithm in !keys.contains { $0.algorithm == algorithm } }
         if missing.isEmpty, let set = SigningKeySet(keys, now: now) { return set }
+        var creation: (any Error)?
         do {
             try await rotate(repository, cipher: cipher, algorithms: missing, now: now)
         } catch {
-            // Another instance created it first (the store keeps one unretired key of an
-            // algorithm that has a constraint for it); the read below finds theirs, or throws.
+            // Another instance may have created it first (the store keeps one unretired key of
+            // an algorithm that has a constraint for it): the read below finds theirs.
+            creation = error
         }
         guard let set = SigningKeySet(try await read(repository, cipher: cipher, now: now, retention: retention), now: now) else {
-            throw SigningKeyError.noActiveKey
+            throw creation ?? SigningKeyError.noActiveKey
         }
         return set
     }

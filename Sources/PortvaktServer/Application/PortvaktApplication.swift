@@ -132,6 +132,9 @@ public enum PortvaktApplication {
                     "mode": "\(configuration.environment.rawValue)", "database": "\(configuration.database)",
                     "sandbox": "\(configuration.sandboxEnabled ? "on" : "off")",
                 ])
+                if !configuration.clients.contains(where: \.portvaktAPI) {
+                    logger.warning("No client in PORTVAKT_CLIENTS_FILE has portvakt_api: no app can use Portvakt's API (/v1) or unlock with a device key. Set \"portvakt_api\": true on the organisations' own app")
+                }
                 if configuration.environment == .development {
                     logger.warning("Development mode: development keys, and the sandbox's test people can sign in. For real users run `portvakt-server serve`")
                 }

@@ -18,19 +18,21 @@ struct MetricsRoutes {
     let store: any OutboxCountStore
     /// Required bearer token; nil on the separate metrics port.
     let token: String?
+    /// The outboxes are counted at most once in this long, however often anyone scrapes.
+    private let gauges = OutboxGauges(every: .seconds(15))
+
+    init(store: any OutboxCountStore, token: String?) {
+        self.store = store
+        self.token = token
+    }
 
     func register(on router: Router<some RequestContext>) {
         router.get("/metrics") { request, _ -> Response in
             if let token, !Self.presents(token, in: request) {
                 return Response(status: .unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="metrics""#])
             }
-            // Gauges of the shared outbox are read at scrape time, so every instance reports the same.
-            if let counts = try? await store.outboxCounts() {
-                PortvaktMetrics.outboxMessages(pending: counts.pending, dead: counts.dead)
-            }
-            if let counts = try? await store.mailOutboxCounts() {
-                PortvaktMetrics.mailOutboxMessages(counts)
-            }
+            // Gauges of the shared outboxes are read from the database, so every instance reports the same.
+            await gauges.refresh(from: store)
             var text: [UInt8] = []
             PortvaktMetrics.registry.emit(into: &text)
             return Response(
@@ -58,5 +60,28 @@ enum MetricsServer {
             router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { await onRunning($0.localAddress?.port ?? port) }, logger: logger
         )
+    }
+}
+
+/// The outboxes' gauges, read from the database at a scrape, but not more often than `every`:
+/// a scraper (or anyone who reaches the metrics port) cannot make each request a pair of counts.
+actor OutboxGauges {
+    private let every: Duration
+    private var last: ContinuousClock.Instant?
+
+    init(every: Duration) {
+        self.every = every
+    }
+
+    func refresh(from store: any OutboxCountStore) async {
+        let now = ContinuousClock.now
+        if let last, now - last < every { return }
+        last = now
+        if let counts = try? await store.outboxCounts() {
+            PortvaktMetrics.outboxMessages(pending: counts.pending, dead: counts.dead)
+        }
+        if let counts = try? await store.mailOutboxCounts() {
+            PortvaktMetrics.mailOutboxMessages(counts)
+        }
     }
 }

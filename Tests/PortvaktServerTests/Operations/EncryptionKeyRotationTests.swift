@@ -15,7 +15,7 @@ struct EncryptionKeyRotationTests {
         "\(id)=" + Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64EncodedString()
     }
 
-    @Test("Issue 46 item 5: data sealed under k1 (personnummer, member records, a contact, a pending login, mail, signing keys) is re-sealed under k2 in batches; run again it finds nothing; with k1 removed it all still opens (a further rotation to k3 reads every value) and the server serves logins; a value whose key is gone is named, not skipped", arguments: TestDatabase.kinds)
+    @Test("Issue 46 item 5: data sealed under k1 (personnummer, member records, a contact, pending and pushed logins, a BankID order, mail, signing keys) is re-sealed under k2 in batches; run again it finds nothing; with k1 removed it all still opens (a further rotation to k3 reads every value) and the server serves logins; a value whose key is gone is named, not skipped", arguments: TestDatabase.kinds)
     func retireAKey(kind: DatabaseKind) async throws {
         try await TestDatabase.withServerDatabase(kind) { databaseURL in
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portvakt-rotation-\(UUID().uuidString)").path
@@ -33,6 +33,9 @@ struct EncryptionKeyRotationTests {
                 ])
                 #expect(contact.status == 201, "\(contact.body)")
                 #expect(try await broker.send(AppLogin().authorizeURL(method: "vipps")).status == 303)
+                let pushed = try await broker.send("/oauth/par", method: .POST, form: SenderConstraintTests.pushedForm(AppLogin()))
+                #expect(pushed.status == 201, "\(pushed.body)")
+                #expect(try await broker.startOrder(AppLogin()).status == 201)
             }
             let underK1 = try TestServer.configuration(settings(k1))
             try await PortvaktApplication.withStore(configuration: underK1, logger: TestDatabase.logger) { store, keys in
@@ -48,7 +51,7 @@ struct EncryptionKeyRotationTests {
             ) { report in progress.withLock { $0.append(report) } }
             let moved = Dictionary(uniqueKeysWithValues: rotated.map { ($0.column, $0.resealed) })
             for column in ["users.personnummer_sealed", "member_records.personnummer_sealed", "contacts.details_sealed", "login_flows.payload_sealed",
-                           "mail_outbox.body_sealed", "signing_keys.private_key_sealed", "rsa_signing_keys.private_key_sealed"] {
+                           "mail_outbox.body_sealed", "signing_keys.private_key_sealed", "rsa_signing_keys.private_key_sealed", "bankid_orders.payload_sealed"] {
                 #expect((moved[column] ?? 0) > 0, "\(column) had values under k1: \(moved)")
             }
             #expect(Set(rotated.map(\.column)) == Set(SealedColumn.all.map(\.name)), "every sealed column is visited")
