@@ -46,3 +46,46 @@ extension PortvaktApplication {
         }
     }
 }
+
+extension PortvaktApplication {
+    /// Why `reindex` will not run: the audit trail would stop verifying.
+    public struct ReindexRefusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Recomputes every personnummer blind index (``BlindIndexColumn/all``) under the configured
+    /// `PORTVAKT_INDEX_KEY`, `batchSize` rows per transaction; returns how many changed per table.
+    /// The audit trail must verify with the configured keys first: without `PORTVAKT_AUDIT_KEY`
+    /// its key is derived from the index key, and events sealed under the previous one would no
+    /// longer verify (`portvakt-server audit derived-key`, run with the previous index key, gives
+    /// the entry that keeps them verifying).
+    public static func reindex(configuration: ServerConfiguration, logger: Logger, batchSize: Int = 500) async throws -> [(table: String, updated: Int)] {
+        guard configuration.auditKeys != nil else {
+            throw ReindexRefusal(description: "reindex needs PORTVAKT_AUDIT_KEY: without it the audit trail is sealed with a key derived from PORTVAKT_INDEX_KEY. With the previous index key, run `portvakt-server audit derived-key`; set PORTVAKT_AUDIT_KEY to a new key of its own followed by that entry (a1=…,index=…); then run reindex with the new index key")
+        }
+        let chain = try await verifyAuditChain(configuration: configuration, logger: logger)
+        if let broken = chain.firstBroken {
+            throw ReindexRefusal(description: "the audit trail does not verify with PORTVAKT_AUDIT_KEY (first broken at \(broken)): add the entry `portvakt-server audit derived-key` gives with the previous index key, then run again")
+        }
+        return try await withStore(configuration: configuration, logger: logger) { store, keys in
+            var counts: [(table: String, updated: Int)] = []
+            for column in BlindIndexColumn.all {
+                var updated = 0
+                var cursor: String?
+                repeat {
+                    let batch = try await store.reindex(column, vault: keys.vault, after: cursor, limit: batchSize)
+                    updated += batch.updated
+                    cursor = batch.last
+                } while cursor != nil
+                counts.append((column.table, updated))
+            }
+            logger.notice("Every personnummer blind index is under the configured index key")
+            return counts
+        }
+    }
+
+    /// The `PORTVAKT_AUDIT_KEY` entry of the audit key derived from the configured index key.
+    public static func derivedAuditKeyEntry(configuration: ServerConfiguration, logger: Logger) throws -> String {
+        try DataProtectionKeys.load(for: configuration, logger: logger).derivedAuditKeyEntry
+    }
+}
