@@ -12,9 +12,6 @@ public struct DataProtectionKeys: Sendable {
 
     public var cipher: FieldCipher { vault.cipher }
 
-    /// The `PORTVAKT_AUDIT_KEY` entry of the audit key derived from this index key.
-    public var derivedAuditKeyEntry: String { AuditKeyRing.derivedEntry(from: root) }
-
     /// Reads `id=base64,id=base64` encryption keys (the first one seals) and a base64 index key.
     /// - Throws: ``ConfigurationError`` naming `encryptionSetting` or `indexSetting`, never a key.
     public init(encryptionKeys: String, indexKey: String, encryptionSetting: String, indexSetting: String) throws(ConfigurationError) {
