@@ -9,10 +9,7 @@ public struct JOSEHeader: Sendable {
     public let keyReferences: Set<String>
 
     public init?(compactJWS token: String) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[0])),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
+        guard let object = CompactJWS.unverifiedObject(at: 0, of: token) else { return nil }
         alg = object["alg"] as? String
         kid = object["kid"] as? String
         // A kid is looked up in the database and logged: no NUL, no line breaks.

@@ -20,6 +20,8 @@ public struct SigningKey: Sendable {
 
     public let kid: String
     public let material: Material
+    /// The public half as a JWK for the JWKS document, read from the key once.
+    public let publicJWK: JWK
     public let createdAt: Date
     /// When a newer key took over signing; a retired key still verifies until it ages out.
     public let retiredAt: Date?
@@ -28,7 +30,16 @@ public struct SigningKey: Sendable {
         self.material = material
         self.createdAt = createdAt
         self.retiredAt = retiredAt
-        self.kid = try Self.thumbprint(of: material)
+        switch material {
+        case .es256(let key):
+            let point = key.parameters!
+            kid = JWKThumbprint.p256(x: point.x, y: point.y)
+            publicJWK = .ecdsa(.es256, identifier: JWKIdentifier(string: kid), x: point.x, y: point.y, curve: .p256)
+        case .rs256(let key):
+            let (n, e) = try Self.rsaMembers(key.publicKey)
+            kid = JWKThumbprint.rsa(n: n, e: e)
+            publicJWK = .rsa(.rs256, identifier: JWKIdentifier(string: kid), modulus: n, exponent: e)
+        }
     }
 
     public init(privateKey: ES256PrivateKey, createdAt: Date, retiredAt: Date? = nil) {
@@ -67,18 +78,6 @@ public struct SigningKey: Sendable {
         }
     }
 
-    /// The public half as a JWK for the JWKS document.
-    public var publicJWK: JWK {
-        switch material {
-        case .es256(let key):
-            let point = key.parameters!
-            return .ecdsa(.es256, identifier: JWKIdentifier(string: kid), x: point.x, y: point.y, curve: .p256)
-        case .rs256(let key):
-            let (n, e) = try! Self.rsaMembers(key.publicKey)
-            return .rsa(.rs256, identifier: JWKIdentifier(string: kid), modulus: n, exponent: e)
-        }
-    }
-
     /// Adds the key to `collection`: the private key when it signs, else the public key only.
     public func add(to collection: JWTKeyCollection, signing: Bool) async {
         let kid = JWKIdentifier(string: kid)
@@ -87,17 +86,6 @@ public struct SigningKey: Sendable {
         case (.es256(let key), false): await collection.add(ecdsa: key.publicKey, kid: kid)
         case (.rs256(let key), true): await collection.add(rsa: key, digestAlgorithm: .sha256, kid: kid)
         case (.rs256(let key), false): await collection.add(rsa: key.publicKey, digestAlgorithm: .sha256, kid: kid)
-        }
-    }
-
-    private static func thumbprint(of material: Material) throws -> String {
-        switch material {
-        case .es256(let key):
-            let point = key.parameters!
-            return JWKThumbprint.p256(x: point.x, y: point.y)
-        case .rs256(let key):
-            let (n, e) = try rsaMembers(key.publicKey)
-            return JWKThumbprint.rsa(n: n, e: e)
         }
     }
 

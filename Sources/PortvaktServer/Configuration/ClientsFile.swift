@@ -148,12 +148,9 @@ enum ClientsFile {
             guard let path = try string("client_secret_file") else { return given }
             guard given == nil else { throw problem("client_secret", "and client_secret_file are both given: give one") }
             let full = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
-            guard let data = FileManager.default.contents(atPath: full), var text = String(data: data, encoding: .utf8) else {
+            guard let text = SettingsSource.secretFileText(at: full) else {
                 throw problem("client_secret_file", "cannot be read: \(full)")
             }
-            var scalars = text.unicodeScalars
-            if scalars.last == "\n" { scalars.removeLast(); if scalars.last == "\r" { scalars.removeLast() } }
-            text = String(scalars)
             guard !text.isEmpty else { throw problem("client_secret_file", "is empty: \(full)") }
             return text
         }
@@ -205,7 +202,7 @@ enum ClientsFile {
                 guard components.host?.isEmpty == false else { throw entry.problem(field, "has \(uri): an https URI needs a host") }
                 self = .exact
             case "http":
-                guard let host = components.host, ["127.0.0.1", "[::1]", "::1"].contains(host), components.query == nil else {
+                guard let host = components.host, AppClient.loopbackHosts.contains(host), components.query == nil else {
                     throw entry.problem(field, "has \(uri): plain http only on the loopback address, http://127.0.0.1 or http://[::1] (RFC 8252 §7.3; not localhost)")
                 }
                 self = .loopback(path: components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)

@@ -52,14 +52,20 @@ struct SettingsSource: Sendable {
             throw ConfigurationError("\(name) is given \(ways.count) ways (\(ways.map(\.label).joined(separator: ", "))): give it one way")
         }
         guard let way = ways.first, !way.path.isEmpty else { return nil }
-        guard let data = FileManager.default.contents(atPath: way.path), let content = String(data: data, encoding: .utf8) else {
+        guard let text = secretFileText(at: way.path) else {
             throw ConfigurationError("\(way.label): cannot read the file \(way.path) as UTF-8 text")
         }
-        var scalars = content.unicodeScalars
-        if scalars.last == "\n" { scalars.removeLast(); if scalars.last == "\r" { scalars.removeLast() } }
-        let text = String(scalars)
         guard !text.isEmpty else { throw ConfigurationError("\(way.label): the file \(way.path) is empty") }
         return text
+    }
+
+    /// A secret kept in a file of its own: its text with one line end (`\n` or `\r\n`) taken off;
+    /// nil when the file cannot be read as UTF-8.
+    static func secretFileText(at path: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: path), let content = String(data: data, encoding: .utf8) else { return nil }
+        var scalars = content.unicodeScalars
+        if scalars.last == "\n" { scalars.removeLast(); if scalars.last == "\r" { scalars.removeLast() } }
+        return String(scalars)
     }
 
     /// The value of `name`, nil when unset or empty.

@@ -40,9 +40,9 @@ struct AppClient: Sendable, Hashable {
     /// RFC 7591 `token_endpoint_auth_method` and what it checks against.
     enum Authentication: Sendable, Hashable {
         case none
-        /// SHA-256 of the secret, so that comparing takes the same time whatever the guess.
-        case clientSecretBasic(secretDigest: Data)
-        case clientSecretPost(secretDigest: Data)
+        /// SHA-256 of the secret: digests compare in constant time (swift-crypto's `==`).
+        case clientSecretBasic(secretDigest: SHA256.Digest)
+        case clientSecretPost(secretDigest: SHA256.Digest)
         /// RFC 7523 §2.2 client assertions, checked against this JWKS (JSON).
         case privateKeyJWT(jwks: String)
 
@@ -55,17 +55,20 @@ struct AppClient: Sendable, Hashable {
             }
         }
 
-        static func digest(_ secret: String) -> Data { Data(SHA256.hash(data: Data(secret.utf8))) }
+        static func digest(_ secret: String) -> SHA256.Digest { SHA256.hash(data: Data(secret.utf8)) }
     }
 
     var isConfidential: Bool { authentication != .none }
+
+    /// The loopback interface as a redirect URI names it (RFC 8252 §7.3; never `localhost`, §8.3).
+    static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]", "::1"]
 
     func allowsRedirect(_ uri: String) -> Bool {
         if redirectURIs.contains(uri) { return true }
         guard !loopbackPaths.isEmpty, let components = URLComponents(string: uri),
               components.scheme == "http", components.user == nil, components.password == nil,
               components.query == nil, components.fragment == nil,
-              let host = components.host, host == "127.0.0.1" || host == "[::1]" || host == "::1",
+              let host = components.host, Self.loopbackHosts.contains(host),
               let port = components.port, (1...65535).contains(port)
         else { return false }
         // Rebuilt from its parts, so encoded tricks or odd spellings cannot pass as the same URI.

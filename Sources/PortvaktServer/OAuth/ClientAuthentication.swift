@@ -60,7 +60,7 @@ struct ClientAuthentication {
                     throw OAuthFailure.invalidRequest("client_assertion_type must be \(ClientAuthentication.assertionType), with client_assertion.")
                 }
                 self.assertion = assertion
-                if clientID == nil { clientID = JOSEPayload.issuer(of: assertion) }
+                if clientID == nil { clientID = CompactJWS.unverifiedObject(at: 1, of: assertion)?["iss"] as? String }
             } else if fields["client_assertion"] != nil {
                 throw OAuthFailure.invalidRequest("client_assertion needs client_assertion_type.")
             }
@@ -138,9 +138,8 @@ struct ClientAuthentication {
         guard fresh else { throw refuse(client, "This client assertion was used before.", basic: false) }
     }
 
-    private static func matches(_ secret: String, _ digest: Data) -> Bool {
-        let presented = AppClient.Authentication.digest(secret)
-        return zip(presented, digest).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    private static func matches(_ secret: String, _ digest: SHA256.Digest) -> Bool {
+        AppClient.Authentication.digest(secret) == digest
     }
 
     /// Refuses `client`'s authentication: the reason goes to the log, the client is told only
@@ -165,15 +164,4 @@ struct ReceivedClientAssertion: JWTPayload {
     let jti: String?
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
-}
-
-/// The `iss` of a compact JWS's payload, unverified: only to find the client it claims to be.
-enum JOSEPayload {
-    static func issuer(of token: String) -> String? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return nil }
-        return object["iss"] as? String
-    }
 }

@@ -34,7 +34,7 @@ struct TokenRoutes {
             }
             guard let token = fields["token"] else { throw OAuthFailure.invalidRequest("token is required.") }
             let answer = try await sessions.introspect(token: token, clientID: client.id, issuer: clients.address.current)
-            return try Responses.json(answer, headers: [.cacheControl: "no-store"])
+            return try Responses.json(answer)
         }
     }
 
