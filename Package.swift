@@ -35,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // OTLP over HTTP only: the default traits would build gRPC as well.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // The national identity number: parse, validate, classify, mask. No dependencies.
@@ -106,6 +109,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
 
@@ -163,6 +167,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             resources: [.embedInCode("Resources")]
         ),
@@ -172,6 +177,7 @@ let package = Package(
             dependencies: [
                 "PortvaktServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OTel", package: "swift-otel"),
             ]
         ),
 
@@ -288,6 +294,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
     ],

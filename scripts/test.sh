@@ -2,7 +2,7 @@
 # Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, a smoke test of
 # the real server binary on both databases, SIGTERM under load, the deployment files, schemathesis against /openapi.json, the web portal in Chromium with axe-core, a soak of unread request bodies (sockets and memory back
 # to baseline), an independent OIDC client (Python Authlib)
-# against its sandbox, an independent SCIM client (Python scim2-client) against /scim/v2, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
+# against its sandbox, spans over OTLP to a local receiver (opentelemetry-proto), an independent SCIM client (Python scim2-client) against /scim/v2, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,5 +55,6 @@ within 10 scripts/openapi-test.sh
 within 15 scripts/browser-test.sh
 within 10 scripts/soak-test.sh
 within 10 scripts/interop-test.sh
+within 5 scripts/tracing-test.sh
 within 10 scripts/scim-interop-test.sh
 within 15 scripts/e2e-test.sh

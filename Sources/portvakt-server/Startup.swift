@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import OTel
 import PortvaktCore
 import PortvaktServer
 
@@ -14,12 +15,14 @@ func withStartup(_ mode: ServerConfiguration.Environment, _ body: (ServerConfigu
         FileHandle.standardError.write(Data("portvakt-server: configuration error: \(error.description)\n".utf8))
         throw ExitCode(78)
     }
-    LoggingSystem.bootstrap { label in
-        let output: any LogHandler = configuration.logFormat == .json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+    // With tracing on, each line logged inside a span says its trace_id and span_id.
+    LoggingSystem.bootstrap({ label, metadataProvider in
+        var output: any LogHandler = configuration.logFormat == .json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+        output.metadataProvider = metadataProvider
         var handler = RedactingLogHandler(wrapping: output)
         handler.logLevel = configuration.logLevel
         return handler
-    }
+    }, metadataProvider: configuration.tracing ? OTel.makeLoggingMetadataProvider() : nil)
     let logger = Logger(label: "portvakt")
     do {
         try await body(configuration, logger)

@@ -39,6 +39,7 @@ public enum PortvaktApplication {
 
         _ = PortvaktMetrics.registry
         let router = Router(context: PortvaktRequestContext.self)
+        if configuration.tracing { router.add(middleware: RequestTracingMiddleware()) }
         router.add(middleware: ClientAddressMiddleware(resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
@@ -165,11 +166,14 @@ public enum PortvaktApplication {
     /// Serves until SIGTERM or SIGINT, then drains: `/health/ready` answers 503 at once, requests
     /// in flight and the outbox's sends finish, and the process gives up waiting after
     /// `PORTVAKT_SHUTDOWN_SECONDS`.
-    public static func serve(configuration: ServerConfiguration, logger: Logger) async throws {
+    ///
+    /// - Parameter observability: services that export what the server records (the span
+    ///   exporter); they stop after the server, so that the last requests' spans are sent.
+    public static func serve(configuration: ServerConfiguration, logger: Logger, observability: [any Service] = []) async throws {
         let readiness = Readiness()
         let app = try await build(configuration: configuration, logger: logger, readiness: readiness)
         var group = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: DrainNotice(readiness: readiness))],
+            services: observability.map { .init(service: $0) } + [.init(service: app), .init(service: DrainNotice(readiness: readiness))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         )
         group.maximumGracefulShutdownDuration = configuration.shutdownTimeout

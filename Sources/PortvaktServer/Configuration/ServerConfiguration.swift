@@ -38,6 +38,10 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level
     public enum LogFormat: String, Sendable { case text, json }
     public var logFormat: LogFormat = .text
+    /// Whether spans are exported over OTLP/HTTP: the OpenTelemetry variables `OTEL_TRACES_EXPORTER=otlp`
+    /// (`none` or unset: off, and no tracing work at all) and `OTEL_SDK_DISABLED`; where to and as
+    /// what service the exporter reads from `OTEL_EXPORTER_OTLP_*` and `OTEL_SERVICE_NAME` itself.
+    public var tracing = false
     /// How long to keep retrying an unreachable database at start-up before giving up.
     public var databaseWait: Duration
     /// `id=base64,…` encryption keys and the base64 blind-index key; nil in development means
@@ -112,7 +116,7 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
         "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS", "PORTVAKT_BANKID_ACR_VALUES", "PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS",
-        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED", ClientsFile.setting,
+        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED", ClientsFile.setting, "OTEL_TRACES_EXPORTER", "OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names).union(SMTPSettings.names)
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
@@ -222,6 +226,21 @@ public struct ServerConfiguration: Sendable {
         configuration.highAssuranceOrganisations = Set((settings["PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS"] ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
         configuration.logFormat = try settings.parse("PORTVAKT_LOG_FORMAT", default: .text, expected: "text or json") { LogFormat(rawValue: $0.lowercased()) }
+        let sdkDisabled = try settings.parse("OTEL_SDK_DISABLED", default: false, expected: "true or false") { ["true": true, "false": false][$0.lowercased()] }
+        let exporter = try settings.parse("OTEL_TRACES_EXPORTER", default: "none", expected: "otlp or none (OTLP over HTTP is the exporter built in)") { text in
+            ["otlp", "none"].contains(text.lowercased()) ? text.lowercased() : nil
+        }
+        configuration.tracing = exporter == "otlp" && !sdkDisabled
+        // swift-otel stops the process on a protocol it was built without (gRPC) and on the samplers
+        // it lacks (Jaeger, X-Ray): refuse them here, with one line.
+        _ = try settings.parse("OTEL_TRACES_SAMPLER", default: "parentbased_always_on", expected: "always_on, always_off, traceidratio or parentbased_always_on, _always_off, _traceidratio") { text in
+            ["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"].contains(text) ? text : nil
+        }
+        for name in ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] {
+            _ = try settings.parse(name, default: "http/protobuf", expected: "http/protobuf or http/json (OTLP over gRPC is not built in)") { text in
+                ["http/protobuf", "http/json"].contains(text) ? text : nil
+            }
+        }
         configuration.shutdownTimeout = .seconds(try seconds("PORTVAKT_SHUTDOWN_SECONDS", 30, 1...600))
         configuration.trustedProxies = try settings.parse("PORTVAKT_TRUSTED_PROXIES", default: [], expected: "a list of addresses or CIDR blocks, like 10.0.0.0/8,fd00::/8") { text in
             let networks = text.split(separator: ",").map { IPNetwork($0.trimmingCharacters(in: .whitespaces)) }

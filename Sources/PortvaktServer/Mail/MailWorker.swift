@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import ServiceLifecycle
+import Tracing
 
 /// Sends the mail outbox, until shutdown.
 ///
@@ -67,6 +68,16 @@ struct MailWorker: Service {
     }
 
     private func deliver(_ message: MailOutboxMessage) async {
+        await withSpan("mail delivery", ofKind: .client) { span in
+            span.updateAttributes { attributes in
+                attributes["portvakt.mail.kind"] = "\(message.kind)"
+                attributes["portvakt.attempt"] = message.attempts + 1
+            }
+            await attemptDelivery(message)
+        }
+    }
+
+    private func attemptDelivery(_ message: MailOutboxMessage) async {
         guard let claim = message.claimId else { return }
         var problem: SMTPError?
         var keepBody = false

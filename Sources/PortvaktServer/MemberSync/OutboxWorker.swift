@@ -6,6 +6,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import ServiceLifecycle
+import Tracing
 
 /// Delivers the member outbox to the organisations' member systems, until shutdown.
 ///
@@ -86,6 +87,13 @@ struct OutboxWorker: Service {
     }
 
     private func deliver(_ message: OutboxMessage) async {
+        await withSpan("member update delivery", ofKind: .client) { span in
+            span.attributes["portvakt.attempt"] = message.attempts + 1
+            await attemptDelivery(message)
+        }
+    }
+
+    private func attemptDelivery(_ message: OutboxMessage) async {
         guard let claim = message.claimId else { return }
         let problem: String?
         do {

@@ -25,14 +25,19 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         PortvaktMetrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status, duration: elapsed)
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         let route = context.endpointPath
-        // Decoded, so that the redacting log handler sees digits however they were escaped.
-        let path = route.map { $0.contains("{token}") } == true ? route ?? "" : PercentEncoding.decode(request.uri.path) ?? "[undecodable]"
         context.logger.info("request", metadata: [
             "method": "\(request.method.rawValue)",
-            "path": "\(path)",
+            "path": "\(Self.path(of: request, route: route))",
             "route": "\(route ?? "unmatched")",
             "status": "\(status)",
             "ms": "\((milliseconds * 10).rounded() / 10)",
         ])
+    }
+
+    /// The path a log line or a span may show: the route of a path that holds a token, else the
+    /// path decoded, so that the redaction sees digits however they were escaped.
+    static func path(of request: Request, route: String?) -> String {
+        if let route, route.contains("{token}") { return route }
+        return PercentEncoding.decode(request.uri.path) ?? "[undecodable]"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
+import Tracing
 
 /// Portvakt's records, on whichever database the driver reaches. Every query is written once
 /// with SQLKit and runs unchanged on SQLite and PostgreSQL.
@@ -18,29 +19,44 @@ public struct PortvaktStore: Sendable {
         self.auditKeys = auditKeys
     }
 
-    func read<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await Self.reportingOutages { try await driver.withSession(body) }
+    func read<R: Sendable>(function: String = #function, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await traced(function) { try await driver.withSession(body) }
     }
 
     /// One INSERT, UPDATE or DELETE that commits on its own: on PostgreSQL no BEGIN and COMMIT
     /// round trips around it. Not for audited changes (their events commit in a ``write``).
-    func writeAlone<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        try await Self.reportingOutages { try await driver.withSession(body) }
+    func writeAlone<R: Sendable>(function: String = #function, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await traced(function) { try await driver.withSession(body) }
     }
 
     /// A transaction; the audit events it appended are linked into the chain right after its commit.
-    func write<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+    func write<R: Sendable>(function: String = #function, _ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
         let appends = AuditAppends()
         let result = try await AuditAppends.$inTransaction.withValue(appends) {
-            try await Self.reportingOutages { try await driver.withTransaction(body) }
+            try await traced(function) { try await driver.withTransaction(body) }
         }
         if appends.happened { linkAuditEventsSoon() }
         return result
     }
 
     /// A hot path's transaction on SQLite's direct connection (see ``SQLiteDriver/withDirectTransaction(_:)``).
-    func writeDirectly<R: Sendable>(on sqlite: SQLiteDriver, _ body: @escaping @Sendable (SQLiteDirectConnection) throws -> R) async throws -> R {
-        try await Self.reportingOutages { try await sqlite.withDirectTransaction(body) }
+    func writeDirectly<R: Sendable>(
+        on sqlite: SQLiteDriver, function: String = #function, _ body: @escaping @Sendable (SQLiteDirectConnection) throws -> R
+    ) async throws -> R {
+        try await traced(function) { try await sqlite.withDirectTransaction(body) }
+    }
+
+    /// One span per store operation (a client span named by the store's method, as OpenTelemetry's
+    /// database conventions ask), with the outage mapping below.
+    private func traced<R>(_ function: String, _ body: () async throws -> R) async throws -> R {
+        let operation = String(function.prefix { $0 != "(" })
+        return try await withSpan(operation, ofKind: .client) { span in
+            span.updateAttributes { attributes in
+                attributes["db.system.name"] = driver.kind == .postgres ? "postgresql" : "sqlite"
+                attributes["db.operation.name"] = operation
+            }
+            return try await Self.reportingOutages(body)
+        }
     }
 
     /// Any failure that is not one of the store's own answers becomes ``StoreError/unavailable(_:)``,

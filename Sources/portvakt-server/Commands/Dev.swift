@@ -18,7 +18,8 @@ struct Dev: AsyncParsableCommand {
         try await withStartup(.development) { configuration, logger in
             var configuration = configuration
             if noSeed { configuration.developmentSeed = false }
-            try await PortvaktApplication.serve(configuration: configuration, logger: logger)
+            let tracing = try SpanExport.start(configuration, logger: logger)
+            try await PortvaktApplication.serve(configuration: configuration, logger: logger, observability: tracing)
         }
     }
 }

@@ -9,7 +9,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         try await withStartup(.production) { configuration, logger in
-            try await PortvaktApplication.serve(configuration: configuration, logger: logger)
+            let tracing = try SpanExport.start(configuration, logger: logger)
+            try await PortvaktApplication.serve(configuration: configuration, logger: logger, observability: tracing)
         }
     }
 }

@@ -1,0 +1,54 @@
+import PortvaktCore
+import Tracing
+
+/// What a span attribute may say. Strings go through ``Redactor`` (personnummer, bearer tokens,
+/// JWTs); a URL's query (`url.query`, and the query of `url.full`) keeps its parameter names but
+/// only the values of ``keptQueryParameters``: `code`, `state`, `request_uri`, `claim`, tokens,
+/// nonces and PKCE values, and anything not known to be harmless, become `[redacted]`.
+public enum SpanRedaction {
+    /// Query parameters whose values say nothing secret and help to read a trace.
+    static let keptQueryParameters: Set<String> = [
+        "client_id", "response_type", "response_mode", "scope", "code_challenge_method", "prompt", "lang", "ui_locales", "idp_hint",
+    ]
+
+    public static func attributes(_ attributes: SpanAttributes) -> SpanAttributes {
+        var redacted = SpanAttributes()
+        attributes.forEach { name, value in redacted.set(name, value: Self.value(value, of: name)) }
+        return redacted
+    }
+
+    static func value(_ value: SpanAttribute, of name: String) -> SpanAttribute {
+        switch value {
+        case .string(let text): .string(Self.text(text, of: name))
+        case .stringArray(let texts): .stringArray(texts.map { Self.text($0, of: name) })
+        case .stringConvertible(let convertible): .string(Self.text(convertible.description, of: name))
+        case .stringConvertibleArray(let convertibles): .stringArray(convertibles.map { Self.text($0.description, of: name) })
+        default: value
+        }
+    }
+
+    static func text(_ text: String, of name: String) -> String {
+        switch name {
+        case "url.query": Redactor.sanitize(query(text))
+        case "url.full": Redactor.sanitize(url(text))
+        default: Redactor.sanitize(text)
+        }
+    }
+
+    /// `a=1&code=xyz` → `a=[redacted]&code=[redacted]` unless a name is in ``keptQueryParameters``.
+    public static func query(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            let name = pair.prefix { $0 != "=" }
+            let decodedName = PercentEncoding.decode(String(name).replacingOccurrences(of: "+", with: " ")) ?? ""
+            if keptQueryParameters.contains(decodedName) { return String(pair) }
+            return pair.contains("=") ? "\(name)=\(Redactor.placeholder)" : Redactor.placeholder
+        }.joined(separator: "&")
+    }
+
+    /// A whole URL with its query redacted and its fragment (which may hold tokens) dropped.
+    public static func url(_ url: String) -> String {
+        let withoutFragment = url.prefix { $0 != "#" }
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return String(withoutFragment) }
+        return "\(withoutFragment[..<mark])?\(query(String(withoutFragment[withoutFragment.index(after: mark)...])))"
+    }
+}
