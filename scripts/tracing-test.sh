@@ -34,12 +34,16 @@ if ! python3 scripts/tracing/check_traces.py "$dir/spans.jsonl" "$dir/seen.json"
   tail -50 "$dir/log" >&2; exit 1
 fi
 
-# Off by default: an endpoint alone exports nothing.
+# Off by default: an endpoint alone exports nothing (to a receiver that still answers).
+kill -0 "$receiver_pid" || { echo "tracing-test: the OTLP receiver died" >&2; exit 1; }
 : >"$dir/spans.jsonl"; : >"$dir/log"
-start_server "$dir" "$port" dev PORTVAKT_CLIENTS_FILE="$dir/clients.json" OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$receiver_port" || exit 1
+start_server "$dir" "$port" dev PORTVAKT_CLIENTS_FILE="$dir/clients.json" PORTVAKT_LOG_FORMAT=json OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:$receiver_port" || exit 1
 python3 scripts/tracing/traced_login.py "http://127.0.0.1:$port" "$secret" "$dir/seen.json" >/dev/null
 stop_server
 if [ -s "$dir/spans.jsonl" ]; then
   echo "tracing-test: spans were exported without OTEL_TRACES_EXPORTER=otlp" >&2; exit 1
+fi
+if grep -q '"trace_id"' "$dir/log"; then
+  echo "tracing-test: log lines carry trace ids without tracing" >&2; exit 1
 fi
 echo "ok   without OTEL_TRACES_EXPORTER nothing is exported"

@@ -7,7 +7,7 @@ struct PortvaktServerCommand: AsyncParsableCommand {
         commandName: "portvakt-server",
         abstract: "Portvakt: BankID, Vipps and biometric login for the peer-mentor app.",
         discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see README.md.",
-        subcommands: [Serve.self, Dev.self, Migrate.self, RotateSigningKey.self, RotateEncryptionKey.self, SetPassword.self, MergeUsers.self, AuditCommand.self, SandboxCommand.self,
+        subcommands: [Serve.self, Dev.self, Migrate.self, RotateSigningKey.self, RotateEncryptionKey.self, Reindex.self, SetPassword.self, MergeUsers.self, AuditCommand.self, SandboxCommand.self,
                       OrganisationCommand.self, MembersCommand.self, SCIMTokenCommand.self, UserCommand.self],
         defaultSubcommand: Serve.self
     )

@@ -16,8 +16,10 @@ enum SpanExport {
         otel.serviceName = "portvakt"
         otel.logs.enabled = false
         otel.metrics.enabled = false
-        // Its own warnings (a collector that cannot be reached) into Portvakt's redacting log.
+        // Its own warnings (a collector that cannot be reached) into Portvakt's redacting log; at
+        // info it would log each OTEL_* value it reads, OTEL_EXPORTER_OTLP_HEADERS' API keys too.
         otel.diagnosticLogger = .custom(logger)
+        otel.diagnosticLogLevel = .warning
         do {
             let (tracer, service) = try OTel.makeTracingBackend(configuration: otel)
             InstrumentationSystem.bootstrap(RedactingTracer(wrapping: tracer))

@@ -59,6 +59,16 @@ request = urllib.request.Request(f"{BASE}/oauth/userinfo", headers={
 with urllib.request.urlopen(request, timeout=10) as answer:
     assert answer.status == 200
 
+# Hostile trace headers (a tracestate whose letters carry combining marks, a malformed
+# traceparent) are ignored, not parsed into a crash or a log line.
+hostile = urllib.request.Request(f"{BASE}/health/live", headers={
+    "traceparent": "00-0AF7651916CD43DD8448EB211C80319C-B7AD6B7169203331-01",
+    "tracestate": ("a\ufe0f" * 67 + "=1").encode("utf-8").decode("latin-1"),
+    "Authorization": f"Bearer {tokens['access_token']}",
+})
+with urllib.request.urlopen(hostile, timeout=10) as answer:
+    assert answer.status == 200
+
 status, _, body = call(f"{BASE}/oauth/token", {
     "grant_type": "refresh_token", "client_id": CLIENT, "client_secret": SECRET, "refresh_token": tokens["refresh_token"],
 })

@@ -25,8 +25,19 @@ public struct AuditKeyRing: Sendable {
 
     /// One key derived from the index key, for installations that set no audit key of their own.
     public init(derivedFrom indexKey: SymmetricKey) {
-        let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: indexKey, info: Data("portvakt audit chain v1".utf8), outputByteCount: 32)
-        self.init(currentID: "index", keys: ["index": key])
+        self.init(currentID: Self.derivedID, keys: [Self.derivedID: Self.derivedKey(from: indexKey)])
+    }
+
+    /// The id of the key derived from the index key.
+    static let derivedID = "index"
+
+    /// The key ``init(derivedFrom:)`` seals with, as a `PORTVAKT_AUDIT_KEY` entry.
+    static func derivedEntry(from indexKey: SymmetricKey) -> String {
+        "\(derivedID)=" + derivedKey(from: indexKey).withUnsafeBytes { Data($0) }.base64EncodedString()
+    }
+
+    private static func derivedKey(from indexKey: SymmetricKey) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: indexKey, info: Data("portvakt audit chain v1".utf8), outputByteCount: 32)
     }
 
     private init(currentID: String, keys: [String: SymmetricKey]) {

@@ -61,7 +61,18 @@ public struct DataProtectionKeys: Sendable {
         /// The login throttles' keys (HMACs of addresses, emails and identities), so that the
         /// stored rows cannot be matched by hashing a guess.
         case throttleKeys = "portvakt throttle keys v1"
+        /// Names the index key in the database (``indexKeyFingerprint``) without revealing it.
+        case indexKeyFingerprint = "portvakt index key fingerprint v1"
     }
+
+    /// Which index key this is, as the database records it: a value derived from it, not the key.
+    public var indexKeyFingerprint: String {
+        key(for: .indexKeyFingerprint).withUnsafeBytes { Data($0.prefix(16)) }.hexEncoded()
+    }
+
+    /// The `PORTVAKT_AUDIT_KEY` entry (`index=base64`) of the audit key derived from this index
+    /// key: kept there, the events it sealed still verify after the index key changes.
+    public var derivedAuditKeyEntry: String { AuditKeyRing.derivedEntry(from: root) }
 
     /// One key per purpose, derived from the root with HKDF (RFC 5869) under the purpose's name:
     /// a key that leaks from one use opens nothing of another.

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PortvaktCore
 import PortvaktStorage
@@ -44,5 +45,73 @@ extension PortvaktApplication {
             logger.notice("Every sealed value is under the newest encryption key", metadata: ["key": "\(keys.cipher.activeKeyID)"])
             return reports
         }
+    }
+}
+
+extension PortvaktApplication {
+    /// Why `reindex` stopped before it was done.
+    public struct ReindexRefusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// What `reindex` did to one table.
+    public struct ReindexReport: Sendable {
+        public let table: String
+        public let updated: Int
+    }
+
+    /// Moves every personnummer blind index (``BlindIndexTable/all``), and the `nnin:` subject of
+    /// each BankID app login with it, to the configured `PORTVAKT_INDEX_KEY`, `batchSize` rows
+    /// per transaction, recomputed from the sealed numbers. First it marks the reindex in the
+    /// database, so that instances with either key refuse to start and running ones stop, and
+    /// waits `instancesStop` for them (they look every 30 s); at the end it records the new key. Interrupted, it is run
+    /// again. Returns nil when everything already is under the configured key.
+    ///
+    /// The audit trail must verify with an explicit `PORTVAKT_AUDIT_KEY` first (else a
+    /// ``ConfigurationError``): without it the
+    /// trail's key is derived from the index key, and the events sealed under the previous one
+    /// would stop verifying (`portvakt-server audit derived-key`, with the previous index key,
+    /// gives the entry that keeps them verifying).
+    public static func reindex(
+        configuration: ServerConfiguration, logger: Logger, batchSize: Int = 500, instancesStop: Duration = .seconds(35),
+        progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> [ReindexReport]? {
+        guard configuration.auditKeys != nil else {
+            throw ConfigurationError("reindex needs PORTVAKT_AUDIT_KEY: without it the audit trail is sealed with a key derived from PORTVAKT_INDEX_KEY. With the previous index key, run `portvakt-server audit derived-key`; set PORTVAKT_AUDIT_KEY to a new key of its own followed by that entry (a1=…,index=…); then run reindex with the new index key")
+        }
+        if let broken = try await verifyAuditChain(configuration: configuration, logger: logger).firstBroken {
+            throw ConfigurationError("PORTVAKT_AUDIT_KEY: the audit trail does not verify with it (first broken at \(broken)): add the entry `portvakt-server audit derived-key` gives with the previous index key, then run again")
+        }
+        return try await withStore(configuration: configuration, logger: logger) { store, keys in
+            let fingerprint = keys.indexKeyFingerprint
+            _ = try await store.indexKeyState(recordingIfFirst: fingerprint)
+            guard try await store.beginReindex(to: fingerprint) != nil else { return nil }
+            if instancesStop > .zero {
+                progress("Waiting \(instancesStop.components.seconds) s for running instances to stop (each checks every \(IndexKeyGuard.interval.components.seconds) s)…")
+                try await Task.sleep(for: instancesStop)
+            }
+            var reports: [ReindexReport] = []
+            for table in BlindIndexTable.all {
+                var updated = 0
+                var cursor: String?
+                repeat {
+                    let batch = try await store.reindex(table, vault: keys.vault, after: cursor, limit: batchSize)
+                    updated += batch.updated
+                    cursor = batch.last
+                    if cursor != nil { progress("\(table.table): \(updated) recomputed so far") }
+                } while cursor != nil
+                reports.append(ReindexReport(table: table.table, updated: updated))
+            }
+            guard try await store.finishReindex(to: fingerprint, now: Date()) else {
+                throw ReindexRefusal(description: "another reindex, to a different PORTVAKT_INDEX_KEY, began while this one ran: run reindex again with the key you mean to keep")
+            }
+            logger.notice("Every personnummer blind index is under the configured index key")
+            return reports
+        }
+    }
+
+    /// The `PORTVAKT_AUDIT_KEY` entry of the audit key derived from the configured index key.
+    public static func derivedAuditKeyEntry(configuration: ServerConfiguration, logger: Logger) throws -> String {
+        try DataProtectionKeys.load(for: configuration, logger: logger).derivedAuditKeyEntry
     }
 }

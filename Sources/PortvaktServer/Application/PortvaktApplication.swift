@@ -39,8 +39,9 @@ public enum PortvaktApplication {
 
         _ = PortvaktMetrics.registry
         let router = Router(context: PortvaktRequestContext.self)
-        if configuration.tracing { router.add(middleware: RequestTracingMiddleware()) }
-        router.add(middleware: ClientAddressMiddleware(resolver: ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)))
+        let clientAddresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)
+        if configuration.tracing { router.add(middleware: RequestTracingMiddleware(resolver: clientAddresses)) }
+        router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
         router.add(middleware: RequestLogMiddleware())
@@ -102,7 +103,7 @@ public enum PortvaktApplication {
                     store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: http.client, readiness: readiness,
                     maxAttempts: configuration.outboxMaxAttempts, logger: logger, now: clock
                 ),
-                mailWorker,
+                mailWorker, IndexKeyGuard(store: store, fingerprint: keys.indexKeyFingerprint, readiness: readiness, logger: logger),
             ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.metricsHost, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -148,6 +149,10 @@ public enum PortvaktApplication {
                 driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
             )
             try await Migrator(driver: driver, logger: logger).migrate()
+            try IndexKeyGuard.check(
+                try await store.indexKeyState(recordingIfFirst: keys.indexKeyFingerprint), fingerprint: keys.indexKeyFingerprint,
+                auditKeyConfigured: configuration.auditKeys != nil
+            )
             _ = try await services.signingKeys.current()
             for settings in configuration.upstreams.values {
                 await services.upstreams.set(UpstreamProvider(settings: configuration.withAssuranceLevels(settings), http: http.client, timeout: configuration.upstreamTimeout))
@@ -173,7 +178,8 @@ public enum PortvaktApplication {
         let readiness = Readiness()
         let app = try await build(configuration: configuration, logger: logger, readiness: readiness)
         var group = ServiceGroupConfiguration(
-            services: observability.map { .init(service: $0) } + [.init(service: app), .init(service: DrainNotice(readiness: readiness))],
+            // Telemetry that fails or ends does not take the login server with it.
+            services: observability.map { .init(service: $0, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore) } + [.init(service: app), .init(service: DrainNotice(readiness: readiness))],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         )
         group.maximumGracefulShutdownDuration = configuration.shutdownTimeout

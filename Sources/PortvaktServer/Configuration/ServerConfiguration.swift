@@ -116,7 +116,8 @@ public struct ServerConfiguration: Sendable {
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
         "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS", "PORTVAKT_BANKID_ACR_VALUES", "PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS",
-        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED", ClientsFile.setting, "OTEL_TRACES_EXPORTER", "OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER",
+        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED", ClientsFile.setting, "OTEL_TRACES_EXPORTER", "OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_PROPAGATORS",
+        "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT", "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names).union(SMTPSettings.names)
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
@@ -231,8 +232,18 @@ public struct ServerConfiguration: Sendable {
             ["otlp", "none"].contains(text.lowercased()) ? text.lowercased() : nil
         }
         configuration.tracing = exporter == "otlp" && !sdkDisabled
-        // swift-otel stops the process on a protocol it was built without (gRPC) and on the samplers
-        // it lacks (Jaeger, X-Ray): refuse them here, with one line.
+        // swift-otel stops the process on a protocol it was built without (gRPC), on the samplers
+        // and propagators it lacks (Jaeger, X-Ray, B3, baggage), and hangs on an empty batch:
+        // refuse them here, with one line.
+        _ = try settings.parse("OTEL_PROPAGATORS", default: "tracecontext", expected: "tracecontext or none (W3C Trace Context is the propagator built in)") { text in
+            text.split(separator: ",").allSatisfy { ["tracecontext", "none"].contains($0) } ? text : nil
+        }
+        for name in ["OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT", "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"] {
+            _ = try settings.parse(name, default: 1, expected: "a whole number above 0") { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+        }
+        if let size = settings["OTEL_BSP_MAX_EXPORT_BATCH_SIZE"].flatMap(Int.init), size > (settings["OTEL_BSP_MAX_QUEUE_SIZE"].flatMap(Int.init) ?? 2048) {
+            throw ConfigurationError("OTEL_BSP_MAX_EXPORT_BATCH_SIZE must not be above OTEL_BSP_MAX_QUEUE_SIZE (2048 unless set)")
+        }
         _ = try settings.parse("OTEL_TRACES_SAMPLER", default: "parentbased_always_on", expected: "always_on, always_off, traceidratio or parentbased_always_on, _always_off, _traceidratio") { text in
             ["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"].contains(text) ? text : nil
         }

@@ -28,7 +28,8 @@ struct SettingsSource: Sendable {
     init(environment: [String: String], knownNames: Set<String>) throws(ConfigurationError) {
         var values: [String: String] = [:]
         if let path = environment[Self.fileSetting], !path.isEmpty {
-            values = try Self.readFile(at: path, knownNames: knownNames)
+            // OpenTelemetry's variables are read by its exporter from the environment alone.
+            values = try Self.readFile(at: path, knownNames: knownNames.filter { !$0.hasPrefix("OTEL_") })
         }
         for name in knownNames {
             if let value = environment[name] { values[name] = value }

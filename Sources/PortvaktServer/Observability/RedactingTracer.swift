@@ -3,7 +3,7 @@ import PortvaktCore
 import Tracing
 
 /// Wraps the exporting tracer so that no span carries what a log line may not: every attribute,
-/// event, status and error passes through ``Redactor``, and a URL's query keeps only the values of
+/// event attribute, status and error passes through ``Redactor``, and a URL's query keeps only the values of
 /// a few harmless parameters (``SpanRedaction``). Libraries set attributes of their own
 /// (async-http-client the whole upstream URL), so the redaction sits here, once, not at each span.
 public struct RedactingTracer<Wrapped: Tracer>: Tracer {

@@ -1,9 +1,9 @@
 import PortvaktCore
 import Tracing
 
-/// What a span attribute may say. Strings go through ``Redactor`` (personnummer, bearer tokens,
-/// JWTs); a URL's query (`url.query`, and the query of `url.full`) keeps its parameter names but
-/// only the values of ``keptQueryParameters``: `code`, `state`, `request_uri`, `claim`, tokens,
+/// What a span attribute may say. Strings go through ``Redactor`` (anything shaped like a
+/// personnummer, JWTs); a URL's query (`url.query`, and the query of `url.full`) keeps its
+/// parameter names but only the plain values of ``keptQueryParameters``: `code`, `state`, `request_uri`, `claim`, tokens,
 /// nonces and PKCE values, and anything not known to be harmless, become `[redacted]`.
 public enum SpanRedaction {
     /// Query parameters whose values say nothing secret and help to read a trace.
@@ -40,9 +40,19 @@ public enum SpanRedaction {
         query.split(separator: "&", omittingEmptySubsequences: false).map { pair in
             let name = pair.prefix { $0 != "=" }
             let decodedName = PercentEncoding.decode(String(name).replacingOccurrences(of: "+", with: " ")) ?? ""
-            if keptQueryParameters.contains(decodedName) { return String(pair) }
+            // Kept only when plain: `client_id=web;code=…` or `scope=a?code=…` smuggle nothing through.
+            let value = pair.drop { $0 != "=" }.dropFirst()
+            if keptQueryParameters.contains(decodedName), value.utf8.allSatisfy(Self.isPlain) { return String(pair) }
             return pair.contains("=") ? "\(name)=\(Redactor.placeholder)" : Redactor.placeholder
         }.joined(separator: "&")
+    }
+
+    /// Letters, digits and `%+-._:` (a scope's spaces are `+` or `%20`).
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "%+-._:".utf8.contains(byte)
+        }
     }
 
     /// A whole URL with its query redacted and its fragment (which may hold tokens) dropped.

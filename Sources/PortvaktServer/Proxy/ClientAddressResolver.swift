@@ -32,6 +32,14 @@ struct ClientAddressResolver: Sendable {
         return nearest.description
     }
 
+    /// Whether a caller at `peer` may continue its own trace (`traceparent`): a trusted proxy,
+    /// or this machine (the embedded sandbox, a sidecar). Anyone else starts a new trace, so that
+    /// strangers cannot choose which of their requests are sampled.
+    func vouchesForTraces(peer: String?) -> Bool {
+        guard let address = peer.flatMap(IPAddress.init) else { return false }
+        return address.isLoopback || isTrusted(address)
+    }
+
     private func isTrusted(_ address: IPAddress) -> Bool {
         trustedProxies.contains { $0.contains(address) }
     }

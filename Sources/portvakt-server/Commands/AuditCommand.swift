@@ -5,8 +5,23 @@ struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Check the audit trail.",
-        subcommands: [Verify.self]
+        subcommands: [Verify.self, DerivedKey.self]
     )
+
+    struct DerivedKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "derived-key",
+            abstract: "Print the PORTVAKT_AUDIT_KEY entry (index=…) of the audit key derived from PORTVAKT_INDEX_KEY: a secret, for before the index key changes."
+        )
+
+        @OptionGroup var options: ModeOptions
+
+        func run() async throws {
+            try await withStartup(options.mode) { configuration, logger in
+                print(try PortvaktApplication.derivedAuditKeyEntry(configuration: configuration, logger: logger))
+            }
+        }
+    }
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -72,6 +72,7 @@ struct LiveBroker: Sendable {
             }
             var iterator = started.makeAsyncIterator()
             guard let url = await iterator.next() else {
+                try? await http.shutdown()
                 try await group.waitForAll()
                 throw CancellationError()
             }

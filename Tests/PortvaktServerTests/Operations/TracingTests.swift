@@ -1,6 +1,6 @@
 import InMemoryTracing
 import PortvaktCore
-import PortvaktServer
+@testable import PortvaktServer
 import Testing
 import Tracing
 
@@ -22,6 +22,11 @@ struct TracingTests {
         #expect(try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"]) == true)
         #expect(try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_TRACES_SAMPLER": "parentbased_traceidratio"]) == true)
         #expect(throws: ConfigurationError.self) { try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_TRACES_SAMPLER": "jaeger_remote"]) }
+        #expect(throws: ConfigurationError.self) { try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_PROPAGATORS": "tracecontext,baggage"]) }
+        #expect(try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_PROPAGATORS": "tracecontext"]) == true)
+        #expect(throws: ConfigurationError.self) { try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "0"]) }
+        #expect(throws: ConfigurationError.self) { try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4096"]) }
+        #expect(throws: ConfigurationError.self) { try tracing(["OTEL_TRACES_EXPORTER": "otlp", "OTEL_BSP_SCHEDULE_DELAY": "-5"]) }
         for name in ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] {
             let grpc = #expect(throws: ConfigurationError.self) { try tracing(["OTEL_TRACES_EXPORTER": "otlp", name: "grpc"]) }
             #expect(grpc?.description == "\(name) must be http/protobuf or http/json (OTLP over gRPC is not built in)")
@@ -33,8 +38,25 @@ struct TracingTests {
         #expect(SpanRedaction.query("client_id=web&code=abc&state=xyz&scope=openid%20profile&request_uri=urn%3Ax&claim=c&lang=nb")
             == "client_id=web&code=[redacted]&state=[redacted]&scope=openid%20profile&request_uri=[redacted]&claim=[redacted]&lang=nb")
         #expect(SpanRedaction.query("access_token=t&unknown=1&bare") == "access_token=[redacted]&unknown=[redacted]&[redacted]")
+        #expect(SpanRedaction.query("client_id=web;code=abc&scope=a?code=abc&c%6Fde=abc&cl%69ent_id=web")
+            == "client_id=[redacted]&scope=[redacted]&c%6Fde=[redacted]&cl%69ent_id=web")
         #expect(SpanRedaction.url("https://vipps.example/token?code=abc&client_id=x#access_token=t") == "https://vipps.example/token?code=[redacted]&client_id=x")
         #expect(SpanRedaction.url("https://bankid.example/.well-known/jwks.json") == "https://bankid.example/.well-known/jwks.json")
+    }
+
+    @Test("S21.3: a caller's traceparent is continued only when well formed (version 00, lowercase hex, no zero id) and only from this machine or a trusted proxy")
+    func callersTracesAreContinuedWithCare() {
+        let good = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+        #expect(RequestTracingMiddleware.wellFormed(good) == good)
+        for bad in ["01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "00-0AF7651916CD43DD8448EB211C80319C-b7ad6b7169203331-01",
+                    "00-00000000000000000000000000000000-b7ad6b7169203331-01", "00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01",
+                    "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01, 00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+                    "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331", "00-0af7651916cd43dd8448eb211c8031\u{FE0F}-b7ad6b7169203331-01", ""] {
+            #expect(RequestTracingMiddleware.wellFormed(bad) == nil, "\(bad)")
+        }
+        let resolver = ClientAddressResolver(trustedProxies: [IPNetwork("10.0.0.0/8")!])
+        #expect(resolver.vouchesForTraces(peer: "127.0.0.1") && resolver.vouchesForTraces(peer: "::1") && resolver.vouchesForTraces(peer: "10.1.2.3"))
+        #expect(!resolver.vouchesForTraces(peer: "192.0.2.7") && !resolver.vouchesForTraces(peer: nil))
     }
 
     @Test("S21.3: through RedactingTracer, attributes, names, statuses, events and errors reach the exporter's span redacted; ids and numbers pass unchanged")

@@ -1,0 +1,107 @@
+import Foundation
+import PortvaktCore
+import SQLKit
+
+/// Which index key the database's blind indexes are under (``IndexKeyStateMigration``).
+public struct IndexKeyState: Sendable, Equatable {
+    public let fingerprint: String
+    /// The key `reindex` is moving them to; nil when none is under way.
+    public let reindexingTo: String?
+    /// When the key last changed; nil if it never has.
+    public let reindexedAt: Int64?
+}
+
+/// A table whose rows hold a personnummer sealed beside its blind index, which `reindex`
+/// recomputes from the sealed digits.
+public struct BlindIndexTable: Sendable {
+    public let table: String
+    let record: @Sendable (_ id: String) -> String
+    /// Users: a BankID app login's identity (`nnin:` and the index) moves with the index.
+    let carriesIdentities: Bool
+
+    public static let all: [BlindIndexTable] = [
+        BlindIndexTable(table: "users", record: { User.personnummerRecord(userID: $0) }, carriesIdentities: true),
+        BlindIndexTable(table: "member_records", record: { MemberRecord.personnummerContext(recordID: $0) }, carriesIdentities: false),
+    ]
+}
+
+extension PortvaktStore {
+    /// The state, recording `fingerprint` as the key in use when nothing is recorded yet (a new
+    /// database, or the first start after the upgrade that introduced it).
+    public func indexKeyState(recordingIfFirst fingerprint: String) async throws -> IndexKeyState {
+        try await write { db in
+            try await db.insert(into: "index_key_state").columns("id", "fingerprint").values(SQLBind(1), SQLBind(fingerprint))
+                .ignoringConflicts(with: ["id"]).run()
+            return try await Self.indexKeyState(in: db)
+        }
+    }
+
+    public func indexKeyState() async throws -> IndexKeyState? {
+        try await read { db in try await Self.indexKeyState(in: db) }
+    }
+
+    /// Marks a reindex to `fingerprint` as under way, unless every index is already under it
+    /// and none is under way (nil then). Instances see it and stop (see `IndexKeyWatch`).
+    public func beginReindex(to fingerprint: String) async throws -> IndexKeyState? {
+        try await write { db in
+            let changed = try await db.update("index_key_state").set("reindexing_to", to: fingerprint)
+                .where("id", .equal, 1)
+                .where { $0.where("fingerprint", .notEqual, fingerprint).orWhere("reindexing_to", .isNot, SQLLiteral.null) }
+                .returning("id").all()
+            return changed.isEmpty ? nil : try await Self.indexKeyState(in: db)
+        }
+    }
+
+    /// Records `fingerprint` as the key in use once the reindex to it is done; false if another
+    /// reindex (to another key) took over meanwhile.
+    public func finishReindex(to fingerprint: String, now: Date) async throws -> Bool {
+        try await write { db in
+            try await !db.update("index_key_state")
+                .set("fingerprint", to: fingerprint).set("reindexing_to", to: SQLLiteral.null).set("reindexed_at", to: now.millisecondsSince1970)
+                .where("id", .equal, 1).where("reindexing_to", .equal, fingerprint)
+                .returning("id").all().isEmpty
+        }
+    }
+
+    /// Recomputes the blind index of up to `limit` rows of `table` after `cursor` (in id order)
+    /// under `vault`'s index key, and for a user the `nnin:` subject of their BankID app login
+    /// in the same transaction; a row already right is left alone, so a second run only finishes.
+    /// - Returns: how many rows changed, and the last id read (nil: the table is done).
+    public func reindex(_ table: BlindIndexTable, vault: PersonnummerVault, after cursor: String?, limit: Int) async throws -> (updated: Int, last: String?) {
+        try await write { db in
+            var query = db.select().column("id").column("personnummer_sealed").column("personnummer_key_id").column("personnummer_index")
+                .from(table.table).where("personnummer_sealed", .isNot, SQLLiteral.null)
+            if let cursor { query = query.where("id", .greaterThan, cursor) }
+            var updated = 0
+            var last: String?
+            for row in try await query.orderBy("id").limit(limit).all() {
+                let id = try row.decode(column: "id", as: String.self)
+                last = id
+                let sealed = SealedValue(
+                    keyID: try row.decode(column: "personnummer_key_id", as: String.self), combined: try row.decode(column: "personnummer_sealed", as: Data.self)
+                )
+                let index = vault.blindIndex(try vault.open(sealed, record: table.record(id)))
+                let previous = try row.decode(column: "personnummer_index", as: String?.self)
+                guard previous != index else { continue }
+                try await db.update(table.table).set("personnummer_index", to: index).where("id", .equal, id).run()
+                if table.carriesIdentities, let previous {
+                    try await db.update("identities").set("subject", to: "nnin:" + index)
+                        .where("user_id", .equal, id).where("provider", .equal, "bankid").where("subject", .equal, "nnin:" + previous).run()
+                }
+                updated += 1
+            }
+            return (updated, last)
+        }
+    }
+
+    private static func indexKeyState(in db: any SQLDatabase) async throws -> IndexKeyState {
+        guard let row = try await db.select().columns("fingerprint", "reindexing_to", "reindexed_at").from("index_key_state").where("id", .equal, 1).first() else {
+            throw StoreError.unavailable("index_key_state has no row")
+        }
+        return IndexKeyState(
+            fingerprint: try row.decode(column: "fingerprint", as: String.self),
+            reindexingTo: try row.decode(column: "reindexing_to", as: String?.self),
+            reindexedAt: try row.decode(column: "reindexed_at", as: Int64?.self)
+        )
+    }
+}
