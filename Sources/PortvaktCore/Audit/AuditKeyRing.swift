@@ -29,7 +29,7 @@ public struct AuditKeyRing: Sendable {
     }
 
     /// The id of the key derived from the index key.
-    static let derivedID = "index"
+    public static let derivedID = "index"
 
     /// The key ``init(derivedFrom:)`` seals with, as a `PORTVAKT_AUDIT_KEY` entry.
     static func derivedEntry(from indexKey: SymmetricKey) -> String {

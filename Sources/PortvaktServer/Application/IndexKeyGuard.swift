@@ -11,23 +11,35 @@ import ServiceLifecycle
 struct IndexKeyGuard: Service {
     let store: PortvaktStore
     let fingerprint: String
+    let sealingAuditKeyID: String
     let readiness: Readiness
     let logger: Logger
     static let interval: Duration = .seconds(30)
     var every: Duration = Self.interval
 
-    /// Why an instance may not serve with its `PORTVAKT_INDEX_KEY` (and `PORTVAKT_AUDIT_KEY`).
-    static func check(_ state: IndexKeyState, fingerprint: String, auditKeyConfigured: Bool) throws(ConfigurationError) {
+    /// The recorded state. A database that records no key yet (new, or just upgraded) records
+    /// `keys`' only if the stored indexes were made with it, so that the first instance or command
+    /// after an upgrade cannot name the wrong key for everyone.
+    static func recordedState(_ store: PortvaktStore, keys: DataProtectionKeys) async throws -> IndexKeyState {
+        if let state = try await store.indexKeyState() { return state }
+        guard try await store.indexesMatch(keys.vault) != false else { throw Self.otherKey }
+        return try await store.indexKeyState(recordingIfFirst: keys.indexKeyFingerprint)
+    }
+
+    static let otherKey = ConfigurationError("PORTVAKT_INDEX_KEY is not the key this database's personnummer indexes were made with: set that key again, or run `portvakt-server reindex` with the new one (README, \"Changing the index key\")")
+
+    /// Refuses to serve or run a command with another `PORTVAKT_INDEX_KEY`, during a reindex, or,
+    /// once the index key has changed, with the audit trail still sealed by a key derived from an
+    /// index key (`sealingAuditKeyID` ``AuditKeyRing/derivedID``).
+    static func check(_ state: IndexKeyState, fingerprint: String, sealingAuditKeyID: String) throws(ConfigurationError) {
         if let target = state.reindexingTo {
             throw ConfigurationError(target == fingerprint
                 ? "PORTVAKT_INDEX_KEY: the database is being reindexed to this key; let `portvakt-server reindex` finish, then start"
                 : "PORTVAKT_INDEX_KEY: the database is being reindexed to another index key; finish that `portvakt-server reindex`, or run it with this key")
         }
-        guard state.fingerprint == fingerprint else {
-            throw ConfigurationError("PORTVAKT_INDEX_KEY is not the key this database's personnummer indexes were made with: set that key again, or run `portvakt-server reindex` with the new one (README, \"Changing the index key\")")
-        }
-        guard state.reindexedAt == nil || auditKeyConfigured else {
-            throw ConfigurationError("PORTVAKT_AUDIT_KEY is required: the index key has changed, and the audit events sealed before it verify only with the key derived from the previous one (README, \"Changing the index key\")")
+        guard state.fingerprint == fingerprint else { throw Self.otherKey }
+        guard state.reindexedAt == nil || sealingAuditKeyID != AuditKeyRing.derivedID else {
+            throw ConfigurationError("PORTVAKT_AUDIT_KEY must begin with a key of its own (a1=…,index=…): the index key has changed, and events sealed with a key derived from an index key would no longer verify (README, \"Changing the index key\")")
         }
     }
 
@@ -43,15 +55,16 @@ struct IndexKeyGuard: Service {
     private func watch() async throws {
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                try await Task.sleep(for: every)
                 // An unreachable database is the readiness check's business, not a reason to stop.
-                guard let state = try? await store.indexKeyState() else { continue }
-                do {
-                    try Self.check(state, fingerprint: fingerprint, auditKeyConfigured: true)
-                } catch {
-                    logger.critical("Stopping: the database's personnummer indexes are moving to another index key", metadata: ["reason": "\(error)"])
-                    throw error
+                if let state = try? await store.indexKeyState() {
+                    do {
+                        try Self.check(state, fingerprint: fingerprint, sealingAuditKeyID: sealingAuditKeyID)
+                    } catch {
+                        logger.critical("Stopping: the database's personnummer indexes are moving to another index key", metadata: ["reason": "\(error)"])
+                        throw error
+                    }
                 }
+                try await Task.sleep(for: every)
             }
         }
     }

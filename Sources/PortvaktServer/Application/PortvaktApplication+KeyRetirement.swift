@@ -49,7 +49,7 @@ extension PortvaktApplication {
 }
 
 extension PortvaktApplication {
-    /// Why `reindex` stopped before it was done.
+    /// Why `reindex` stopped or would not begin.
     public struct ReindexRefusal: Error, CustomStringConvertible {
         public let description: String
     }
@@ -64,7 +64,8 @@ extension PortvaktApplication {
     /// each BankID app login with it, to the configured `PORTVAKT_INDEX_KEY`, `batchSize` rows
     /// per transaction, recomputed from the sealed numbers. First it marks the reindex in the
     /// database, so that instances with either key refuse to start and running ones stop, and
-    /// waits `instancesStop` for them (they look every 30 s); at the end it records the new key. Interrupted, it is run
+    /// waits `instancesStop` for them (they look every 30 s); passes until one changes nothing;
+    /// at the end it records the new key and forgets the login throttles. Interrupted, it is run
     /// again. Returns nil when everything already is under the configured key.
     ///
     /// The audit trail must verify with an explicit `PORTVAKT_AUDIT_KEY` first (else a
@@ -73,7 +74,7 @@ extension PortvaktApplication {
     /// would stop verifying (`portvakt-server audit derived-key`, with the previous index key,
     /// gives the entry that keeps them verifying).
     public static func reindex(
-        configuration: ServerConfiguration, logger: Logger, batchSize: Int = 500, instancesStop: Duration = .seconds(35),
+        configuration: ServerConfiguration, logger: Logger, batchSize: Int = 500, instancesStop: Duration = .seconds(35), takingOver: Bool = false,
         progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> [ReindexReport]? {
         guard configuration.auditKeys != nil else {
@@ -82,28 +83,51 @@ extension PortvaktApplication {
         if let broken = try await verifyAuditChain(configuration: configuration, logger: logger).firstBroken {
             throw ConfigurationError("PORTVAKT_AUDIT_KEY: the audit trail does not verify with it (first broken at \(broken)): add the entry `portvakt-server audit derived-key` gives with the previous index key, then run again")
         }
-        return try await withStore(configuration: configuration, logger: logger) { store, keys in
+        return try await withStore(configuration: configuration, logger: logger, checkingIndexKey: false) { store, keys in
+            guard keys.auditKeys.currentID != AuditKeyRing.derivedID else {
+                throw ConfigurationError("PORTVAKT_AUDIT_KEY must begin with a key of its own (a1=…,index=…): `index` is derived from an index key, the old one here")
+            }
             let fingerprint = keys.indexKeyFingerprint
-            _ = try await store.indexKeyState(recordingIfFirst: fingerprint)
-            guard try await store.beginReindex(to: fingerprint) != nil else { return nil }
+            if try await store.indexKeyState() == nil {
+                // Nothing recorded yet (the first run after the upgrade): what made the indexes is told by them.
+                let underThisKey = try await store.indexesMatch(keys.vault) != false
+                _ = try await store.indexKeyState(recordingIfFirst: underThisKey ? fingerprint : "unrecorded")
+            }
+            let (begun, state) = try await store.beginReindex(to: fingerprint, takingOver: takingOver)
+            guard begun else {
+                if state.reindexingTo != nil, state.reindexingTo != fingerprint {
+                    throw ReindexRefusal(description: "a reindex to another PORTVAKT_INDEX_KEY is unfinished: finish it with that key, or take it over with --take-over")
+                }
+                return nil
+            }
             if instancesStop > .zero {
                 progress("Waiting \(instancesStop.components.seconds) s for running instances to stop (each checks every \(IndexKeyGuard.interval.components.seconds) s)…")
                 try await Task.sleep(for: instancesStop)
             }
             var reports: [ReindexReport] = []
-            for table in BlindIndexTable.all {
-                var updated = 0
-                var cursor: String?
-                repeat {
-                    let batch = try await store.reindex(table, vault: keys.vault, after: cursor, limit: batchSize)
-                    updated += batch.updated
-                    cursor = batch.last
-                    if cursor != nil { progress("\(table.table): \(updated) recomputed so far") }
-                } while cursor != nil
-                reports.append(ReindexReport(table: table.table, updated: updated))
+            // Passes until one changes nothing: a row written under the old key by an instance
+            // that had not stopped yet is caught by the next.
+            for pass in 1...5 {
+                var changed = 0
+                for table in BlindIndexTable.all {
+                    var updated = 0
+                    var cursor: String?
+                    repeat {
+                        let batch = try await store.reindex(table, vault: keys.vault, after: cursor, limit: batchSize)
+                        updated += batch.updated
+                        cursor = batch.last
+                        if cursor != nil, updated > 0 { progress("\(table.table): \(updated) recomputed so far") }
+                    } while cursor != nil
+                    if pass == 1 { reports.append(ReindexReport(table: table.table, updated: updated)) }
+                    changed += updated
+                }
+                if changed == 0 { break }
+                guard pass < 5 else { throw ReindexRefusal(description: "indexes kept changing under the old key: an instance with it still runs; stop it and run reindex again") }
             }
+            let strays = try await store.strayBankIDAppIdentities()
+            if strays > 0 { progress("\(strays) BankID app logins name no account's number (left by merged accounts); each is made again at its next login") }
             guard try await store.finishReindex(to: fingerprint, now: Date()) else {
-                throw ReindexRefusal(description: "another reindex, to a different PORTVAKT_INDEX_KEY, began while this one ran: run reindex again with the key you mean to keep")
+                throw ReindexRefusal(description: "another reindex, to a different PORTVAKT_INDEX_KEY, took over while this one ran: run reindex again with the key you mean to keep")
             }
             logger.notice("Every personnummer blind index is under the configured index key")
             return reports

@@ -103,7 +103,9 @@ public enum PortvaktApplication {
                     store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: http.client, readiness: readiness,
                     maxAttempts: configuration.outboxMaxAttempts, logger: logger, now: clock
                 ),
-                mailWorker, IndexKeyGuard(store: store, fingerprint: keys.indexKeyFingerprint, readiness: readiness, logger: logger),
+                mailWorker, IndexKeyGuard(
+                    store: store, fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID, readiness: readiness, logger: logger
+                ),
             ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.metricsHost, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -150,8 +152,7 @@ public enum PortvaktApplication {
             )
             try await Migrator(driver: driver, logger: logger).migrate()
             try IndexKeyGuard.check(
-                try await store.indexKeyState(recordingIfFirst: keys.indexKeyFingerprint), fingerprint: keys.indexKeyFingerprint,
-                auditKeyConfigured: configuration.auditKeys != nil
+                try await IndexKeyGuard.recordedState(store, keys: keys), fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID
             )
             _ = try await services.signingKeys.current()
             for settings in configuration.upstreams.values {
@@ -229,7 +230,7 @@ public enum PortvaktApplication {
 
     /// Walks the audit chain (`portvakt-server audit verify`).
     public static func verifyAuditChain(configuration: ServerConfiguration, logger: Logger) async throws -> AuditChainReport {
-        try await withStore(configuration: configuration, logger: logger) { store, _ in try await store.verifyAuditChain() }
+        try await withStore(configuration: configuration, logger: logger, checkingIndexKey: false) { store, _ in try await store.verifyAuditChain() }
     }
 
     /// Adds a signing key of each algorithm (published now, signing after the publication delay);
@@ -242,8 +243,13 @@ public enum PortvaktApplication {
 
     /// Runs `body` with the store on the configured database, migrated, with the configured keys;
     /// for the operator's commands and for tests that look at what a server wrote.
+    ///
+    /// Refuses (``ConfigurationError``) what a server would refuse to start with: another index
+    /// key than the database's, one during a reindex (see ``IndexKeyGuard``); only `reindex` and
+    /// reading the audit trail go on (`checkingIndexKey` false).
     public static func withStore<R: Sendable>(
-        configuration: ServerConfiguration, logger: Logger, _ body: @escaping @Sendable (PortvaktStore, DataProtectionKeys) async throws -> R
+        configuration: ServerConfiguration, logger: Logger, checkingIndexKey: Bool = true,
+        _ body: @escaping @Sendable (PortvaktStore, DataProtectionKeys) async throws -> R
     ) async throws -> R {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
@@ -252,7 +258,13 @@ public enum PortvaktApplication {
                 driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
             )
             try await Migrator(driver: driver, logger: logger).migrate()
-            return try await body(PortvaktStore(driver: driver, auditKeys: keys.auditKeys), keys)
+            let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
+            if checkingIndexKey {
+                try IndexKeyGuard.check(
+                    try await IndexKeyGuard.recordedState(store, keys: keys), fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID
+                )
+            }
+            return try await body(store, keys)
         }
     }
 }

@@ -53,7 +53,10 @@ struct ServerServices: Sendable {
         // Synthetic (test) personnummer are accepted only when the sandbox is on.
         let personnummerContext: Personnummer.Context = sandboxEnabled ? .test : .production
 
-        clients = AppClients(registered: configuration.clients, address: address, store: store, logger: logger, now: now)
+        clients = AppClients(
+            registered: configuration.clients, address: address, store: store, logger: logger, now: now,
+            publishedKeys: PublishedClientKeys(timeout: configuration.upstreamTimeout, now: now)
+        )
         dpop = DPoPCheck(store: store, nonces: dpopNonces, headerKeys: DPoPHeaderKeys(), address: address, logger: logger, now: now)
         tokens = TokenIssuer(
             store: store, signingKeys: signingKeys, address: address, lifetimes: lifetimes,

@@ -12,7 +12,7 @@ enum ClientsFile {
 
     static let fields: Set<String> = [
         "client_id", "client_name", "redirect_uris", "post_logout_redirect_uris", "token_endpoint_auth_method", "client_secret",
-        "client_secret_file", "jwks", "id_token_signed_response_alg", "dpop_bound_access_tokens",
+        "client_secret_file", "jwks", "jwks_uri", "id_token_signed_response_alg", "dpop_bound_access_tokens",
         "require_pushed_authorization_requests", "scope", "bankid_return_url", "portvakt_api",
     ]
 
@@ -107,7 +107,9 @@ enum ClientsFile {
             let method = try string("token_endpoint_auth_method") ?? "client_secret_basic"
             let secret = try self.secret()
             let jwks = fields["jwks"]
+            let jwksURI = try string("jwks_uri")
             if method != "private_key_jwt", jwks != nil { throw problem("jwks", "is only for token_endpoint_auth_method private_key_jwt") }
+            if method != "private_key_jwt", jwksURI != nil { throw problem("jwks_uri", "is only for token_endpoint_auth_method private_key_jwt") }
             switch method {
             case "none":
                 guard secret == nil else { throw problem("client_secret", "is given, but token_endpoint_auth_method is none (a public client has no secret)") }
@@ -121,25 +123,33 @@ enum ClientsFile {
                 return method == "client_secret_basic" ? .clientSecretBasic(secretDigest: digest) : .clientSecretPost(secretDigest: digest)
             case "private_key_jwt":
                 guard secret == nil else { throw problem("client_secret", "is given, but private_key_jwt authenticates with a key") }
+                if let jwksURI {
+                    guard jwks == nil else { throw problem("jwks", "and jwks_uri are both given: give one (RFC 7591 §2)") }
+                    return .privateKeyJWT(.published(uri: try publishedKeysURI(jwksURI)))
+                }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .sortedKeys
                 guard case .object? = jwks, let data = try? encoder.encode(jwks), let set = try? JSONDecoder().decode(JWKS.self, from: data), !set.keys.isEmpty,
-                      set.keys.allSatisfy(Self.isUsableAssertionKey)
+                      set.keys.allSatisfy(AppClient.ClientKeys.isUsableAssertionKey)
                 else {
-                    throw problem("jwks", "must be a JWK Set {\"keys\": [...]} of the client's public keys, each with a kid, kty RSA or EC, and alg RS256, PS256 or ES256 if any")
+                    throw problem("jwks", "must be a JWK Set {\"keys\": [...]} of the client's public keys, each with a kid, kty RSA or EC, and alg RS256, PS256 or ES256 if any (or give jwks_uri)")
                 }
-                return .privateKeyJWT(jwks: String(decoding: data, as: UTF8.self))
+                return .privateKeyJWT(.inline(jwks: String(decoding: data, as: UTF8.self)))
             default:
                 throw problem("token_endpoint_auth_method", "must be none, client_secret_basic, client_secret_post or private_key_jwt")
             }
         }
 
-        /// A public key a client assertion can be checked with: named, RSA or P-256, of an
-        /// algorithm ``ClientAuthentication`` accepts.
-        static func isUsableAssertionKey(_ key: JWK) -> Bool {
-            guard key.privateExponent == nil, key.keyIdentifier != nil, [.rsa, .ecdsa].contains(key.keyType) else { return false }
-            if key.keyType == .ecdsa, key.curve?.rawValue != "P-256" { return false }
-            return key.algorithm.map { ["RS256", "PS256", "ES256"].contains($0.rawValue) } ?? true
+        /// An https `jwks_uri`; plain http only on the loopback address and only in development.
+        private func publishedKeysURI(_ uri: String) throws(ConfigurationError) -> String {
+            guard let components = URLComponents(string: uri), let host = components.host, !host.isEmpty, components.user == nil, components.fragment == nil else {
+                throw problem("jwks_uri", "has \(uri): not an absolute URL")
+            }
+            switch components.scheme?.lowercased() {
+            case "https": return uri
+            case "http" where AppClient.loopbackHosts.contains(host) && environment == .development: return uri
+            default: throw problem("jwks_uri", "has \(uri): it must be https (plain http only on the loopback address in development)")
+            }
         }
 
         /// `client_secret`, or the file `client_secret_file` names (one line end taken off).

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JWTKit
 import PortvaktCore
 import PortvaktDomain
 
@@ -43,8 +44,8 @@ struct AppClient: Sendable, Hashable {
         /// SHA-256 of the secret: digests compare in constant time (swift-crypto's `==`).
         case clientSecretBasic(secretDigest: SHA256.Digest)
         case clientSecretPost(secretDigest: SHA256.Digest)
-        /// RFC 7523 §2.2 client assertions, checked against this JWKS (JSON).
-        case privateKeyJWT(jwks: String)
+        /// RFC 7523 §2.2 client assertions, checked against the client's public keys.
+        case privateKeyJWT(ClientKeys)
 
         var method: String {
             switch self {
@@ -56,6 +57,21 @@ struct AppClient: Sendable, Hashable {
         }
 
         static func digest(_ secret: String) -> SHA256.Digest { SHA256.hash(data: Data(secret.utf8)) }
+    }
+
+    /// Where a `private_key_jwt` client's public keys are (RFC 7591 §2): in the clients file
+    /// (`jwks`, as JSON), or published at its `jwks_uri`, where it can rotate them itself.
+    enum ClientKeys: Sendable, Hashable {
+        case inline(jwks: String)
+        case published(uri: String)
+
+        /// A public key a client assertion can be checked with: named, RSA or P-256, of an
+        /// algorithm ``ClientAuthentication`` accepts.
+        static func isUsableAssertionKey(_ key: JWK) -> Bool {
+            guard key.privateExponent == nil, key.keyIdentifier != nil, [.rsa, .ecdsa].contains(key.keyType) else { return false }
+            if key.keyType == .ecdsa, key.curve?.rawValue != "P-256" { return false }
+            return key.algorithm.map { ["RS256", "PS256", "ES256"].contains($0.rawValue) } ?? true
+        }
     }
 
     var isConfidential: Bool { authentication != .none }

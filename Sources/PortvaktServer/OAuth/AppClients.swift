@@ -15,6 +15,8 @@ struct AppClients: Sendable {
     let store: PortvaktStore
     let logger: Logger
     let now: @Sendable () -> Date
+    /// The keys `private_key_jwt` clients publish at their `jwks_uri`.
+    let publishedKeys: PublishedClientKeys
 
     var all: [AppClient] { registered + [PortalClient.client(issuer: address.current)] }
 
@@ -36,7 +38,7 @@ struct AppClients: Sendable {
         guard let id = presented.clientID, id != PortalClient.id, let client = client(id) else {
             throw ClientAuthentication.refused("Client authentication failed.", basic: presented.usedBasic)
         }
-        try await ClientAuthentication(address: address, store: store, logger: logger, now: now).check(presented, of: client)
+        try await ClientAuthentication(address: address, store: store, publishedKeys: publishedKeys, logger: logger, now: now).check(presented, of: client)
         return (fields.setting("client_id", to: id), client)
     }
 }

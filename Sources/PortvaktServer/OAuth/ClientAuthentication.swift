@@ -20,6 +20,7 @@ struct ClientAuthentication {
 
     let address: PublicAddress
     let store: PortvaktStore
+    let publishedKeys: PublishedClientKeys
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -89,21 +90,33 @@ struct ClientAuthentication {
                 throw refuse(client, "\(client.id) authenticates with client_secret in the form.", basic: basic)
             }
             guard Self.matches(secret, digest) else { throw refuse(client, "The client secret is wrong.", basic: false) }
-        case .privateKeyJWT(let jwks):
+        case .privateKeyJWT(let keys):
             guard let assertion = presented.assertion else {
                 throw refuse(client, "\(client.id) authenticates with a client assertion (private_key_jwt).", basic: basic)
             }
-            try await verify(assertion, of: client, jwks: jwks)
+            try await verify(assertion, of: client, keys: keys)
         }
     }
 
     /// RFC 7523 §3: signed by one of the client's keys, `iss` and `sub` the client, `aud` this
     /// server alone (the issuer, or the token endpoint's URL), unexpired and short-lived, its
     /// `jti` unseen.
-    private func verify(_ assertion: String, of client: AppClient, jwks: String) async throws {
+    private func verify(_ assertion: String, of client: AppClient, keys: AppClient.ClientKeys) async throws {
         guard let header = JOSEHeader(compactJWS: assertion), header.keyReferences.isEmpty,
               let alg = header.alg, ["RS256", "PS256", "ES256"].contains(alg)
         else { throw refuse(client, "The client assertion must be a JWS signed RS256, PS256 or ES256 by a key in the client's jwks.", basic: false) }
+        let jwks: String
+        switch keys {
+        case .inline(let set):
+            jwks = set
+        case .published(let uri):
+            do {
+                jwks = try await publishedKeys.jwks(at: uri, kid: header.kid)
+            } catch {
+                logger.warning("A client's published keys (jwks_uri) could not be had", metadata: ["client": "\(client.id)", "reason": "\(error)"])
+                throw OAuthFailure.temporarilyUnavailable
+            }
+        }
         let claims: ReceivedClientAssertion
         do {
             let keys = try await JWTKeyCollection().add(jwksJSON: jwks)

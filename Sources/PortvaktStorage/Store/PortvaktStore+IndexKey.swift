@@ -36,30 +36,71 @@ extension PortvaktStore {
         }
     }
 
+    /// The state; nil while the database records no key (see ``indexKeyState(recordingIfFirst:)``).
     public func indexKeyState() async throws -> IndexKeyState? {
-        try await read { db in try await Self.indexKeyState(in: db) }
+        try await read { db in try await Self.recordedIndexKeyState(in: db) }
     }
 
     /// Marks a reindex to `fingerprint` as under way, unless every index is already under it
-    /// and none is under way (nil then). Instances see it and stop (see `IndexKeyWatch`).
-    public func beginReindex(to fingerprint: String) async throws -> IndexKeyState? {
+    /// and none is under way, or one to another key is under way and not `takingOver` (the state
+    /// as it is, unchanged, then). Instances see it and stop (see `IndexKeyGuard`).
+    public func beginReindex(to fingerprint: String, takingOver: Bool) async throws -> (begun: Bool, state: IndexKeyState) {
         try await write { db in
-            let changed = try await db.update("index_key_state").set("reindexing_to", to: fingerprint)
+            var update = db.update("index_key_state").set("reindexing_to", to: fingerprint)
                 .where("id", .equal, 1)
                 .where { $0.where("fingerprint", .notEqual, fingerprint).orWhere("reindexing_to", .isNot, SQLLiteral.null) }
-                .returning("id").all()
-            return changed.isEmpty ? nil : try await Self.indexKeyState(in: db)
+            if !takingOver {
+                update = update.where { $0.where("reindexing_to", .is, SQLLiteral.null).orWhere("reindexing_to", .equal, fingerprint) }
+            }
+            let begun = try await !update.returning("id").all().isEmpty
+            return (begun, try await Self.indexKeyState(in: db))
         }
     }
 
-    /// Records `fingerprint` as the key in use once the reindex to it is done; false if another
-    /// reindex (to another key) took over meanwhile.
+    /// Whether `vault`'s index key made the stored indexes: up to `sample` numbers of each table
+    /// recomputed; nil when no number is indexed yet. For a database that records no key yet.
+    public func indexesMatch(_ vault: PersonnummerVault, sample: Int = 20) async throws -> Bool? {
+        try await read { db in
+            var checked = 0
+            for table in BlindIndexTable.all {
+                let rows = try await db.select().column("id").column("personnummer_sealed").column("personnummer_key_id").column("personnummer_index")
+                    .from(table.table).where("personnummer_sealed", .isNot, SQLLiteral.null).where("personnummer_index", .isNot, SQLLiteral.null)
+                    .orderBy("id").limit(sample).all()
+                for row in rows {
+                    let id = try row.decode(column: "id", as: String.self)
+                    let sealed = SealedValue(
+                        keyID: try row.decode(column: "personnummer_key_id", as: String.self), combined: try row.decode(column: "personnummer_sealed", as: Data.self)
+                    )
+                    guard vault.blindIndex(try vault.open(sealed, record: table.record(id))) == (try row.decode(column: "personnummer_index", as: String.self)) else { return false }
+                    checked += 1
+                }
+            }
+            return checked == 0 ? nil : true
+        }
+    }
+
+    /// BankID app logins whose `nnin:` subject is no account's index (left by a merge of two
+    /// numbered accounts): they are made again at the person's next login.
+    public func strayBankIDAppIdentities() async throws -> Int {
+        try await read { db in
+            try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "count").from("identities")
+                .where("provider", .equal, "bankid").where("subject", .like, "nnin:%")
+                .where(SQLRaw("NOT EXISTS (SELECT 1 FROM users WHERE users.id = identities.user_id AND identities.subject = 'nnin:' || users.personnummer_index)"))
+                .first()?.decode(column: "count", as: Int.self) ?? 0
+        }
+    }
+
+    /// Records `fingerprint` as the key in use once the reindex to it is done, and forgets the
+    /// login throttles (HMACs under the old key, which may have leaked); false if another reindex
+    /// (to another key) took over meanwhile.
     public func finishReindex(to fingerprint: String, now: Date) async throws -> Bool {
         try await write { db in
-            try await !db.update("index_key_state")
+            let finished = try await !db.update("index_key_state")
                 .set("fingerprint", to: fingerprint).set("reindexing_to", to: SQLLiteral.null).set("reindexed_at", to: now.millisecondsSince1970)
                 .where("id", .equal, 1).where("reindexing_to", .equal, fingerprint)
                 .returning("id").all().isEmpty
+            if finished { try await db.delete(from: "login_throttles").run() }
+            return finished
         }
     }
 
@@ -83,7 +124,10 @@ extension PortvaktStore {
                 let index = vault.blindIndex(try vault.open(sealed, record: table.record(id)))
                 let previous = try row.decode(column: "personnummer_index", as: String?.self)
                 guard previous != index else { continue }
-                try await db.update(table.table).set("personnummer_index", to: index).where("id", .equal, id).run()
+                // Unless the number changed since it was read (read committed on PostgreSQL).
+                let changed = try await db.update(table.table).set("personnummer_index", to: index)
+                    .where("id", .equal, id).where("personnummer_sealed", .equal, sealed.combined).returning("id").all()
+                guard !changed.isEmpty else { continue }
                 if table.carriesIdentities, let previous {
                     try await db.update("identities").set("subject", to: "nnin:" + index)
                         .where("user_id", .equal, id).where("provider", .equal, "bankid").where("subject", .equal, "nnin:" + previous).run()
@@ -95,8 +139,13 @@ extension PortvaktStore {
     }
 
     private static func indexKeyState(in db: any SQLDatabase) async throws -> IndexKeyState {
+        guard let state = try await recordedIndexKeyState(in: db) else { throw StoreError.notFound("index_key_state") }
+        return state
+    }
+
+    private static func recordedIndexKeyState(in db: any SQLDatabase) async throws -> IndexKeyState? {
         guard let row = try await db.select().columns("fingerprint", "reindexing_to", "reindexed_at").from("index_key_state").where("id", .equal, 1).first() else {
-            throw StoreError.unavailable("index_key_state has no row")
+            return nil
         }
         return IndexKeyState(
             fingerprint: try row.decode(column: "fingerprint", as: String.self),

@@ -16,6 +16,7 @@ struct Reindex: AsyncParsableCommand {
     @OptionGroup var options: ModeOptions
     @Option(help: "Rows per transaction (1 to 10000).") var batchSize = 500
     @Flag(help: "Every instance is stopped already: do not wait 35 s for running ones to notice.") var instancesStopped = false
+    @Flag(help: "Take over an unfinished reindex to another key (its key is lost).") var takeOver = false
 
     func validate() throws {
         guard (1...10_000).contains(batchSize) else { throw ValidationError("--batch-size must be from 1 to 10000") }
@@ -24,7 +25,7 @@ struct Reindex: AsyncParsableCommand {
     func run() async throws {
         try await withStartup(options.mode) { configuration, logger in
             let reports = try await PortvaktApplication.reindex(
-                configuration: configuration, logger: logger, batchSize: batchSize, instancesStop: instancesStopped ? .zero : .seconds(35)
+                configuration: configuration, logger: logger, batchSize: batchSize, instancesStop: instancesStopped ? .zero : .seconds(35), takingOver: takeOver
             ) { print($0) }
             guard let reports else {
                 print("Every personnummer blind index is already under PORTVAKT_INDEX_KEY; nothing to do.")

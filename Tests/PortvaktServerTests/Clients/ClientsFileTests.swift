@@ -41,7 +41,7 @@ struct ClientsFileTests {
         #expect(web.allowsScopes(["openid"]) && !web.allowsScopes(["openid", "offline_access"]))
     }
 
-    @Test("Issue 46 done-when: an unknown field, a duplicate client_id, an http redirect for a confidential client in production, a missing secret: each one line naming the client and the field, never the secret", arguments: [
+    @Test("Issue 46 done-when: an unknown field, a duplicate client_id, an http redirect for a confidential client in production, a missing secret, jwks and jwks_uri both or jwks_uri over http: each one line naming the client and the field, never the secret", arguments: [
         (#"{"client_id": "a", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"], "grant_types": ["x"]}"#, ["client a", "grant_types"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}, {"client_id": "a", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/d"]}"#, ["client a", "client_id", "twice"]),
         (#"{"client_id": "web", "client_secret": "SECRET-0123456789-0123456789-0123", "redirect_uris": ["http://127.0.0.1/cb"]}"#, ["client web", "redirect_uris", "https"]),
@@ -58,6 +58,10 @@ struct ClientsFileTests {
         (#"{"client_id": "a", "token_endpoint_auth_method": "none", "client_secret": "SECRET-0123456789-0123456789-0123", "redirect_uris": ["a.b:/c"]}"#, ["client a", "client_secret", "public"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": ["https://a.example/cb"]}"#, ["client a", "jwks"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": ["https://a.example/cb"], "jwks": {"keys": [{"kty": "EC", "crv": "P-256", "x": "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", "y": "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}]}}"#, ["client a", "jwks", "kid"]),
+        (#"{"client_id": "a", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": ["https://a.example/cb"], "jwks_uri": "https://a.example/jwks", "jwks": {"keys": []}}"#, ["client a", "jwks", "both"]),
+        (#"{"client_id": "a", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": ["https://a.example/cb"], "jwks_uri": "http://a.example/jwks"}"#, ["client a", "jwks_uri", "https"]),
+        (#"{"client_id": "a", "token_endpoint_auth_method": "private_key_jwt", "redirect_uris": ["https://a.example/cb"], "jwks_uri": "http://127.0.0.1:9/jwks"}"#, ["client a", "jwks_uri", "development"]),
+        (#"{"client_id": "a", "client_secret": "SECRET-0123456789-0123456789-0123", "redirect_uris": ["https://a.example/cb"], "jwks_uri": "https://a.example/jwks"}"#, ["client a", "jwks_uri", "only for"]),
         (#"{"client_id": "a b", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}"#, ["client_id", "printable"]),
         ("{\"client_id\": \"a\\u0000b\", \"token_endpoint_auth_method\": \"none\", \"redirect_uris\": [\"a.b:/c\"]}", ["client_id", "printable"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "tls_client_auth", "redirect_uris": ["https://a.example/cb"]}"#, ["client a", "token_endpoint_auth_method"]),

@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
+import Hummingbird
 import JWTKit
+import NIOCore
 import PortvaktCore
 import PortvaktDomain
 import PortvaktProtocol
 import PortvaktStorage
 import PortvaktTestSupport
+import ServiceLifecycle
+import Synchronization
 import Testing
 @testable import PortvaktServer
 
@@ -181,6 +185,80 @@ struct ConfidentialClientTests {
                 ("client_assertion", try await Self.assertion(broker)), ("client_secret", "x"),
             ])
             #expect(both.status == 400)
+        }
+    }
+
+    @Test("Issue 46 item 1: a private_key_jwt client whose keys are at its jwks_uri: fetched once and kept; a new kid is fetched again, but not more than once a minute; a set that can no longer be fetched serves a day, then the token endpoint answers 503 temporarily_unavailable", arguments: [DatabaseKind.sqlite])
+    func publishedKeys(kind: DatabaseKind) async throws {
+        let (k1, k2) = (ES256PrivateKey(), ES256PrivateKey())
+        func set(_ key: ES256PrivateKey, kid: String) -> String {
+            let point = key.parameters!
+            return #"{"keys": [{"kty": "EC", "crv": "P-256", "kid": "\#(kid)", "x": "\#(point.x)", "y": "\#(point.y)"}]}"#
+        }
+        let k2Set = set(k2, kid: "k2")
+        let served = Mutex<(body: String, fetches: Int)>((set(k1, kid: "k1"), 0))
+        let router = Router()
+        router.get("/jwks.json") { _, _ -> Response in
+            let body = served.withLock { $0.fetches += 1; return $0.body }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        let (ports, bound) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), onServerRunning: { bound.yield($0.localAddress?.port ?? 0) })
+        let services = ServiceGroup(configuration: .init(services: [app], logger: TestDatabase.logger))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { bound.finish() }
+                try await services.run()
+            }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("clients-\(UUID().uuidString).json").path
+            try #"{"clients": [{"client_id": "web-jwt", "redirect_uris": ["\#(Self.callback)"], "token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "http://127.0.0.1:\#(port)/jwks.json"}]}"#
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            try await LiveBroker.run(kind, settings: ["PORTVAKT_CLIENTS_FILE": file, "PORTVAKT_LEGACY_CLIENTS": ""]) { broker in
+                func assertion(_ key: ES256PrivateKey, kid: String) async throws -> String {
+                    let keys = await JWTKeyCollection().add(ecdsa: key, kid: JWKIdentifier(string: kid))
+                    let now = Int(broker.clock.now.timeIntervalSince1970)
+                    return try await keys.sign(Assertion(iss: "web-jwt", sub: "web-jwt", aud: AudienceClaim(value: [broker.baseURL]), jti: randomToken(), exp: now + 60), kid: JWKIdentifier(string: kid))
+                }
+                let (login, code) = try await Self.code(broker, client: "web-jwt")
+                let first = try await broker.send("/oauth/token", method: .POST, form: [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", Self.callback), ("code_verifier", login.verifier),
+                    ("client_assertion_type", ClientAuthentication.assertionType), ("client_assertion", try await assertion(k1, kid: "k1")),
+                ])
+                #expect(first.status == 200, "\(first.body)")
+                var refresh = try #require(first.string("refresh_token"))
+                func refreshed(_ assertion: String) async throws -> LiveBroker.Reply {
+                    let reply = try await broker.send("/oauth/token", method: .POST, form: [
+                        ("grant_type", "refresh_token"), ("refresh_token", refresh),
+                        ("client_assertion_type", ClientAuthentication.assertionType), ("client_assertion", assertion),
+                    ])
+                    if let next = reply.string("refresh_token") { refresh = next }
+                    return reply
+                }
+                #expect(try await refreshed(try await assertion(k1, kid: "k1")).status == 200)
+                #expect(served.withLock { $0.fetches } == 1, "the set is kept")
+
+                // The client rotates to k2: not fetched again within a minute of the last fetch, then it is.
+                served.withLock { $0.body = k2Set }
+                let early = try await refreshed(try await assertion(k2, kid: "k2"))
+                #expect(early.status == 401 && early.string("error") == "invalid_client")
+                #expect(served.withLock { $0.fetches } == 1)
+                broker.clock.advance(by: 61)
+                #expect(try await refreshed(try await assertion(k2, kid: "k2")).status == 200)
+                #expect(served.withLock { $0.fetches } == 2)
+
+                // The host breaks: the kept set serves (a day), then the endpoint says try again later.
+                served.withLock { $0.body = "<html>maintenance</html>" }
+                broker.clock.advance(by: 400)
+                #expect(try await refreshed(try await assertion(k2, kid: "k2")).status == 200)
+                broker.clock.advance(by: 2 * 86_400)
+                let unavailable = try await refreshed(try await assertion(k2, kid: "k2"))
+                #expect(unavailable.status == 503 && unavailable.string("error") == "temporarily_unavailable", "\(unavailable.body)")
+                #expect(broker.logs.text.contains("is not a JWK Set"), "the reason is for the operator's log")
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
         }
     }
 

@@ -34,9 +34,19 @@ struct IndexKeyChangeTests {
             let entry = try PortvaktApplication.derivedAuditKeyEntry(configuration: try TestServer.configuration(before), logger: logger)
             #expect(entry.hasPrefix("index="))
 
-            // Another index key: no instance starts with it.
+            // Another index key: no instance starts with it, nor does an operator command run with
+            // it, even where the database records no key yet (upgraded from before it did): the
+            // stored numbers tell.
             let after = base.merging(["PORTVAKT_INDEX_KEY": Self.randomKey()]) { $1 }
             try await Self.expectRefusedStart(databaseURL, after, saying: "PORTVAKT_INDEX_KEY is not the key this database's personnummer indexes were made with")
+            try await PortvaktApplication.withStore(configuration: try TestServer.configuration(before), logger: logger) { store, _ in
+                try await store.driver.withSession { db in try await db.delete(from: "index_key_state").run() }
+            }
+            try await Self.expectRefusedStart(databaseURL, after, saying: "PORTVAKT_INDEX_KEY is not the key this database's personnummer indexes were made with")
+            let command = try await #require(throws: ConfigurationError.self) {
+                try await PortvaktApplication.rotateSigningKey(configuration: try TestServer.configuration(after), logger: logger)
+            }
+            #expect(command.description.contains("PORTVAKT_INDEX_KEY is not the key"))
 
             // reindex: not without an audit key of its own, nor with one the trail does not verify under.
             let noAuditKey = try await #require(throws: ConfigurationError.self) {
@@ -50,6 +60,10 @@ struct IndexKeyChangeTests {
                 )
             }
             #expect(unverified.description.contains("does not verify"))
+            let derivedOnly = try await #require(throws: ConfigurationError.self) {
+                try await PortvaktApplication.reindex(configuration: try TestServer.configuration(after.merging(["PORTVAKT_AUDIT_KEY": entry]) { $1 }), logger: logger, instancesStop: .zero)
+            }
+            #expect(derivedOnly.description.contains("must begin with a key of its own"))
 
             let changed = after.merging(["PORTVAKT_AUDIT_KEY": "\(newAuditKey),\(entry)"]) { $1 }
             let progress = Mutex<[String]>([])
@@ -71,9 +85,14 @@ struct IndexKeyChangeTests {
                 #expect(subjects == ["nnin:" + keys.vault.blindIndex(try Personnummer(Self.magnus, context: .test))])
             }
 
-            // Since the key changed, the trail needs its own key; the old index key is refused.
-            try await Self.expectRefusedStart(databaseURL, after, saying: "PORTVAKT_AUDIT_KEY is required")
+            // Since the key changed, the trail needs its own key; the old index key is refused, by
+            // servers and operator commands alike.
+            try await Self.expectRefusedStart(databaseURL, after, saying: "PORTVAKT_AUDIT_KEY must begin with a key of its own")
+            try await Self.expectRefusedStart(databaseURL, after.merging(["PORTVAKT_AUDIT_KEY": entry]) { $1 }, saying: "PORTVAKT_AUDIT_KEY must begin with a key of its own")
             try await Self.expectRefusedStart(databaseURL, before, saying: "PORTVAKT_INDEX_KEY is not the key")
+            await #expect(throws: ConfigurationError.self) {
+                try await PortvaktApplication.rotateSigningKey(configuration: try TestServer.configuration(before), logger: logger)
+            }
             try await LiveBroker.serve(databaseURL: databaseURL, settings: changed) { broker in
                 #expect(try await Self.bankIDAppLogin(broker, user: "magnus") == ids.withLock { $0["magnus"] })
                 let vipps = try await broker.tokens(provider: "vipps", user: "ola")
@@ -82,7 +101,7 @@ struct IndexKeyChangeTests {
         }
     }
 
-    @Test("Issue 46 item 5: a running instance stops when a reindex to another key begins, naming why; while it runs, no instance starts with either key", arguments: TestDatabase.kinds)
+    @Test("Issue 46 item 5: a running instance stops when a reindex to another key begins, naming why; while it runs, no instance starts with either key, and a reindex to a third key does not begin unless it takes over", .timeLimit(.minutes(2)), arguments: TestDatabase.kinds)
     func runningInstancesStop(kind: DatabaseKind) async throws {
         try await TestDatabase.withServerDatabase(kind) { databaseURL in
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portvakt-reindex-\(UUID().uuidString)").path
@@ -93,9 +112,20 @@ struct IndexKeyChangeTests {
                 _ = try await store.indexKeyState(recordingIfFirst: keys.indexKeyFingerprint)
                 let readiness = Readiness()
                 readiness.migrated()
-                let guardService = IndexKeyGuard(store: store, fingerprint: keys.indexKeyFingerprint, readiness: readiness, logger: TestDatabase.logger, every: .milliseconds(50))
-                let newFingerprint = try DataProtectionKeys(encryptionKeys: "k1=\(Self.randomKey())", indexKey: newKey, encryptionSetting: "E", indexSetting: "I").indexKeyFingerprint
-                #expect(try await store.beginReindex(to: newFingerprint)?.reindexingTo == newFingerprint)
+                let guardService = IndexKeyGuard(
+                    store: store, fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID, readiness: readiness,
+                    logger: TestDatabase.logger, every: .milliseconds(50)
+                )
+                let fingerprint = { (key: String) in
+                    try DataProtectionKeys(encryptionKeys: "k1=\(Self.randomKey())", indexKey: key, encryptionSetting: "E", indexSetting: "I").indexKeyFingerprint
+                }
+                let newFingerprint = try fingerprint(newKey)
+                let begun = try await store.beginReindex(to: newFingerprint, takingOver: false)
+                #expect(begun.begun && begun.state.reindexingTo == newFingerprint)
+                let third = try fingerprint(Self.randomKey())
+                #expect(try await store.beginReindex(to: third, takingOver: false).begun == false, "another reindex is unfinished")
+                #expect(try await store.beginReindex(to: third, takingOver: true).state.reindexingTo == third)
+                #expect(try await store.beginReindex(to: newFingerprint, takingOver: true).begun)
                 let stopped = await #expect(throws: ConfigurationError.self) { try await guardService.run() }
                 #expect(stopped?.description.contains("being reindexed to another index key") == true)
             }
