@@ -16,6 +16,35 @@ struct DPoPSignerTests {
         #expect(try await SoftwareProofKey(storage: storage).publicKey() != first)
     }
 
+    @Test("S7 (issue 47 item 4): eight first uses at once make one proof key, the one stored, even when storage answers slowly")
+    func oneKeyForConcurrentFirstUses() async throws {
+        let storage = SlowStorage()
+        let key = SoftwareProofKey(storage: storage)
+        let keys = try await withThrowingTaskGroup(of: DevicePublicKey.self) { group in
+            for _ in 0..<8 { group.addTask { try await key.publicKey() } }
+            return try await group.reduce(into: [DevicePublicKey]()) { $0.append($1) }
+        }
+        #expect(Set(keys.map(\.thumbprint)).count == 1, "every first use got the same key")
+        #expect(try await SoftwareProofKey(storage: storage).publicKey() == keys[0], "and it is the key stored")
+        #expect(await storage.writes == 1)
+    }
+
+    /// Storage that yields at every call, as the Keychain or a file does, letting other callers in.
+    actor SlowStorage: SecureStorage {
+        private let inner = MemorySecureStorage()
+        private(set) var writes = 0
+        func read(_ key: SecureStorageKey) async throws -> Data? {
+            try await Task.sleep(for: .milliseconds(5))
+            return try await inner.read(key)
+        }
+        func write(_ value: Data, for key: SecureStorageKey) async throws {
+            writes += 1
+            try await Task.sleep(for: .milliseconds(5))
+            try await inner.write(value, for: key)
+        }
+        func delete(_ key: SecureStorageKey) async throws { try await inner.delete(key) }
+    }
+
     @Test("A proof names the request, carries the server's latest nonce and the token's hash, and verifies with its own key")
     func proofContents() async throws {
         let key = SoftwareProofKey(storage: MemorySecureStorage())

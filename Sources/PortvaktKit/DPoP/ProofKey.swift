@@ -19,6 +19,9 @@ public actor SoftwareProofKey: ProofKey {
     static let storageKey = SecureStorageKey(rawValue: "portvakt_dpop_key_v1")
     private let storage: any SecureStorage
     private var key: P256.Signing.PrivateKey?
+    /// The first use's read-or-create, which every use meanwhile waits for: the actor lets a
+    /// second caller in at each storage await, and without this two first uses made two keys.
+    private var loading: Task<P256.Signing.PrivateKey, any Error>?
 
     public init(storage: any SecureStorage) {
         self.storage = storage
@@ -39,13 +42,25 @@ public actor SoftwareProofKey: ProofKey {
 
     private func loaded() async throws -> P256.Signing.PrivateKey {
         if let key { return key }
-        if let stored = try await storage.read(Self.storageKey), let existing = try? P256.Signing.PrivateKey(rawRepresentation: stored) {
-            key = existing
+        let task = loading ?? Task { [storage] in try await Self.readOrCreate(in: storage) }
+        loading = task
+        do {
+            let loaded = try await task.value
+            loading = nil
+            key = loaded
+            return loaded
+        } catch {
+            loading = nil
+            throw error
+        }
+    }
+
+    private static func readOrCreate(in storage: any SecureStorage) async throws -> P256.Signing.PrivateKey {
+        if let stored = try await storage.read(storageKey), let existing = try? P256.Signing.PrivateKey(rawRepresentation: stored) {
             return existing
         }
         let new = P256.Signing.PrivateKey()
-        try await storage.write(new.rawRepresentation, for: Self.storageKey)
-        key = new
+        try await storage.write(new.rawRepresentation, for: storageKey)
         return new
     }
 }

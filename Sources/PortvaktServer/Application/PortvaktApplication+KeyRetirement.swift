@@ -113,13 +113,16 @@ extension PortvaktApplication {
                     var updated = 0
                     var cursor: String?
                     repeat {
-                        let batch = try await store.reindex(table, vault: keys.vault, after: cursor, limit: batchSize)
+                        let batch = try await store.reindex(table, vault: keys.vault, to: fingerprint, after: cursor, limit: batchSize)
+                        guard !batch.takenOver else {
+                            throw ReindexRefusal(description: "another reindex took this one over (--take-over): this one stopped")
+                        }
                         updated += batch.updated
+                        changed += batch.updated + batch.skipped
                         cursor = batch.last
                         if cursor != nil, updated > 0 { progress("\(table.table): \(updated) recomputed so far") }
                     } while cursor != nil
                     if pass == 1 { reports.append(ReindexReport(table: table.table, updated: updated)) }
-                    changed += updated
                 }
                 if changed == 0 { break }
                 guard pass < 5 else { throw ReindexRefusal(description: "indexes kept changing under the old key: an instance with it still runs; stop it and run reindex again") }

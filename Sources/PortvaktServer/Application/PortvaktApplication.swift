@@ -33,7 +33,7 @@ public enum PortvaktApplication {
         // The embedded sandbox keeps the server's time: its auth_time is what step-up freshness counts from.
         let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger, now: clock)) : nil
         let services = ServerServices(
-            configuration: configuration, store: store, keys: keys, sandboxEnabled: sandbox != nil, logger: logger, now: clock
+            configuration: configuration, store: store, keys: keys, sandboxEnabled: sandbox != nil, logger: logger, http: http.client, now: clock
         )
         let mailWorker = try MailWorker(configuration: configuration, store: store, cipher: keys.cipher, readiness: readiness, logger: logger, now: clock)
 

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import Personnummer
@@ -39,7 +40,12 @@ struct ServerServices: Sendable {
     let memberDirectory: MemberDirectory
     let scimTokens: SCIMTokens
 
-    init(configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger, now: @escaping @Sendable () -> Date) {
+    /// - Parameter http: the broker's HTTP client (no redirects), for clients' published keys;
+    ///   nil in operator commands, which authenticate no client.
+    init(
+        configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger,
+        http: HTTPClient? = nil, now: @escaping @Sendable () -> Date
+    ) {
         let lifetimes = configuration.lifetimes
         address = PublicAddress(configuration.publicURL)
         signingKeys = SigningKeyCache(store: store, cipher: keys.cipher)
@@ -55,7 +61,7 @@ struct ServerServices: Sendable {
 
         clients = AppClients(
             registered: configuration.clients, address: address, store: store, logger: logger, now: now,
-            publishedKeys: PublishedClientKeys(timeout: configuration.upstreamTimeout, now: now)
+            publishedKeys: PublishedClientKeys(http: http, timeout: configuration.upstreamTimeout, now: now)
         )
         dpop = DPoPCheck(store: store, nonces: dpopNonces, headerKeys: DPoPHeaderKeys(), address: address, logger: logger, now: now)
         tokens = TokenIssuer(

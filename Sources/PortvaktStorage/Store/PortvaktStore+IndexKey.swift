@@ -104,20 +104,34 @@ extension PortvaktStore {
         }
     }
 
+    /// One batch of ``reindex(_:vault:to:after:limit:)``.
+    public struct ReindexBatch: Sendable {
+        public var updated = 0
+        /// Rows whose number changed since they were read: the next pass takes them.
+        public var skipped = 0
+        /// The last id read; nil when the table is done.
+        public var last: String?
+        /// Another reindex took over (`--take-over`): this one must stop.
+        public var takenOver = false
+    }
+
     /// Recomputes the blind index of up to `limit` rows of `table` after `cursor` (in id order)
-    /// under `vault`'s index key, and for a user the `nnin:` subject of their BankID app login
-    /// in the same transaction; a row already right is left alone, so a second run only finishes.
-    /// - Returns: how many rows changed, and the last id read (nil: the table is done).
-    public func reindex(_ table: BlindIndexTable, vault: PersonnummerVault, after cursor: String?, limit: Int) async throws -> (updated: Int, last: String?) {
+    /// under `vault`'s index key (`fingerprint`), and for a user the `nnin:` subject of their
+    /// BankID app login in the same transaction; a row already right is left alone, so a second
+    /// run only finishes. Does nothing once another reindex has taken over.
+    public func reindex(_ table: BlindIndexTable, vault: PersonnummerVault, to fingerprint: String, after cursor: String?, limit: Int) async throws -> ReindexBatch {
         try await write { db in
+            var batch = ReindexBatch()
+            guard try await Self.recordedIndexKeyState(in: db)?.reindexingTo == fingerprint else {
+                batch.takenOver = true
+                return batch
+            }
             var query = db.select().column("id").column("personnummer_sealed").column("personnummer_key_id").column("personnummer_index")
                 .from(table.table).where("personnummer_sealed", .isNot, SQLLiteral.null)
             if let cursor { query = query.where("id", .greaterThan, cursor) }
-            var updated = 0
-            var last: String?
             for row in try await query.orderBy("id").limit(limit).all() {
                 let id = try row.decode(column: "id", as: String.self)
-                last = id
+                batch.last = id
                 let sealed = SealedValue(
                     keyID: try row.decode(column: "personnummer_key_id", as: String.self), combined: try row.decode(column: "personnummer_sealed", as: Data.self)
                 )
@@ -127,14 +141,17 @@ extension PortvaktStore {
                 // Unless the number changed since it was read (read committed on PostgreSQL).
                 let changed = try await db.update(table.table).set("personnummer_index", to: index)
                     .where("id", .equal, id).where("personnummer_sealed", .equal, sealed.combined).returning("id").all()
-                guard !changed.isEmpty else { continue }
+                guard !changed.isEmpty else {
+                    batch.skipped += 1
+                    continue
+                }
                 if table.carriesIdentities, let previous {
                     try await db.update("identities").set("subject", to: "nnin:" + index)
                         .where("user_id", .equal, id).where("provider", .equal, "bankid").where("subject", .equal, "nnin:" + previous).run()
                 }
-                updated += 1
+                batch.updated += 1
             }
-            return (updated, last)
+            return batch
         }
     }
 

@@ -16,7 +16,7 @@ struct Reindex: AsyncParsableCommand {
     @OptionGroup var options: ModeOptions
     @Option(help: "Rows per transaction (1 to 10000).") var batchSize = 500
     @Flag(help: "Every instance is stopped already: do not wait 35 s for running ones to notice.") var instancesStopped = false
-    @Flag(help: "Take over an unfinished reindex to another key (its key is lost).") var takeOver = false
+    @Flag(help: "Take over an unfinished reindex to another key (its key is lost); a run of it still going stops at its next batch.") var takeOver = false
 
     func validate() throws {
         guard (1...10_000).contains(batchSize) else { throw ValidationError("--batch-size must be from 1 to 10000") }

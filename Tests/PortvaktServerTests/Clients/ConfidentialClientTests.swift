@@ -188,7 +188,7 @@ struct ConfidentialClientTests {
         }
     }
 
-    @Test("Issue 46 item 1: a private_key_jwt client whose keys are at its jwks_uri: fetched once and kept; a new kid is fetched again, but not more than once a minute; a set that can no longer be fetched serves a day, then the token endpoint answers 503 temporarily_unavailable", arguments: [DatabaseKind.sqlite])
+    @Test("Issue 46 item 1: a private_key_jwt client whose keys are at its jwks_uri: fetched once and kept; a new kid is fetched again, but not more than once a minute; a set that can no longer be fetched serves a day, then the token endpoint answers 503 temporarily_unavailable, and a failed fetch is not repeated within a minute", arguments: [DatabaseKind.sqlite])
     func publishedKeys(kind: DatabaseKind) async throws {
         let (k1, k2) = (ES256PrivateKey(), ES256PrivateKey())
         func set(_ key: ES256PrivateKey, kid: String) -> String {
@@ -255,11 +255,32 @@ struct ConfidentialClientTests {
                 broker.clock.advance(by: 2 * 86_400)
                 let unavailable = try await refreshed(try await assertion(k2, kid: "k2"))
                 #expect(unavailable.status == 503 && unavailable.string("error") == "temporarily_unavailable", "\(unavailable.body)")
+                let fetchesSoFar = served.withLock { $0.fetches }
+                let again = try await refreshed(try await assertion(k2, kid: "k2"))
+                #expect(again.status == 503, "the expired set is not used again: \(again.body)")
+                #expect(served.withLock { $0.fetches } == fetchesSoFar, "a failed fetch is not repeated within the minute")
                 #expect(broker.logs.text.contains("is not a JWK Set"), "the reason is for the operator's log")
             }
             await services.triggerGracefulShutdown()
             try await group.waitForAll()
         }
+    }
+
+    @Test("Issue 46 item 1: of a published set only the signing keys Portvakt can check are kept: an encryption key, a symmetric key, another curve or a private key is passed over, not a reason to refuse the set")
+    func publishedSetFiltering() async throws {
+        let point = ES256PrivateKey().parameters!
+        let good = #"{"kty": "EC", "crv": "P-256", "kid": "sig", "use": "sig", "x": "\#(point.x)", "y": "\#(point.y)"}"#
+        let set = """
+        {"keys": [\(good),
+          {"kty": "EC", "crv": "P-256", "kid": "enc", "use": "enc", "x": "\(point.x)", "y": "\(point.y)"},
+          {"kty": "oct", "kid": "hmac", "k": "c2VjcmV0"},
+          {"kty": "OKP", "crv": "X25519", "kid": "x", "x": "AAAA"},
+          {"kty": "EC", "crv": "P-256", "kid": "nodecode", "x": "!!", "y": "!!"},
+          "not a key"]}
+        """
+        let keys = try await PublishedClientKeys.usableKeys(in: Data(set.utf8))
+        #expect(keys.compactMap { $0.keyIdentifier?.string } == ["sig"])
+        await #expect(throws: PublishedClientKeys.Unavailable.self) { try await PublishedClientKeys.usableKeys(in: Data("<html>".utf8)) }
     }
 
     @Test("Issue 46: a confidential client's DPoP-bound token introspects with cnf.jkt; the public app's own tokens work without a secret; the portal's id is not a client at the token endpoint", arguments: [DatabaseKind.sqlite])

@@ -90,9 +90,10 @@ struct IndexKeyChangeTests {
             try await Self.expectRefusedStart(databaseURL, after, saying: "PORTVAKT_AUDIT_KEY must begin with a key of its own")
             try await Self.expectRefusedStart(databaseURL, after.merging(["PORTVAKT_AUDIT_KEY": entry]) { $1 }, saying: "PORTVAKT_AUDIT_KEY must begin with a key of its own")
             try await Self.expectRefusedStart(databaseURL, before, saying: "PORTVAKT_INDEX_KEY is not the key")
-            await #expect(throws: ConfigurationError.self) {
+            let stale = await #expect(throws: ConfigurationError.self) {
                 try await PortvaktApplication.rotateSigningKey(configuration: try TestServer.configuration(before), logger: logger)
             }
+            #expect(stale?.description.contains("PORTVAKT_INDEX_KEY is not the key") == true)
             try await LiveBroker.serve(databaseURL: databaseURL, settings: changed) { broker in
                 #expect(try await Self.bankIDAppLogin(broker, user: "magnus") == ids.withLock { $0["magnus"] })
                 let vipps = try await broker.tokens(provider: "vipps", user: "ola")
