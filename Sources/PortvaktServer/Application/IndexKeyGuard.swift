@@ -19,11 +19,18 @@ struct IndexKeyGuard: Service {
 
     /// The recorded state. A database that records no key yet (new, or just upgraded) records
     /// `keys`' only if the stored indexes were made with it, so that the first instance or command
-    /// after an upgrade cannot name the wrong key for everyone.
-    static func recordedState(_ store: PortvaktStore, keys: DataProtectionKeys) async throws -> IndexKeyState {
+    /// after an upgrade cannot name the wrong key for everyone; if they were not, it refuses, or
+    /// for `reindex` records `placeholder` (a key nobody has).
+    static func recordedState(_ store: PortvaktStore, keys: DataProtectionKeys, recordingAnotherKeyAs placeholder: String? = nil) async throws -> IndexKeyState {
         if let state = try await store.indexKeyState() { return state }
-        guard try await store.indexesMatch(keys.vault) != false else { throw Self.otherKey }
-        return try await store.indexKeyState(recordingIfFirst: keys.indexKeyFingerprint)
+        if try await store.indexesMatch(keys.vault) != false { return try await store.indexKeyState(recordingIfFirst: keys.indexKeyFingerprint) }
+        guard let placeholder else { throw Self.otherKey }
+        return try await store.indexKeyState(recordingIfFirst: placeholder)
+    }
+
+    /// What a server checks before it serves and an operator command before it runs.
+    static func checkBeforeStart(_ store: PortvaktStore, keys: DataProtectionKeys) async throws {
+        try check(try await recordedState(store, keys: keys), fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID)
     }
 
     static let otherKey = ConfigurationError("PORTVAKT_INDEX_KEY is not the key this database's personnummer indexes were made with: set that key again, or run `portvakt-server reindex` with the new one (README, \"Changing the index key\")")

@@ -88,11 +88,8 @@ extension PortvaktApplication {
                 throw ConfigurationError("PORTVAKT_AUDIT_KEY must begin with a key of its own (a1=…,index=…): `index` is derived from an index key, the old one here")
             }
             let fingerprint = keys.indexKeyFingerprint
-            if try await store.indexKeyState() == nil {
-                // Nothing recorded yet (the first run after the upgrade): what made the indexes is told by them.
-                let underThisKey = try await store.indexesMatch(keys.vault) != false
-                _ = try await store.indexKeyState(recordingIfFirst: underThisKey ? fingerprint : "unrecorded")
-            }
+            // Nothing recorded yet (the first run after the upgrade): what made the indexes is told by them.
+            _ = try await IndexKeyGuard.recordedState(store, keys: keys, recordingAnotherKeyAs: "unrecorded")
             let (begun, state) = try await store.beginReindex(to: fingerprint, takingOver: takingOver)
             guard begun else {
                 if state.reindexingTo != nil, state.reindexingTo != fingerprint {

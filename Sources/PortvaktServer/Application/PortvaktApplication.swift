@@ -151,9 +151,7 @@ public enum PortvaktApplication {
                 driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
             )
             try await Migrator(driver: driver, logger: logger).migrate()
-            try IndexKeyGuard.check(
-                try await IndexKeyGuard.recordedState(store, keys: keys), fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID
-            )
+            try await IndexKeyGuard.checkBeforeStart(store, keys: keys)
             _ = try await services.signingKeys.current()
             for settings in configuration.upstreams.values {
                 await services.upstreams.set(UpstreamProvider(settings: configuration.withAssuranceLevels(settings), http: http.client, timeout: configuration.upstreamTimeout))
@@ -259,11 +257,7 @@ public enum PortvaktApplication {
             )
             try await Migrator(driver: driver, logger: logger).migrate()
             let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
-            if checkingIndexKey {
-                try IndexKeyGuard.check(
-                    try await IndexKeyGuard.recordedState(store, keys: keys), fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID
-                )
-            }
+            if checkingIndexKey { try await IndexKeyGuard.checkBeforeStart(store, keys: keys) }
             return try await body(store, keys)
         }
     }
