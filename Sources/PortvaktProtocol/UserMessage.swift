@@ -44,6 +44,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case biometricEnrolmentChanged = "biometric_enrolment_changed"
     case biometricsNotSetUp = "biometrics_not_set_up"
     case biometricsNotAvailable = "biometrics_not_available"
+    case passcodeNotSet = "passcode_not_set"
+    case biometricsUnavailableNow = "biometrics_unavailable_now"
     case faceIDEnabled = "face_id_enabled"
     case fingerprintEnabled = "fingerprint_enabled"
     case offline = "offline"
@@ -63,7 +65,7 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     public var isRetryable: Bool {
         switch self {
         case .loginFailed, .bankIDUnavailable, .vippsUnavailable, .tooManyAttempts, .bankIDExpired, .bankIDStartFailed, .bankIDOrderNotFound,
-             .biometricUnlockFailed, .temporarilyUnavailable: true
+             .biometricUnlockFailed, .temporarilyUnavailable, .biometricsUnavailableNow: true
         default: false
         }
     }
@@ -185,6 +187,12 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
         case .biometricsNotAvailable:
             language.pick("Biometrisk innlogging er ikke tilgjengelig på denne enheten. Bruk BankID, Vipps eller e-post og passord.",
                           "Biometric login is not available on this device. Use BankID, Vipps or email and password.")
+        case .passcodeNotSet:
+            language.pick("Enheten har ingen kode. Sett en kode i innstillingene for å bruke Face ID eller fingeravtrykk, eller bruk BankID eller Vipps.",
+                          "This device has no passcode. Set one in the device settings to use Face ID or fingerprint, or use BankID or Vipps.")
+        case .biometricsUnavailableNow:
+            language.pick("Face ID eller fingeravtrykk kunne ikke brukes akkurat nå. Prøv igjen.",
+                          "Face ID or fingerprint could not be used just now. Please try again.")
         case .faceIDEnabled: language.pick("Face ID er slått på", "Face ID enabled")
         case .fingerprintEnabled: language.pick("Fingeravtrykk er slått på", "Fingerprint enabled")
         case .offline:

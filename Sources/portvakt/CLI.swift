@@ -34,7 +34,7 @@ struct CLI {
         queue = OfflineQueue(storage: storage)
         let biometrics = TerminalBiometrics(script: options.biometric?.outcomes, language: language)
         self.biometrics = biometrics
-        key = SoftwareDeviceKey(storage: storage, language: language) { reason in await biometrics.check(reason) }
+        key = SoftwareDeviceKey(storage: storage) { reason in await biometrics.check(reason) }
     }
 
     /// What the device knows at start.
@@ -141,5 +141,5 @@ struct CLI {
 
 /// For commands that never open a browser.
 struct NoBrowser: WebAuthenticator {
-    func authenticate(url: URL, callbackScheme: String) async throws -> URL { throw WebAuthenticationError.failed }
+    func authenticate(url: URL, callback: BrowserCallback) async throws -> URL { throw WebAuthenticationError.failed }
 }

@@ -378,6 +378,8 @@ struct AuthMachineTests {
     @Test func S7_2_disablingRemovesTheKeyAndTheStoredSessionAtOnce() {
         var (machine, _) = Self.launched(session: true, key: true)
         _ = machine.handle(.unlockSucceeded(offline: false))
+        // Once confirmed ("when they confirm the action").
+        _ = machine.handle(.settingsDisableRequested)
         #expect(machine.handle(.settingsDisableBiometrics) == [.deleteDeviceKey, .forgetStoredSession])
         #expect(!machine.context.deviceKeyEnrolled && !machine.context.hasSession)
         var next = AuthMachine(context: machine.context)

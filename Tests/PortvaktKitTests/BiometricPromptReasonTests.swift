@@ -24,8 +24,8 @@ struct BiometricPromptReasonTests {
     @Test("S12.2: offline, the unlock's prompt asks in the member's language why")
     func offlineUnlockPrompt() async throws {
         let asked = Asked()
-        let key = SoftwareDeviceKey(storage: nil, language: .nb, biometrics: { reason in await asked.record(reason) })
-        _ = try await key.create()
+        let key = SoftwareDeviceKey(storage: nil, biometrics: { reason in await asked.record(reason) })
+        _ = try await key.create(prompt: .enrolment(.nb))
         // Nothing listens on port 9 of the loopback address: the challenge cannot be fetched.
         let client = PortvaktClient(configuration: PortvaktConfiguration(baseURL: URL(string: "http://127.0.0.1:9")!))
         let unlocker = DeviceUnlocker(client: client, key: key, deviceID: "device-1", language: .nb)

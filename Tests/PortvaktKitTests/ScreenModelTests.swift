@@ -98,7 +98,7 @@ struct ScreenModelTests {
     @Test func S7_1_S7_3_settingsShowTheStateAndItsActions() {
         let enrolled = BiometricSettingsModel(Self.machine(session: true, key: true, [.unlockSucceeded(offline: false)]), language: .en)
         #expect(enrolled.status == "Face ID enabled")
-        #expect(enrolled.actions.map(\.event) == [.settingsDisableBiometrics, .settingsReEnrol])
+        #expect(enrolled.actions.map(\.event) == [.settingsDisableRequested, .settingsReEnrol], "turning off asks first (S7.2)")
         let fingerprint = BiometricSettingsModel(Self.machine(biometry: .available(.fingerprint), session: true, key: true), language: .en)
         #expect(fingerprint.status == "Fingerprint enabled")
         let off = BiometricSettingsModel(Self.machine(session: true, key: false), language: .en)

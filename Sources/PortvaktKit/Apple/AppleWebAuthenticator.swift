@@ -3,35 +3,71 @@ import AuthenticationServices
 import Foundation
 import UIKit
 
-/// The in-app browser: `ASWebAuthenticationSession`, ephemeral (no shared cookies, no
-/// "wants to use … to sign in" prompt), returning at the app's callback scheme.
+/// The in-app browser: `ASWebAuthenticationSession`, ephemeral (no shared cookies, no "wants
+/// to use … to sign in" prompt). The callback (the scheme alone, or an https universal link from
+/// iOS 17.4) is ``BrowserCallback``'s, derived from the redirect URI in the core.
 @MainActor
 public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthenticationPresentationContextProviding {
-    private let anchor: @MainActor () -> ASPresentationAnchor
+    private let anchor: @MainActor () -> ASPresentationAnchor?
+    /// The running session, kept so that cancelling the task can cancel it.
+    private var session: ASWebAuthenticationSession?
 
-    public init(anchor: @escaping @MainActor () -> ASPresentationAnchor) {
+    /// - Parameter anchor: the window to present from (the key window of the active scene).
+    public init(anchor: @escaping @MainActor () -> ASPresentationAnchor?) {
         self.anchor = anchor
     }
 
-    public func authenticate(url: URL, callbackScheme: String) async throws -> URL {
-        try await withCheckedThrowingContinuation { continuation in
-            let session = ASWebAuthenticationSession(url: url, callbackURLScheme: callbackScheme) { url, error in
-                if let url {
-                    continuation.resume(returning: url)
-                } else if (error as? ASWebAuthenticationSessionError)?.code == .canceledLogin {
-                    continuation.resume(throwing: WebAuthenticationError.cancelled)
-                } else {
-                    continuation.resume(throwing: WebAuthenticationError.failed)
-                }
+    public nonisolated func authenticate(url: URL, callback: BrowserCallback) async throws -> URL {
+        let once = ResumeOnce()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
+                once.set(continuation)
+                Task { @MainActor in self.start(url: url, callback: callback, once: once) }
             }
-            session.prefersEphemeralWebBrowserSession = true
-            session.presentationContextProvider = self
-            if !session.start() { continuation.resume(throwing: WebAuthenticationError.failed) }
+        } onCancel: {
+            Task { @MainActor in self.session?.cancel() }
+            once.resume(throwing: WebAuthenticationError.cancelled)
         }
     }
 
-    public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        MainActor.assumeIsolated { anchor() }
+    private func start(url: URL, callback: BrowserCallback, once: ResumeOnce) {
+        // Built outside the main actor's isolation: Apple does not say on which thread it runs.
+        let completion: @Sendable (URL?, (any Error)?) -> Void = { url, error in
+            if let url {
+                once.resume(returning: url)
+            } else {
+                let nsError = error.map { $0 as NSError }
+                let code = nsError?.domain == ASWebAuthenticationSessionError.errorDomain ? nsError?.code : nil
+                once.resume(throwing: WebAuthenticationError(sessionErrorCode: code))
+            }
+            Task { @MainActor in self.session = nil }
+        }
+        let session: ASWebAuthenticationSession
+        switch callback {
+        case .customScheme(let scheme):
+            if #available(iOS 17.4, macOS 14.4, *) {
+                session = ASWebAuthenticationSession(url: url, callback: .customScheme(scheme), completionHandler: completion)
+            } else {
+                session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
+            }
+        case .https(let host, let path):
+            guard #available(iOS 17.4, macOS 14.4, *) else { return once.resume(throwing: WebAuthenticationError.failed) }
+            session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: path), completionHandler: completion)
+        case .loopback:
+            // A phone has no loopback listener for the browser to reach.
+            return once.resume(throwing: WebAuthenticationError.failed)
+        }
+        session.prefersEphemeralWebBrowserSession = true
+        session.presentationContextProvider = self
+        self.session = session
+        if !session.start() {
+            self.session = nil
+            once.resume(throwing: WebAuthenticationError.cannotPresent)
+        }
+    }
+
+    public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+        anchor() ?? ASPresentationAnchor()
     }
 }
 

@@ -20,9 +20,7 @@ public struct AuthScreenView: View {
                 .font(.title)
                 .accessibilityAddTraits(.isHeader)
             if let message = model.message {
-                Text(message)
-                    .font(.body)
-                    .foregroundStyle(model.tone == .error ? Color.red : Color.primary)
+                MessageText(text: message, isError: model.tone == .error)
             }
             if let banner = model.banner {
                 Text(banner)
@@ -31,9 +29,11 @@ public struct AuthScreenView: View {
                     .background(Color.secondary.opacity(0.15), in: RoundedRectangle(cornerRadius: 8))
             }
             if let qrCode = model.qrCode {
+                // A Canvas has no accessibility of its own: the whole code is one labelled image.
                 QRCodeView(code: qrCode)
                     .frame(width: 240, height: 240)
                     .accessibilityElement()
+                    .accessibilityAddTraits(.isImage)
                     .accessibilityLabel(model.qrCodeLabel ?? "")
             }
             if model.showsSpinner {
@@ -49,6 +49,25 @@ public struct AuthScreenView: View {
         }
         .padding()
         .accessibilityElement(children: .contain)
+    }
+}
+
+/// A message; an error in ``Palette``'s red, which has 4.5:1 on the light and dark backgrounds.
+struct MessageText: View {
+    let text: String
+    let isError: Bool
+    @Environment(\.colorScheme) private var colorScheme
+
+    var body: some View {
+        Text(text)
+            .font(.body)
+            .foregroundStyle(isError ? Color(colorScheme == .dark ? Palette.errorOnDark : Palette.errorOnLight) : Color.primary)
+    }
+}
+
+extension Color {
+    init(_ colour: Palette.Colour) {
+        self.init(red: Double(colour.red) / 255, green: Double(colour.green) / 255, blue: Double(colour.blue) / 255)
     }
 }
 

@@ -2,14 +2,18 @@
 import Foundation
 import Security
 
-/// ``SecureStorage`` in the Keychain: generic passwords of one service, readable only while the
-/// device has a passcode and only on this device (`WhenPasscodeSetThisDeviceOnly`), never in
-/// backups.
+/// ``SecureStorage`` in the Keychain: generic passwords of one service, each as readable as
+/// its ``SecureStorageKey/accessibility`` says, only on this device and never in backups.
+/// Writes update in place and add only when absent, so a crash never leaves a rotated refresh
+/// token or the offline queue deleted and not yet written.
 public struct KeychainStorage: SecureStorage {
     public let service: String
+    /// A shared Keychain access group (`keychain-access-groups`), or nil for the app's own.
+    public let accessGroup: String?
 
-    public init(service: String = "no.portvakt.sdk") {
+    public init(service: String = "no.portvakt.sdk", accessGroup: String? = nil) {
         self.service = service
+        self.accessGroup = accessGroup
     }
 
     public func read(_ key: SecureStorageKey) async throws -> Data? {
@@ -19,16 +23,20 @@ public struct KeychainStorage: SecureStorage {
         var result: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
+        // errSecInteractionNotAllowed (locked, or before the first unlock) and the rest are thrown:
+        // a failure to retry, never "not there".
         guard status == errSecSuccess else { throw KeychainError(status: status) }
         return result as? Data
     }
 
     public func write(_ value: Data, for key: SecureStorageKey) async throws {
-        SecItemDelete(base(key) as CFDictionary)
-        var item = base(key)
-        item[kSecValueData as String] = value
-        item[kSecAttrAccessible as String] = kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
-        let status = SecItemAdd(item as CFDictionary, nil)
+        let attributes: [String: Any] = [kSecValueData as String: value, kSecAttrAccessible as String: Self.accessible(key.accessibility)]
+        var status = SecItemUpdate(base(key) as CFDictionary, attributes as CFDictionary)
+        if status == errSecItemNotFound {
+            status = SecItemAdd(base(key).merging(attributes) { $1 } as CFDictionary, nil)
+            // Added meanwhile by another thread of this app: update that one.
+            if status == errSecDuplicateItem { status = SecItemUpdate(base(key) as CFDictionary, attributes as CFDictionary) }
+        }
         guard status == errSecSuccess else { throw KeychainError(status: status) }
     }
 
@@ -37,21 +45,35 @@ public struct KeychainStorage: SecureStorage {
         guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status: status) }
     }
 
-    /// Keychain items outlive an uninstall; a fresh install must not resume an old session.
-    /// Call at launch: deletes this service's items the first time this install runs.
-    public func wipeIfFreshInstall(defaults: UserDefaults = .standard) {
-        let marker = "no.portvakt.sdk.installed"
-        guard !defaults.bool(forKey: marker) else { return }
-        SecItemDelete([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service] as CFDictionary)
-        defaults.set(true, forKey: marker)
+    static func accessible(_ accessibility: StorageAccessibility) -> CFString {
+        switch accessibility {
+        case .afterFirstUnlock: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        case .whenPasscodeSet: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+        }
     }
 
     private func base(_ key: SecureStorageKey) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: key.rawValue]
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: key.rawValue,
+            // iOS behaves so always; on macOS it selects the same (data protection) Keychain.
+            kSecUseDataProtectionKeychain as String: true,
+        ]
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        return query
     }
 }
 
 public struct KeychainError: Error, Sendable, Hashable {
     public let status: OSStatus
+}
+
+extension InstallMarker {
+    /// A flag in `UserDefaults`, which an uninstall deletes while Keychain items stay.
+    public static func userDefaults(key: String = "no.portvakt.sdk.installed") -> InstallMarker {
+        InstallMarker(
+            isFirstRun: { !UserDefaults.standard.bool(forKey: key) },
+            markInstalled: { UserDefaults.standard.set(true, forKey: key) }
+        )
+    }
 }
 #endif

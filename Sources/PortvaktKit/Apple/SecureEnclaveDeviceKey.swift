@@ -5,77 +5,93 @@ import LocalAuthentication
 import PortvaktProtocol
 
 /// The device key in the Secure Enclave: it never leaves the chip, and it signs only after Face
-/// ID / Touch ID of the enrolment it was made under (`.biometryCurrentSet`): a new face or finger
-/// makes it unusable for good (``BiometricFailure/invalidated``). The Keychain keeps only the
-/// enclave's wrapped handle.
+/// ID / Touch ID of the enrolment it was made under (`.biometryCurrentSet`). The Keychain keeps
+/// the enclave's wrapped handle (passcode-bound) and the enrolment's state. Every decision, what
+/// an error means, whether the enrolment changed, is ``BiometricErrors``' and
+/// ``BiometricEnrolment``'s; this only calls Apple's API.
 public struct SecureEnclaveDeviceKey: DeviceKey {
     private let storage: any SecureStorage
-    private static let handle = SecureStorageKey(rawValue: "portvakt_device_key_v1")
 
     public init(storage: any SecureStorage) {
         self.storage = storage
     }
 
-    public func create() async throws(BiometricFailure) -> DevicePublicKey {
+    /// One prompt (the enrolment's "when they complete the biometric challenge"), then the key.
+    public func create(prompt: BiometricPrompt) async throws(BiometricFailure) -> DevicePublicKey {
         guard SecureEnclave.isAvailable else { throw .notAvailable }
+        let context = try await Self.evaluated(prompt)
         var error: Unmanaged<CFError>?
         guard let access = SecAccessControlCreateWithFlags(
             nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, [.privateKeyUsage, .biometryCurrentSet], &error
-        ) else { throw .notAvailable }
+        ) else { throw .passcodeNotSet }
         do {
-            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
-            try await storage.write(key.dataRepresentation, for: Self.handle)
+            let key = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access, authenticationContext: context)
+            try await storage.write(key.dataRepresentation, for: .deviceKeyHandle)
+            if let state = Self.enrolmentState(context) { try await storage.write(state, for: .biometricEnrolment) }
             return DevicePublicKey(key.publicKey)
         } catch {
-            throw .failed
+            let error = error as NSError
+            throw BiometricErrors.failure(domain: error.domain, code: error.code)
         }
     }
 
-    public func sign(_ data: Data, reason: String) async throws(BiometricFailure) -> Data {
-        let context = LAContext()
-        context.localizedReason = reason
-        guard let handle = try? await storage.read(Self.handle) else { throw .invalidated }
+    public func sign(_ data: Data, prompt: BiometricPrompt) async throws(BiometricFailure) -> Data {
+        let handle = try await BiometricErrors.storedHandle { try await storage.read(.deviceKeyHandle) }.get()
+        let context = try await Self.evaluated(prompt)
+        let recorded = try? await storage.read(.biometricEnrolment)
+        let current = Self.enrolmentState(context)
+        let verdict = BiometricEnrolment.verdict(enrolledUnder: recorded ?? nil, now: current)
         do {
+            // The context has evaluated the policy: the enclave signs without a second prompt.
             let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: handle, authenticationContext: context)
-            return try key.signature(for: data).rawRepresentation
-        } catch let error as LAError {
-            throw Self.failure(error.code)
+            let signature = try key.signature(for: data).rawRepresentation
+            if BiometricEnrolment.shouldRecord(after: verdict), let current { try? await storage.write(current, for: .biometricEnrolment) }
+            return signature
         } catch {
-            // The enclave refuses a key whose enrolment changed.
-            throw .invalidated
+            let error = error as NSError
+            throw BiometricEnrolment.signingFailure(BiometricErrors.failure(domain: error.domain, code: error.code), after: verdict)
         }
     }
 
     public func delete() async {
-        try? await storage.delete(Self.handle)
+        try? await storage.delete(.deviceKeyHandle)
+        try? await storage.delete(.biometricEnrolment)
     }
 
     public func exists() async -> Bool {
-        (try? await storage.read(Self.handle)) != nil
+        ((try? await storage.read(.deviceKeyHandle)) ?? nil) != nil
     }
 
     /// What the device's biometrics can do now.
     public static func availability() -> BiometryAvailability {
         let context = LAContext()
         var error: NSError?
-        if context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) {
-            return .available(context.biometryType == .faceID ? .face : .fingerprint)
+        guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
+            return error.map { BiometricErrors.availability(domain: $0.domain, code: $0.code) } ?? .notAvailable
         }
-        switch (error as? LAError)?.code {
-        case .biometryLockout?: return .lockedOut
-        case .biometryNotEnrolled?, .passcodeNotSet?: return .notEnrolled
-        default: return .notAvailable
+        return .available(context.biometryType == .faceID ? .face : .fingerprint)
+    }
+
+    /// Face ID / Touch ID with the prompt's texts; the evaluated context, for the enclave.
+    private static func evaluated(_ prompt: BiometricPrompt) async throws(BiometricFailure) -> LAContext {
+        let context = LAContext()
+        context.localizedFallbackTitle = prompt.fallbackTitle
+        do {
+            _ = try await context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: prompt.reason)
+            return context
+        } catch {
+            let error = error as NSError
+            throw BiometricErrors.failure(domain: error.domain, code: error.code)
         }
     }
 
-    static func failure(_ code: LAError.Code) -> BiometricFailure {
-        switch code {
-        case .userCancel, .appCancel, .systemCancel, .userFallback: .cancelled
-        case .biometryLockout: .lockout
-        case .biometryNotEnrolled, .passcodeNotSet: .notEnrolled
-        case .biometryNotAvailable: .notAvailable
-        default: .failed
+    /// The enrolment's state after an evaluation: iOS 18's `domainState.biometry.stateHash`,
+    /// before it `evaluatedPolicyDomainState` (kinds 2 and 1, never compared with each other).
+    private static func enrolmentState(_ context: LAContext) -> Data? {
+        if #available(iOS 18.0, macOS 15.0, *) {
+            return BiometricEnrolment.record(context.domainState.biometry.stateHash, kind: 2)
         }
+        return BiometricEnrolment.record(context.evaluatedPolicyDomainState, kind: 1)
     }
 }
 #endif

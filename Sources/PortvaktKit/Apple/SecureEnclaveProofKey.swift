@@ -1,48 +1,39 @@
 #if canImport(CryptoKit) && canImport(Security)
 import CryptoKit
 import Foundation
-import PortvaktProtocol
 import Security
 
-/// The DPoP proof key in the Secure Enclave: usable after the first unlock since boot, without
-/// Face ID or Touch ID (it signs every request), and only on this device. The Keychain keeps
-/// only the enclave's wrapped handle. Every decision about proofs is in ``DPoPSigner``.
-public actor SecureEnclaveProofKey: ProofKey {
-    private static let handle = SecureStorageKey(rawValue: "portvakt_dpop_key_v1")
-    private let storage: any SecureStorage
-    private var key: SecureEnclave.P256.Signing.PrivateKey?
-
-    public init(storage: any SecureStorage) {
-        self.storage = storage
+extension ProofKeyMaker {
+    /// The DPoP proof key in the Secure Enclave: usable after the first unlock since boot,
+    /// without Face ID or Touch ID (it signs every request), only on this device; the Keychain
+    /// keeps only the enclave's wrapped handle. Where the enclave is missing (Apple says to ask
+    /// `SecureEnclave.isAvailable`; some Simulators have none) the key is a software one,
+    /// ``ProofKeyMaker/Protection/software``.
+    public static var secureEnclaveOrSoftware: ProofKeyMaker {
+        SecureEnclave.isAvailable ? secureEnclave : software
     }
 
-    public func publicKey() async throws -> DevicePublicKey {
-        DevicePublicKey(try await loaded().publicKey)
-    }
+    static let secureEnclave = ProofKeyMaker(
+        protection: .secureEnclave,
+        create: {
+            var error: Unmanaged<CFError>?
+            guard let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [.privateKeyUsage], &error) else {
+                throw error.map { $0.takeRetainedValue() as Error } ?? KeychainError(status: errSecParam)
+            }
+            return enclaveKey(try SecureEnclave.P256.Signing.PrivateKey(accessControl: access))
+        },
+        restore: { enclaveKey(try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: $0)) }
+    )
 
-    public func sign(_ data: Data) async throws -> Data {
-        try await loaded().signature(for: data).rawRepresentation
+    private static func enclaveKey(_ key: SecureEnclave.P256.Signing.PrivateKey) -> Made {
+        let held = EnclaveKey(key: key)
+        return Made(publicKey: DevicePublicKey(key.publicKey), stored: key.dataRepresentation) { try held.key.signature(for: $0).rawRepresentation }
     }
+}
 
-    public func delete() async {
-        key = nil
-        try? await storage.delete(Self.handle)
-    }
-
-    private func loaded() async throws -> SecureEnclave.P256.Signing.PrivateKey {
-        if let key { return key }
-        if let stored = try await storage.read(Self.handle), let existing = try? SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: stored) {
-            key = existing
-            return existing
-        }
-        var error: Unmanaged<CFError>?
-        guard let access = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, [.privateKeyUsage], &error) else {
-            throw error!.takeRetainedValue() as Error
-        }
-        let new = try SecureEnclave.P256.Signing.PrivateKey(accessControl: access)
-        try await storage.write(new.dataRepresentation, for: Self.handle)
-        key = new
-        return new
-    }
+/// The enclave key is an immutable reference to a key inside the chip; CryptoKit does not mark
+/// it Sendable.
+private struct EnclaveKey: @unchecked Sendable {
+    let key: SecureEnclave.P256.Signing.PrivateKey
 }
 #endif

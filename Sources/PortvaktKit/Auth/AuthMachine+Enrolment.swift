@@ -18,7 +18,7 @@ extension AuthMachine {
             if let failure {
                 // A cancelled or missed prompt just leaves biometrics off; other failures say why.
                 let notice = takePendingNotice()
-                screen = .home([.cancelled, .failed].contains(failure) ? notice : Self.message(for: failure))
+                screen = .home([.cancelled, .fallbackChosen, .failed].contains(failure) ? notice : Self.message(for: failure))
             } else if case .available(let kind) = context.biometry {
                 context.deviceKeyEnrolled = true
                 // A notice the server tells once wins over the confirmation (settings show that too).

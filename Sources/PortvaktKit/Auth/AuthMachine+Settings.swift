@@ -13,9 +13,17 @@ extension AuthMachine {
             }
             screen = .enrolling
             return [.enrolDeviceKey]
-        case .settingsDisableBiometrics:
-            // S7.2: the key and the stored session go at once; this run stays signed in.
+        case .settingsDisableRequested:
             guard context.deviceKeyEnrolled else { return [] }
+            context.confirmingBiometricsOff = true
+            return []
+        case .settingsDisableCancelled:
+            context.confirmingBiometricsOff = false
+            return []
+        case .settingsDisableBiometrics:
+            // S7.2: once confirmed, the key and the stored session go at once; this run stays signed in.
+            guard context.deviceKeyEnrolled, context.confirmingBiometricsOff else { return [] }
+            context.confirmingBiometricsOff = false
             context.deviceKeyEnrolled = false
             context.hasSession = false
             return [.deleteDeviceKey, .forgetStoredSession]

@@ -37,7 +37,7 @@ public struct AuthMachine: Sendable, Hashable {
             return handleUnlock(event)
         case .silentRefreshSucceeded, .silentRefreshUnavailable, .sessionExpired, .logout, .networkChanged:
             return handleSession(event)
-        case .settingsEnableBiometrics, .settingsDisableBiometrics, .settingsReEnrol:
+        case .settingsEnableBiometrics, .settingsDisableRequested, .settingsDisableBiometrics, .settingsDisableCancelled, .settingsReEnrol:
             return handleSettings(event)
         case .enteredBackground, .returnedToForeground:
             return handleLifecycle(event)
@@ -75,6 +75,8 @@ public struct AuthMachine: Sendable, Hashable {
             screen = .biometricFallback(.biometricLockedOut)
         case .notEnrolled:
             screen = .biometricFallback(.biometricsNotSetUp)
+        case .passcodeNotSet:
+            screen = .biometricFallback(.passcodeNotSet)
         case .notAvailable:
             screen = .biometricFallback(.biometricsNotAvailable)
         }
@@ -99,7 +101,7 @@ public struct AuthMachine: Sendable, Hashable {
         case .available(let kind):
             context.offeredEnrolment = true
             screen = .enrolmentOffer(kind)
-        case .notEnrolled:
+        case .notEnrolled, .passcodeNotSet:
             context.offeredEnrolment = true
             screen = .enrolmentOffer(nil)
         case .notAvailable, .lockedOut:
@@ -114,6 +116,8 @@ public struct AuthMachine: Sendable, Hashable {
         switch failure {
         case .cancelled:
             screen = .unlock(nil)
+        case .fallbackChosen:
+            screen = .methodSelection(nil)
         case .failed:
             context.biometricFailures += 1
             screen = context.biometricFailures >= Self.biometricFailureLimit
@@ -130,8 +134,13 @@ public struct AuthMachine: Sendable, Hashable {
             return [.deleteDeviceKey, .clearSession]
         case .notEnrolled:
             screen = .biometricFallback(.biometricsNotSetUp)
+        case .passcodeNotSet:
+            screen = .biometricFallback(.passcodeNotSet)
         case .notAvailable:
             screen = .biometricFallback(.biometricsNotAvailable)
+        case .unavailableNow:
+            // A locked device or a background launch: nothing is deleted and nothing counted.
+            screen = .unlock(.biometricsUnavailableNow)
         }
         return []
     }
@@ -155,11 +164,13 @@ public struct AuthMachine: Sendable, Hashable {
 
     static func message(for failure: BiometricFailure) -> UserMessage {
         switch failure {
-        case .cancelled, .failed: .biometricFailed
+        case .cancelled, .fallbackChosen, .failed: .biometricFailed
         case .lockout: .biometricLockedOut
         case .invalidated: .biometricEnrolmentChanged
         case .notEnrolled: .biometricsNotSetUp
+        case .passcodeNotSet: .passcodeNotSet
         case .notAvailable: .biometricsNotAvailable
+        case .unavailableNow: .biometricsUnavailableNow
         }
     }
 }

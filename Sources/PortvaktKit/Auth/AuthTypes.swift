@@ -28,6 +28,8 @@ public enum BiometryAvailability: Sendable, Hashable {
     case available(BiometricKind)
     /// The hardware is there but no face or finger is enrolled (or biometrics are off).
     case notEnrolled
+    /// The device has no passcode, and biometrics need one.
+    case passcodeNotSet
     /// No biometric hardware.
     case notAvailable
     /// Locked by the OS after too many attempts.
@@ -43,13 +45,21 @@ public enum BiometryAvailability: Sendable, Hashable {
 public enum BiometricFailure: Error, Sendable, Hashable {
     /// The user cancelled the prompt.
     case cancelled
+    /// The user chose the prompt's other way (``BiometricPromptReason/fallbackTitle(_:language:)``):
+    /// BankID or Vipps at unlock, the password at a step-up.
+    case fallbackChosen
     /// Not recognised (one attempt).
     case failed
     case lockout
     /// The enrolment changed (a new face or finger): the key is gone for good.
     case invalidated
     case notEnrolled
+    /// The device has no passcode (it was turned off): biometrics cannot be used until it is set.
+    case passcodeNotSet
     case notAvailable
+    /// The key could not be read just now (a locked device, a launch in the background): nothing
+    /// is lost, and the next try may work. Not counted as a miss.
+    case unavailableNow
 }
 
 /// What the device knows when the app starts, and learns on the way.
@@ -88,6 +98,8 @@ public struct AuthContext: Sendable, Hashable {
     public var attemptedMethod: LoginMethod?
     /// A notice that arrived during the enrolment offer, shown on the home screen after it.
     public var pendingNotice: UserMessage?
+    /// The settings ask "Turn off biometric login?" (S7.2): nothing is deleted before the answer.
+    public var confirmingBiometricsOff = false
 
     public static let defaultLockAfter: TimeInterval = 5 * 60
 
@@ -176,7 +188,12 @@ public enum AuthEvent: Sendable, Hashable {
     /// The silent refresh could not reach the server: the cached session opens offline.
     case silentRefreshUnavailable
     case settingsEnableBiometrics
+    /// "Turn off" in the settings: asks for confirmation first (S7.2), nothing is deleted yet.
+    case settingsDisableRequested
+    /// The confirmation's "Turn off": the key and the stored session go.
     case settingsDisableBiometrics
+    /// The confirmation's "Cancel".
+    case settingsDisableCancelled
     case settingsReEnrol
     /// A refresh answered `invalid_grant`: the session is over.
     case sessionExpired

@@ -10,11 +10,19 @@ public struct PortvaktConfiguration: Sendable, Hashable {
     public let clientID: String
     /// The app's redirect URI, registered at Portvakt (`no.portvakt.app:/oauth/callback`).
     public let redirectURI: String
+    /// Where the BankID app switches back to after a BankID order on this phone: the app's
+    /// universal link or a URL at its scheme, on the client's `bankid_return_url` allow-list
+    /// (`no.portvakt.app:/bankid/return` for the development app). Nil: the member switches back
+    /// by hand.
+    public let bankIDReturnURL: String?
 
-    public init(baseURL: URL, clientID: String = "no.portvakt.app", redirectURI: String = "no.portvakt.app:/oauth/callback") {
+    public init(
+        baseURL: URL, clientID: String = "no.portvakt.app", redirectURI: String = "no.portvakt.app:/oauth/callback", bankIDReturnURL: String? = nil
+    ) {
         self.baseURL = baseURL
         self.clientID = clientID
         self.redirectURI = redirectURI
+        self.bankIDReturnURL = bankIDReturnURL
     }
 }
 
@@ -23,6 +31,19 @@ public struct AuthorizationRequest: Sendable, Hashable {
     public let url: URL
     public let verifier: String
     public let state: String
+}
+
+/// An elevated token for one sensitive action (S11), and when it stops working.
+public struct ElevatedToken: Sendable, Hashable {
+    public let token: String
+    public let action: String
+    public let expiresAt: Date
+
+    init(_ answer: StepUpResponse, now: Date = Date()) {
+        token = answer.accessToken
+        action = answer.action
+        expiresAt = now.addingTimeInterval(TimeInterval(answer.expiresIn))
+    }
 }
 
 /// An error answer from Portvakt: the HTTP status, the OAuth `error` and the `message_id` to show.
@@ -105,8 +126,10 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         case failed(UserMessage)
     }
 
-    /// `POST /bankid/orders`, bound to the PKCE challenge of `verifier` (S3.1/S3.2).
-    public func startBankIDOrder(verifier: String, returnURL: String? = nil, language: Language = .nb) async throws -> BankIDOrder {
+    /// `POST /bankid/orders`, bound to the PKCE challenge of `verifier` (S3.1/S3.2); the launch
+    /// link returns to the configuration's ``PortvaktConfiguration/bankIDReturnURL``.
+    public func startBankIDOrder(verifier: String, language: Language = .nb) async throws -> BankIDOrder {
+        let returnURL = configuration.bankIDReturnURL
         let body = BankIDOrderStartRequest(
             clientID: configuration.clientID, redirectURI: configuration.redirectURI, codeChallenge: PKCE.challenge(for: verifier),
             codeChallengeMethod: "S256", returnURL: returnURL, uiLocales: language.rawValue, dpopJKT: try await dpop?.thumbprint()
@@ -182,13 +205,32 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// The elevated token for a signed `step-up` challenge.
-    public func stepUp(assertion: String, accessToken: String) async throws -> String {
-        try await send("POST", "v1/step-up", StepUpRequest(assertion: assertion), accessToken: accessToken, as: StepUpResponse.self).accessToken
+    public func stepUp(assertion: String, accessToken: String) async throws -> ElevatedToken {
+        ElevatedToken(try await send("POST", "v1/step-up", StepUpRequest(assertion: assertion), accessToken: accessToken, as: StepUpResponse.self))
     }
 
     /// The elevated token for the account's password, entered again (S11.3).
-    public func stepUp(_ action: StepUpAction, password: String, accessToken: String) async throws -> String {
-        try await send("POST", "v1/step-up/password", PasswordStepUpRequest(action: action, password: password), accessToken: accessToken, as: StepUpResponse.self).accessToken
+    public func stepUp(_ action: StepUpAction, password: String, accessToken: String) async throws -> ElevatedToken {
+        ElevatedToken(
+            try await send("POST", "v1/step-up/password", PasswordStepUpRequest(action: action, password: password), accessToken: accessToken, as: StepUpResponse.self)
+        )
+    }
+
+    /// Any request of the app's API with the session's access token: `Authorization` and, for a
+    /// bound token, a DPoP proof for the request's method and URL, whatever the method; one retry
+    /// when the server asks for a new nonce. The answer is returned whatever its status.
+    public func send(_ request: URLRequest, accessToken: String) async throws -> (Data, HTTPURLResponse) {
+        guard let url = request.url else { throw URLError(.badURL) }
+        var headers: [(String, String)] = []
+        for (name, value) in request.allHTTPHeaderFields ?? [:] where !["authorization", "dpop"].contains(name.lowercased()) {
+            headers.append((name, value))
+        }
+        let (data, status, response) = try await exchangeWithResponse(
+            request.httpMethod ?? "GET", url, body: request.httpBody, contentType: request.value(forHTTPHeaderField: "Content-Type"),
+            accessToken: accessToken, headers: headers
+        )
+        _ = status
+        return (data, response)
     }
 
     /// Sends one queued write with its idempotency key.
@@ -263,6 +305,13 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     private func exchange(
         _ method: String, _ url: URL, body: Data?, contentType: String?, accessToken: String?, proof: Bool = false, headers: [(String, String)] = []
     ) async throws -> (Data, Int) {
+        let (data, status, _) = try await exchangeWithResponse(method, url, body: body, contentType: contentType, accessToken: accessToken, proof: proof, headers: headers)
+        return (data, status)
+    }
+
+    private func exchangeWithResponse(
+        _ method: String, _ url: URL, body: Data?, contentType: String?, accessToken: String?, proof: Bool = false, headers: [(String, String)] = []
+    ) async throws -> (Data, Int, HTTPURLResponse) {
         let bound = dpop != nil && accessToken.map(AccessTokenBinding.isBound) == true
         for attempt in 1...2 {
             var request = URLRequest(url: url)
@@ -276,13 +325,13 @@ public struct PortvaktClient: Sendable, TokenRefresher {
                 request.setValue(try await dpop.proof(method: method, url: url, accessToken: bound ? accessToken : nil), forHTTPHeaderField: "DPoP")
             }
             let (data, response) = try await session.data(for: request)
-            let http = response as? HTTPURLResponse
-            await dpop?.remember(nonce: http?.value(forHTTPHeaderField: "DPoP-Nonce"))
-            let status = http?.statusCode ?? 0
-            if attempt == 1, dpop != nil, Self.asksForNonce(data, status: status, challenge: http?.value(forHTTPHeaderField: "WWW-Authenticate")) {
+            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+            await dpop?.remember(nonce: http.value(forHTTPHeaderField: "DPoP-Nonce"))
+            let status = http.statusCode
+            if attempt == 1, dpop != nil, Self.asksForNonce(data, status: status, challenge: http.value(forHTTPHeaderField: "WWW-Authenticate")) {
                 continue
             }
-            return (data, status)
+            return (data, status, http)
         }
         preconditionFailure("the loop returns on its second pass")
     }

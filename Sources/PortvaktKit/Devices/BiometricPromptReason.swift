@@ -22,4 +22,40 @@ public enum BiometricPromptReason {
             language.pick("Bekreft at det er deg for å åpne appen", "Confirm it is you to open the app")
         }
     }
+
+    /// The prompt's other button after a failed scan (`LAContext.localizedFallbackTitle`): at
+    /// unlock BankID or Vipps, at a step-up the password (S11.3); at enrolment none (an empty
+    /// title hides it, and cancelling leaves biometrics off), never a dead "Enter Password".
+    public static func fallbackTitle(_ purpose: DevicePurpose?, language: Language) -> String {
+        switch purpose {
+        case .unlock?: language.pick("Bruk BankID eller Vipps", "Use BankID or Vipps")
+        case .stepUp?: language.pick("Bruk passord", "Use password")
+        case nil: ""
+        }
+    }
+}
+
+/// One biometric prompt: why it is shown and what its other button says, both in the person's
+/// language and decided here, so the platform's prompt (Face ID, the CLI's question) only shows them.
+public struct BiometricPrompt: Sendable, Hashable {
+    public let reason: String
+    /// Empty: no other button.
+    public let fallbackTitle: String
+
+    public init(reason: String, fallbackTitle: String) {
+        self.reason = reason
+        self.fallbackTitle = fallbackTitle
+    }
+
+    /// Turning biometric login on: the one prompt of an enrolment.
+    public static func enrolment(_ language: Language) -> BiometricPrompt {
+        BiometricPrompt(reason: BiometricPromptReason.enrolment(language), fallbackTitle: BiometricPromptReason.fallbackTitle(nil, language: language))
+    }
+
+    public static func signing(_ purpose: DevicePurpose, action: StepUpAction? = nil, language: Language) -> BiometricPrompt {
+        BiometricPrompt(
+            reason: BiometricPromptReason.text(purpose, action: action, language: language),
+            fallbackTitle: BiometricPromptReason.fallbackTitle(purpose, language: language)
+        )
+    }
 }

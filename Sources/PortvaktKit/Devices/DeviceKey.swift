@@ -6,10 +6,12 @@ import PortvaktProtocol
 /// after Face ID / fingerprint of the current enrolment), a software key with scripted
 /// biometrics on Linux. Signing is where the biometric prompt happens.
 public protocol DeviceKey: Sendable {
-    /// Creates (or replaces) the key; returns its public half.
-    func create() async throws(BiometricFailure) -> DevicePublicKey
+    /// Creates (or replaces) the key after one biometric check; returns its public half.
+    func create(prompt: BiometricPrompt) async throws(BiometricFailure) -> DevicePublicKey
     /// The raw 64-byte ES256 signature of `data`, after the biometric check.
-    func sign(_ data: Data, reason: String) async throws(BiometricFailure) -> Data
+    /// - Throws: ``BiometricFailure/invalidated`` only when the key is gone or its enrolment
+    ///   changed; ``BiometricFailure/unavailableNow`` when the key could not be read just now.
+    func sign(_ data: Data, prompt: BiometricPrompt) async throws(BiometricFailure) -> Data
     func delete() async
     func exists() async -> Bool
 }
@@ -21,7 +23,7 @@ public protocol DeviceKey: Sendable {
 /// destroys a Secure Enclave key made with `.biometryCurrentSet`.
 public actor SoftwareDeviceKey: DeviceKey {
     public typealias Biometrics = @Sendable (_ reason: String) async -> BiometricFailure?
-    private static let storageKey = SecureStorageKey(rawValue: "portvakt_software_device_key_v1")
+    static let storageKey = SecureStorageKey(rawValue: "portvakt_software_device_key_v1")
 
     private let storage: (any SecureStorage)?
     private let biometrics: Biometrics?
@@ -30,12 +32,8 @@ public actor SoftwareDeviceKey: DeviceKey {
     /// The answers of the next biometric checks, in order, before `biometrics` is asked.
     private var script: [BiometricFailure?] = []
 
-    /// The language of the enrolment check's reason.
-    private let language: Language
-
-    public init(storage: (any SecureStorage)? = nil, language: Language = .nb, biometrics: Biometrics? = nil) {
+    public init(storage: (any SecureStorage)? = nil, biometrics: Biometrics? = nil) {
         self.storage = storage
-        self.language = language
         self.biometrics = biometrics
     }
 
@@ -44,8 +42,8 @@ public actor SoftwareDeviceKey: DeviceKey {
         script = outcomes
     }
 
-    public func create() async throws(BiometricFailure) -> DevicePublicKey {
-        try await check(BiometricPromptReason.enrolment(language))
+    public func create(prompt: BiometricPrompt) async throws(BiometricFailure) -> DevicePublicKey {
+        try await check(prompt.reason)
         let new = P256.Signing.PrivateKey()
         do {
             try await storage?.write(new.rawRepresentation, for: Self.storageKey)
@@ -57,9 +55,9 @@ public actor SoftwareDeviceKey: DeviceKey {
         return DevicePublicKey(new.publicKey)
     }
 
-    public func sign(_ data: Data, reason: String) async throws(BiometricFailure) -> Data {
-        guard await stored() != nil else { throw .invalidated }
-        try await check(reason)
+    public func sign(_ data: Data, prompt: BiometricPrompt) async throws(BiometricFailure) -> Data {
+        guard try await stored() != nil else { throw .invalidated }
+        try await check(prompt.reason)
         guard let key, let signature = try? key.signature(for: data) else { throw .failed }
         return signature.rawRepresentation
     }
@@ -70,11 +68,17 @@ public actor SoftwareDeviceKey: DeviceKey {
         try? await storage?.delete(Self.storageKey)
     }
 
-    public func exists() async -> Bool { await stored() != nil }
+    public func exists() async -> Bool { ((try? await stored()) ?? nil) != nil }
 
-    private func stored() async -> P256.Signing.PrivateKey? {
+    /// The key; nil when none is stored. A storage that cannot be read now is not "no key".
+    private func stored() async throws(BiometricFailure) -> P256.Signing.PrivateKey? {
         if !loaded, let storage {
-            key = (try? await storage.read(Self.storageKey)).flatMap { $0 }.flatMap { try? P256.Signing.PrivateKey(rawRepresentation: $0) }
+            let handle = await BiometricErrors.storedHandle { try await storage.read(Self.storageKey) }
+            switch handle {
+            case .success(let bytes): key = try? P256.Signing.PrivateKey(rawRepresentation: bytes)
+            case .failure(.invalidated): key = nil
+            case .failure(let failure): throw failure
+            }
         }
         loaded = true
         return key

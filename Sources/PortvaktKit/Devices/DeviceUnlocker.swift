@@ -28,7 +28,7 @@ public struct DeviceUnlocker: Sendable {
             return error.status == 404 ? .unlockFailed(.invalidated) : .unlockRefused(error.message)
         } catch {
             do {
-                _ = try await key.sign(Data(randomToken().utf8), reason: BiometricPromptReason.text(.unlock, language: language))
+                _ = try await key.sign(Data(randomToken().utf8), prompt: .signing(.unlock, language: language))
                 return .unlockSucceeded(offline: true)
             } catch {
                 return .unlockFailed(error)
@@ -53,7 +53,7 @@ public struct DeviceUnlocker: Sendable {
     }
 
     /// Step-up for `action`: the elevated token.
-    public func stepUp(_ action: StepUpAction, accessToken: String) async throws -> String {
+    public func stepUp(_ action: StepUpAction, accessToken: String) async throws -> ElevatedToken {
         let challenge = try await client.challenge(deviceID: deviceID, purpose: .stepUp, action: action, accessToken: accessToken)
         return try await client.stepUp(assertion: try await signed(challenge, purpose: .stepUp, action: action), accessToken: accessToken)
     }
@@ -64,7 +64,7 @@ public struct DeviceUnlocker: Sendable {
         )
         // The closure cannot await, so the bytes are signed first and handed in.
         let input = try assertion.signingInput()
-        let signature = try await key.sign(Data(input.utf8), reason: BiometricPromptReason.text(purpose, action: action, language: language))
+        let signature = try await key.sign(Data(input.utf8), prompt: .signing(purpose, action: action, language: language))
         return try assertion.compact { _ in signature }
     }
 }

@@ -89,6 +89,7 @@ public actor AuthDriver {
             let verifier = PKCE.makeVerifier()
             do {
                 try await s.storage.write(verifier, for: .pkceVerifier)
+                // The launch link returns to the app (configuration's bankIDReturnURL, S3.2).
                 let order = try await s.client.startBankIDOrder(verifier: verifier, language: s.language)
                 orderSessionID = order.sessionID
                 return .orderStarted(launchURL: order.launchURL, at: s.now())
@@ -233,9 +234,10 @@ public actor AuthDriver {
             try await s.storage.write(request.verifier, for: .pkceVerifier)
             try await s.storage.write(request.state, for: .pkceState)
             try await s.storage.write(method.rawValue, for: .pkceMethod)
-            let answer = try await s.browser.authenticate(url: request.url, callbackScheme: s.client.configuration.redirectURI)
+            guard let callback = BrowserCallback(redirectURI: s.client.configuration.redirectURI) else { return .browserFailed(.loginFailed) }
+            let answer = try await s.browser.authenticate(url: request.url, callback: callback)
             let fields = Self.fields(of: answer)
-            guard fields["state"] == request.state else { return .browserFailed(.loginFailed) }
+            guard callback.matches(answer), fields["state"] == request.state else { return .browserFailed(.loginFailed) }
             if let code = fields["code"] {
                 pendingCode = code
                 return .browserReturnedCode
@@ -284,6 +286,9 @@ public actor AuthDriver {
     /// Collects every two seconds until the order ends, is cancelled, or runs out of time (S3.7).
     private func pollOrder() async -> AuthEvent? {
         let s = services
+        // The first frame at once (S3.5): a person waiting at another device sees the code
+        // when the order starts, not a second later.
+        if let id = orderSessionID { await showCurrentQRFrame(sessionID: id) }
         while orderIsRunning, let id = orderSessionID {
             // Collect every two seconds; the QR code, while shown, changes every second (S3.5).
             for _ in 0..<2 {
@@ -317,7 +322,7 @@ public actor AuthDriver {
         let s = services
         guard case .available(let kind) = machine.context.biometry else { return .enrolmentFinished(.notAvailable) }
         do {
-            let publicKey = try await s.deviceKey.create()
+            let publicKey = try await s.deviceKey.create(prompt: .enrolment(s.language))
             let access = try await s.tokens.accessToken()
             let id = try await s.client.registerDevice(publicKey, name: s.deviceName, platform: s.platform, biometry: kind, accessToken: access)
             try await s.storage.write(id, for: .deviceID)

@@ -1,7 +1,11 @@
 import Foundation
 
-/// Where the SDK keeps secrets: the Keychain on Apple platforms
-/// (`kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`), an encrypted file on Linux.
+/// Where the SDK keeps secrets: the Keychain on Apple platforms (each item as readable as its
+/// ``SecureStorageKey/accessibility`` says, never in backups or on another device), an
+/// encrypted file on Linux.
+///
+/// A read that throws is a failure to retry (a locked device, a Keychain busy at a background
+/// launch); only a read that returns nil means the item is not there.
 public protocol SecureStorage: Sendable {
     func read(_ key: SecureStorageKey) async throws -> Data?
     func write(_ value: Data, for key: SecureStorageKey) async throws
@@ -30,10 +34,38 @@ extension SecureStorage {
     }
 }
 
+/// When a stored item can be read. Every item stays on this device (never in a backup or
+/// another device's Keychain).
+public enum StorageAccessibility: Sendable, Hashable {
+    /// From the first unlock after a restart until the next restart, locked or not: the session,
+    /// the offline queue and the proof key's handle, which background work and a login on a
+    /// phone without a passcode need (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`).
+    case afterFirstUnlock
+    /// Only while the device has a passcode; removing the passcode deletes it
+    /// (`kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly`): the biometric key's handle alone,
+    /// since biometrics need a passcode anyway.
+    case whenPasscodeSet
+}
+
 /// The names of what the SDK stores.
 public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// How readable the item is: only the biometric key is bound to the passcode. Without a
+    /// passcode a person can still log in, and turning it off does not delete the session or the
+    /// queued writes.
+    public var accessibility: StorageAccessibility {
+        self == .deviceKeyHandle ? .whenPasscodeSet : .afterFirstUnlock
+    }
+
+    /// The Secure Enclave's wrapped handle of the biometric device key.
+    public static let deviceKeyHandle = SecureStorageKey(rawValue: "portvakt_device_key_v1")
+    /// The handle (or, without a Secure Enclave, the key) of the DPoP proof key.
+    public static let proofKey = SecureStorageKey(rawValue: "portvakt_dpop_key_v1")
+    /// The biometric enrolment the device key was made under (`LAContext`'s domain state): a
+    /// different one before signing means someone's face or finger was added or removed.
+    public static let biometricEnrolment = SecureStorageKey(rawValue: "portvakt_biometric_enrolment_v1")
 
     public static let refreshToken = SecureStorageKey(rawValue: "portvakt_refresh_token_v1")
     /// The PKCE verifier of a login in the in-app browser, stored before the browser opens.

@@ -173,15 +173,24 @@ public struct BiometricSettingsModel: Sendable, Hashable {
         let context = machine.context
         var actions: [ScreenModel.Action] = []
         switch (context.biometry, context.deviceKeyEnrolled) {
+        case (.available(let kind), true) where context.confirmingBiometricsOff:
+            // S7.2: turning it off is confirmed first; the person logs in with BankID or Vipps after.
+            status = kind == .face
+                ? l.pick("Slå av Face ID? Neste gang logger du inn med BankID eller Vipps.", "Turn off Face ID? Next time you log in with BankID or Vipps.")
+                : l.pick("Slå av fingeravtrykk? Neste gang logger du inn med BankID eller Vipps.", "Turn off fingerprint? Next time you log in with BankID or Vipps.")
+            actions.append(.init(id: "confirm-disable", label: l.pick("Slå av", "Turn off"), accessibilityHint: l.pick("Sletter nøkkelen på denne enheten", "Deletes the key on this device"), isProminent: true, event: .settingsDisableBiometrics))
+            actions.append(.init(id: "cancel-disable", label: l.pick("Avbryt", "Cancel"), accessibilityHint: l.pick("Beholder biometrisk innlogging", "Keeps biometric login"), isProminent: false, event: .settingsDisableCancelled))
         case (.available(let kind), true):
             status = kind.enabledMessage.text(l)
-            actions.append(.init(id: "disable", label: l.pick("Slå av", "Turn off"), accessibilityHint: l.pick("Sletter nøkkelen på denne enheten", "Deletes the key on this device"), isProminent: false, event: .settingsDisableBiometrics))
+            actions.append(.init(id: "disable", label: l.pick("Slå av", "Turn off"), accessibilityHint: l.pick("Spør først om du er sikker", "Asks first whether you are sure"), isProminent: false, event: .settingsDisableRequested))
             actions.append(.init(id: "re-enrol", label: l.pick("Registrer på nytt", "Set up again"), accessibilityHint: l.pick("Lager en ny nøkkel", "Makes a new key"), isProminent: false, event: .settingsReEnrol))
         case (.available, false), (.notEnrolled, _):
             status = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
             actions.append(.init(id: "enable", label: l.pick("Slå på", "Turn on"), accessibilityHint: l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), isProminent: true, event: .settingsEnableBiometrics))
         case (.lockedOut, _):
             status = UserMessage.biometricLockedOut.text(l)
+        case (.passcodeNotSet, _):
+            status = UserMessage.passcodeNotSet.text(l)
         case (.notAvailable, _):
             status = UserMessage.biometricsNotAvailable.text(l)
         }

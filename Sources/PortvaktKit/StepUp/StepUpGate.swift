@@ -75,6 +75,11 @@ public struct StepUpGate: Sendable, Hashable {
             return []
         case .failed(let failure):
             guard state == .prompting else { return [] }
+            // The prompt's "Use password" (S11.3).
+            if failure == .fallbackChosen {
+                state = .enteringPassword(nil)
+                return []
+            }
             // S11.3: cancel or failure keeps it hidden; password and back are offered.
             state = .hidden(failure == .cancelled ? nil : AuthMachine.message(for: failure))
             return failure == .invalidated ? [.deleteDeviceKey] : []

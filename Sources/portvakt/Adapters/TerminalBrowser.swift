@@ -25,7 +25,7 @@ struct TerminalBrowser: WebAuthenticator {
     /// How long a person has to finish in the browser.
     var timeout: Duration = .seconds(300)
 
-    func authenticate(url: URL, callbackScheme: String) async throws -> URL {
+    func authenticate(url: URL, callback: BrowserCallback) async throws -> URL {
         switch mode {
         case .system:
             Terminal.status(language.pick("Åpne denne adressen i en nettleser for å logge inn:", "Open this address in a browser to log in:"))

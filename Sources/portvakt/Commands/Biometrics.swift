@@ -25,6 +25,8 @@ struct Biometrics: AsyncParsableCommand {
             guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
             await driver.send(.settingsReEnrol)
         case .disable:
+            // The command is the confirmation (S7.2): asked for, then given.
+            await driver.send(.settingsDisableRequested)
             await driver.send(.settingsDisableBiometrics)
             // This run ends now, so the session it kept in memory ends at the server too.
             if let held = try? await cli.tokens.logout() { try? await cli.client.revoke(held) }

@@ -70,8 +70,9 @@ struct StepUp: AsyncParsableCommand {
                 guard let deviceID else { break }
                 let unlocker = DeviceUnlocker(client: cli.client, key: cli.key, deviceID: deviceID, language: cli.language)
                 do {
-                    elevated = try await unlocker.stepUp(action, accessToken: access)
-                    effects += gate.handle(.succeeded(expiresAt: Date().addingTimeInterval(120)))
+                    let token = try await unlocker.stepUp(action, accessToken: access)
+                    elevated = token.token
+                    effects += gate.handle(.succeeded(expiresAt: token.expiresAt))
                 } catch let failure as BiometricFailure {
                     effects += gate.handle(.failed(failure))
                 } catch let error as PortvaktError {
@@ -82,8 +83,9 @@ struct StepUp: AsyncParsableCommand {
                 effects += choose()
             case .stepUpWithPassword(let action):
                 do {
-                    elevated = try await cli.client.stepUp(action, password: typed, accessToken: access)
-                    effects += gate.handle(.succeeded(expiresAt: Date().addingTimeInterval(120)))
+                    let token = try await cli.client.stepUp(action, password: typed, accessToken: access)
+                    elevated = token.token
+                    effects += gate.handle(.succeeded(expiresAt: token.expiresAt))
                 } catch let error as PortvaktError {
                     effects += gate.handle(.refused(error.message))
                 } catch {

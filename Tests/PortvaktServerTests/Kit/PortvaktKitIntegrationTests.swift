@@ -50,7 +50,7 @@ struct PortvaktKitIntegrationTests {
 
             // S4.2: enrol a device key (the registration needs the fresh login).
             let key = SoftwareDeviceKey()
-            let publicKey = try await key.create()
+            let publicKey = try await key.create(prompt: .enrolment(.en))
             let deviceID = try await client.registerDevice(publicKey, name: "Linux test", platform: "linux", biometry: .fingerprint, accessToken: refreshed.accessToken)
             let unlocker = DeviceUnlocker(client: client, key: key, deviceID: deviceID, language: .en)
 
@@ -71,7 +71,7 @@ struct PortvaktKitIntegrationTests {
             #expect(await unlocker.unlock(into: tokens) == .unlockFailed(.failed))
 
             // S11: step-up gives an elevated token for the action.
-            let elevated = try await unlocker.stepUp(.expensesSubmit, accessToken: access)
+            let elevated = try await unlocker.stepUp(.expensesSubmit, accessToken: access).token
             #expect(LiveBroker.claims(elevated)["step_up"] as? String == "expenses.submit")
 
             // S12: three activities queued offline; the first replay finds no network, the second sends them,
@@ -108,7 +108,7 @@ struct PortvaktKitIntegrationTests {
     /// A browser the app was killed behind: it remembers where it was sent and never comes back.
     private actor AbandonedBrowser: WebAuthenticator {
         private(set) var opened: URL?
-        func authenticate(url: URL, callbackScheme: String) async throws -> URL {
+        func authenticate(url: URL, callback: BrowserCallback) async throws -> URL {
             opened = url
             try await Task.sleep(for: .seconds(3600))
             throw WebAuthenticationError.cancelled
@@ -177,7 +177,7 @@ struct PortvaktKitIntegrationTests {
     }
 
     private struct NoBrowserAtAll: WebAuthenticator {
-        func authenticate(url: URL, callbackScheme: String) async throws -> URL { throw WebAuthenticationError.failed }
+        func authenticate(url: URL, callback: BrowserCallback) async throws -> URL { throw WebAuthenticationError.failed }
     }
 
     @Test("S3: the BankID order flow through the SDK and the state machine, then the session")
@@ -213,6 +213,35 @@ struct PortvaktKitIntegrationTests {
             let second = try await client.startBankIDOrder(verifier: PKCE.makeVerifier())
             try await client.cancelBankIDOrder(sessionID: second.sessionID)
             #expect(try await client.collectBankIDOrder(sessionID: second.sessionID) == .failed(.bankIDCancelled))
+        }
+    }
+
+    @Test("S3.2: the BankID app switches back to the app: the launch link carries the configured return URL")
+    func bankIDReturnURL() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let base = try #require(URL(string: broker.baseURL))
+            func client(returnURL: String?) -> PortvaktClient {
+                PortvaktClient(
+                    configuration: PortvaktConfiguration(baseURL: base, bankIDReturnURL: returnURL), proofKey: SoftwareProofKey(storage: MemorySecureStorage())
+                )
+            }
+            let order = try await client(returnURL: "no.portvakt.app:/bankid/return").startBankIDOrder(verifier: PKCE.makeVerifier())
+            let link = try #require(URLComponents(url: order.launchURL, resolvingAgainstBaseURL: false))
+            #expect(link.scheme == "bankid")
+            #expect(link.queryItems?.first { $0.name == "redirect" }?.value == "no.portvakt.app:/bankid/return")
+            #expect(order.launchURL.absoluteString.contains("redirect=no.portvakt.app%3A%2Fbankid%2Freturn"), "percent-encoded in the link")
+
+            // Without one, the BankID app is told to return nowhere.
+            let plain = try await client(returnURL: nil).startBankIDOrder(verifier: PKCE.makeVerifier())
+            #expect(plain.launchURL.absoluteString.hasSuffix("&redirect=null"))
+
+            // A return URL the client may not use is refused before any order starts.
+            do {
+                _ = try await client(returnURL: "https://attacker.example/bankid").startBankIDOrder(verifier: PKCE.makeVerifier())
+                Issue.record("a return URL off the allow-list started an order")
+            } catch let error as PortvaktError {
+                #expect(error.status == 400 && error.error == "invalid_request")
+            }
         }
     }
 }

@@ -1,0 +1,29 @@
+#if canImport(AuthenticationServices) && canImport(UIKit) && canImport(LocalAuthentication) && canImport(Network)
+import AuthenticationServices
+import Foundation
+import UIKit
+
+extension PortvaktPlatform {
+    /// Apple's adapters: the Keychain (`service`, an optional shared access group), the device
+    /// key and (where there is one) the proof key in the Secure Enclave, `ASWebAuthenticationSession`
+    /// presented from `anchor`, the BankID app by its link, and `NWPathMonitor`.
+    @MainActor
+    public static func apple(
+        anchor: @escaping @MainActor () -> ASPresentationAnchor?, service: String = "no.portvakt.sdk", accessGroup: String? = nil
+    ) -> PortvaktPlatform {
+        let storage = KeychainStorage(service: service, accessGroup: accessGroup)
+        return PortvaktPlatform(
+            storage: storage,
+            deviceKey: SecureEnclaveDeviceKey(storage: storage),
+            proofKey: StoredProofKey(storage: storage, maker: .secureEnclaveOrSoftware),
+            browser: AppleWebAuthenticator(anchor: anchor),
+            opener: AppleURLOpener(),
+            reachability: NetworkReachability(),
+            biometry: { SecureEnclaveDeviceKey.availability() },
+            firstRun: .userDefaults(),
+            deviceName: UIDevice.current.name,
+            platform: "ios"
+        )
+    }
+}
+#endif

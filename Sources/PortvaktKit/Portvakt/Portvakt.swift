@@ -1,0 +1,244 @@
+import Foundation
+import PortvaktProtocol
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one object an app holds: it bootstraps the secure storage, runs the login journey
+/// (``AuthMachine`` through ``AuthDriver``), and gives the app what it needs afterwards: the
+/// state as a stream, step-up tokens, and authorized requests of any method.
+///
+/// ```swift
+/// let portvakt = Portvakt(configuration: configuration, platform: .apple(anchor: { window }))
+/// await portvakt.start()
+/// for await state in portvakt.states() { draw(state) }
+/// ```
+public actor Portvakt {
+    public nonisolated let configuration: PortvaktConfiguration
+    public nonisolated let language: Language
+    public nonisolated let client: PortvaktClient
+    public nonisolated let tokens: TokenManager
+    public nonisolated let queue: OfflineQueue
+    private let platform: PortvaktPlatform
+    private let driver: AuthDriver
+    private nonisolated let broadcast: StateBroadcast
+    private var reachabilityWatch: Task<Void, Never>?
+
+    public init(configuration: PortvaktConfiguration, platform: PortvaktPlatform, language: Language = .nb, lockAfter: TimeInterval = AuthContext.defaultLockAfter) {
+        self.configuration = configuration
+        self.language = language
+        self.platform = platform
+        client = PortvaktClient(configuration: configuration, proofKey: platform.proofKey)
+        tokens = TokenManager(storage: platform.storage, refresher: client)
+        queue = OfflineQueue(storage: platform.storage)
+        let broadcast = StateBroadcast(AuthMachine(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)))
+        self.broadcast = broadcast
+        let services = AuthServices(
+            client: client, storage: platform.storage, tokens: tokens, queue: queue, deviceKey: platform.deviceKey, browser: platform.browser,
+            opener: platform.opener, deviceName: platform.deviceName, platform: platform.platform, language: language, now: platform.now,
+            sleep: platform.sleep
+        )
+        var initial = AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)
+        initial.lockAfter = lockAfter
+        driver = AuthDriver(context: initial, services: services) { broadcast.publish($0) }
+    }
+
+    // MARK: - State
+
+    /// The journey now: its screen and what the device knows.
+    public var machine: AuthMachine { broadcast.current }
+
+    /// The current state at once, then every transition, until the caller stops listening.
+    public nonisolated func states() -> AsyncStream<AuthMachine> {
+        broadcast.subscribe()
+    }
+
+    // MARK: - The journey
+
+    /// At launch: a new installation first forgets whatever an earlier one left in the
+    /// Keychain; then what the device knows (a session, a device key, failed attempts, when the
+    /// session and the device trust end, the method used last) goes to the machine, which
+    /// resumes the session, asks for the biometric check or shows the login (S16).
+    public func start() async {
+        let storage = platform.storage
+        if platform.firstRun.isFirstRun() {
+            for key in SecureStorageKey.all { try? await storage.delete(key) }
+            platform.firstRun.markInstalled()
+        }
+        await driver.send(.launched(await launchContext()))
+        watchReachability()
+    }
+
+    /// Hands any user action to the journey (``AuthEvent``).
+    public func send(_ event: AuthEvent) async {
+        await driver.send(event)
+    }
+
+    public func login(with method: LoginMethod) async {
+        await driver.send(.methodChosen(method))
+    }
+
+    /// The biometric check again from the unlock screen.
+    public func unlock() async {
+        await driver.send(.retryUnlock)
+    }
+
+    /// The app leaves the front (hide sensitive content now).
+    public func enteredBackground() async {
+        await driver.send(.enteredBackground(ContinuousClock.now))
+    }
+
+    /// The app is in front again: after ``AuthContext/lockAfter`` the biometric check comes first (S16.1).
+    public func returnedToForeground() async {
+        await driver.send(.returnedToForeground(ContinuousClock.now, biometry: await platform.biometry(), at: platform.now()))
+    }
+
+    /// A callback URL the system handed to the app (a relaunch while the browser was open, S2.4).
+    public func resume(from callback: URL) async {
+        await driver.resume(from: callback)
+    }
+
+    /// Ends the session here and at the server, clears what it cached, and deletes the proof key.
+    public func logout() async {
+        await driver.send(.logout)
+    }
+
+    // MARK: - After the login
+
+    /// An elevated token for `action` after the biometric check (S11): its token and when it
+    /// stops working, as the server said.
+    /// - Throws: ``BiometricFailure`` (the check), ``PortvaktError`` (the server refused),
+    ///   ``TokenRefreshError`` (no session), `URLError` (no network).
+    public func stepUp(for action: StepUpAction) async throws -> ElevatedToken {
+        guard let deviceID = try await platform.storage.readString(.deviceID) else { throw BiometricFailure.invalidated }
+        let unlocker = DeviceUnlocker(client: client, key: platform.deviceKey, deviceID: deviceID, language: language)
+        return try await unlocker.stepUp(action, accessToken: try await tokens.accessToken())
+    }
+
+    /// An elevated token for `action` with the account's password, typed again (S11.3).
+    public func stepUp(for action: StepUpAction, password: String) async throws -> ElevatedToken {
+        try await client.stepUp(action, password: password, accessToken: try await tokens.accessToken())
+    }
+
+    /// `request` to the app's API with the session: the access token (refreshed first when
+    /// due, one refresh for all callers) and, for a bound token, a DPoP proof of the request's
+    /// method and URL; a new nonce asked for is used once. An answer that the token is no
+    /// longer valid refreshes once and sends again; a refresh refused ends the session
+    /// (``TokenRefreshError/sessionExpired``, the journey goes to the login).
+    public func authorizedRequest(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let first = try await validAccessToken(refreshing: false)
+        let (data, response) = try await client.send(request, accessToken: first)
+        guard response.statusCode == 401, Self.tokenRejected(response) else { return (data, response) }
+        let second = try await validAccessToken(refreshing: true)
+        return try await client.send(request, accessToken: second)
+    }
+
+    /// Replays this user's queued writes now (the queue is replayed by itself when the network returns).
+    @discardableResult
+    public func sync() async throws -> OfflineQueue.Report {
+        try await driver.sync()
+    }
+
+    // MARK: -
+
+    private func validAccessToken(refreshing: Bool) async throws -> String {
+        do {
+            if refreshing { return try await tokens.refresh().accessToken }
+            return try await tokens.accessToken()
+        } catch TokenRefreshError.sessionExpired {
+            await driver.send(.sessionExpired)
+            throw TokenRefreshError.sessionExpired
+        }
+    }
+
+    /// RFC 6750 §3.1 / RFC 9449 §7.1: `invalid_token` (expired or revoked), not a missing step-up
+    /// or a nonce (those the client handles otherwise).
+    static func tokenRejected(_ response: HTTPURLResponse) -> Bool {
+        response.value(forHTTPHeaderField: "WWW-Authenticate")?.contains(#"error="invalid_token""#) == true
+    }
+
+    private func launchContext() async -> AuthContext {
+        let storage = platform.storage
+        let hasSession = (try? await tokens.hasStoredSession()) ?? false
+        let keyExists = await platform.deviceKey.exists()
+        let deviceID = (try? await storage.read(.deviceID)) ?? nil
+        let enrolled = keyExists && deviceID != nil
+        var context = broadcast.current.context
+        context.biometry = await platform.biometry()
+        context.hasSession = hasSession
+        context.deviceKeyEnrolled = enrolled
+        context.online = await platform.reachability?.isOnline ?? true
+        context.biometricFailures = max(0, ((try? await storage.readString(.biometricFailures)) ?? nil).flatMap { Int($0) } ?? 0)
+        context.sessionEndsAt = (try? await storage.readDate(.sessionEndsAt)) ?? nil
+        context.deviceTrustEndsAt = (try? await storage.readDate(.deviceTrustEndsAt)) ?? nil
+        context.lastMethod = ((try? await storage.readString(.lastLoginMethod)) ?? nil).flatMap(LoginMethod.init(rawValue:))
+        context.launchedAt = platform.now()
+        return context
+    }
+
+    /// S12.4: when the network returns, this user's queued writes are sent.
+    private func watchReachability() {
+        guard reachabilityWatch == nil, let reachability = platform.reachability else { return }
+        reachabilityWatch = Task { [weak self] in
+            for await online in reachability.changes() where online {
+                guard let self else { return }
+                _ = try? await self.sync()
+            }
+        }
+    }
+
+    deinit {
+        reachabilityWatch?.cancel()
+        broadcast.finish()
+    }
+}
+
+/// The latest machine and everyone listening to it.
+final class StateBroadcast: Sendable {
+    private struct State {
+        var current: AuthMachine
+        var listeners: [UInt64: AsyncStream<AuthMachine>.Continuation] = [:]
+        var next: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(_ initial: AuthMachine) {
+        state = Mutex(State(current: initial))
+    }
+
+    var current: AuthMachine { state.withLock { $0.current } }
+
+    func publish(_ machine: AuthMachine) {
+        let listeners = state.withLock { state in
+            state.current = machine
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.yield(machine) }
+    }
+
+    func subscribe() -> AsyncStream<AuthMachine> {
+        // The newest state only: a slow reader skips to it instead of drawing stale screens.
+        let (stream, continuation) = AsyncStream.makeStream(of: AuthMachine.self, bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            let id = state.next
+            state.next += 1
+            state.listeners[id] = continuation
+            continuation.yield(state.current)
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func finish() {
+        let listeners = state.withLock { state in
+            defer { state.listeners = [:] }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.finish() }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Observation
+import PortvaktProtocol
+
+/// ``Portvakt``'s state for SwiftUI: an `@Observable` model on the main actor, redrawn on every
+/// transition. Views read ``screen`` (texts, VoiceOver labels and buttons decided by
+/// ``ScreenModel``) and ``biometricSettings``, and send the user's actions with ``send(_:)``.
+@MainActor
+@Observable
+public final class PortvaktModel {
+    public private(set) var machine: AuthMachine
+    public private(set) var screen: ScreenModel
+    public private(set) var biometricSettings: BiometricSettingsModel
+    /// A status to announce to VoiceOver (each change once): the screen's message when it changed.
+    public private(set) var announcement: String?
+
+    @ObservationIgnored public let portvakt: Portvakt
+
+    public init(_ portvakt: Portvakt) {
+        self.portvakt = portvakt
+        let machine = AuthMachine(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true))
+        self.machine = machine
+        screen = ScreenModel(machine, language: portvakt.language)
+        biometricSettings = BiometricSettingsModel(machine, language: portvakt.language)
+    }
+
+    /// Follows the journey while the calling task runs (call it from the root view's `.task {}`).
+    public func follow() async {
+        for await machine in portvakt.states() {
+            update(machine)
+        }
+    }
+
+    public func send(_ event: AuthEvent) {
+        Task { await portvakt.send(event) }
+    }
+
+    func update(_ machine: AuthMachine) {
+        let next = ScreenModel(machine, language: portvakt.language)
+        announcement = next.message != screen.message || next.title != screen.title ? next.accessibilityLabel : nil
+        self.machine = machine
+        screen = next
+        biometricSettings = BiometricSettingsModel(machine, language: portvakt.language)
+    }
+}

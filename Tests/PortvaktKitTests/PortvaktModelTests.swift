@@ -1,0 +1,71 @@
+import Foundation
+import Observation
+import PortvaktKit
+import PortvaktProtocol
+import Synchronization
+import Testing
+
+/// ``Portvakt`` and its `@Observable` model without a server (Observation is part of Swift on
+/// Linux too): the launch from storage, the stream, and what VoiceOver is told.
+@Suite("Portvakt and PortvaktModel")
+struct PortvaktModelTests {
+    struct NoBrowser: WebAuthenticator {
+        func authenticate(url: URL, callback: BrowserCallback) async throws -> URL { throw WebAuthenticationError.failed }
+    }
+
+    struct NoApp: URLOpener {
+        func open(_ url: URL) async -> Bool { false }
+    }
+
+    /// Nothing listens on port 9 of the loopback address: the phone is offline.
+    static func offline(_ storage: MemorySecureStorage, firstRun: Bool = false) -> Portvakt {
+        let platform = PortvaktPlatform(
+            storage: storage, deviceKey: SoftwareDeviceKey(storage: storage), proofKey: StoredProofKey(storage: storage), browser: NoBrowser(),
+            opener: NoApp(), biometry: { .notAvailable }, firstRun: InstallMarker(isFirstRun: { firstRun }, markInstalled: {}),
+            deviceName: "test", platform: "linux"
+        )
+        return Portvakt(configuration: PortvaktConfiguration(baseURL: URL(string: "http://127.0.0.1:9")!), platform: platform, language: .en)
+    }
+
+    @Test("S12.1, S16: a stored session opens offline at launch, from storage alone; a later install keeps it")
+    func launchFromStorage() async throws {
+        let storage = MemorySecureStorage()
+        try await storage.write("refresh", for: .refreshToken)
+        let portvakt = Self.offline(storage)
+        await portvakt.start()
+        #expect(await portvakt.machine.screen == .home(.offline))
+        #expect(try await storage.read(.refreshToken) != nil, "not a fresh install: nothing wiped")
+    }
+
+    @Test("S16: the observable model follows every transition and announces a changed status once")
+    @MainActor
+    func observableModel() async throws {
+        let storage = MemorySecureStorage()
+        try await storage.write("refresh", for: .refreshToken)
+        let portvakt = Self.offline(storage)
+        let model = PortvaktModel(portvakt)
+        let changed = Mutex(0)
+        withObservationTracking { _ = model.screen } onChange: { changed.withLock { $0 += 1 } }
+        let following = Task { await model.follow() }
+        await portvakt.start()
+        for _ in 0..<200 where model.machine.screen != .home(.offline) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(model.machine.screen == .home(.offline))
+        #expect(changed.withLock { $0 } >= 1, "observers were told")
+        #expect(model.screen.message == UserMessage.offline.text(.en))
+        #expect(model.announcement?.contains(UserMessage.offline.text(.en)) == true)
+        #expect(model.biometricSettings.status == UserMessage.biometricsNotAvailable.text(.en))
+        following.cancel()
+    }
+
+    @Test("S8.3: states() gives the current state at once to each listener")
+    func streamStartsWithTheCurrentState() async throws {
+        let portvakt = Self.offline(MemorySecureStorage(), firstRun: true)
+        await portvakt.start()
+        var first: AuthMachine?
+        for await machine in portvakt.states() {
+            first = machine
+            break
+        }
+        #expect(first?.screen == .methodSelection(nil))
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import PortvaktKit
+import PortvaktProtocol
+import Synchronization
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one object an app holds (issue 47 item 6), against a live Portvakt over HTTP with the
+/// sandbox's BankID as the browser's other end.
+@Suite("Portvakt, the app's one object, against a live server")
+struct PortvaktObjectTests {
+    /// The in-app browser: follows the sandbox's hops and records the callback it was given.
+    final class SandboxBrowser: WebAuthenticator, Sendable {
+        let broker: LiveBroker
+        let callbacks = Mutex<[BrowserCallback]>([])
+
+        init(_ broker: LiveBroker) { self.broker = broker }
+
+        func authenticate(url: URL, callback: BrowserCallback) async throws -> URL {
+            callbacks.withLock { $0.append(callback) }
+            let start = try await broker.send(url.absoluteString)
+            let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=magnus&sandbox_action=approve")
+            let back = try await broker.send(try #require(atProvider.location))
+            let location = try #require(back.location)
+            return try #require(URL(string: location))
+        }
+    }
+
+    struct NoBankIDApp: URLOpener {
+        func open(_ url: URL) async -> Bool { false }
+    }
+
+    @Test("S4, S11, S7: one object from a fresh install to logout: the browser is given the scheme alone, the state streams, any method is signed, step-up returns the server's expiry")
+    func wholeJourney() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let storage = MemorySecureStorage()
+            // Left by an earlier installation: a fresh install must not resume it.
+            try await storage.write("stale-refresh-token", for: .refreshToken)
+            try await storage.write("stale-device", for: .deviceID)
+            let installed = Mutex(false)
+            let browser = SandboxBrowser(broker)
+            let platform = PortvaktPlatform(
+                storage: storage, deviceKey: SoftwareDeviceKey(storage: storage), proofKey: StoredProofKey(storage: storage), browser: browser,
+                opener: NoBankIDApp(), biometry: { .available(.face) },
+                firstRun: InstallMarker(isFirstRun: { !installed.withLock { $0 } }, markInstalled: { installed.withLock { $0 = true } }),
+                deviceName: "test phone", platform: "ios"
+            )
+            let portvakt = Portvakt(
+                configuration: PortvaktConfiguration(baseURL: try #require(URL(string: broker.baseURL))), platform: platform, language: .en
+            )
+            let seen = Mutex<[AuthScreen]>([])
+            let listening = Task { for await machine in portvakt.states() { seen.withLock { $0.append(machine.screen) } } }
+
+            await portvakt.start()
+            let staleToken = try await storage.read(.refreshToken)
+            let staleDevice = try await storage.read(.deviceID)
+            #expect(staleToken == nil && staleDevice == nil, "the earlier installation's session is gone")
+            #expect(installed.withLock { $0 })
+            #expect(await portvakt.machine.screen == .methodSelection(nil))
+
+            // S1.1: the browser gets the redirect URI's scheme alone (ASWebAuthenticationSession throws on ":" and "/").
+            await portvakt.login(with: .bankID)
+            #expect(browser.callbacks.withLock { $0 } == [.customScheme("no.portvakt.app")])
+            #expect(await portvakt.machine.screen == .enrolmentOffer(.face))
+            await portvakt.send(.enrolmentAccepted)
+            #expect(await portvakt.machine.screen == .home(.faceIDEnabled))
+
+            // Any method, signed: a POST with a body and a GET, both with DPoP.
+            let base = try #require(URL(string: broker.baseURL))
+            var post = URLRequest(url: base.appendingPathComponent("v1/activities"))
+            post.httpMethod = "POST"
+            post.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            post.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key")
+            post.httpBody = try JSONSerialization.data(withJSONObject: [
+                "organisation": "nhf", "kind": "visit", "occurred_at": "2026-11-21T09:00:00Z", "duration_minutes": 30,
+            ])
+            let (_, created) = try await portvakt.authorizedRequest(post)
+            #expect(created.statusCode == 201)
+            let (body, me) = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me")))
+            #expect(me.statusCode == 200)
+            #expect(String(decoding: body, as: UTF8.self).contains("magnus@sandbox.portvakt.test"))
+
+            // S11: step-up with the device key; the token's expiry is the server's, not a constant.
+            let before = Date()
+            let elevated = try await portvakt.stepUp(for: .expensesSubmit)
+            #expect(LiveBroker.claims(elevated.token)["step_up"] as? String == "expenses.submit")
+            let exp = try #require(LiveBroker.claims(elevated.token)["exp"] as? Double)
+            #expect(abs(elevated.expiresAt.timeIntervalSince1970 - exp) < 5)
+            #expect(elevated.expiresAt > before)
+
+            // Logout: the session ends; a request after it is refused here, not sent.
+            await portvakt.logout()
+            #expect(await portvakt.machine.screen == .methodSelection(nil))
+            await #expect(throws: TokenRefreshError.sessionExpired) { _ = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me"))) }
+
+            listening.cancel()
+            let screens = seen.withLock { $0 }
+            #expect(screens.contains(.browser(.bankID)) && screens.contains(.home(.faceIDEnabled)), "the stream saw the journey")
+        }
+    }
+}
