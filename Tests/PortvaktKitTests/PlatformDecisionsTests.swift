@@ -160,6 +160,9 @@ struct PlatformDecisionsTests {
         #expect(BiometricEnrolment.signingFailure(.unavailableNow, after: .unchanged) == .unavailableNow)
         #expect(BiometricEnrolment.shouldRecord(after: .changed) && BiometricEnrolment.shouldRecord(after: .unknown))
         #expect(!BiometricEnrolment.shouldRecord(after: .unchanged))
+        // After Face ID passed, the enclave refusing the key is the key gone (no record needed).
+        #expect(BiometricEnrolment.enclaveRefusal(domain: "CryptoKit.CryptoKitError", code: 3, after: .unknown) == .invalidated)
+        #expect(BiometricEnrolment.enclaveRefusal(domain: BiometricErrors.localAuthenticationDomain, code: -2, after: .changed) == .cancelled)
     }
 
     // MARK: Item 4, the proof key

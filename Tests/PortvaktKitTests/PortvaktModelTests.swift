@@ -4,6 +4,9 @@ import PortvaktKit
 import PortvaktProtocol
 import Synchronization
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// ``Portvakt`` and its `@Observable` model without a server (Observation is part of Swift on
 /// Linux too): the launch from storage, the stream, and what VoiceOver is told.
@@ -67,5 +70,31 @@ struct PortvaktModelTests {
             break
         }
         #expect(first?.screen == .methodSelection(nil))
+    }
+}
+
+extension PortvaktModelTests {
+    @Test("S7: the session's token goes to Portvakt's origin alone")
+    func authorizedRequestStaysAtPortvakt() async throws {
+        let portvakt = Self.offline(MemorySecureStorage())
+        for elsewhere in ["https://attacker.example/v1/me", "http://127.0.0.1:10/v1/me", "https://127.0.0.1:9/v1/me"] {
+            await #expect(throws: URLError.self) { _ = try await portvakt.authorizedRequest(URLRequest(url: URL(string: elsewhere)!)) }
+        }
+        // Portvakt's own origin gets as far as asking for a session (there is none).
+        await #expect(throws: TokenRefreshError.sessionExpired) {
+            _ = try await portvakt.authorizedRequest(URLRequest(url: URL(string: "http://127.0.0.1:9/v1/me")!))
+        }
+    }
+
+    @Test("S16.1: the lock time the app chose holds after the launch")
+    func lockAfterKept() async {
+        let storage = MemorySecureStorage()
+        let platform = PortvaktPlatform(
+            storage: storage, deviceKey: SoftwareDeviceKey(storage: storage), proofKey: StoredProofKey(storage: storage), browser: NoBrowser(),
+            opener: NoApp(), biometry: { .notAvailable }, firstRun: InstallMarker(isFirstRun: { false }, markInstalled: {}), deviceName: "t", platform: "linux"
+        )
+        let portvakt = Portvakt(configuration: PortvaktConfiguration(baseURL: URL(string: "http://127.0.0.1:9")!), platform: platform, lockAfter: 30)
+        await portvakt.start()
+        #expect(await portvakt.machine.context.lockAfter == 30)
     }
 }

@@ -18,7 +18,7 @@ public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthe
     }
 
     public nonisolated func authenticate(url: URL, callback: BrowserCallback) async throws -> URL {
-        let once = ResumeOnce()
+        let once = ResumeOnce<URL>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<URL, any Error>) in
                 once.set(continuation)
@@ -30,7 +30,9 @@ public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthe
         }
     }
 
-    private func start(url: URL, callback: BrowserCallback, once: ResumeOnce) {
+    private func start(url: URL, callback: BrowserCallback, once: ResumeOnce<URL>) {
+        // Cancelled before the browser was shown: it is not shown.
+        guard !once.isFinished else { return }
         // Built outside the main actor's isolation: Apple does not say on which thread it runs.
         let completion: @Sendable (URL?, (any Error)?) -> Void = { url, error in
             if let url {

@@ -1,13 +1,12 @@
 #if canImport(Network)
 import Foundation
 import Network
-import Synchronization
 
 /// ``Reachability`` on `NWPathMonitor`: online while the path is `.satisfied`. One monitor,
 /// started once and cancelled with this object (a started monitor keeps itself alive).
 public final class NetworkReachability: Reachability {
     private let monitor = NWPathMonitor()
-    private let state = Mutex<(online: Bool, listeners: [UInt64: AsyncStream<Bool>.Continuation], next: UInt64)>((true, [:], 0))
+    private let state = Locked<(online: Bool, listeners: [UInt64: AsyncStream<Bool>.Continuation], next: UInt64)>((true, [:], 0))
 
     public init() {
         monitor.pathUpdateHandler = { [state] path in

@@ -49,7 +49,7 @@ public struct SecureEnclaveDeviceKey: DeviceKey {
             return signature
         } catch {
             let error = error as NSError
-            throw BiometricEnrolment.signingFailure(BiometricErrors.failure(domain: error.domain, code: error.code), after: verdict)
+            throw BiometricEnrolment.enclaveRefusal(domain: error.domain, code: error.code, after: verdict)
         }
     }
 

@@ -34,7 +34,10 @@ public struct AuthorizationRequest: Sendable, Hashable {
 }
 
 /// An elevated token for one sensitive action (S11), and when it stops working.
-public struct ElevatedToken: Sendable, Hashable {
+public struct ElevatedToken: Sendable, Hashable, CustomStringConvertible {
+    /// Never the token: a logged value says only what it is for.
+    public var description: String { "ElevatedToken(action: \(action), expiresAt: \(expiresAt))" }
+
     public let token: String
     public let action: String
     public let expiresAt: Date

@@ -115,6 +115,14 @@ public enum BiometricEnrolment {
         }
     }
 
+    /// What the enclave refusing to sign means after Face ID succeeded: a person's own cancel or
+    /// a LocalAuthentication answer means what it says; any other refusal of a key whose handle
+    /// was read and whose prompt passed is the key made unusable (`.biometryCurrentSet`).
+    public static func enclaveRefusal(domain: String, code: Int, after verdict: Verdict) -> BiometricFailure {
+        guard domain == BiometricErrors.localAuthenticationDomain else { return .invalidated }
+        return signingFailure(BiometricErrors.failure(domain: domain, code: code), after: verdict)
+    }
+
     /// Whether to record the state after a successful signature (first time, or after an OS update).
     public static func shouldRecord(after verdict: Verdict) -> Bool { verdict != .unchanged }
 }

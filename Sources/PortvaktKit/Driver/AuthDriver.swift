@@ -183,6 +183,7 @@ public actor AuthDriver {
         }
         let fields = Self.fields(of: callback)
         let s = services
+        guard BrowserCallback(redirectURI: s.client.configuration.redirectURI)?.matches(callback) == true else { return }
         guard !resuming, let state = try? await s.storage.readString(.pkceState), let given = fields["state"], constantTimeEqual(given, state) else { return }
         resuming = true
         defer { resuming = false }

@@ -38,8 +38,9 @@ public enum BrowserCallback: Sendable, Hashable {
         case .https(let host, let path):
             return scheme == "https" && components.host?.lowercased() == host && components.port == nil && components.path == path
         case .loopback(let redirect):
+            // The answer comes from the app's own listener, which knows its port (RFC 8252 §7.3).
             guard let expected = URLComponents(url: redirect, resolvingAgainstBaseURL: false) else { return false }
-            return scheme == "http" && components.host == expected.host && components.port == expected.port && components.path == expected.path
+            return scheme == "http" && components.host == expected.host && components.path == expected.path
         }
     }
 }

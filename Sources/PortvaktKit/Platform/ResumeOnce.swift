@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A continuation resumed exactly once, whichever comes first: the platform's answer or a
 /// cancellation (the platform may still answer after the task was cancelled).
 public final class ResumeOnce<Value: Sendable>: Sendable {
@@ -9,7 +7,7 @@ public final class ResumeOnce<Value: Sendable>: Sendable {
         case done(Result<Value, any Error>?)
     }
 
-    private let state = Mutex<State>(.waiting)
+    private let state = Locked<State>(.waiting)
 
     public init() {}
 
@@ -32,6 +30,11 @@ public final class ResumeOnce<Value: Sendable>: Sendable {
 
     public func resume(returning value: Value) { finish(.success(value)) }
     public func resume(throwing error: any Error) { finish(.failure(error)) }
+
+    /// Whether an answer or a cancel has come (a browser not yet shown is then not shown).
+    public var isFinished: Bool {
+        state.withLock { if case .done = $0 { true } else { false } }
+    }
 
     /// Whether this call was the one that resumed.
     @discardableResult

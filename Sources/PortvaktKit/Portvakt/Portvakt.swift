@@ -1,6 +1,5 @@
 import Foundation
 import PortvaktProtocol
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -32,15 +31,15 @@ public actor Portvakt {
         client = PortvaktClient(configuration: configuration, proofKey: platform.proofKey)
         tokens = TokenManager(storage: platform.storage, refresher: client)
         queue = OfflineQueue(storage: platform.storage)
-        let broadcast = StateBroadcast(AuthMachine(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)))
+        var initial = AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)
+        initial.lockAfter = lockAfter
+        let broadcast = StateBroadcast(AuthMachine(context: initial))
         self.broadcast = broadcast
         let services = AuthServices(
             client: client, storage: platform.storage, tokens: tokens, queue: queue, deviceKey: platform.deviceKey, browser: platform.browser,
             opener: platform.opener, deviceName: platform.deviceName, platform: platform.platform, language: language, now: platform.now,
             sleep: platform.sleep
         )
-        var initial = AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)
-        initial.lockAfter = lockAfter
         driver = AuthDriver(context: initial, services: services) { broadcast.publish($0) }
     }
 
@@ -63,8 +62,12 @@ public actor Portvakt {
     public func start() async {
         let storage = platform.storage
         if platform.firstRun.isFirstRun() {
-            for key in SecureStorageKey.all { try? await storage.delete(key) }
-            platform.firstRun.markInstalled()
+            var wiped = true
+            for key in SecureStorageKey.all {
+                do { try await storage.delete(key) } catch { wiped = false }
+            }
+            // Marked only once everything is gone: otherwise the next launch wipes again.
+            if wiped { platform.firstRun.markInstalled() }
         }
         await driver.send(.launched(await launchContext()))
         watchReachability()
@@ -127,6 +130,8 @@ public actor Portvakt {
     /// longer valid refreshes once and sends again; a refresh refused ends the session
     /// (``TokenRefreshError/sessionExpired``, the journey goes to the login).
     public func authorizedRequest(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        // The session's token goes to Portvakt alone, never to a host the request happens to name.
+        guard let url = request.url, Self.sameOrigin(url, configuration.baseURL) else { throw URLError(.unsupportedURL) }
         let first = try await validAccessToken(refreshing: false)
         let (data, response) = try await client.send(request, accessToken: first)
         guard response.statusCode == 401, Self.tokenRejected(response) else { return (data, response) }
@@ -152,6 +157,14 @@ public actor Portvakt {
         }
     }
 
+    static func sameOrigin(_ url: URL, _ base: URL) -> Bool {
+        func origin(_ url: URL) -> (String?, String?, Int?) {
+            let scheme = url.scheme?.lowercased()
+            return (scheme, url.host?.lowercased(), url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil))
+        }
+        return origin(url) == origin(base)
+    }
+
     /// RFC 6750 §3.1 / RFC 9449 §7.1: `invalid_token` (expired or revoked), not a missing step-up
     /// or a nonce (those the client handles otherwise).
     static func tokenRejected(_ response: HTTPURLResponse) -> Bool {
@@ -161,9 +174,10 @@ public actor Portvakt {
     private func launchContext() async -> AuthContext {
         let storage = platform.storage
         let hasSession = (try? await tokens.hasStoredSession()) ?? false
-        let keyExists = await platform.deviceKey.exists()
-        let deviceID = (try? await storage.read(.deviceID)) ?? nil
-        let enrolled = keyExists && deviceID != nil
+        // Enrolled when the device was registered: the key's handle is readable only while the
+        // phone is unlocked, and a key really gone is found at the prompt (invalidated, the
+        // session goes with it), never taken for "no biometrics" that would resume silently.
+        let enrolled = ((try? await storage.read(.deviceID)) ?? nil) != nil
         var context = broadcast.current.context
         context.biometry = await platform.biometry()
         context.hasSession = hasSession
@@ -180,10 +194,12 @@ public actor Portvakt {
     /// S12.4: when the network returns, this user's queued writes are sent.
     private func watchReachability() {
         guard reachabilityWatch == nil, let reachability = platform.reachability else { return }
-        reachabilityWatch = Task { [weak self] in
-            for await online in reachability.changes() where online {
-                guard let self else { return }
-                _ = try? await self.sync()
+        let driver = driver
+        reachabilityWatch = Task {
+            // The machine decides what a change means (the offline banner, the queue's replay
+            // once home and unlocked).
+            for await online in reachability.changes() {
+                await driver.send(.networkChanged(online: online))
             }
         }
     }
@@ -202,10 +218,10 @@ final class StateBroadcast: Sendable {
         var next: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ initial: AuthMachine) {
-        state = Mutex(State(current: initial))
+        state = Locked(State(current: initial))
     }
 
     var current: AuthMachine { state.withLock { $0.current } }

@@ -1,0 +1,18 @@
+import Foundation
+
+/// A value behind a lock, for the few places shared between threads (the Kit supports iOS 17,
+/// and Synchronization's `Mutex` needs iOS 18).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
