@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // OTLP over HTTP only: the default traits would build gRPC as well.
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // `swift package generate-documentation --target PortvaktKit` (the DocC catalog; scripts/docs-check.sh).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The national identity number: parse, validate, classify, mask. No dependencies.
@@ -213,6 +215,14 @@ let package = Package(
             name: "portvakt-benchmarks",
             dependencies: ["Personnummer", "PortvaktCore", "QRCode", .product(name: "Crypto", package: "swift-crypto")],
             path: "Benchmarks/portvakt-benchmarks"
+        ),
+
+        // PortvaktKit's own share of the BankID order (issue 47): the deep link opened after the order's
+        // answer, and the QR code drawn, against a live portvakt-server; run in release mode.
+        .executableTarget(
+            name: "portvakt-kit-benchmark",
+            dependencies: ["PortvaktKit", "PortvaktProtocol", "QRCode"],
+            path: "Benchmarks/portvakt-kit-benchmark"
         ),
 
         // The member import (issue 45): 100,000 generated members through `members import`'s code,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, a smoke test of
+# Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, PortvaktKit's DocC catalog, a smoke test of
 # the real server binary on both databases, SIGTERM under load, the deployment files, schemathesis against /openapi.json, the web portal in Chromium with axe-core, a soak of unread request bodies (sockets and memory back
 # to baseline), an independent OIDC client (Python Authlib)
 # against its sandbox, spans over OTLP to a local receiver (opentelemetry-proto), an independent SCIM client (Python scim2-client) against /scim/v2, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
@@ -44,6 +44,9 @@ within() {
 swift build --build-tests
 within 40 swift test --no-parallel 2>&1 | tee .build/test-output.txt
 grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
+
+# PortvaktKit's DocC catalog builds without a warning (issue 47).
+within 10 scripts/docs-check.sh
 
 # The WebAuthn CBOR decoder under libFuzzer for a bounded time (a crash fails the run).
 FUZZ_SECONDS=${FUZZ_SECONDS:-60} within 5 scripts/fuzz-cbor.sh

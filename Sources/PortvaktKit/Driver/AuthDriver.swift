@@ -51,7 +51,10 @@ public actor AuthDriver {
     private var resuming = false
     private let observer: (@Sendable (AuthMachine) -> Void)?
 
-    /// - Parameter observer: called after every transition (to redraw a spinner, a QR code, …).
+    /// - Parameters:
+    ///   - context: what the app knows at launch (session, device key, biometry, network).
+    ///   - services: the server client and the platform's adapters.
+    ///   - observer: called after every transition (to redraw a spinner, a QR code, …).
     public init(context: AuthContext, services: AuthServices, observer: (@Sendable (AuthMachine) -> Void)? = nil) {
         machine = AuthMachine(context: context)
         self.services = services
