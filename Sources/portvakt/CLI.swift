@@ -39,19 +39,7 @@ struct CLI {
 
     /// What the device knows at start.
     func context() async -> AuthContext {
-        let hasSession = (try? await tokens.hasStoredSession()) ?? false
-        let keyExists = await key.exists()
-        let deviceID = (try? await storage.read(.deviceID)) ?? nil
-        let enrolled = keyExists && deviceID != nil
-        let failures = max(0, ((try? await storage.readString(.biometricFailures)) ?? nil).flatMap { Int($0) } ?? 0)
-        var context = AuthContext(
-            biometry: options.biometry.availability, hasSession: hasSession, deviceKeyEnrolled: enrolled, online: true, biometricFailures: failures
-        )
-        context.sessionEndsAt = (try? await storage.readDate(.sessionEndsAt)) ?? nil
-        context.deviceTrustEndsAt = (try? await storage.readDate(.deviceTrustEndsAt)) ?? nil
-        context.lastMethod = ((try? await storage.readString(.lastLoginMethod)) ?? nil).flatMap(LoginMethod.init(rawValue:))
-        context.launchedAt = Date()
-        return context
+        await AuthContext.stored(in: storage, tokens: tokens, biometry: options.biometry.availability, online: true, at: Date())
     }
 
     func driver(context: AuthContext, browser: any WebAuthenticator = NoBrowser(), opener: any URLOpener = TerminalBankIDApp(serverURL: URL(string: "http://127.0.0.1")!, sandbox: nil, otherDevice: true)) -> AuthDriver {

@@ -387,6 +387,32 @@ struct AuthMachineTests {
         #expect(next.screen == .methodSelection(nil), "later launches go to method selection")
     }
 
+    @Test("S7.2: a question left open in the settings does not outlive the session: after a logout or a lock the key cannot be turned off by a stray confirmation")
+    func S7_2_anOpenConfirmationEndsWithTheSession() {
+        for ending in [AuthEvent.logout, .sessionExpired, .enteredBackground(.now - .seconds(3600))] {
+            var (machine, _) = Self.launched(session: true, key: true)
+            _ = machine.handle(.unlockSucceeded(offline: false))
+            _ = machine.handle(.settingsDisableRequested)
+            #expect(machine.context.confirmingBiometricsOff)
+            _ = machine.handle(ending)
+            if case .enteredBackground = ending { _ = machine.handle(.returnedToForeground(.now, biometry: Self.face)) }
+            #expect(!machine.isUnlocked, "\(ending) left the session")
+            #expect(!machine.context.confirmingBiometricsOff, "\(ending) closed the question")
+        }
+    }
+
+    @Test("S6.2, S25.3: a step-up that finds the device key gone ends the session as the unlock does; S5: only an unlocked run may step up")
+    func S6_2_aStepUpFindingTheKeyGoneEndsTheSession() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        #expect(!machine.isUnlocked, "the prompt comes first")
+        #expect(machine.handle(.stepUpKeyInvalidated) == [], "not from the unlock screen")
+        _ = machine.handle(.unlockSucceeded(offline: false))
+        #expect(machine.isUnlocked)
+        #expect(machine.handle(.stepUpKeyInvalidated) == [.deleteDeviceKey, .clearSession])
+        #expect(machine.screen == .methodSelection(.biometricEnrolmentChanged))
+        #expect(!machine.context.deviceKeyEnrolled && !machine.context.hasSession)
+    }
+
     @Test func S7_3_enablingStartsEnrolment() {
         var (machine, _) = Self.launched(session: true, key: false)
         _ = machine.handle(.silentRefreshSucceeded)

@@ -80,10 +80,64 @@ extension PortvaktModelTests {
         for elsewhere in ["https://attacker.example/v1/me", "http://127.0.0.1:10/v1/me", "https://127.0.0.1:9/v1/me"] {
             await #expect(throws: URLError.self) { _ = try await portvakt.authorizedRequest(URLRequest(url: URL(string: elsewhere)!)) }
         }
-        // Portvakt's own origin gets as far as asking for a session (there is none).
-        await #expect(throws: TokenRefreshError.sessionExpired) {
+        // Portvakt's own origin: not before a login or the biometric check in this run.
+        await #expect(throws: PortvaktAccessError.locked) {
             _ = try await portvakt.authorizedRequest(URLRequest(url: URL(string: "http://127.0.0.1:9/v1/me")!))
         }
+        await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.stepUp(for: .contactsRead, password: "secret") }
+        await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.sync() }
+    }
+
+    /// Holds the BankID order's first write (the PKCE verifier) until the test lets it go.
+    actor HeldStorage: SecureStorage {
+        private let inner = MemorySecureStorage()
+        private var held: [CheckedContinuation<Void, Never>] = []
+        private var open = false
+        private(set) var asked = false
+
+        func read(_ key: SecureStorageKey) async throws -> Data? { try await inner.read(key) }
+        func write(_ value: Data, for key: SecureStorageKey) async throws {
+            if key == .pkceVerifier, !open {
+                asked = true
+                await withCheckedContinuation { held.append($0) }
+            }
+            try await inner.write(value, for: key)
+        }
+        func delete(_ key: SecureStorageKey) async throws { try await inner.delete(key) }
+        func release() {
+            open = true
+            for waiting in held { waiting.resume() }
+            held = []
+        }
+    }
+
+    @Test("S3.8: taps reach the journey in the order they were made, a Cancel too while the order's start is still under way")
+    @MainActor
+    func tapsArriveInOrder() async throws {
+        let storage = HeldStorage()
+        let platform = PortvaktPlatform(
+            storage: storage, deviceKey: SoftwareDeviceKey(storage: storage), proofKey: StoredProofKey(storage: storage), browser: NoBrowser(),
+            opener: NoApp(), biometry: { .notAvailable }, firstRun: InstallMarker(isFirstRun: { false }, markInstalled: {}), deviceName: "t", platform: "linux"
+        )
+        let portvakt = Portvakt(configuration: PortvaktConfiguration(baseURL: URL(string: "http://127.0.0.1:9")!), platform: platform, language: .en)
+        await portvakt.start()
+        let model = PortvaktModel(portvakt)
+        let following = Task { await model.follow() }
+        model.send(.methodChosen(.bankIDOrder))
+        model.send(.cancelTapped)
+        // The order's start is held: only a Cancel handled after the choice leads back here (one
+        // handled first is ignored, and the order's screen stays).
+        for _ in 0..<500 {
+            if await storage.asked, await portvakt.machine.screen == .methodSelection(nil) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(await storage.asked, "the order's start began")
+        #expect(await portvakt.machine.screen == .methodSelection(nil))
+        await storage.release()
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await portvakt.machine.screen == .methodSelection(nil), "the abandoned start's failure changes nothing")
+        #expect(model.machine.screen == .methodSelection(nil))
+        following.cancel()
     }
 
     @Test("S16.1: the lock time the app chose holds after the launch")

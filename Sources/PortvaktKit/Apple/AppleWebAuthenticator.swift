@@ -9,8 +9,9 @@ import UIKit
 @MainActor
 public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthenticationPresentationContextProviding {
     private let anchor: @MainActor () -> ASPresentationAnchor?
-    /// The running session, kept so that cancelling the task can cancel it.
-    private var session: ASWebAuthenticationSession?
+    /// The running login, kept so that cancelling its task cancels it; a later login's answer
+    /// or cancel never touches an earlier one's.
+    private var running: (once: ResumeOnce<URL>, session: ASWebAuthenticationSession)?
 
     /// - Parameter anchor: the window to present from (the key window of the active scene).
     public init(anchor: @escaping @MainActor () -> ASPresentationAnchor?) {
@@ -25,7 +26,7 @@ public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthe
                 Task { @MainActor in self.start(url: url, callback: callback, once: once) }
             }
         } onCancel: {
-            Task { @MainActor in self.session?.cancel() }
+            Task { @MainActor in self.end(once) }
             once.resume(throwing: WebAuthenticationError.cancelled)
         }
     }
@@ -42,7 +43,7 @@ public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthe
                 let code = nsError?.domain == ASWebAuthenticationSessionError.errorDomain ? nsError?.code : nil
                 once.resume(throwing: WebAuthenticationError(sessionErrorCode: code))
             }
-            Task { @MainActor in self.session = nil }
+            Task { @MainActor in self.end(once) }
         }
         let session: ASWebAuthenticationSession
         switch callback {
@@ -61,11 +62,23 @@ public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthe
         }
         session.prefersEphemeralWebBrowserSession = true
         session.presentationContextProvider = self
-        self.session = session
+        // One browser at a time: a new login replaces one still open.
+        if let earlier = running {
+            end(earlier.once)
+            earlier.once.resume(throwing: WebAuthenticationError.cancelled)
+        }
+        running = (once, session)
         if !session.start() {
-            self.session = nil
+            running = nil
             once.resume(throwing: WebAuthenticationError.cannotPresent)
         }
+    }
+
+    /// Closes the browser of the login `once` belongs to, if it is still the one running.
+    private func end(_ once: ResumeOnce<URL>) {
+        guard let current = running, current.once === once else { return }
+        running = nil
+        current.session.cancel()
     }
 
     public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {

@@ -45,6 +45,16 @@ public struct KeychainStorage: SecureStorage {
         guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status: status) }
     }
 
+    /// Every item of this service and access group: SecItemDelete deletes all items that match.
+    public func deleteAll() async throws {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecUseDataProtectionKeychain as String: true,
+        ]
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        let status = SecItemDelete(query as CFDictionary)
+        guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status: status) }
+    }
+
     static func accessible(_ accessibility: StorageAccessibility) -> CFString {
         switch accessibility {
         case .afterFirstUnlock: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly

@@ -29,6 +29,9 @@ extension AuthMachine {
         case .useOtherMethod:
             screen = .methodSelection(nil)
             return []
+        case .stepUpKeyInvalidated:
+            guard isUnlocked, context.deviceKeyEnrolled else { return [] }
+            return unlockFailed(.invalidated)
         default:
             return []
         }

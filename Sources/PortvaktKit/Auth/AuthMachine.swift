@@ -19,8 +19,25 @@ public struct AuthMachine: Sendable, Hashable {
         self.context = context
     }
 
-    /// Applies `event` and returns what to do: each journey's events go to its own handler.
+    /// The person is past the login or the biometric check in this run: the app's content may
+    /// show, and requests and step-ups may use the session.
+    public var isUnlocked: Bool {
+        switch screen {
+        case .home, .enrolmentOffer, .enrolling: true
+        default: false
+        }
+    }
+
+    /// Applies `event` and returns what to do.
     public mutating func handle(_ event: AuthEvent) -> [AuthEffect] {
+        let effects = route(event)
+        // A question asked in the settings does not outlive the session it was asked in.
+        if !isUnlocked { context.confirmingBiometricsOff = false }
+        return effects
+    }
+
+    /// Each journey's events go to its own handler.
+    private mutating func route(_ event: AuthEvent) -> [AuthEffect] {
         switch event {
         case .launched(let context):
             self.context = context
@@ -33,7 +50,7 @@ public struct AuthMachine: Sendable, Hashable {
             return cancel()
         case .enrolmentAccepted, .enrolmentDeclined, .enrolmentFinished, .enrolmentRefused:
             return handleEnrolment(event)
-        case .retryUnlock, .unlockSucceeded, .unlockFailed, .unlockRefused, .useOtherMethod:
+        case .retryUnlock, .unlockSucceeded, .unlockFailed, .unlockRefused, .useOtherMethod, .stepUpKeyInvalidated:
             return handleUnlock(event)
         case .silentRefreshSucceeded, .silentRefreshUnavailable, .sessionExpired, .logout, .networkChanged:
             return handleSession(event)

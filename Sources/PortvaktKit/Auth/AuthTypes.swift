@@ -184,6 +184,9 @@ public enum AuthEvent: Sendable, Hashable {
     case unlockRefused(UserMessage)
     case retryUnlock
     case useOtherMethod
+    /// A step-up found the device key gone (a face or finger added, S6.2): as at the unlock, the
+    /// session goes with the key.
+    case stepUpKeyInvalidated
     case silentRefreshSucceeded
     /// The silent refresh could not reach the server: the cached session opens offline.
     case silentRefreshUnavailable

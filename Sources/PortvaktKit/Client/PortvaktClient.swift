@@ -71,10 +71,18 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     /// Signs the proofs; nil sends Bearer tokens (a server without DPoP).
     public let dpop: DPoPSigner?
 
-    public init(configuration: PortvaktConfiguration, session: URLSession = URLSession(configuration: .ephemeral), proofKey: (any ProofKey)? = nil) {
+    /// - Parameter session: by default an ephemeral one that follows no redirect (``makeSession()``).
+    public init(configuration: PortvaktConfiguration, session: URLSession = PortvaktClient.makeSession(), proofKey: (any ProofKey)? = nil) {
         self.configuration = configuration
         self.session = session
         dpop = proofKey.map { DPoPSigner(key: $0) }
+    }
+
+    /// Ephemeral (no cookies, no cache on disk), and a redirect is answered, not followed: a
+    /// request carries the session's token and a proof for one URL, and neither goes on to
+    /// wherever a `Location` points.
+    public static func makeSession() -> URLSession {
+        URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
     /// The login in the browser for `method` (S1.1, S2.1): a fresh PKCE S256 challenge, `state`
@@ -351,5 +359,15 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         var base = configuration.baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return URL(string: base + "/" + path) ?? configuration.baseURL
+    }
+}
+
+/// Hands a redirect back to the caller as the answer instead of following it.
+final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

@@ -62,13 +62,25 @@ public actor AuthDriver {
     }
 
     /// Hands `event` to the machine and carries out what follows, to the next resting screen.
+    /// Cancelling the caller cancels what follows (an open browser, a running order's polling).
     public func send(_ event: AuthEvent) async {
+        let following = submit(event)
+        await withTaskCancellationHandler { await following.value } onCancel: { following.cancel() }
+    }
+
+    /// Hands `event` to the machine now and carries out what follows in a task of its own, so a
+    /// user's actions reach the machine in the order they were submitted even while an earlier
+    /// one's effects still run (a "Cancel" during a BankID order).
+    @discardableResult
+    public func submit(_ event: AuthEvent) -> Task<Void, Never> {
         let effects = machine.handle(event)
         observer?(machine)
-        // An effect's answer is handled before the next effect runs: the BankID app's "did not
-        // open" must reach the machine (QR code) before polling starts.
-        for effect in effects {
-            if let next = await perform(effect) { await send(next) }
+        return Task {
+            // An effect's answer is handled before the next effect runs: the BankID app's "did
+            // not open" must reach the machine (QR code) before polling starts.
+            for effect in effects {
+                if let next = await perform(effect) { await send(next) }
+            }
         }
     }
 

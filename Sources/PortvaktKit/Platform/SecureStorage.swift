@@ -10,9 +10,21 @@ public protocol SecureStorage: Sendable {
     func read(_ key: SecureStorageKey) async throws -> Data?
     func write(_ value: Data, for key: SecureStorageKey) async throws
     func delete(_ key: SecureStorageKey) async throws
+    /// Everything this storage holds for the SDK, including items an earlier version wrote
+    /// under names it no longer knows (a fresh install starts from nothing).
+    func deleteAll() async throws
 }
 
 extension SecureStorage {
+    /// Every key this version knows; a storage that can delete by owner does better.
+    public func deleteAll() async throws {
+        var failure: (any Error)?
+        for key in SecureStorageKey.all {
+            do { try await delete(key) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+    }
+
     /// A stored UTF-8 string (a token, an id, a verifier).
     public func readString(_ key: SecureStorageKey) async throws -> String? {
         try await read(key).map { String(decoding: $0, as: UTF8.self) }

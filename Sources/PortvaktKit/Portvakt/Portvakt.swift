@@ -25,6 +25,9 @@ public actor Portvakt {
     private var reachabilityWatch: Task<Void, Never>?
 
     public init(configuration: PortvaktConfiguration, platform: PortvaktPlatform, language: Language = .nb, lockAfter: TimeInterval = AuthContext.defaultLockAfter) {
+        // A redirect URI the browser cannot be given (a scheme without a dot, a path that is not
+        // the app's) fails every browser login: say so at set-up, not as "login failed".
+        assert(BrowserCallback(redirectURI: configuration.redirectURI) != nil, "PortvaktConfiguration.redirectURI \(configuration.redirectURI) cannot be a browser callback")
         self.configuration = configuration
         self.language = language
         self.platform = platform
@@ -61,21 +64,23 @@ public actor Portvakt {
     /// resumes the session, asks for the biometric check or shows the login (S16).
     public func start() async {
         let storage = platform.storage
-        if platform.firstRun.isFirstRun() {
-            var wiped = true
-            for key in SecureStorageKey.all {
-                do { try await storage.delete(key) } catch { wiped = false }
-            }
-            // Marked only once everything is gone: otherwise the next launch wipes again.
-            if wiped { platform.firstRun.markInstalled() }
+        // Marked only once everything is gone: otherwise the next launch wipes again.
+        if platform.firstRun.isFirstRun(), (try? await storage.deleteAll()) != nil {
+            platform.firstRun.markInstalled()
         }
         await driver.send(.launched(await launchContext()))
         watchReachability()
     }
 
-    /// Hands any user action to the journey (``AuthEvent``).
+    /// Hands any user action to the journey (``AuthEvent``) and returns at its next resting screen.
     public func send(_ event: AuthEvent) async {
         await driver.send(event)
+    }
+
+    /// Hands a user action to the journey and returns once the machine has it, while what
+    /// follows runs on: actions submitted one after another reach the machine in that order.
+    public func submit(_ event: AuthEvent) async {
+        await driver.submit(event)
     }
 
     public func login(with method: LoginMethod) async {
@@ -110,18 +115,27 @@ public actor Portvakt {
     // MARK: - After the login
 
     /// An elevated token for `action` after the biometric check (S11): its token and when it
-    /// stops working, as the server said.
-    /// - Throws: ``BiometricFailure`` (the check), ``PortvaktError`` (the server refused),
+    /// stops working, as the server said. A key found gone (a face or finger added) ends the
+    /// session as at the unlock (S6.2): the journey goes to the login.
+    /// - Throws: ``PortvaktAccessError/locked`` (the biometric check of the unlock comes first),
+    ///   ``BiometricFailure`` (the check), ``PortvaktError`` (the server refused),
     ///   ``TokenRefreshError`` (no session), `URLError` (no network).
     public func stepUp(for action: StepUpAction) async throws -> ElevatedToken {
+        try requireUnlocked()
         guard let deviceID = try await platform.storage.readString(.deviceID) else { throw BiometricFailure.invalidated }
         let unlocker = DeviceUnlocker(client: client, key: platform.deviceKey, deviceID: deviceID, language: language)
-        return try await unlocker.stepUp(action, accessToken: try await tokens.accessToken())
+        do {
+            return try await unlocker.stepUp(action, accessToken: try await validAccessToken(refreshing: false))
+        } catch BiometricFailure.invalidated {
+            await driver.send(.stepUpKeyInvalidated)
+            throw BiometricFailure.invalidated
+        }
     }
 
     /// An elevated token for `action` with the account's password, typed again (S11.3).
     public func stepUp(for action: StepUpAction, password: String) async throws -> ElevatedToken {
-        try await client.stepUp(action, password: password, accessToken: try await tokens.accessToken())
+        try requireUnlocked()
+        return try await client.stepUp(action, password: password, accessToken: try await validAccessToken(refreshing: false))
     }
 
     /// `request` to the app's API with the session: the access token (refreshed first when
@@ -132,6 +146,7 @@ public actor Portvakt {
     public func authorizedRequest(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         // The session's token goes to Portvakt alone, never to a host the request happens to name.
         guard let url = request.url, Self.sameOrigin(url, configuration.baseURL) else { throw URLError(.unsupportedURL) }
+        try requireUnlocked()
         let first = try await validAccessToken(refreshing: false)
         let (data, response) = try await client.send(request, accessToken: first)
         guard response.statusCode == 401, Self.tokenRejected(response) else { return (data, response) }
@@ -142,10 +157,16 @@ public actor Portvakt {
     /// Replays this user's queued writes now (the queue is replayed by itself when the network returns).
     @discardableResult
     public func sync() async throws -> OfflineQueue.Report {
-        try await driver.sync()
+        try requireUnlocked()
+        return try await driver.sync()
     }
 
     // MARK: -
+
+    /// A session on the unlock screen is not for use until the person passes the check (S5, S16.1).
+    private func requireUnlocked() throws {
+        guard broadcast.current.isUnlocked else { throw PortvaktAccessError.locked }
+    }
 
     private func validAccessToken(refreshing: Bool) async throws -> String {
         do {
@@ -172,22 +193,11 @@ public actor Portvakt {
     }
 
     private func launchContext() async -> AuthContext {
-        let storage = platform.storage
-        let hasSession = (try? await tokens.hasStoredSession()) ?? false
-        // Enrolled when the device was registered: the key's handle is readable only while the
-        // phone is unlocked, and a key really gone is found at the prompt (invalidated, the
-        // session goes with it), never taken for "no biometrics" that would resume silently.
-        let enrolled = ((try? await storage.read(.deviceID)) ?? nil) != nil
-        var context = broadcast.current.context
-        context.biometry = await platform.biometry()
-        context.hasSession = hasSession
-        context.deviceKeyEnrolled = enrolled
-        context.online = await platform.reachability?.isOnline ?? true
-        context.biometricFailures = max(0, ((try? await storage.readString(.biometricFailures)) ?? nil).flatMap { Int($0) } ?? 0)
-        context.sessionEndsAt = (try? await storage.readDate(.sessionEndsAt)) ?? nil
-        context.deviceTrustEndsAt = (try? await storage.readDate(.deviceTrustEndsAt)) ?? nil
-        context.lastMethod = ((try? await storage.readString(.lastLoginMethod)) ?? nil).flatMap(LoginMethod.init(rawValue:))
-        context.launchedAt = platform.now()
+        var context = await AuthContext.stored(
+            in: platform.storage, tokens: tokens, biometry: await platform.biometry(), online: await platform.reachability?.isOnline ?? true,
+            at: platform.now()
+        )
+        context.lockAfter = broadcast.current.context.lockAfter
         return context
     }
 
@@ -208,6 +218,13 @@ public actor Portvakt {
         reachabilityWatch?.cancel()
         broadcast.finish()
     }
+}
+
+/// Why ``Portvakt`` will not use the session now.
+public enum PortvaktAccessError: Error, Sendable, Hashable {
+    /// No one has logged in or passed the biometric check in this run (the unlock screen, the
+    /// login, or a return after ``AuthContext/lockAfter``): show the journey's screen first.
+    case locked
 }
 
 /// The latest machine and everyone listening to it.

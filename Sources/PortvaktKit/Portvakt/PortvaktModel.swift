@@ -15,6 +15,8 @@ public final class PortvaktModel {
     public private(set) var announcement: String?
 
     @ObservationIgnored public let portvakt: Portvakt
+    /// The user's actions, delivered one at a time in the order they happened.
+    @ObservationIgnored private let actions: AsyncStream<AuthEvent>.Continuation
 
     public init(_ portvakt: Portvakt) {
         self.portvakt = portvakt
@@ -22,6 +24,15 @@ public final class PortvaktModel {
         self.machine = machine
         screen = ScreenModel(machine, language: portvakt.language)
         biometricSettings = BiometricSettingsModel(machine, language: portvakt.language)
+        let (stream, actions) = AsyncStream.makeStream(of: AuthEvent.self)
+        self.actions = actions
+        Task { [portvakt] in
+            for await event in stream { await portvakt.submit(event) }
+        }
+    }
+
+    deinit {
+        actions.finish()
     }
 
     /// Follows the journey while the calling task runs (call it from the root view's `.task {}`).
@@ -31,8 +42,9 @@ public final class PortvaktModel {
         }
     }
 
+    /// A user's action (a tap): it reaches the journey after the ones before it.
     public func send(_ event: AuthEvent) {
-        Task { await portvakt.send(event) }
+        actions.yield(event)
     }
 
     func update(_ machine: AuthMachine) {

@@ -38,7 +38,7 @@ struct IndexKeyGuard: Service {
     /// Refuses to serve or run a command with another `PORTVAKT_INDEX_KEY`, during a reindex, or,
     /// once the index key has changed, with the audit trail still sealed by a key derived from an
     /// index key (`sealingAuditKeyID` ``AuditKeyRing/derivedID``).
-    static func check(_ state: IndexKeyState, fingerprint: String, sealingAuditKeyID: String) throws(ConfigurationError) {
+    static func check(_ state: IndexKeyState, fingerprint: String, sealingAuditKeyID: String) throws {
         if let target = state.reindexingTo {
             throw ConfigurationError(target == fingerprint
                 ? "PORTVAKT_INDEX_KEY: the database is being reindexed to this key; let `portvakt-server reindex` finish, then start"

@@ -252,14 +252,23 @@ public enum PortvaktApplication {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
         return try await driver.whileRunning {
-            try await DatabaseConnection.waitUntilReachable(
-                driver, database: configuration.database, wait: configuration.databaseWait, logger: logger
-            )
-            try await Migrator(driver: driver, logger: logger).migrate()
-            let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
-            if checkingIndexKey { try await IndexKeyGuard.checkBeforeStart(store, keys: keys) }
+            let store = try await readyStore(driver, keys: keys, configuration: configuration, logger: logger, checkingIndexKey: checkingIndexKey)
             return try await body(store, keys)
         }
+    }
+
+    /// The database reachable and migrated, and its index key checked. Apart from `withStore`'s
+    /// generic closure: inlined there, Swift 6.3.1's optimiser crashes (signal 11 splitting the
+    /// coroutine) in a release build.
+    @inline(never)
+    private static func readyStore(
+        _ driver: any DatabaseDriver, keys: DataProtectionKeys, configuration: ServerConfiguration, logger: Logger, checkingIndexKey: Bool
+    ) async throws -> PortvaktStore {
+        try await DatabaseConnection.waitUntilReachable(driver, database: configuration.database, wait: configuration.databaseWait, logger: logger)
+        try await Migrator(driver: driver, logger: logger).migrate()
+        let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
+        if checkingIndexKey { try await IndexKeyGuard.checkBeforeStart(store, keys: keys) }
+        return store
     }
 }
 

@@ -41,8 +41,11 @@ struct PortvaktObjectTests {
             try await storage.write("stale-device", for: .deviceID)
             let installed = Mutex(false)
             let browser = SandboxBrowser(broker)
+            // The face at the sensor: recognised until the test says otherwise.
+            let faceRecognised = Mutex(true)
+            let deviceKey = SoftwareDeviceKey(storage: storage) { _ in faceRecognised.withLock { $0 } ? nil : .cancelled }
             let platform = PortvaktPlatform(
-                storage: storage, deviceKey: SoftwareDeviceKey(storage: storage), proofKey: StoredProofKey(storage: storage), browser: browser,
+                storage: storage, deviceKey: deviceKey, proofKey: StoredProofKey(storage: storage), browser: browser,
                 opener: NoBankIDApp(), biometry: { .available(.face) },
                 firstRun: InstallMarker(isFirstRun: { !installed.withLock { $0 } }, markInstalled: { installed.withLock { $0 = true } }),
                 deviceName: "test phone", platform: "ios"
@@ -90,10 +93,28 @@ struct PortvaktObjectTests {
             #expect(abs(elevated.expiresAt.timeIntervalSince1970 - exp) < 5)
             #expect(elevated.expiresAt > before)
 
+            // A redirect is answered, not followed: the token and its proof were for that URL alone.
+            let login = try await portvakt.client.authorizationRequest(.vipps, language: .en)
+            let (_, redirect) = try await portvakt.authorizedRequest(URLRequest(url: login.url))
+            #expect((300..<400).contains(redirect.statusCode), "got \(redirect.statusCode)")
+            #expect(redirect.value(forHTTPHeaderField: "Location") != nil)
+
+            // S16.1: back after the lock time, the session waits for the biometric check: no request, no step-up.
+            faceRecognised.withLock { $0 = false }
+            await portvakt.send(.enteredBackground(ContinuousClock.now - .seconds(600)))
+            await portvakt.returnedToForeground()
+            #expect(await portvakt.machine.screen == .unlock(nil), "the prompt was cancelled")
+            #expect(await portvakt.machine.isUnlocked == false)
+            await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me"))) }
+            await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.stepUp(for: .contactsRead) }
+            faceRecognised.withLock { $0 = true }
+            await portvakt.unlock()
+            #expect(await portvakt.machine.isUnlocked)
+
             // Logout: the session ends; a request after it is refused here, not sent.
             await portvakt.logout()
             #expect(await portvakt.machine.screen == .methodSelection(nil))
-            await #expect(throws: TokenRefreshError.sessionExpired) { _ = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me"))) }
+            await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me"))) }
 
             listening.cancel()
             let screens = seen.withLock { $0 }
