@@ -401,6 +401,17 @@ struct AuthMachineTests {
         }
     }
 
+    @Test("S5, S7.4: behind the lock the settings answer nothing: re-enrolling a new face cannot pass the unlock screen")
+    func S7_4_settingsWaitForTheBiometricCheck() {
+        var (machine, _) = Self.launched(session: true, key: true)
+        _ = machine.handle(.unlockFailed(.cancelled))
+        #expect(machine.screen == .unlock(nil))
+        for event in [AuthEvent.settingsReEnrol, .settingsEnableBiometrics, .settingsDisableRequested, .settingsDisableBiometrics] {
+            #expect(machine.handle(event) == [], "\(event) on the unlock screen")
+            #expect(machine.screen == .unlock(nil) && machine.context.deviceKeyEnrolled)
+        }
+    }
+
     @Test("S6.2, S25.3: a step-up that finds the device key gone ends the session as the unlock does; S5: only an unlocked run may step up")
     func S6_2_aStepUpFindingTheKeyGoneEndsTheSession() {
         var (machine, _) = Self.launched(session: true, key: true)

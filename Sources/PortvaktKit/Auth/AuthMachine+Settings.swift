@@ -4,6 +4,8 @@ import PortvaktProtocol
 extension AuthMachine {
     /// The biometric settings (S7).
     mutating func handleSettings(_ event: AuthEvent) -> [AuthEffect] {
+        // A settings view left on screen behind the lock cannot re-enrol a new face past it.
+        guard !awaitsBiometricCheck else { return [] }
         switch event {
         case .settingsEnableBiometrics:
             guard context.hasSession, !context.deviceKeyEnrolled else { return [] }

@@ -31,9 +31,18 @@ public struct AuthMachine: Sendable, Hashable {
     /// Applies `event` and returns what to do.
     public mutating func handle(_ event: AuthEvent) -> [AuthEffect] {
         let effects = route(event)
-        // A question asked in the settings does not outlive the session it was asked in.
-        if !isUnlocked { context.confirmingBiometricsOff = false }
+        // A question asked in the settings does not outlive the session, nor a lock, it was asked in.
+        if !context.hasSession || awaitsBiometricCheck { context.confirmingBiometricsOff = false }
         return effects
+    }
+
+    /// The biometric check is due and not passed: the unlock screen, its prompt, or its fallback.
+    /// Nothing behind the lock (the settings included) answers until it is passed.
+    public var awaitsBiometricCheck: Bool {
+        switch screen {
+        case .unlock, .unlocking, .biometricFallback: true
+        default: context.lockPending
+        }
     }
 
     /// Each journey's events go to its own handler.

@@ -153,6 +153,17 @@ public struct BankIDOrderProgress: Sendable, Hashable {
     }
 }
 
+extension AuthEvent {
+    /// The person starts over: what an earlier start's effects bring back afterwards belongs to
+    /// an abandoned attempt.
+    public var startsAnew: Bool {
+        switch self {
+        case .launched, .methodChosen, .cancelTapped, .useOtherMethod, .logout: true
+        default: false
+        }
+    }
+}
+
 /// What happened: the user's actions, platform answers and server answers.
 public enum AuthEvent: Sendable, Hashable {
     case launched(AuthContext)

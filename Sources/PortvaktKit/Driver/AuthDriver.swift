@@ -49,6 +49,10 @@ public actor AuthDriver {
     private var orderSessionID: String?
     /// A callback is being resumed (``resume(from:)``): a second delivery waits its turn out.
     private var resuming = false
+    /// Counts the person's fresh starts (a method chosen, a cancel, a logout): what an earlier
+    /// start's effects bring back later is dropped, so a double tap or a quick cancel and
+    /// retry never lets an abandoned browser or order act on the new one's screen.
+    private var attempt = 0
     private let observer: (@Sendable (AuthMachine) -> Void)?
 
     /// - Parameters:
@@ -73,13 +77,17 @@ public actor AuthDriver {
     /// one's effects still run (a "Cancel" during a BankID order).
     @discardableResult
     public func submit(_ event: AuthEvent) -> Task<Void, Never> {
+        let before = machine.screen
         let effects = machine.handle(event)
+        if event.startsAnew, machine.screen != before || !effects.isEmpty { attempt += 1 }
         observer?(machine)
+        let mine = attempt
         return Task {
             // An effect's answer is handled before the next effect runs: the BankID app's "did
             // not open" must reach the machine (QR code) before polling starts.
             for effect in effects {
-                if let next = await perform(effect) { await send(next) }
+                guard mine == attempt else { return }
+                if let next = await perform(effect, attempt: mine), mine == attempt { await send(next) }
             }
         }
     }
@@ -90,11 +98,11 @@ public actor AuthDriver {
         return false
     }
 
-    private func perform(_ effect: AuthEffect) async -> AuthEvent? {
+    private func perform(_ effect: AuthEffect, attempt mine: Int) async -> AuthEvent? {
         let s = services
         switch effect {
         case .openBrowser(let method):
-            return await browserLogin(method)
+            return await browserLogin(method, attempt: mine)
         case .exchangeCode:
             return await exchangeCode()
         case .clearVerifier:
@@ -106,6 +114,11 @@ public actor AuthDriver {
                 try await s.storage.write(verifier, for: .pkceVerifier)
                 // The launch link returns to the app (configuration's bankIDReturnURL, S3.2).
                 let order = try await s.client.startBankIDOrder(verifier: verifier, language: s.language)
+                guard mine == attempt else {
+                    // Abandoned while it started: it ends at BankID too, and the next order's id stays.
+                    try? await s.client.cancelBankIDOrder(sessionID: order.sessionID)
+                    return nil
+                }
                 orderSessionID = order.sessionID
                 return .orderStarted(launchURL: order.launchURL, at: s.now())
             } catch let error as PortvaktError {
@@ -120,7 +133,7 @@ public actor AuthDriver {
         case .openBankIDApp(let url):
             return .bankIDAppOpened(await s.opener.open(url))
         case .pollBankIDOrder:
-            return await pollOrder()
+            return await pollOrder(attempt: mine)
         case .stopPollingBankIDOrder:
             break  // the poll loop stops when the screen leaves the order
         case .cancelBankIDOrder:
@@ -241,10 +254,12 @@ public actor AuthDriver {
         }
     }
 
-    private func browserLogin(_ method: LoginMethod) async -> AuthEvent {
+    private func browserLogin(_ method: LoginMethod, attempt mine: Int) async -> AuthEvent? {
         let s = services
         do {
             let request = try await s.client.authorizationRequest(method, language: s.language)
+            // A newer start's verifier and state are not overwritten by an abandoned one's.
+            guard mine == attempt else { return nil }
             // The verifier and state are stored before the browser opens, so an app killed
             // meanwhile can finish (``resume(from:)``).
             try await s.storage.write(request.verifier, for: .pkceVerifier)
@@ -254,6 +269,7 @@ public actor AuthDriver {
             let answer = try await s.browser.authenticate(url: request.url, callback: callback)
             let fields = Self.fields(of: answer)
             guard callback.matches(answer), fields["state"] == request.state else { return .browserFailed(.loginFailed) }
+            guard mine == attempt else { return nil }
             if let code = fields["code"] {
                 pendingCode = code
                 return .browserReturnedCode
@@ -300,22 +316,22 @@ public actor AuthDriver {
     }
 
     /// Collects every two seconds until the order ends, is cancelled, or runs out of time (S3.7).
-    private func pollOrder() async -> AuthEvent? {
+    private func pollOrder(attempt mine: Int) async -> AuthEvent? {
         let s = services
         // The first frame at once (S3.5): a person waiting at another device sees the code
         // when the order starts, not a second later.
         if let id = orderSessionID { await showCurrentQRFrame(sessionID: id) }
-        while orderIsRunning, let id = orderSessionID {
+        while orderIsRunning, mine == attempt, let id = orderSessionID {
             // Collect every two seconds; the QR code, while shown, changes every second (S3.5).
             for _ in 0..<2 {
                 try? await s.sleep(.seconds(1))
-                guard orderIsRunning else { return nil }
+                guard orderIsRunning, mine == attempt else { return nil }
                 await showCurrentQRFrame(sessionID: id)
             }
             let effects = machine.handle(.tick(s.now()))
             observer?(machine)
             guard orderIsRunning else {
-                for effect in effects { _ = await perform(effect) }
+                for effect in effects { _ = await perform(effect, attempt: mine) }
                 return nil
             }
             switch try? await s.client.collectBankIDOrder(sessionID: id) {

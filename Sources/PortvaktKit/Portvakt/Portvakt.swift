@@ -133,6 +133,7 @@ public actor Portvakt {
     }
 
     /// An elevated token for `action` with the account's password, typed again (S11.3).
+    /// - Throws: ``PortvaktAccessError/locked`` before a login or the biometric check in this run.
     public func stepUp(for action: StepUpAction, password: String) async throws -> ElevatedToken {
         try requireUnlocked()
         return try await client.stepUp(action, password: password, accessToken: try await validAccessToken(refreshing: false))
@@ -142,7 +143,9 @@ public actor Portvakt {
     /// due, one refresh for all callers) and, for a bound token, a DPoP proof of the request's
     /// method and URL; a new nonce asked for is used once. An answer that the token is no
     /// longer valid refreshes once and sends again; a refresh refused ends the session
-    /// (``TokenRefreshError/sessionExpired``, the journey goes to the login).
+    /// (``TokenRefreshError/sessionExpired``, the journey goes to the login). Before a login or
+    /// the biometric check in this run it throws ``PortvaktAccessError/locked`` and sends nothing.
+    /// (``client`` and ``tokens`` are the parts underneath, without this check.)
     public func authorizedRequest(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         // The session's token goes to Portvakt alone, never to a host the request happens to name.
         guard let url = request.url, Self.sameOrigin(url, configuration.baseURL) else { throw URLError(.unsupportedURL) }
@@ -150,6 +153,8 @@ public actor Portvakt {
         let first = try await validAccessToken(refreshing: false)
         let (data, response) = try await client.send(request, accessToken: first)
         guard response.statusCode == 401, Self.tokenRejected(response) else { return (data, response) }
+        // Locked meanwhile (the app went away past lockAfter): no new token for the old request.
+        try requireUnlocked()
         let second = try await validAccessToken(refreshing: true)
         return try await client.send(request, accessToken: second)
     }

@@ -64,7 +64,7 @@ public struct InstallMarker: Sendable {
             isFirstRun: { !FileManager.default.fileExists(atPath: marker.path) },
             markInstalled: {
                 try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                FileManager.default.createFile(atPath: marker.path, contents: Data(), attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(atPath: marker.path, contents: Data(), attributes: [.posixPermissions: 0o600])
             }
         )
     }

@@ -244,4 +244,55 @@ struct PortvaktKitIntegrationTests {
             }
         }
     }
+
+    /// Browsers the test answers one by one, as the person (or the system) would.
+    private actor HeldBrowsers: WebAuthenticator {
+        private var waiting: [(url: URL, answer: CheckedContinuation<URL, any Error>)] = []
+        var count: Int { waiting.count }
+        func url(_ index: Int) -> URL { waiting[index].url }
+
+        func authenticate(url: URL, callback: BrowserCallback) async throws -> URL {
+            try await withCheckedThrowingContinuation { waiting.append((url, $0)) }
+        }
+
+        func answer(_ index: Int, with result: Result<URL, any Error>) { waiting[index].answer.resume(with: result) }
+    }
+
+    @Test("S10.1, S2.4: a double tap opens a second login; the first one's late cancel neither closes it nor clears its verifier, and the second completes")
+    func S10_1_theNewestAttemptWins() async throws {
+        try await LiveBroker.run(.sqlite) { broker in
+            let storage = MemorySecureStorage()
+            let client = PortvaktClient(
+                configuration: PortvaktConfiguration(baseURL: try #require(URL(string: broker.baseURL))), proofKey: SoftwareProofKey(storage: storage)
+            )
+            let browsers = HeldBrowsers()
+            let services = AuthServices(
+                client: client, storage: storage, tokens: TokenManager(storage: storage, refresher: client, margin: 0), queue: OfflineQueue(storage: storage),
+                deviceKey: SoftwareDeviceKey(), browser: browsers, opener: NoBankIDApp(), deviceName: "test", platform: "linux", language: .en
+            )
+            let driver = AuthDriver(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true), services: services)
+            await driver.send(.launched(AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true)))
+            let first = await driver.submit(.methodChosen(.vipps))
+            for _ in 0..<1500 where await browsers.count < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            let second = await driver.submit(.methodChosen(.vipps))
+            for _ in 0..<1500 where await browsers.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await browsers.count == 2)
+            let verifier = try await storage.readString(.pkceVerifier)
+
+            // The system closes the first browser when the second opens: its cancel belongs to an abandoned attempt.
+            await browsers.answer(0, with: .failure(WebAuthenticationError.cancelled))
+            await first.value
+            #expect(await driver.machine.screen == .browser(.vipps))
+            #expect(try await storage.readString(.pkceVerifier) == verifier, "the second login's verifier stays")
+
+            // The person finishes the second at Vipps.
+            let start = try await broker.send(await browsers.url(1).absoluteString)
+            let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=kari&sandbox_action=approve")
+            let back = try await broker.send(try #require(atProvider.location))
+            await browsers.answer(1, with: .success(try #require(back.location.flatMap(URL.init(string:)))))
+            await second.value
+            #expect(await driver.machine.screen == .home(nil))
+            #expect(try await storage.readString(.refreshToken) != nil, "signed in")
+        }
+    }
 }
