@@ -71,7 +71,10 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     /// Signs the proofs; nil sends Bearer tokens (a server without DPoP).
     public let dpop: DPoPSigner?
 
-    /// - Parameter session: by default an ephemeral one that follows no redirect (``makeSession()``).
+    /// - Parameters:
+    ///   - configuration: Portvakt's address, the app's client id and its redirect URI.
+    ///   - session: by default an ephemeral one that follows no redirect (``makeSession()``).
+    ///   - proofKey: the DPoP key that binds the tokens; nil sends Bearer tokens.
     public init(configuration: PortvaktConfiguration, session: URLSession = PortvaktClient.makeSession(), proofKey: (any ProofKey)? = nil) {
         self.configuration = configuration
         self.session = session
