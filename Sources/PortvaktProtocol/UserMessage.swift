@@ -1,5 +1,5 @@
 /// The messages Portvakt shows users or hands to the app, each with a stable id the app can
-/// switch on and the text in Bokmål and English. README.md ("What the app is told") lists them
+/// switch on and the text in Bokmål and English. docs/login-flows.md ("What the app is told") lists them
 /// with the `error` code they travel with.
 public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case bankIDCancelled = "bankid_cancelled"

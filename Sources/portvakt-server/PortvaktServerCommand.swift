@@ -6,7 +6,7 @@ struct PortvaktServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "portvakt-server",
         abstract: "Portvakt: BankID, Vipps and biometric login for the peer-mentor app.",
-        discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see README.md.",
+        discussion: "Settings come from environment variables and PORTVAKT_CONFIG_FILE; see docs/configuration.md.",
         subcommands: [Serve.self, Dev.self, Migrate.self, RotateSigningKey.self, RotateEncryptionKey.self, Reindex.self, SetPassword.self, MergeUsers.self, AuditCommand.self, SandboxCommand.self,
                       OrganisationCommand.self, MembersCommand.self, SCIMTokenCommand.self, UserCommand.self],
         defaultSubcommand: Serve.self

@@ -68,37 +68,37 @@ struct CLI {
         }
     }
 
-    /// `GET path` with the session's token; server refusals become their message.
-    func get(_ path: String, token: String? = nil) async throws -> [String: Any] {
+    /// `GET path` with the session's token, decoded as `type`; server refusals become their
+    /// message, and so does an answer that is not `type` (the SDK's `bad_response`).
+    func get<Answer: Decodable>(_ path: String, as type: Answer.Type, token: String? = nil) async throws -> Answer {
         let access: String
         if let token { access = token } else { access = try await accessToken() }
-        let data: Data
         do {
-            data = try await client.get(path, accessToken: access)
+            return try await client.get(path, as: type, accessToken: access)
         } catch let error as PortvaktError {
             throw output.fail(error, exit: error.status == 401 ? .notLoggedIn : .refused)
         } catch {
             throw output.fail(.offline, exit: .offline)
         }
-        // The CLI prints what the server sent, whatever its shape (`--json` passes it on).
-        return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 
     /// `/v1/me`, kept for offline use.
-    func me() async throws -> [String: Any] {
-        try await liveOrCached("v1/me", .profile, offlineAllowed: false).body
+    func me() async throws -> MeResponse {
+        try await liveOrCached("v1/me", .profile, as: MeResponse.self, offlineAllowed: false).body
     }
 
     /// The last `/v1/me` kept on this device.
-    func cachedMe() async -> [String: Any]? {
+    func cachedMe() async -> MeResponse? {
         guard let user = await tokens.userID(), let kept = await OfflineCache(storage: storage).read(.profile, for: user) else { return nil }
-        return try? JSONSerialization.jsonObject(with: kept.body) as? [String: Any]
+        return try? JSONDecoder().decode(MeResponse.self, from: kept.body)
     }
 
     /// S12.3: `GET path` with the session's token, kept (sealed) for this user; offline, the
     /// answer kept last, and `offline` true. Without `offlineAllowed` (a filtered list, the
     /// login's own check) nothing is read from the cache, and only the profile is kept.
-    func liveOrCached(_ path: String, _ item: OfflineCache.Item, offlineAllowed: Bool = true) async throws -> (body: [String: Any], offline: Bool) {
+    func liveOrCached<Answer: Decodable>(
+        _ path: String, _ item: OfflineCache.Item, as type: Answer.Type, offlineAllowed: Bool = true
+    ) async throws -> (body: Answer, offline: Bool) {
         let cache = OfflineCache(storage: storage)
         let user = await tokens.userID()
         let data: Data
@@ -110,12 +110,14 @@ struct CLI {
             throw output.fail(.sessionExpired, exit: .notLoggedIn)
         } catch {
             guard offlineAllowed, let user, let kept = await cache.read(item, for: user),
-                  let body = try? JSONSerialization.jsonObject(with: kept.body) as? [String: Any]
+                  let body = try? JSONDecoder().decode(type, from: kept.body)
             else { throw output.fail(.offline, exit: .offline) }
             return (body, true)
         }
+        // An answer that is not `type` is refused as the SDK refuses one (`bad_response`), and not kept.
+        guard let body = try? JSONDecoder().decode(type, from: data) else { throw output.fail(.loginFailed, exit: .refused) }
         if offlineAllowed || item == .profile, let user { try? await cache.store(data, as: item, for: user) }
-        return ((try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:], false)
+        return (body, false)
     }
 
     static var platform: String {

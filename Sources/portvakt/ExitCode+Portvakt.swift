@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The documented exit codes (README): scripts tell the outcomes apart by these.
+/// The documented exit codes (docs/cli.md): scripts tell the outcomes apart by these.
 extension ExitCode {
     /// The login did not complete: cancelled, failed, or the provider is unavailable.
     static let loginFailed = ExitCode(3)

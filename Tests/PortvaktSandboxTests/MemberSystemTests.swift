@@ -7,7 +7,7 @@ import PortvaktCore
 import Testing
 @testable import PortvaktSandbox
 
-/// The sandbox's member system checks an update as a real receiver must (README, "Member
+/// The sandbox's member system checks an update as a real receiver must (docs/member-systems.md, "Member
 /// systems"); security review III, item 6: the signature binds the body to its `Idempotency-Key`.
 @Suite("Sandbox member system")
 struct MemberSystemTests {

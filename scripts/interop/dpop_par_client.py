@@ -38,7 +38,7 @@ CLIENT_ID = "no.portvakt.app"
 REDIRECT_URI = "no.portvakt.app:/oauth/callback"
 BANKID_RETURN_URL = "no.portvakt.app:/bankid/return"
 LANGUAGE = "nb"
-# harness: the sandbox's test person (README.md, "Test users"): an administrator in `nhf`.
+# harness: the sandbox's test person (docs/sandbox.md, "Test users"): an administrator in `nhf`.
 SANDBOX_USER = "ingrid"
 failures = []
 dpop_answers = {"with_nonce": 0, "without": 0}

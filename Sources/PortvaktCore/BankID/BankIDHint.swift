@@ -23,10 +23,10 @@ public enum BankIDHint {
     }
 
     /// The OAuth error code (RFC 6749 §4.1.2.1) that travels with a failed order's message.
-    public static func failureError(_ hintCode: String?) -> String {
+    public static func failureError(_ hintCode: String?) -> OAuthErrorCode {
         switch hintCode {
-        case "userCancel", "cancelled", "expiredTransaction", "certificateErr", "startFailed": "access_denied"
-        default: "server_error"
+        case "userCancel", "cancelled", "expiredTransaction", "certificateErr", "startFailed": .accessDenied
+        default: .serverError
         }
     }
 }

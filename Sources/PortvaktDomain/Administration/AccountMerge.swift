@@ -18,7 +18,7 @@ extension PortvaktStore: AccountMergeStore {}
 ///
 /// A merge moves logins and roles, so an administrator's merge must never widen anyone's access:
 /// both accounts must be members of the administrator's organisation and of no other, and
-/// neither may be the administrator's own (README, "Merging accounts"). The operator's
+/// neither may be the administrator's own (docs/login-flows.md, "Merging accounts"). The operator's
 /// `portvakt-server merge-users` is not bound by an organisation.
 public struct AccountMerge: Sendable {
     let store: any AccountMergeStore

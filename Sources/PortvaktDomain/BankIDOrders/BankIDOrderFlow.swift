@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Personnummer
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktStorage
 
 /// The BankID order flow on the server: start an order at the provider, report its progress,
@@ -191,7 +192,7 @@ public struct BankIDOrderFlow: Sendable {
 
     private func currentOutcome(_ order: Order) async throws -> BankIDOrderOutcome {
         guard let record = try await store.bankIDOrder(sessionHash: order.record.sessionHash) else {
-            return .failed(hintCode: nil, message: .bankIDOrderNotFound, error: "invalid_request")
+            return .failed(hintCode: nil, message: .bankIDOrderNotFound, error: .invalidRequest)
         }
         return outcome(of: record, sessionID: order.sessionID)
     }

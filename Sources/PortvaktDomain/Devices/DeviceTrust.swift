@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktStorage
 
-/// How long a device key may stand in for BankID or Vipps (README.md, "Biometric unlock"):
+/// How long a device key may stand in for BankID or Vipps (docs/login-flows.md, "Biometric unlock"):
 /// it unlocks until `deviceTrust` after the user's last BankID or Vipps login. After that the
 /// unlock grant answers `reauthentication_required`, and the next BankID or Vipps login renews
 /// the trust for every device of the user. A password login does not renew it.

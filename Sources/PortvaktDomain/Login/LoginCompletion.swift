@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktStorage
 
 /// The end of every login: a session, a single-use code for the app, the redirect carrying it
@@ -70,7 +71,7 @@ public struct LoginCompletion: Sendable {
         guard user.disabledAt == nil else { return try await failDisabled(login) }
         // A member system may have ended every membership since the account was made (issue 45).
         guard try await isMember(user) else {
-            return try await fail(login, error: "access_denied", message: .notRegistered, reason: "no organisation has this person as a member")
+            return try await fail(login, error: .accessDenied, message: .notRegistered, reason: "no organisation has this person as a member")
         }
         let code: String
         do {
@@ -93,7 +94,7 @@ public struct LoginCompletion: Sendable {
     }
 
     private func failDisabled(_ login: PendingLogin) async throws -> String {
-        try await fail(login, error: "access_denied", message: .accountDisabled, reason: "the account is disabled")
+        try await fail(login, error: .accessDenied, message: .accountDisabled, reason: "the account is disabled")
     }
 
     /// Starts the user's session and stores a single-use code for it, bound to the app's
@@ -148,11 +149,11 @@ public struct LoginCompletion: Sendable {
     }
 
     /// Sends the app an error with its message id, and records the failure.
-    public func fail(_ login: PendingLogin, error: String, message: UserMessage, reason: String) async throws -> String {
+    public func fail(_ login: PendingLogin, error: OAuthErrorCode, message: UserMessage, reason: String) async throws -> String {
         try await recordFailure(method: login.method, message: message, reason: reason)
         await forgetContinuation(of: login.request)
         return appRedirect(login.request, [
-            ("error", error), ("error_description", message.text(.en)), ("message_id", message.id),
+            ("error", error.rawValue), ("error_description", message.text(.en)), ("message_id", message.id),
         ])
     }
 

@@ -57,6 +57,8 @@ public struct PortvaktError: Error, Sendable, Hashable {
 
     /// What the user is told.
     public var message: UserMessage { UserMessage(serverID: messageID) }
+    /// The `error` as one of the codes Portvakt speaks; nil for one it does not know.
+    public var code: OAuthErrorCode? { error.flatMap(OAuthErrorCode.init(rawValue:)) }
 }
 
 /// Portvakt's HTTP API as the app uses it, over `URLSession` (which also runs on Linux).
@@ -118,7 +120,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     public func refresh(_ refreshToken: String) async throws -> TokenSet {
         do {
             return try await tokens([("grant_type", "refresh_token"), ("client_id", configuration.clientID), ("refresh_token", refreshToken)])
-        } catch let error as PortvaktError where error.error == "invalid_grant" {
+        } catch let error as PortvaktError where error.code == .invalidGrant {
             throw TokenRefreshError.sessionExpired
         } catch {
             throw TokenRefreshError.unavailable
@@ -312,7 +314,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         }
     }
 
-    static let badResponse = PortvaktError(status: 502, error: "bad_response", messageID: nil)
+    static let badResponse = PortvaktError(status: 502, error: OAuthErrorCode.badResponse.rawValue, messageID: nil)
 
     /// One request; a bound access token goes as `DPoP` with a proof (`proof` adds one without a
     /// token). Asked for a new nonce, it signs again once with it.
@@ -352,9 +354,9 @@ public struct PortvaktClient: Sendable, TokenRefresher {
 
     /// `use_dpop_nonce` (RFC 9449 §8): as the token endpoint's error, or a resource's challenge.
     static func asksForNonce(_ data: Data, status: Int, challenge: String?) -> Bool {
-        if status == 401 { return challenge?.contains(#"error="use_dpop_nonce""#) == true }
+        if status == 401 { return challenge?.contains("error=\"\(OAuthErrorCode.useDPoPNonce.rawValue)\"") == true }
         guard status == 400 else { return false }
-        return (try? JSONDecoder().decode(ErrorResponse.self, from: data))?.error == "use_dpop_nonce"
+        return (try? JSONDecoder().decode(ErrorResponse.self, from: data)).flatMap { OAuthErrorCode(rawValue: $0.error) } == .useDPoPNonce
     }
 
     /// `path` (with any query) under the base URL.

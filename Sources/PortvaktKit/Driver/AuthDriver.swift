@@ -183,18 +183,11 @@ public actor AuthDriver {
 
     /// `/v1/me`'s notices: the first the app knows how to say; nothing when it cannot ask.
     private func notices() async -> AuthEvent? {
-        struct Me: Decodable {
-            struct Notice: Decodable {
-                let messageID: String
-                enum CodingKeys: String, CodingKey { case messageID = "message_id" }
-            }
-            let notices: [Notice]?
-        }
         let s = services
         guard let access = try? await s.tokens.accessToken(),
-              let me = try? await s.client.get("v1/me?ui_locales=\(s.language.rawValue)", as: Me.self, accessToken: access)
+              let me = try? await s.client.get("v1/me?ui_locales=\(s.language.rawValue)", as: MeResponse.self, accessToken: access)
         else { return nil }
-        return me.notices?.lazy.compactMap { UserMessage(rawValue: $0.messageID) }.first.map(AuthEvent.noticeArrived)
+        return me.notices.lazy.compactMap { UserMessage(rawValue: $0.messageID) }.first.map(AuthEvent.noticeArrived)
     }
 
     /// S2.4: the browser's answer reached an app that was relaunched while the browser was open

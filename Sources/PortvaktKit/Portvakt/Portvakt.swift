@@ -194,7 +194,7 @@ public actor Portvakt {
     /// RFC 6750 §3.1 / RFC 9449 §7.1: `invalid_token` (expired or revoked), not a missing step-up
     /// or a nonce (those the client handles otherwise).
     static func tokenRejected(_ response: HTTPURLResponse) -> Bool {
-        response.value(forHTTPHeaderField: "WWW-Authenticate")?.contains(#"error="invalid_token""#) == true
+        response.value(forHTTPHeaderField: "WWW-Authenticate")?.contains("error=\"\(OAuthErrorCode.invalidToken.rawValue)\"") == true
     }
 
     private func launchContext() async -> AuthContext {

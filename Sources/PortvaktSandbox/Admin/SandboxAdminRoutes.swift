@@ -5,7 +5,7 @@ import Hummingbird
 import JWTKit
 
 /// The sandbox's admin API, behind the admin bearer token: switch faults per provider and register
-/// clients. README.md documents each call.
+/// clients. docs/sandbox.md documents each call.
 struct SandboxAdminRoutes<Context: SandboxRequestContext>: Sendable {
     let sandbox: Sandbox
 

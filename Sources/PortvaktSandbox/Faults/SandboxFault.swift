@@ -1,5 +1,5 @@
 /// Something that can go wrong at a provider, switched on to prove that the broker refuses or
-/// explains it. README.md lists them with what each one does.
+/// explains it. docs/sandbox.md lists them with what each one does.
 public enum SandboxFault: String, Sendable, Hashable, Codable, CaseIterable {
     // Availability: every endpoint of the provider.
     /// Answers 503 Service Unavailable.

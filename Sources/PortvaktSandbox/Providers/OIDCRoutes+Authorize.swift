@@ -69,7 +69,7 @@ extension OIDCRoutes {
         guard choice.action == "approve" else { return errorPage("action", language.pick("action må være approve eller cancel.", "action must be approve or cancel."), language) }
         guard let userID = choice.user, let user = TestUsers.user(id: userID) else {
             return errorPage(language.pick("Ukjent testperson", "Unknown test person"),
-                             language.pick("Velg en av testpersonene i README.md.", "Choose one of the test people in README.md."), language)
+                             language.pick("Velg en av testpersonene i docs/sandbox.md.", "Choose one of the test people in docs/sandbox.md."), language)
         }
 
         let now = sandbox.now

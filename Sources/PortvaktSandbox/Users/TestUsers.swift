@@ -1,6 +1,6 @@
 import PortvaktCore
 
-/// The fixed, documented people and organisations of the sandbox (README.md, "Test users").
+/// The fixed, documented people and organisations of the sandbox (docs/sandbox.md, "Test users").
 public enum TestUsers {
     public static let organisations: [TestOrganisation] = [
         TestOrganisation(slug: "nhf", name: "Norges Handikapforbund"),

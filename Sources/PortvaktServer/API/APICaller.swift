@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktProtocol
 import PortvaktStorage
 
 /// Who is calling the app's API: a valid access token of an active session, and the user's
@@ -42,7 +43,7 @@ extension PortvaktRequestContext {
     /// declared anonymous that needs a caller), answered 500, never a bare 401.
     func caller() throws(OAuthFailure) -> APICaller {
         guard let identity else {
-            throw OAuthFailure(error: "server_error", description: "This route has no authenticated caller.", status: .internalServerError)
+            throw OAuthFailure(error: .serverError, description: "This route has no authenticated caller.", status: .internalServerError)
         }
         return identity
     }

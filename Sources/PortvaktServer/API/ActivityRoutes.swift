@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// `POST /v1/activities` logs an activity (with an `Idempotency-Key`, so an offline queue can
@@ -16,7 +17,7 @@ struct ActivityRoutes {
         }
         router.get("/v1/activities") { request, context in
             let listed = try await activities.list(in: try request.queryFields()["organisation"], by: try context.caller().actor)
-            return try APIResponse.json(["activities": listed.map(ActivityInfo.init)])
+            return try APIResponse.json(ActivityList(activities: listed.map { ActivityInfo($0) }))
         }
     }
 
@@ -29,47 +30,17 @@ struct ActivityRoutes {
             note: body.note, contactID: body.contactId
         )
         let write = try await activities.log(entry, key: try key.writeKey(for: body), by: caller.actor)
-        return try IdempotencyKey.response(write, ActivityInfo.init)
+        return try IdempotencyKey.response(write) { ActivityInfo($0) }
     }
 }
 
-private struct NewActivity: Codable {
-    let organisation: String
-    let kind: String
-    let occurredAt: String
-    let durationMinutes: Int
-    let note: String?
-    let contactId: String?
-
-    enum CodingKeys: String, CodingKey {
-        case organisation, kind, note
-        case occurredAt = "occurred_at"
-        case durationMinutes = "duration_minutes"
-        case contactId = "contact_id"
-    }
-}
-
-private struct ActivityInfo: Encodable {
-    let id: String
-    let organisation: String
-    let userId: String
-    let kind: String
-    let occurredAt: String
-    let durationMinutes: Int
-    let note: String?
-    let contactId: String?
-    let createdAt: String
-
+extension ActivityInfo {
     init(_ listed: InOrganisation<Activity>) {
         let activity = listed.row
-        id = activity.id
-        organisation = listed.organisation
-        userId = activity.userId
-        kind = activity.kind
-        occurredAt = Date(millisecondsSince1970: activity.occurredAt).formatted(.iso8601)
-        durationMinutes = activity.durationMinutes
-        note = activity.note
-        contactId = activity.contactId
-        createdAt = Date(millisecondsSince1970: activity.createdAt).formatted(.iso8601)
+        self.init(
+            id: activity.id, organisation: listed.organisation, userId: activity.userId, kind: activity.kind,
+            occurredAt: Date(millisecondsSince1970: activity.occurredAt).formatted(.iso8601), durationMinutes: activity.durationMinutes,
+            note: activity.note, contactId: activity.contactId, createdAt: Date(millisecondsSince1970: activity.createdAt).formatted(.iso8601)
+        )
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktProtocol
 import PortvaktStorage
 
 /// The people peer mentors support (``ContactBook``). `GET /v1/contacts[?organisation=slug]`
@@ -14,7 +15,7 @@ struct ContactRoutes {
     func register(on router: Router<PortvaktRequestContext>) {
         router.get("/v1/contacts") { request, context in
             let listed = try await contacts.list(in: try request.queryFields()["organisation"], by: try context.caller().actor)
-            return try APIResponse.json(["contacts": listed.map { ContactInfo($0, details: nil) }])
+            return try APIResponse.json(ContactList(contacts: listed.map { ContactInfo($0, details: nil) }))
         }
         router.get("/v1/contacts/:id") { _, context in
             let opened = try await contacts.open(context.parameters.get("id") ?? "", by: try context.caller().actor)
@@ -23,39 +24,20 @@ struct ContactRoutes {
         router.post("/v1/contacts") { request, context in
             let caller = try context.caller()
             let body = try await request.decodeJSON(NewContact.self)
+            let details = ContactBook.Details(phone: body.details.phone, address: body.details.address, note: body.details.note)
             let contact = try await contacts.add(
-                organisation: body.organisation, displayName: body.displayName, assignedTo: body.assignedTo, details: body.details, by: caller.actor
+                organisation: body.organisation, displayName: body.displayName, assignedTo: body.assignedTo, details: details, by: caller.actor
             )
             return try APIResponse.json(ContactInfo(contact, details: nil), status: .created)
         }
     }
 }
 
-private struct NewContact: Decodable {
-    let organisation: String
-    let displayName: String
-    let assignedTo: String?
-    let details: ContactBook.Details
-
-    enum CodingKeys: String, CodingKey {
-        case organisation, details
-        case displayName = "display_name"
-        case assignedTo = "assigned_to"
-    }
-}
-
-private struct ContactInfo: Encodable {
-    let id: String
-    let organisation: String
-    let displayName: String
-    let assignedTo: String?
-    let details: ContactBook.Details?
-
+extension ContactInfo {
     init(_ listed: InOrganisation<Contact>, details: ContactBook.Details?) {
-        id = listed.row.id
-        organisation = listed.organisation
-        displayName = listed.row.displayName
-        assignedTo = listed.row.assignedUserId
-        self.details = details
+        self.init(
+            id: listed.row.id, organisation: listed.organisation, displayName: listed.row.displayName, assignedTo: listed.row.assignedUserId,
+            details: details.map { ContactDetails(phone: $0.phone, address: $0.address, note: $0.note) }
+        )
     }
 }

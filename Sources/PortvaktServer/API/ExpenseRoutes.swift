@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// `POST /v1/expenses` submits an expense claim: behind a fresh biometric step-up for
@@ -17,7 +18,7 @@ struct ExpenseRoutes {
         }
         router.get("/v1/expenses") { request, context in
             let listed = try await expenses.list(in: try request.queryFields()["organisation"], by: try context.caller().actor)
-            return try APIResponse.json(["expenses": listed.map(ExpenseInfo.init)])
+            return try APIResponse.json(ExpenseList(expenses: listed.map { ExpenseInfo($0) }))
         }
     }
 
@@ -28,36 +29,16 @@ struct ExpenseRoutes {
         let write = try await expenses.submit(
             organisation: body.organisation, amountOre: body.amountOre, description: body.description, key: try key.writeKey(for: body), by: caller.actor
         )
-        return try IdempotencyKey.response(write, ExpenseInfo.init)
+        return try IdempotencyKey.response(write) { ExpenseInfo($0) }
     }
 }
 
-private struct NewExpense: Codable {
-    let organisation: String
-    let amountOre: Int64
-    let description: String
-
-    enum CodingKeys: String, CodingKey {
-        case organisation, description
-        case amountOre = "amount_ore"
-    }
-}
-
-private struct ExpenseInfo: Encodable {
-    let id: String
-    let organisation: String
-    let userId: String
-    let amountOre: Int64
-    let description: String
-    let createdAt: String
-
+extension ExpenseInfo {
     init(_ listed: InOrganisation<ExpenseClaim>) {
         let claim = listed.row
-        id = claim.id
-        organisation = listed.organisation
-        userId = claim.userId
-        amountOre = claim.amountOre
-        description = claim.description
-        createdAt = Date(millisecondsSince1970: claim.createdAt).formatted(.iso8601)
+        self.init(
+            id: claim.id, organisation: listed.organisation, userId: claim.userId, amountOre: claim.amountOre, description: claim.description,
+            createdAt: Date(millisecondsSince1970: claim.createdAt).formatted(.iso8601)
+        )
     }
 }

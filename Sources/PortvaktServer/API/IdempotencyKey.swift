@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// The `Idempotency-Key` header of a write the app may send again (an offline queue replaying):
@@ -44,7 +45,7 @@ struct IdempotencyKey: Sendable {
             return try APIResponse.json(body(row), status: .created, headers: [HTTPField.Name("Idempotent-Replayed")!: "true"])
         case .keyReused:
             throw OAuthFailure(
-                error: "idempotency_key_reused", description: "This Idempotency-Key was used with a different request.", status: .unprocessableContent
+                error: .idempotencyKeyReused, description: "This Idempotency-Key was used with a different request.", status: .unprocessableContent
             )
         }
     }

@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// `GET /v1/me`: who is signed in, their organisations and roles, how this session was opened,
@@ -21,46 +22,15 @@ struct MeRoutes {
             }
             let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
             let notice = UserMessage.personnummerNotRetrieved
-            return try APIResponse.json(Me(
+            return try APIResponse.json(MeResponse(
                 user: .init(id: view.user.id, name: view.user.displayName, email: view.user.email),
                 organisations: view.organisations.map {
                     .init(id: $0.roles.organisationID, slug: $0.roles.slug, name: $0.name, roles: $0.roles.roles.map(\.rawValue))
                 },
                 homeScreen: view.homeScreen.rawValue,
                 session: .init(amr: caller.claims.amr, authTime: caller.claims.authTime, deviceId: caller.session.deviceId),
-                notices: view.personnummerNotRetrieved ? [Me.Notice(messageID: notice.id, message: notice.text(language))] : []
+                notices: view.personnummerNotRetrieved ? [MeResponse.Notice(messageID: notice.id, message: notice.text(language))] : []
             ))
         }
     }
-}
-
-private struct Me: Encodable {
-    struct User: Encodable {
-        let id: String
-        let name: String
-        let email: String?
-    }
-    struct Organisation: Encodable {
-        let id: String
-        let slug: String
-        let name: String
-        let roles: [String]
-    }
-    struct Session: Encodable {
-        let amr: [String]
-        let authTime: Int
-        let deviceId: String?
-    }
-
-    /// Something to tell the user once, such as a personnummer that could not be retrieved.
-    struct Notice: Encodable {
-        let messageID: String
-        let message: String
-    }
-
-    let user: User
-    let organisations: [Organisation]
-    let homeScreen: String
-    let session: Session
-    let notices: [Notice]
 }

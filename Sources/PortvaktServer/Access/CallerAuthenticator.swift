@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktStorage
 
 /// Finds the API's caller: a valid access token of an active session, and the user's
@@ -20,7 +21,7 @@ struct CallerAuthenticator: Sendable {
         let (claims, session) = try await verifier.activeSession(request)
         guard anyRelyingParty || portvaktAPIClients.contains(claims.clientID) else {
             throw OAuthFailure(
-                error: "insufficient_scope", description: "This client's tokens open only /oauth/userinfo, not Portvakt's API.",
+                error: .insufficientScope, description: "This client's tokens open only /oauth/userinfo, not Portvakt's API.",
                 message: .notAllowed, status: .forbidden, scheme: claims.cnf == nil ? .bearer : .dpop
             )
         }

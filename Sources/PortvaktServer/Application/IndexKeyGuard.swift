@@ -33,7 +33,7 @@ struct IndexKeyGuard: Service {
         try check(try await recordedState(store, keys: keys), fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID)
     }
 
-    static let otherKey = ConfigurationError("PORTVAKT_INDEX_KEY is not the key this database's personnummer indexes were made with: set that key again, or run `portvakt-server reindex` with the new one (README, \"Changing the index key\")")
+    static let otherKey = ConfigurationError("PORTVAKT_INDEX_KEY is not the key this database's personnummer indexes were made with: set that key again, or run `portvakt-server reindex` with the new one (docs/operations.md, \"Changing the index key\")")
 
     /// Refuses to serve or run a command with another `PORTVAKT_INDEX_KEY`, during a reindex, or,
     /// once the index key has changed, with the audit trail still sealed by a key derived from an
@@ -46,7 +46,7 @@ struct IndexKeyGuard: Service {
         }
         guard state.fingerprint == fingerprint else { throw Self.otherKey }
         guard state.reindexedAt == nil || sealingAuditKeyID != AuditKeyRing.derivedID else {
-            throw ConfigurationError("PORTVAKT_AUDIT_KEY must begin with a key of its own (a1=…,index=…): the index key has changed, and events sealed with a key derived from an index key would no longer verify (README, \"Changing the index key\")")
+            throw ConfigurationError("PORTVAKT_AUDIT_KEY must begin with a key of its own (a1=…,index=…): the index key has changed, and events sealed with a key derived from an index key would no longer verify (docs/operations.md, \"Changing the index key\")")
         }
     }
 

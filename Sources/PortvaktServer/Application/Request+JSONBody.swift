@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktProtocol
 
 extension Request {
     /// A JSON body of at most `limit` bytes; anything else is a 400, 413 or 415 that says what to send.
@@ -9,13 +10,13 @@ extension Request {
     /// log), except line breaks and tabs in the fields named by `multiline` (free text).
     func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int = 16 * 1024, multiline: Set<String> = []) async throws(OAuthFailure) -> T {
         guard headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
-            throw OAuthFailure(error: "invalid_request", description: "Send a JSON body (Content-Type: application/json).", status: .unsupportedMediaType)
+            throw OAuthFailure(error: .invalidRequest, description: "Send a JSON body (Content-Type: application/json).", status: .unsupportedMediaType)
         }
         let buffer: ByteBuffer
         do {
             buffer = try await body.collect(upTo: limit)
         } catch {
-            throw OAuthFailure(error: "invalid_request", description: "The body is larger than \(limit / 1024) KiB.", status: .contentTooLarge)
+            throw OAuthFailure(error: .invalidRequest, description: "The body is larger than \(limit / 1024) KiB.", status: .contentTooLarge)
         }
         let data = Data(buffer: buffer)
         let value: T

@@ -13,7 +13,7 @@ extension BankIDOrderState {
                 expiresIn: max(0, Int(expiresAt.timeIntervalSince(now).rounded(.up)))
             )
         case .failed(let hint, let message, let error):
-            self.init(status: "failed", hintCode: hint, messageId: message.id, message: message.text(language), error: error, code: nil, expiresIn: nil)
+            self.init(status: "failed", hintCode: hint, messageId: message.id, message: message.text(language), error: error.rawValue, code: nil, expiresIn: nil)
         case .complete(let code):
             self.init(status: "complete", hintCode: nil, messageId: nil, message: nil, error: nil, code: code, expiresIn: nil)
         }

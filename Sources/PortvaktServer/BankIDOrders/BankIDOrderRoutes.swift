@@ -58,7 +58,7 @@ struct BankIDOrderRoutes {
         let format = handle.format ?? "data"
         guard ["data", "svg", "text"].contains(format) else { throw OAuthFailure.invalidRequest("format must be data, svg or text.") }
         guard let frame = try await flow.qrData(order) else {
-            throw OAuthFailure(error: "invalid_request", description: "The order has ended; collect its result.", status: .gone)
+            throw OAuthFailure(error: .invalidRequest, description: "The order has ended; collect its result.", status: .gone)
         }
         let code = format == "data" ? nil : try QRCode(text: frame.text)
         return try Responses.json(BankIDQRFrame(
@@ -74,7 +74,7 @@ struct BankIDOrderRoutes {
     }
 
     static let unknownOrder = OAuthFailure(
-        error: "invalid_request", description: "No order has this session id (it may have ended long ago).",
+        error: .invalidRequest, description: "No order has this session id (it may have ended long ago).",
         message: .bankIDOrderNotFound, status: .notFound
     )
 
@@ -88,11 +88,11 @@ struct BankIDOrderRoutes {
             let failure: OAuthFailure
             switch error {
             case .unavailable:
-                failure = OAuthFailure(error: "temporarily_unavailable", description: "BankID is unavailable.", message: .bankIDUnavailable, status: .serviceUnavailable)
+                failure = OAuthFailure(error: .temporarilyUnavailable, description: "BankID is unavailable.", message: .bankIDUnavailable, status: .serviceUnavailable)
             case .timedOut:
-                failure = OAuthFailure(error: "temporarily_unavailable", description: "BankID did not answer in time.", message: .bankIDUnavailable, status: .gatewayTimeout)
+                failure = OAuthFailure(error: .temporarilyUnavailable, description: "BankID did not answer in time.", message: .bankIDUnavailable, status: .gatewayTimeout)
             case .rejected:
-                failure = OAuthFailure(error: "server_error", description: "BankID refused the request.", message: .loginFailed, status: .badGateway)
+                failure = OAuthFailure(error: .serverError, description: "BankID refused the request.", message: .loginFailed, status: .badGateway)
             }
             throw failure
         }

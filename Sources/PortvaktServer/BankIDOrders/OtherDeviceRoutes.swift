@@ -52,7 +52,7 @@ struct OtherDeviceRoutes {
             return BrokerPage.problem(.tooManyAttempts, reason: "too many BankID orders from this address", language: request.language, status: .tooManyRequests)
         } catch let error as UpstreamError {
             let location = try await flow.completion.fail(
-                PendingLogin(request: request, method: .bankid), error: "temporarily_unavailable", message: .bankIDUnavailable, reason: error.description
+                PendingLogin(request: request, method: .bankid), error: .temporarilyUnavailable, message: .bankIDUnavailable, reason: error.description
             )
             return Responses.redirect(to: location, status: .seeOther)
         }
@@ -91,7 +91,7 @@ struct OtherDeviceRoutes {
             message = pending
         case .failed(_, let failure, let error):
             message = failure
-            redirect = flow.completion.appRedirect(request, [("error", error), ("error_description", failure.text(.en)), ("message_id", failure.id)])
+            redirect = flow.completion.appRedirect(request, [("error", error.rawValue), ("error_description", failure.text(.en)), ("message_id", failure.id)])
         case .complete(let code):
             message = nil
             redirect = flow.completion.appRedirect(request, [("code", code)])

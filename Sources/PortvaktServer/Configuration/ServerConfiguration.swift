@@ -6,7 +6,7 @@ import PortvaktStorage
 import PortvaktDomain
 
 /// Everything portvakt-server reads from its environment, parsed and checked once at start-up.
-/// The table of settings is in README.md.
+/// The table of settings is in docs/configuration.md.
 public struct ServerConfiguration: Sendable {
     public enum Environment: String, Sendable {
         case development, production
@@ -162,7 +162,7 @@ public struct ServerConfiguration: Sendable {
         let adminToken: String? = try settings.parse("PORTVAKT_SANDBOX_ADMIN_TOKEN", default: nil, expected: "at least 16 characters") { text -> String?? in
             text.count >= 16 ? .some(text) : .none
         }
-        let faults = try settings.parse("PORTVAKT_SANDBOX_FAULTS", default: [:], expected: "a list like vipps:outage,bankid:slow (README.md lists the faults)") {
+        let faults = try settings.parse("PORTVAKT_SANDBOX_FAULTS", default: [:], expected: "a list like vipps:outage,bankid:slow (docs/sandbox.md lists the faults)") {
             SandboxConfiguration.parseFaults($0)
         }
         let logLevel = try settings.parse("PORTVAKT_LOG_LEVEL", default: Logger.Level.info, expected: "trace, debug, info, notice, warning, error or critical") { Logger.Level(rawValue: $0.lowercased()) }
@@ -288,7 +288,7 @@ public struct ServerConfiguration: Sendable {
         if !publicURLIsConfigured { missing.append("PORTVAKT_PUBLIC_URL") }
         if clientsFile == nil { missing.append(ClientsFile.setting) }
         guard missing.isEmpty else {
-            throw ConfigurationError("production needs \(missing.joined(separator: ", ")) (README.md, \"Running in production\"); to try Portvakt with the sandbox and development keys, run `portvakt-server dev`")
+            throw ConfigurationError("production needs \(missing.joined(separator: ", ")) (docs/operations.md, \"Running in production\"); to try Portvakt with the sandbox and development keys, run `portvakt-server dev`")
         }
         if sandboxEnabled {
             throw ConfigurationError("PORTVAKT_SANDBOX must be off in production (the sandbox runs only under `portvakt-server dev`)")

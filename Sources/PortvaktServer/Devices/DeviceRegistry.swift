@@ -36,13 +36,13 @@ struct DeviceRegistry: Sendable {
         let trust = DeviceTrust(lifetimes: lifetimes)
         guard trust.mayRegisterDevice(from: caller.session, at: now) else {
             throw OAuthFailure(
-                error: "login_required", description: "Register devices within a few minutes of a BankID or Vipps login, not from a password or a device unlock.",
+                error: .loginRequired, description: "Register devices within a few minutes of a BankID or Vipps login, not from a password or a device unlock.",
                 message: .recentLoginRequired, status: .forbidden
             )
         }
         guard let user = try await store.user(id: caller.userID), trust.isTrusted(user, at: now) else {
             throw OAuthFailure(
-                error: "login_required", description: "Biometric unlock needs a BankID or Vipps login first.", message: .recentLoginRequired, status: .forbidden
+                error: .loginRequired, description: "Biometric unlock needs a BankID or Vipps login first.", message: .recentLoginRequired, status: .forbidden
             )
         }
         let key: DevicePublicKey
@@ -68,10 +68,10 @@ struct DeviceRegistry: Sendable {
                 publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, limit: Self.limit, now: now
             )
         } catch let error as StoreError where error.isDuplicate {
-            throw OAuthFailure(error: "conflict", description: "This key is registered already.", status: .conflict)
+            throw OAuthFailure(error: .conflict, description: "This key is registered already.", status: .conflict)
         } catch let error as StoreError where error.isLimitReached {
             throw OAuthFailure(
-                error: "device_limit_reached", description: "At most \(Self.limit) devices; revoke one first.", message: .deviceLimitReached, status: .conflict
+                error: .deviceLimitReached, description: "At most \(Self.limit) devices; revoke one first.", message: .deviceLimitReached, status: .conflict
             )
         }
         try await audit(.deviceRegistered, device: device.id, user: caller.userID, now: now, details: ["platform": device.platform, "biometric_kind": device.biometricKind])
@@ -136,6 +136,6 @@ struct DeviceRegistry: Sendable {
 
     /// Unknown, revoked, or another user's: the app clears its key and offers BankID or Vipps.
     static let unknownDevice = OAuthFailure(
-        error: "not_found", description: "No active device has this id.", message: .deviceNotRecognised, status: .notFound
+        error: .notFound, description: "No active device has this id.", message: .deviceNotRecognised, status: .notFound
     )
 }

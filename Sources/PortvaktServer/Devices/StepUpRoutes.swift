@@ -41,11 +41,11 @@ struct StepUpRoutes {
                 return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, proof: .password))
             case .refused:
                 // Not invalid_grant: to a client that means the session is over.
-                throw OAuthFailure(error: "access_denied", description: "The password is wrong.", message: .wrongPassword)
+                throw OAuthFailure(error: .accessDenied, description: "The password is wrong.", message: .wrongPassword)
             case .noPassword:
-                throw OAuthFailure(error: "access_denied", description: "The account has no password; confirm with the device key or log in again.", message: .noPasswordSet)
+                throw OAuthFailure(error: .accessDenied, description: "The account has no password; confirm with the device key or log in again.", message: .noPasswordSet)
             case .throttled:
-                throw OAuthFailure(error: "slow_down", description: "Too many attempts; wait and try again.", message: .tooManyAttempts, status: .tooManyRequests)
+                throw OAuthFailure(error: .slowDown, description: "Too many attempts; wait and try again.", message: .tooManyAttempts, status: .tooManyRequests)
             }
         }
     }

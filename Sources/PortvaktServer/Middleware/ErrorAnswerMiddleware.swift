@@ -1,5 +1,6 @@
 import Hummingbird
 import PortvaktDomain
+import PortvaktProtocol
 
 /// One mapping of refusals to answers, per surface. A route throws ``OAuthFailure`` or the
 /// domain's ``DomainError`` and never catches either: the JSON endpoints (the app's API, OAuth's
@@ -20,7 +21,7 @@ struct ErrorAnswerMiddleware: RouterMiddleware {
             return try Self.answer(OAuthFailure(refusal), to: request, context: context)
         } catch let error as HTTPError where [.badRequest, .contentTooLarge, .unsupportedMediaType].contains(error.status) && Self.surface(request, context) == .json {
             // A malformed query or body the HTTP helpers refused: the API's one error shape.
-            return try OAuthFailure(error: "invalid_request", description: error.body ?? "The request is malformed.", status: error.status).response()
+            return try OAuthFailure(error: .invalidRequest, description: error.body ?? "The request is malformed.", status: error.status).response()
         }
     }
 

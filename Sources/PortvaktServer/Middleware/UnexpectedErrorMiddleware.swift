@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOHTTP1
 import PortvaktCore
+import PortvaktProtocol
 import PortvaktStorage
 
 /// The last word on errors no route answered itself: a database that did not answer is a 503
@@ -25,7 +26,7 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             context.logger.error("A request failed unexpectedly", metadata: ["error": "\(error)"])
             return try ErrorAnswerMiddleware.answer(OAuthFailure(
-                error: "server_error", description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
+                error: .serverError, description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
             ), to: request, context: context)
         }
     }

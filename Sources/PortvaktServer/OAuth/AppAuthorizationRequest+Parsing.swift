@@ -17,7 +17,7 @@ extension AppAuthorizationRequest {
     struct RedirectError: Error {
         let redirectURI: String
         let state: String?
-        let error: String
+        let error: OAuthErrorCode
         let description: String
         let language: Language
     }
@@ -33,30 +33,30 @@ extension AppAuthorizationRequest {
         }
         let language = fields["ui_locales"].map { Language(uiLocales: $0) } ?? acceptLanguage.flatMap(PortalLanguage.preferred) ?? .nb
         let state = fields["state"]
-        func refuse(_ error: String, _ description: String) -> RedirectError {
+        func refuse(_ error: OAuthErrorCode, _ description: String) -> RedirectError {
             RedirectError(redirectURI: redirectURI, state: state, error: error, description: description, language: language)
         }
-        guard fields["response_type"] == "code" else { throw refuse("unsupported_response_type", "response_type must be code") }
+        guard fields["response_type"] == "code" else { throw refuse(.unsupportedResponseType, "response_type must be code") }
         let challenge = try checkPKCE(method: fields["code_challenge_method"], challenge: fields["code_challenge"], refuse: refuse)
-        guard let state, (8...512).contains(state.count) else { throw refuse("invalid_request", "state must be 8 to 512 characters") }
+        guard let state, (8...512).contains(state.count) else { throw refuse(.invalidRequest, "state must be 8 to 512 characters") }
         let scope = try checkNonceAndScope(nonce: fields["nonce"], scope: fields["scope"], client: client, refuse: refuse)
         var method: IdentityProvider?
         if let hint = fields["idp_hint"] {
-            guard let chosen = IdentityProvider(rawValue: hint) else { throw refuse("invalid_request", "idp_hint must be bankid, vipps or password") }
+            guard let chosen = IdentityProvider(rawValue: hint) else { throw refuse(.invalidRequest, "idp_hint must be bankid, vipps or password") }
             method = chosen
         }
         var maxAge: Int?
         if let text = fields["max_age"] {
-            guard let seconds = Int(text), (0...86_400 * 365).contains(seconds) else { throw refuse("invalid_request", "max_age must be a number of seconds") }
+            guard let seconds = Int(text), (0...86_400 * 365).contains(seconds) else { throw refuse(.invalidRequest, "max_age must be a number of seconds") }
             maxAge = seconds
         }
         let prompts = Set((fields["prompt"] ?? "").split(separator: " ").map(String.init))
         // Portvakt keeps no login session of its own, so it can never answer without asking.
-        if prompts.contains("none") { throw refuse("login_required", "Portvakt always asks the person to log in; prompt=none cannot be met") }
+        if prompts.contains("none") { throw refuse(.loginRequired, "Portvakt always asks the person to log in; prompt=none cannot be met") }
         if prompts.contains("login") { maxAge = 0 }
         var dpopJKT: String?
         if let jkt = fields["dpop_jkt"] {
-            guard isThumbprint(jkt) else { throw refuse("invalid_request", "dpop_jkt must be a base64url SHA-256 JWK thumbprint") }
+            guard isThumbprint(jkt) else { throw refuse(.invalidRequest, "dpop_jkt must be a base64url SHA-256 JWK thumbprint") }
             dpopJKT = jkt
         }
         let hint = fields["login_hint"].flatMap { $0.utf8.count <= 64 && $0.allSatisfy { $0.isLetter || $0.isNumber || "+@.-_".contains($0) } ? $0 : nil }
@@ -76,12 +76,12 @@ extension AppAuthorizationRequest {
     /// order's session id instead). Throws ``OAuthFailure``.
     static func forOrder(_ body: BankIDOrderStartRequest, clients: [AppClient]) throws(OAuthFailure) -> (AppAuthorizationRequest, AppClient) {
         guard let clientID = body.clientID, let client = clients.first(where: { $0.id == clientID }) else {
-            throw OAuthFailure(error: "invalid_client", description: "client_id is missing or unknown.", status: .unauthorized)
+            throw OAuthFailure(error: .invalidClient, description: "client_id is missing or unknown.", status: .unauthorized)
         }
         guard let redirectURI = body.redirectURI, client.allowsRedirect(redirectURI) else {
             throw OAuthFailure.invalidRequest("redirect_uri is not registered for this client.")
         }
-        let refuse = { (error: String, description: String) in OAuthFailure(error: error, description: description) }
+        let refuse = { (error: OAuthErrorCode, description: String) in OAuthFailure(error: error, description: description) }
         let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, refuse: refuse)
         let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, client: client, refuse: refuse)
         if let jkt = body.dpopJKT, !isThumbprint(jkt) { throw OAuthFailure.invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint.") }
@@ -93,26 +93,26 @@ extension AppAuthorizationRequest {
     }
 
     /// PKCE with S256 only (RFC 7636 §4.3, RFC 9700 §2.1.1); returns the challenge.
-    private static func checkPKCE<E: Error>(method: String?, challenge: String?, refuse: (String, String) -> E) throws(E) -> String {
+    private static func checkPKCE<E: Error>(method: String?, challenge: String?, refuse: (OAuthErrorCode, String) -> E) throws(E) -> String {
         guard method == "S256" else {
-            throw refuse("invalid_request", "PKCE with code_challenge_method=S256 is required (plain is not accepted)")
+            throw refuse(.invalidRequest, "PKCE with code_challenge_method=S256 is required (plain is not accepted)")
         }
         guard let challenge, PKCE.isWellFormed(challenge: challenge) else {
-            throw refuse("invalid_request", "code_challenge must be a base64url SHA-256 (43 characters)")
+            throw refuse(.invalidRequest, "code_challenge must be a base64url SHA-256 (43 characters)")
         }
         return challenge
     }
 
     /// A nonce of at most 512 characters and scopes Portvakt serves and the client registered
     /// (default `openid`); returns the scope.
-    private static func checkNonceAndScope<E: Error>(nonce: String?, scope: String?, client: AppClient, refuse: (String, String) -> E) throws(E) -> String {
-        if let nonce, nonce.count > 512 { throw refuse("invalid_request", "nonce is too long") }
+    private static func checkNonceAndScope<E: Error>(nonce: String?, scope: String?, client: AppClient, refuse: (OAuthErrorCode, String) -> E) throws(E) -> String {
+        if let nonce, nonce.count > 512 { throw refuse(.invalidRequest, "nonce is too long") }
         let scopes = (scope ?? "openid").split(separator: " ").map(String.init)
         guard !scopes.isEmpty, scopes.allSatisfy(supportedScopes.contains) else {
-            throw refuse("invalid_scope", "supported scopes: \(supportedScopes.sorted().joined(separator: " "))")
+            throw refuse(.invalidScope, "supported scopes: \(supportedScopes.sorted().joined(separator: " "))")
         }
         guard client.allowsScopes(scopes) else {
-            throw refuse("invalid_scope", "this client may ask for: \((client.scopes ?? []).sorted().joined(separator: " "))")
+            throw refuse(.invalidScope, "this client may ask for: \((client.scopes ?? []).sorted().joined(separator: " "))")
         }
         return scopes.joined(separator: " ")
     }

@@ -4,6 +4,7 @@ import Logging
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktDomain
+import PortvaktProtocol
 import PortvaktStorage
 
 /// The clients the broker knows: the registered ones (``ServerConfiguration/clients``) and the
@@ -31,7 +32,7 @@ struct AppClients: Sendable {
         do {
             fields = try await request.formFields()
         } catch let error as HTTPError {
-            throw OAuthFailure(error: "invalid_request", description: error.body ?? "Send a form.", status: error.status == .unsupportedMediaType ? .unsupportedMediaType : .badRequest)
+            throw OAuthFailure(error: .invalidRequest, description: error.body ?? "Send a form.", status: error.status == .unsupportedMediaType ? .unsupportedMediaType : .badRequest)
         }
         let presented = try ClientAuthentication.Presented(request, fields: fields)
         // The portal's codes are redeemed inside the server only: it has no secret to leak.

@@ -3,6 +3,7 @@ import PortvaktDomain
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// The app's authorization request as `/oauth/authorize` and the other-device page receive it,
@@ -43,7 +44,7 @@ struct AuthorizationRequests: Sendable {
             if let client = clients.client(request.clientID), client.requiresPushedRequests {
                 guard client.legacy else {
                     throw AppAuthorizationRequest.RedirectError(
-                        redirectURI: request.redirectURI, state: request.state, error: "invalid_request",
+                        redirectURI: request.redirectURI, state: request.state, error: .invalidRequest,
                         description: "this client must push its authorization request first (PAR, RFC 9126)", language: request.language
                     )
                 }
@@ -56,7 +57,7 @@ struct AuthorizationRequests: Sendable {
         } catch let error as AppAuthorizationRequest.RedirectError {
             let location = LoginCompletion.redirect(
                 to: error.redirectURI,
-                [("error", error.error), ("error_description", error.description), ("message_id", UserMessage.invalidLoginRequest.id)],
+                [("error", error.error.rawValue), ("error_description", error.description), ("message_id", UserMessage.invalidLoginRequest.id)],
                 state: error.state, issuer: clients.address.current
             )
             return .refused(Responses.redirect(to: location, status: .seeOther))

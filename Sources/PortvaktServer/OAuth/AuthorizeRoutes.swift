@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// `GET /oauth/authorize`: checks the app's request, then sends the browser to BankID or Vipps,
@@ -47,7 +48,7 @@ struct AuthorizeRoutes {
         let nonce = randomToken()
         let login = PendingLogin(request: request, method: provider, upstreamVerifier: verifier, upstreamNonce: nonce)
         guard let upstream = await upstreams.provider(provider) else {
-            let location = try await completion.fail(login, error: "temporarily_unavailable", message: provider.unavailableMessage, reason: "not configured")
+            let location = try await completion.fail(login, error: .temporarilyUnavailable, message: provider.unavailableMessage, reason: "not configured")
             return Responses.redirect(to: location, status: .seeOther)
         }
         let state = try await flows.begin(login)
@@ -61,7 +62,7 @@ struct AuthorizeRoutes {
             return response
         } catch {
             _ = try await flows.pendingLogin(handle: state, take: true)
-            let location = try await completion.fail(login, error: "temporarily_unavailable", message: provider.unavailableMessage, reason: error.description)
+            let location = try await completion.fail(login, error: .temporarilyUnavailable, message: provider.unavailableMessage, reason: error.description)
             return Responses.redirect(to: location, status: .seeOther)
         }
     }

@@ -5,6 +5,7 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// `GET /oauth/callback/{bankid,vipps}`: the provider sends the browser back here with a code
@@ -48,13 +49,13 @@ struct CallbackRoutes {
         let upstream = await upstreams.provider(provider)
 
         if let error = fields["error"] {
-            let location = error == "access_denied"
-                ? try await completion.fail(login, error: "access_denied", message: provider.cancelledMessage, reason: "user cancelled")
-                : try await completion.fail(login, error: "server_error", message: .loginFailed, reason: "provider error \(error.prefix(40))")
+            let location = OAuthErrorCode(rawValue: error) == .accessDenied
+                ? try await completion.fail(login, error: .accessDenied, message: provider.cancelledMessage, reason: "user cancelled")
+                : try await completion.fail(login, error: .serverError, message: .loginFailed, reason: "provider error \(error.prefix(40))")
             return Responses.redirect(to: location, status: .seeOther)
         }
         guard let code = fields["code"], let upstream else {
-            return Responses.redirect(to: try await completion.fail(login, error: "server_error", message: .loginFailed, reason: "no code"), status: .seeOther)
+            return Responses.redirect(to: try await completion.fail(login, error: .serverError, message: .loginFailed, reason: "no code"), status: .seeOther)
         }
 
         do {
@@ -80,7 +81,7 @@ struct CallbackRoutes {
             guard let user = try await identities.user(for: linkerLogin, now: now) else {
                 // S15: no record holds the number or the phone; the person may claim one by its email.
                 guard let handle = try await identities.offerClaim(login, identity: linkerLogin, provided: provided, method: method) else {
-                    let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
+                    let location = try await completion.fail(login, error: .accessDenied, message: .notRegistered, reason: "no member record")
                     return Responses.redirect(to: location, status: .seeOther)
                 }
                 var page = ClaimPage.email(handle: handle, language: login.request.language)
@@ -93,16 +94,16 @@ struct CallbackRoutes {
             switch error {
             case .unavailable(let reason), .timedOut(let reason):
                 await upstream.forgetMetadata()
-                location = try await completion.fail(login, error: "temporarily_unavailable", message: provider.unavailableMessage, reason: reason)
+                location = try await completion.fail(login, error: .temporarilyUnavailable, message: provider.unavailableMessage, reason: reason)
             case .rejected(let reason):
-                location = try await completion.fail(login, error: "server_error", message: .loginFailed, reason: reason)
+                location = try await completion.fail(login, error: .serverError, message: .loginFailed, reason: reason)
             }
             return Responses.redirect(to: location, status: .seeOther)
         } catch {
             // The state is spent: the app must still hear how its login ended.
             logger.error("A login could not be completed", metadata: ["provider": "\(provider.rawValue)", "error": "\(error)"])
-            let (failure, message): (String, UserMessage) = (error as? StoreError)?.isUnavailable == true
-                ? ("temporarily_unavailable", .temporarilyUnavailable) : ("server_error", .loginFailed)
+            let (failure, message): (OAuthErrorCode, UserMessage) = (error as? StoreError)?.isUnavailable == true
+                ? (.temporarilyUnavailable, .temporarilyUnavailable) : (.serverError, .loginFailed)
             guard let location = try? await completion.fail(login, error: failure, message: message, reason: "internal error") else {
                 throw error
             }

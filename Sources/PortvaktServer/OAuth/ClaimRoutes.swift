@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 
 /// S15: claiming a membership by an emailed code, after a BankID or Vipps login that found no
 /// member record (`CallbackRoutes` shows the first page). The caller's credential is the claim's
@@ -63,7 +64,7 @@ struct ClaimRoutes {
             return ClaimPage.code(handle: handle, language: language, email: email, error: UserMessage.tooManyAttempts.text(language), status: .tooManyRequests)
         case .ended(let login):
             guard let login else { return ended(language) }
-            let location = try await completion.fail(login, error: "access_denied", message: .membershipClaimEnded, reason: "membership claim ended")
+            let location = try await completion.fail(login, error: .accessDenied, message: .membershipClaimEnded, reason: "membership claim ended")
             var response = Responses.redirect(to: location, status: .seeOther)
             response.headers[.setCookie] = binding.claimClearing
             return response
@@ -74,7 +75,7 @@ struct ClaimRoutes {
         let fields = try await request.formFields()
         guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return BrowserBinding.otherBrowser(request) }
         guard let login = try await claims.cancel(handle: handle) else { return ended() }
-        let location = try await completion.fail(login, error: "access_denied", message: .notRegistered, reason: "no member record")
+        let location = try await completion.fail(login, error: .accessDenied, message: .notRegistered, reason: "no member record")
         var response = Responses.redirect(to: location, status: .seeOther)
         response.headers[.setCookie] = binding.claimClearing
         return response

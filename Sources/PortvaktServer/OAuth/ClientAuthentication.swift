@@ -6,6 +6,7 @@ import Logging
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// How a client proves itself at the token, revocation, introspection and PAR endpoints, by the
@@ -164,7 +165,7 @@ struct ClientAuthentication {
 
     /// 401 `invalid_client` (RFC 6749 §5.2), with a Basic challenge when the client tried Basic.
     static func refused(_ description: String, basic: Bool) -> OAuthFailure {
-        OAuthFailure(error: "invalid_client", description: description, status: .unauthorized, scheme: basic ? .basic : .bearer)
+        OAuthFailure(error: .invalidClient, description: description, status: .unauthorized, scheme: basic ? .basic : .bearer)
     }
 }
 

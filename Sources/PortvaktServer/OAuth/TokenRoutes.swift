@@ -68,14 +68,14 @@ struct TokenRoutes {
             )
         case DeviceUnlock.grantType:
             guard client.portvaktAPI else {
-                throw OAuthFailure(error: "unauthorized_client", description: "The device unlock grant is for Portvakt's own app.")
+                throw OAuthFailure(error: .unauthorizedClient, description: "The device unlock grant is for Portvakt's own app.")
             }
             guard let assertion = fields["assertion"] else { throw OAuthFailure.invalidRequest("assertion is required.") }
             return try await unlock.tokens(assertion: assertion, clientID: client.id, address: address, proof: proof)
         case nil:
             throw OAuthFailure.invalidRequest("grant_type is required.")
         default:
-            throw OAuthFailure(error: "unsupported_grant_type", description: "Use authorization_code, refresh_token or \(DeviceUnlock.grantType).")
+            throw OAuthFailure(error: .unsupportedGrantType, description: "Use authorization_code, refresh_token or \(DeviceUnlock.grantType).")
         }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktStorage
 
 /// Sign-in with a passkey (S18.2) in a login's flow, from the passkey page or the password
@@ -70,7 +71,7 @@ struct PasskeySignInRoutes {
             return Responses.redirect(to: try await completion.succeed(taken, user: signedIn.user, method: method), status: .seeOther)
         } catch let error as StoreError where error.isNotFound && error.detail == "passkeys" {
             // Removed between the check of its answer and the session: it opens nothing.
-            let failed = try await completion.fail(taken, error: "server_error", message: .loginFailed, reason: "passkey removed during sign-in")
+            let failed = try await completion.fail(taken, error: .serverError, message: .loginFailed, reason: "passkey removed during sign-in")
             return Responses.redirect(to: failed, status: .seeOther)
         }
     }

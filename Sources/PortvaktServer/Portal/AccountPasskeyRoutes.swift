@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 
 /// Passkeys in "My account" (S18.1): the options for `navigator.credentials.create` (a form post
 /// with the CSRF token, answered in JSON for the page script), the registration, and removal
@@ -49,7 +50,7 @@ extension PortalRoutes {
             }
             // The OAuth error body (RFC 9470 for a missing step-up), its description in the page's language.
             return try Responses.oauthError(
-                stepUp ? "insufficient_user_authentication" : "invalid_request", message.text(language), status: stepUp ? .unauthorized : .badRequest
+                (stepUp ? OAuthErrorCode.insufficientUserAuthentication : .invalidRequest).rawValue, message.text(language), status: stepUp ? .unauthorized : .badRequest
             )
         }
     }

@@ -4,6 +4,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 import PortvaktSandbox
 import PortvaktStorage
 
@@ -160,8 +161,9 @@ struct PortalRoutes {
                     "heading": PortalText.errorTitle.text(language), "message": UserMessage.accountDisabled.text(language),
                 ], status: .forbidden)
             }
-            let message: PortalText = error == "access_denied" ? .signInCancelled : error == "temporarily_unavailable" ? .unavailable : .signInFailed
-            return problem(message, heading: .errorTitle, frame: frame, status: error == "temporarily_unavailable" ? .serviceUnavailable : .badRequest, retry: true)
+            let errorCode = OAuthErrorCode(rawValue: error)
+            let message: PortalText = errorCode == .accessDenied ? .signInCancelled : errorCode == .temporarilyUnavailable ? .unavailable : .signInFailed
+            return problem(message, heading: .errorTitle, frame: frame, status: errorCode == .temporarilyUnavailable ? .serviceUnavailable : .badRequest, retry: true)
         }
         guard let code = query.get("code") else {
             return problem(.signInFailed, heading: .errorTitle, frame: frame, status: .badRequest, retry: true)

@@ -134,8 +134,8 @@ enum PortalText: String, PageTexts {
         case .discovery: language.pick("OpenID Connect-oppsett", "OpenID Connect discovery")
         case .health: language.pick("Helsesjekk", "Health check")
         case .integrationGuide: language.pick(
-            "Integrasjon: se «Logging in through Portvakt» i README.md, og API-beskrivelsen",
-            "Integration: see “Logging in through Portvakt” in README.md, and the API description")
+            "Integrasjon: se «Logging in through Portvakt» i docs/login-flows.md, og API-beskrivelsen",
+            "Integration: see “Logging in through Portvakt” in docs/login-flows.md, and the API description")
         case .accountTitle: language.pick("Min konto", "My account")
         case .accountIntro: language.pick("Logget inn som", "Signed in as")
         case .organisations: language.pick("Organisasjoner og roller", "Organisations and roles")

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import PortvaktHTTP
+import PortvaktProtocol
 
 /// A known path asked with a method it does not serve answers 405 with `Allow` (RFC 9110
 /// §15.5.6), not 404: the path exists. Registered last, from the routes already there.
@@ -13,7 +14,7 @@ enum MethodNotAllowed {
             let allow = methods.filter(served.contains).map(\.rawValue).joined(separator: ", ")
             for method in methods where !served.contains(method) {
                 router.on(routes[0].path, method: method) { _, _ in
-                    var response = try Responses.oauthError("method_not_allowed", "This address answers \(allow) only.", status: .methodNotAllowed)
+                    var response = try Responses.oauthError(OAuthErrorCode.methodNotAllowed.rawValue, "This address answers \(allow) only.", status: .methodNotAllowed)
                     response.headers[.allow] = allow
                     return response
                 }

@@ -7,7 +7,7 @@ extension ServerConfiguration {
     static let sandboxAdminTokenFile = "sandbox-admin-token"
 
     /// The sandbox's settings. Without PORTVAKT_SANDBOX_ADMIN_TOKEN the admin token is generated
-    /// once into the data directory (readable only by its owner), where README.md says to find it.
+    /// once into the data directory (readable only by its owner), where docs/sandbox.md says to find it.
     func sandboxConfiguration(logger: Logger, now: @escaping @Sendable () -> Date = { Date() }) throws -> SandboxConfiguration {
         guard environment != .production else {
             throw ConfigurationError("the sandbox never runs in production: it is for `portvakt-server dev`")

@@ -93,14 +93,14 @@ struct DPoPCheck: Sendable {
 
     static func invalid(_ description: String, at endpoint: Endpoint) -> OAuthFailure {
         OAuthFailure(
-            error: "invalid_dpop_proof", description: description, status: endpoint == .resource ? .unauthorized : .badRequest,
+            error: .invalidDPoPProof, description: description, status: endpoint == .resource ? .unauthorized : .badRequest,
             scheme: endpoint == .resource ? .dpop : .bearer
         )
     }
 
     static func useNonce(at endpoint: Endpoint) -> OAuthFailure {
         OAuthFailure(
-            error: "use_dpop_nonce", description: "Sign the proof again with the nonce in the DPoP-Nonce header.",
+            error: .useDPoPNonce, description: "Sign the proof again with the nonce in the DPoP-Nonce header.",
             status: endpoint == .resource ? .unauthorized : .badRequest, scheme: endpoint == .resource ? .dpop : .bearer
         )
     }

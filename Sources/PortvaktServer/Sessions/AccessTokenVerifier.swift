@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
 import PortvaktDomain
+import PortvaktProtocol
 
 /// Checks the access token of a resource request: presented as its binding requires (Bearer or
 /// DPoP with a proof by its key), valid (``TokenVerifier``), and its session still active.
@@ -26,7 +27,7 @@ struct AccessTokenVerifier: Sendable {
             throw .temporarilyUnavailable
         }
         guard let claims else {
-            throw OAuthFailure(error: "invalid_token", description: "The access token is invalid or expired.", message: .sessionExpired, status: .unauthorized)
+            throw OAuthFailure(error: .invalidToken, description: "The access token is invalid or expired.", message: .sessionExpired, status: .unauthorized)
         }
         return claims
     }
@@ -51,7 +52,7 @@ struct AccessTokenVerifier: Sendable {
     /// key for this request; sent as `Bearer` it is refused (RFC 9449 §7.2).
     func activeSession(_ request: Request) async throws(OAuthFailure) -> (claims: AccessTokenClaims, session: Session) {
         guard let credential = Credential(request) else {
-            throw OAuthFailure(error: "invalid_token", description: "A Bearer or DPoP access token is required.", status: .unauthorized)
+            throw OAuthFailure(error: .invalidToken, description: "A Bearer or DPoP access token is required.", status: .unauthorized)
         }
         let claims: AccessTokenClaims
         do {
@@ -68,15 +69,15 @@ struct AccessTokenVerifier: Sendable {
             guard key == bound else { throw DPoPCheck.invalid("The proof is signed by another key than the token is bound to.", at: .resource) }
         case (_?, .bearer):
             throw OAuthFailure(
-                error: "invalid_token", description: "This token is bound to a DPoP key: send it as DPoP with a proof.",
+                error: .invalidToken, description: "This token is bound to a DPoP key: send it as DPoP with a proof.",
                 status: .unauthorized, scheme: .dpop
             )
         case (nil, .dpop):
-            throw OAuthFailure(error: "invalid_token", description: "This token is not bound to a DPoP key: send it as Bearer.", status: .unauthorized)
+            throw OAuthFailure(error: .invalidToken, description: "This token is not bound to a DPoP key: send it as Bearer.", status: .unauthorized)
         case (nil, .bearer):
             break
         case (_, .basic):
-            throw OAuthFailure(error: "invalid_token", description: "A Bearer or DPoP access token is required.", status: .unauthorized)
+            throw OAuthFailure(error: .invalidToken, description: "A Bearer or DPoP access token is required.", status: .unauthorized)
         }
         let session: Session?
         do {
@@ -88,7 +89,7 @@ struct AccessTokenVerifier: Sendable {
         guard let session, session.isActive(at: now()) else {
             let message = await endedMessage(session)
             throw OAuthFailure(
-                error: "invalid_token", description: message == .accountDisabled ? "The account is disabled." : "The session has ended.",
+                error: .invalidToken, description: message == .accountDisabled ? "The account is disabled." : "The session has ended.",
                 message: message, status: .unauthorized, scheme: credential.scheme
             )
         }

@@ -2,10 +2,11 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktProtocol
 
 /// An OAuth error answer (RFC 6749 §5.2) with the message the app shows, if any.
 struct OAuthFailure: Error, Sendable {
-    let error: String
+    let error: OAuthErrorCode
     let description: String
     var message: UserMessage?
     var status: HTTPResponse.Status = .badRequest
@@ -22,49 +23,49 @@ struct OAuthFailure: Error, Sendable {
     }
 
     static func invalidRequest(_ description: String) -> OAuthFailure {
-        OAuthFailure(error: "invalid_request", description: description)
+        OAuthFailure(error: .invalidRequest, description: description)
     }
 
     static func invalidGrant(_ description: String, message: UserMessage? = nil) -> OAuthFailure {
-        OAuthFailure(error: "invalid_grant", description: description, message: message)
+        OAuthFailure(error: .invalidGrant, description: description, message: message)
     }
 
     static let sessionExpired = OAuthFailure(
-        error: "invalid_grant", description: "The session has ended; log in again.", message: .sessionExpired
+        error: .invalidGrant, description: "The session has ended; log in again.", message: .sessionExpired
     )
 
     /// RFC 9470: the resource wants a fresh step-up for `action` (biometrics, or the password).
     static func stepUpRequired(_ action: StepUpAction, _ description: String) -> OAuthFailure {
         OAuthFailure(
-            error: "insufficient_user_authentication", description: description, message: .stepUpRequired, status: .unauthorized,
+            error: .insufficientUserAuthentication, description: description, message: .stepUpRequired, status: .unauthorized,
             challengeParameters: #", acr_values="\#(Authentication.stepUpACR) \#(Authentication.passwordStepUpACR)", step_up_action="\#(action.rawValue)""#
         )
     }
 
     /// The database (or another part Portvakt needs) did not answer: try again; never "logged out".
     static let temporarilyUnavailable = OAuthFailure(
-        error: "temporarily_unavailable", description: "Portvakt cannot answer right now; try again shortly.",
+        error: .temporarilyUnavailable, description: "Portvakt cannot answer right now; try again shortly.",
         message: .temporarilyUnavailable, status: .serviceUnavailable
     )
 
     /// RFC 9470: log in again with BankID or Vipps (`max_age` 300), then repeat the request.
     static let freshLoginRequired = OAuthFailure(
-        error: "insufficient_user_authentication",
+        error: .insufficientUserAuthentication,
         description: "This action needs a BankID or Vipps login within the last 5 minutes; log in again and repeat it.",
         message: .freshLoginRequired, status: .unauthorized, challengeParameters: #", max_age="300""#
     )
 
     static let notAllowed = OAuthFailure(
-        error: "access_denied", description: "The caller has no role here that allows this.", message: .notAllowed, status: .forbidden
+        error: .accessDenied, description: "The caller has no role here that allows this.", message: .notAllowed, status: .forbidden
     )
 
     static func notFound(_ what: String) -> OAuthFailure {
-        OAuthFailure(error: "not_found", description: "No \(what) with this id is visible to the caller.", status: .notFound)
+        OAuthFailure(error: .notFound, description: "No \(what) with this id is visible to the caller.", status: .notFound)
     }
 
     func response() throws -> Response {
         try Responses.oauthError(
-            error, description, messageID: message?.id, status: status,
+            error.rawValue, description, messageID: message?.id, status: status,
             challenge: status == .unauthorized ? challenge : nil
         )
     }
@@ -72,7 +73,7 @@ struct OAuthFailure: Error, Sendable {
     private var challenge: String {
         if scheme == .basic { return #"Basic realm="portvakt""# }
         let algorithms = scheme == .dpop ? #", algs="ES256""# : ""
-        return #"\#(scheme.rawValue) error="\#(error)""# + challengeParameters + algorithms
+        return #"\#(scheme.rawValue) error="\#(error.rawValue)""# + challengeParameters + algorithms
     }
 }
 
@@ -91,11 +92,11 @@ extension OAuthFailure {
     init(_ refusal: DomainError) {
         switch refusal.kind {
         case .notFound:
-            self = OAuthFailure(error: "not_found", description: refusal.description, status: .notFound)
+            self = OAuthFailure(error: .notFound, description: refusal.description, status: .notFound)
         case .notAllowed where refusal.reason == .notAllowed:
             self = .notAllowed
         case .notAllowed:
-            self = OAuthFailure(error: "merge_refused", description: refusal.description, message: .notAllowed, status: .forbidden)
+            self = OAuthFailure(error: .mergeRefused, description: refusal.description, message: .notAllowed, status: .forbidden)
         case .stepUpRequired:
             // A device-key step-up is asked for by its action (RFC 9470); the rest by a fresh login.
             if let action = refusal.action, !ActionPolicy.of(action).stepUps.contains(.freshElectronicID),
@@ -105,11 +106,11 @@ extension OAuthFailure {
                 self = .freshLoginRequired
             }
         case .conflict:
-            self = OAuthFailure(error: "conflict", description: refusal.description, status: .conflict)
+            self = OAuthFailure(error: .conflict, description: refusal.description, status: .conflict)
         case .invalidInput:
             self = .invalidRequest(refusal.description)
         case .throttled:
-            self = OAuthFailure(error: "slow_down", description: refusal.description, message: .tooManyAttempts, status: .tooManyRequests)
+            self = OAuthFailure(error: .slowDown, description: refusal.description, message: .tooManyAttempts, status: .tooManyRequests)
         }
     }
 }
@@ -123,11 +124,11 @@ extension OAuthFailure {
         case .sessionEnded:
             self = .sessionExpired
         case .reauthenticationRequired:
-            self = OAuthFailure(error: "reauthentication_required", description: refusal.description, message: refusal.message)
+            self = OAuthFailure(error: .reauthenticationRequired, description: refusal.description, message: refusal.message)
         case .proofInvalid:
             self = DPoPCheck.invalid(refusal.description, at: .authorizationServer)
         case .throttled:
-            self = OAuthFailure(error: "slow_down", description: refusal.description, message: refusal.message, status: .tooManyRequests)
+            self = OAuthFailure(error: .slowDown, description: refusal.description, message: refusal.message, status: .tooManyRequests)
         case .unavailable:
             self = .temporarilyUnavailable
         }

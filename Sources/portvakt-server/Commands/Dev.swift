@@ -7,7 +7,7 @@ struct Dev: AsyncParsableCommand {
         discussion: """
         With --no-seed the database gets none of the sandbox's organisations and member records (PORTVAKT_SEED=off): \
         the sandbox's people can still sign in at the simulated BankID and Vipps, and Portvakt answers not_registered \
-        until an organisation (`organisation create`) has them as members (`members import`, SCIM). README.md, "Going live", walks it.
+        until an organisation (`organisation create`) has them as members (`members import`, SCIM). docs/operations.md, "Going live", walks it.
         """
     )
 

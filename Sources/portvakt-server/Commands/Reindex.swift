@@ -5,7 +5,7 @@ struct Reindex: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Move every personnummer blind index to a new PORTVAKT_INDEX_KEY.",
         discussion: """
-        Run with the new PORTVAKT_INDEX_KEY and PORTVAKT_AUDIT_KEY as README's "Changing the index \
+        Run with the new PORTVAKT_INDEX_KEY and PORTVAKT_AUDIT_KEY as docs/operations.md's "Changing the index \
         key" says. Instances with the old key stop within 30 seconds and no instance starts until it \
         is done; it waits for them first unless --instances-stopped. It works in batches and can be \
         run again. Throttle counters start over, and forms, claims and DPoP nonces handed out before \

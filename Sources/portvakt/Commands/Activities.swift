@@ -25,29 +25,25 @@ struct Activities: AsyncParsableCommand {
             let cli = try CLI(global)
             let context = try await cli.signedInContext()
             let cached = await cli.cachedMe()
-            guard let slug = organisation ?? (cached?["organisations"] as? [[String: Any]])?.first?["slug"] as? String else {
+            guard let slug = organisation ?? cached?.organisations.first?.slug else {
                 throw ValidationError("--organisation is needed (no cached organisation yet)")
             }
-            var body: [String: Any] = [
-                "organisation": slug, "kind": kind, "duration_minutes": minutes,
-                "occurred_at": at ?? Date().formatted(.iso8601),
-            ]
-            body["note"] = note
+            let body = NewActivity(organisation: slug, kind: kind, occurredAt: at ?? Date().formatted(.iso8601), durationMinutes: minutes, note: note)
             // Every write goes through the queue, as this user's: sent now when the network is
             // there, kept otherwise, and only ever sent by this user's session.
             let driver = cli.driver(context: context)
             let write = QueuedWrite(
-                path: "v1/activities", body: try JSONSerialization.data(withJSONObject: body), userID: await driver.currentUserID(), createdAt: Date()
+                path: "v1/activities", body: try JSONEncoder().encode(body), userID: await driver.currentUserID(), createdAt: Date()
             )
             try await cli.queue.enqueue(write)
             let report = try await driver.sync()
             let l = cli.language
             if report.sent.contains(write.id) {
-                cli.output.emit(["ok": true, "id": write.id, "queued": false], text: [l.pick("Aktiviteten er registrert.", "The activity was registered.")])
+                cli.output.emit(Registered(ok: true, id: write.id, queued: false), text: [l.pick("Aktiviteten er registrert.", "The activity was registered.")])
             } else if report.refused.contains(write.id) {
                 throw cli.output.fail(.notAllowed, exit: .refused)
             } else {
-                cli.output.emit(["ok": true, "id": write.id, "queued": true], text: [
+                cli.output.emit(Registered(ok: true, id: write.id, queued: true), text: [
                     l.pick("Lagret på denne enheten; sendes med `portvakt sync` når nettet er tilbake.", "Saved on this device; `portvakt sync` sends it when the network is back."),
                 ])
             }
@@ -66,12 +62,27 @@ struct Activities: AsyncParsableCommand {
             let waiting = try await cli.queue.pending(of: await cli.tokens.userID()).filter { $0.path == "v1/activities" }
             // S12.3: the whole list is kept for offline use.
             let (listed, offline) = try await cli.liveOrCached(
-                "v1/activities" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""), .activities, offlineAllowed: organisation == nil
+                "v1/activities" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""), .activities, as: ActivityList.self,
+                offlineAllowed: organisation == nil
             )
-            let activities = listed["activities"] as? [[String: Any]] ?? []
-            let text = (offline ? [UserMessage.offline.text(cli.language)] : []) + activities.map { "\($0["occurred_at"] as? String ?? "")  \($0["kind"] as? String ?? "")  \($0["duration_minutes"] as? Int ?? 0) min  \($0["note"] as? String ?? "")" }
+            let text = (offline ? [UserMessage.offline.text(cli.language)] : [])
+                + listed.activities.map { "\($0.occurredAt)  \($0.kind)  \($0.durationMinutes) min  \($0.note ?? "")" }
                 + (waiting.isEmpty ? [] : [cli.language.pick("Venter på sending: \(waiting.count)", "Waiting to be sent: \(waiting.count)")])
-            cli.output.emit(["activities": activities, "queued": waiting.map(\.id), "offline": offline], text: text)
+            cli.output.emit(Listed(activities: listed.activities, queued: waiting.map(\.id), offline: offline), text: text)
         }
     }
+}
+
+private struct Registered: Encodable {
+    let ok: Bool
+    /// The queued write's id (its `Idempotency-Key`).
+    let id: String
+    let queued: Bool
+}
+
+private struct Listed: Encodable {
+    let activities: [ActivityInfo]
+    /// The ids of this user's activities still waiting to be sent.
+    let queued: [String]
+    let offline: Bool
 }

@@ -36,14 +36,16 @@ struct Biometrics: AsyncParsableCommand {
         }
         let machine = await driver.machine
         let settings = BiometricSettingsModel(machine, language: cli.language)
-        var object: [String: Any] = ["biometrics": settings.status, "enabled": machine.context.deviceKeyEnrolled, "actions": settings.actions.map(\.id)]
+        let message = notice(machine)
         var text = [settings.status]
-        if let message = notice(machine) {
-            object["message"] = message.text(cli.language)
-            object["message_id"] = message.id
-            if message != .faceIDEnabled, message != .fingerprintEnabled { text.insert(message.text(cli.language), at: 0) }
-        }
-        cli.output.emit(object, text: text)
+        if let message, message != .faceIDEnabled, message != .fingerprintEnabled { text.insert(message.text(cli.language), at: 0) }
+        cli.output.emit(
+            BiometricsFields(
+                biometrics: settings.status, enabled: machine.context.deviceKeyEnrolled, actions: settings.actions.map(\.id),
+                message: message?.text(cli.language), messageID: message?.id
+            ),
+            text: text
+        )
         if change == .enable || change == .reenroll, !machine.context.deviceKeyEnrolled { throw ExitCode.biometricFallback }
     }
 
@@ -53,5 +55,18 @@ struct Biometrics: AsyncParsableCommand {
         case .enrolmentOffer(nil): .biometricsNotSetUp
         default: nil
         }
+    }
+}
+
+private struct BiometricsFields: Encodable {
+    /// The setting in words, such as "Enable biometric login".
+    let biometrics: String
+    let enabled: Bool
+    let actions: [String]
+    let message: String?
+    let messageID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case biometrics, enabled, actions, message, messageID = "message_id"
     }
 }

@@ -13,10 +13,8 @@ struct Devices: AsyncParsableCommand {
         func run() async throws {
             let cli = try CLI(global)
             _ = try await cli.signedInContext()
-            let devices = try await cli.get("v1/devices")["devices"] as? [[String: Any]] ?? []
-            cli.output.emit(["devices": devices], text: devices.map {
-                "\($0["id"] as? String ?? "")  \($0["name"] as? String ?? "")  \($0["biometric_kind"] as? String ?? "")\(($0["current"] as? Bool ?? false) ? "  *" : "")"
-            })
+            let listed = try await cli.get("v1/devices", as: DeviceList.self)
+            cli.output.emit(listed, text: listed.devices.map { "\($0.id)  \($0.name)  \($0.biometricKind)\($0.current ? "  *" : "")" })
         }
     }
 
@@ -38,7 +36,18 @@ struct Devices: AsyncParsableCommand {
                 await cli.key.delete()
                 try? await cli.storage.delete(.deviceID)
             }
-            cli.output.emit(["ok": true, "revoked": id, "this_device": own], text: [cli.language.pick("Enheten er fjernet.", "The device was revoked.")])
+            cli.output.emit(Revoked(ok: true, revoked: id, thisDevice: own), text: [cli.language.pick("Enheten er fjernet.", "The device was revoked.")])
         }
+    }
+}
+
+private struct Revoked: Encodable {
+    let ok: Bool
+    /// The device id.
+    let revoked: String
+    let thisDevice: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case ok, revoked, thisDevice = "this_device"
     }
 }

@@ -78,11 +78,11 @@ struct Login: AsyncParsableCommand {
         }
         let machine = await driver.machine
         guard case .home = machine.screen else {
-            cli.output.screen(ScreenModel(machine, language: language), ["ok": false])
+            cli.output.screen(ScreenModel(machine, language: language), OutcomeFields(ok: false))
             throw ExitCode.loginFailed
         }
         let me = try await cli.me()
         let summary = Status.summary(me, language: language)
-        cli.output.screen(ScreenModel(machine, language: language), summary.object.merging(["ok": true]) { $1 }, more: summary.text)
+        cli.output.screen(ScreenModel(machine, language: language), Merged(summary.object, OutcomeFields(ok: true)), more: summary.text)
     }
 }

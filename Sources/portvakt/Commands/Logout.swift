@@ -20,7 +20,7 @@ struct Logout: AsyncParsableCommand {
         if context.hasSession { _ = try? await cli.driver(context: context).sync() }
         let waiting = try await cli.queue.pending(of: user).count
         if waiting > 0, !discardQueued {
-            cli.output.emit(["ok": false, "waiting": waiting], text: [cli.language.pick(
+            cli.output.emit(QueueNotSent(ok: false, waiting: waiting), text: [cli.language.pick(
                 "\(waiting) registreringer er ikke sendt ennå. Kjør `portvakt sync` når nettet er tilbake, eller logg ut med --discard-queued.",
                 "\(waiting) registrations have not been sent yet. Run `portvakt sync` when the network is back, or log out with --discard-queued.")])
             throw ExitCode.offline
@@ -30,6 +30,12 @@ struct Logout: AsyncParsableCommand {
         // What versions before the SDK's cache kept.
         try? await cli.storage.delete(SecureStorageKey(rawValue: "portvakt_cached_me_v1"))
         try? await cli.queue.discard(of: user)
-        cli.output.emit(["ok": true], text: [cli.language.pick("Du er logget ut.", "You are logged out.")])
+        cli.output.emit(OutcomeFields(ok: true), text: [cli.language.pick("Du er logget ut.", "You are logged out.")])
     }
+}
+
+private struct QueueNotSent: Encodable {
+    let ok: Bool
+    /// How many of this user's writes would be lost.
+    let waiting: Int
 }

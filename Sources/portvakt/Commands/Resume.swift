@@ -25,7 +25,7 @@ struct Resume: AsyncParsableCommand {
         await driver.send(.launched(context))
         guard case .home = await driver.machine.screen else {
             let machine = await driver.machine
-            cli.output.screen(ScreenModel(machine, language: cli.language), ["ok": false, "locked": false])
+            cli.output.screen(ScreenModel(machine, language: cli.language), OutcomeFields(ok: false, locked: false))
             if case .methodSelection = machine.screen { throw ExitCode.notLoggedIn }
             throw ExitCode.biometricFallback
         }
@@ -40,9 +40,9 @@ struct Resume: AsyncParsableCommand {
         let locked = await cli.biometrics.checks > 1
         let model = ScreenModel(machine, language: cli.language)
         if case .home = machine.screen {
-            cli.output.screen(model, ["ok": true, "locked": locked])
+            cli.output.screen(model, OutcomeFields(ok: true, locked: locked))
         } else {
-            cli.output.screen(model, ["ok": false, "locked": locked])
+            cli.output.screen(model, OutcomeFields(ok: false, locked: locked))
             throw ExitCode.biometricFallback
         }
     }

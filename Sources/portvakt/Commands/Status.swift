@@ -14,11 +14,11 @@ struct Status: AsyncParsableCommand {
         let queued = (try? await cli.queue.pending(of: await cli.tokens.userID()).count) ?? 0
         let settings = BiometricSettingsModel(AuthMachine(context: context), language: cli.language)
         // S12.3: offline, what was seen last, beside the calm offline indicator.
-        let (me, offline) = try await cli.liveOrCached("v1/me", .profile)
+        let (me, offline) = try await cli.liveOrCached("v1/me", .profile, as: MeResponse.self)
         let summary = Self.summary(me, language: cli.language)
-        let notices = offline ? [] : (me["notices"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        let notices = offline ? [] : me.notices.map(\.message)
         cli.output.emit(
-            summary.object.merging(["biometrics": settings.status, "queued_writes": queued, "notices": notices, "offline": offline]) { $1 },
+            Merged(summary.object, StatusFields(biometrics: settings.status, queuedWrites: queued, notices: notices, offline: offline)),
             text: (offline ? [UserMessage.offline.text(cli.language)] : []) + summary.text
                 + [settings.status, cli.language.pick("Venter på sending: \(queued)", "Waiting to be sent: \(queued)")] + notices
         )
@@ -26,20 +26,60 @@ struct Status: AsyncParsableCommand {
 
     /// The user, organisations, roles and home screen of `/v1/me`, in words; the JSON keeps the
     /// ids (`roles`, `home_screen`) beside the words (`role_names`, `home_screen_name`).
-    static func summary(_ me: [String: Any], language: Language) -> (object: [String: Any], text: [String]) {
-        let user = me["user"] as? [String: Any] ?? [:]
-        let name = user["name"] as? String ?? ""
-        let organisations = (me["organisations"] as? [[String: Any]] ?? []).map { organisation -> [String: Any] in
-            let title = organisation["name"] as? String ?? organisation["slug"] as? String ?? ""
-            let roles = (organisation["roles"] as? [String] ?? []).map { RoleWords.role($0, organisation: title, language) }
-            return organisation.merging(["role_names": roles]) { $1 }
+    static func summary(_ me: MeResponse, language: Language) -> (object: MeSummary, text: [String]) {
+        let organisations = me.organisations.map { organisation in
+            MeSummary.Organisation(organisation, roleNames: organisation.roles.map { RoleWords.role($0, organisation: organisation.name, language) })
         }
-        let roleLines = organisations.flatMap { $0["role_names"] as? [String] ?? [] }
-        let home = me["home_screen"] as? String ?? ""
-        let homeName = RoleWords.homeScreen(home, language)
-        let session = me["session"] as? [String: Any] ?? [:]
-        let text = [language.pick("Logget inn som \(name)", "Logged in as \(name)")] + roleLines.map { "  " + $0 }
+        let homeName = RoleWords.homeScreen(me.homeScreen, language)
+        let text = [language.pick("Logget inn som \(me.user.name)", "Logged in as \(me.user.name)")] + organisations.flatMap(\.roleNames).map { "  " + $0 }
             + [language.pick("Startside: \(homeName)", "Home screen: \(homeName)")]
-        return (["user": user, "organisations": organisations, "home_screen": home, "home_screen_name": homeName, "amr": session["amr"] ?? []], text)
+        let object = MeSummary(user: me.user, organisations: organisations, homeScreen: me.homeScreen, homeScreenName: homeName, amr: me.session.amr)
+        return (object, text)
+    }
+}
+
+/// `/v1/me` as `status` and `login` print it.
+struct MeSummary: Encodable {
+    /// The organisation as `/v1/me` gives it, and its roles in words.
+    struct Organisation: Encodable {
+        let id: String
+        let slug: String
+        let name: String
+        let roles: [String]
+        let roleNames: [String]
+
+        init(_ organisation: MeResponse.Organisation, roleNames: [String]) {
+            id = organisation.id
+            slug = organisation.slug
+            name = organisation.name
+            roles = organisation.roles
+            self.roleNames = roleNames
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, slug, name, roles, roleNames = "role_names"
+        }
+    }
+
+    let user: MeResponse.User
+    let organisations: [Organisation]
+    let homeScreen: String
+    let homeScreenName: String
+    let amr: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case user, organisations, homeScreen = "home_screen", homeScreenName = "home_screen_name", amr
+    }
+}
+
+private struct StatusFields: Encodable {
+    let biometrics: String
+    let queuedWrites: Int
+    /// The notices' texts, shown once.
+    let notices: [String]
+    let offline: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case biometrics, queuedWrites = "queued_writes", notices, offline
     }
 }

@@ -106,7 +106,7 @@ struct StepUp: AsyncParsableCommand {
                 "Bekreft med passordet ditt (portvakt step-up \(action.rawValue) --password) eller gå tilbake.",
                 "Confirm with your password (portvakt step-up \(action.rawValue) --password) or go back.")
             cli.output.emit(
-                ["ok": false, "message": screen.message ?? "", "message_id": Self.messageID(gate.state) ?? "", "actions": screen.actions.map(\.id)],
+                NotConfirmed(ok: false, message: screen.message ?? "", messageID: Self.messageID(gate.state) ?? "", actions: screen.actions.map(\.id)),
                 text: [screen.message ?? "", hint]
             )
             throw ExitCode.biometricFallback
@@ -122,27 +122,27 @@ struct StepUp: AsyncParsableCommand {
     private func showContacts(_ cli: CLI, elevated: String) async throws {
         var ids = contact.map { [$0] } ?? []
         if ids.isEmpty {
-            let listed = try await cli.get("v1/contacts" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""))
-            ids = (listed["contacts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            let listed = try await cli.get("v1/contacts" + (organisation.map { "?organisation=\(PercentEncoding.encode($0))" } ?? ""), as: ContactList.self)
+            ids = listed.contacts.map(\.id)
         }
-        var shown: [[String: Any]] = []
+        var shown: [ContactInfo] = []
         var text: [String] = []
         for id in ids {
-            let details = try await cli.get("v1/contacts/\(PercentEncoding.encode(id))", token: elevated)
-            shown.append(details)
-            let inner = details["details"] as? [String: Any] ?? [:]
-            text.append("\(details["display_name"] as? String ?? id): " + ["phone", "address", "note"].compactMap { inner[$0] as? String }.joined(separator: " · "))
+            let opened = try await cli.get("v1/contacts/\(PercentEncoding.encode(id))", as: ContactInfo.self, token: elevated)
+            shown.append(opened)
+            let details = [opened.details?.phone, opened.details?.address, opened.details?.note].compactMap { $0 }
+            text.append("\(opened.displayName): " + details.joined(separator: " · "))
         }
-        cli.output.emit(["ok": true, "contacts": shown], text: text.isEmpty ? [cli.language.pick("Ingen kontakter.", "No contacts.")] : text)
+        cli.output.emit(ContactsShown(ok: true, contacts: shown), text: text.isEmpty ? [cli.language.pick("Ingen kontakter.", "No contacts.")] : text)
     }
 
     private func submitExpense(_ cli: CLI, elevated: String) async throws {
         let slug = try await defaultOrganisation(cli)
-        let body = try JSONSerialization.data(withJSONObject: ["organisation": slug, "amount_ore": amountOre ?? 0, "description": description ?? ""])
+        let body = try JSONEncoder().encode(NewExpense(organisation: slug, amountOre: Int64(amountOre ?? 0), description: description ?? ""))
         let write = QueuedWrite(path: "v1/expenses", body: body, stepUp: action.rawValue, userID: await cli.tokens.userID(), createdAt: Date())
         switch await cli.client.send(write, accessToken: elevated) {
         case .sent:
-            cli.output.emit(["ok": true, "id": write.id], text: [cli.language.pick("Utlegget er sendt.", "The expense claim was submitted.")])
+            cli.output.emit(Submitted(ok: true, id: write.id), text: [cli.language.pick("Utlegget er sendt.", "The expense claim was submitted.")])
         case .unavailable:
             throw cli.output.fail(.offline, exit: .offline)
         case .needsStepUp:
@@ -154,8 +154,7 @@ struct StepUp: AsyncParsableCommand {
 
     private func defaultOrganisation(_ cli: CLI) async throws -> String {
         if let organisation { return organisation }
-        let me = try await cli.me()
-        guard let slug = (me["organisations"] as? [[String: Any]])?.first?["slug"] as? String else { throw cli.output.fail(.notAllowed, exit: .refused) }
+        guard let slug = try await cli.me().organisations.first?.slug else { throw cli.output.fail(.notAllowed, exit: .refused) }
         return slug
     }
 }
@@ -170,4 +169,27 @@ extension StepUp {
         case .prompting, .checkingPassword, .revealed: nil
         }
     }
+}
+
+/// A step-up that did not open anything: the gate's message and what the person may do next.
+private struct NotConfirmed: Encodable {
+    let ok: Bool
+    let message: String
+    let messageID: String
+    let actions: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case ok, message, messageID = "message_id", actions
+    }
+}
+
+private struct ContactsShown: Encodable {
+    let ok: Bool
+    let contacts: [ContactInfo]
+}
+
+private struct Submitted: Encodable {
+    let ok: Bool
+    /// The write's id (its `Idempotency-Key`).
+    let id: String
 }

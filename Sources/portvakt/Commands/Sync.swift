@@ -30,9 +30,21 @@ struct Sync: AsyncParsableCommand {
         }
         if discarded > 0 { text.append(l.pick("Slettet \(discarded) fra en annen innlogging.", "Deleted \(discarded) from another login.")) }
         cli.output.emit(
-            ["sent": report.sent.count, "refused": report.refused.count, "waiting": waiting, "other_logins": others, "discarded": discarded],
+            SyncFields(sent: report.sent.count, refused: report.refused.count, waiting: waiting, otherLogins: others, discarded: discarded),
             text: text
         )
         if report.stopReason == .unavailable { throw ExitCode.offline }
+    }
+}
+
+private struct SyncFields: Encodable {
+    let sent: Int
+    let refused: Int
+    let waiting: Int
+    let otherLogins: Int
+    let discarded: Int
+
+    enum CodingKeys: String, CodingKey {
+        case sent, refused, waiting, otherLogins = "other_logins", discarded
     }
 }

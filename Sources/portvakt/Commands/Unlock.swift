@@ -23,12 +23,12 @@ struct Unlock: AsyncParsableCommand {
         switch machine.screen {
         case .home(let notice):
             let done = cli.language.pick("Låst opp", "Unlocked")
-            cli.output.screen(model, ["ok": true, "offline": notice == .offline], more: [done])
+            cli.output.screen(model, OutcomeFields(ok: true, offline: notice == .offline), more: [done])
         case .methodSelection:
-            cli.output.screen(model, ["ok": false])
+            cli.output.screen(model, OutcomeFields(ok: false))
             throw ExitCode.notLoggedIn
         default:
-            cli.output.screen(model, ["ok": false], more: model.message == nil ? [cli.language.pick("Ikke låst opp.", "Not unlocked.")] : [])
+            cli.output.screen(model, OutcomeFields(ok: false), more: model.message == nil ? [cli.language.pick("Ikke låst opp.", "Not unlocked.")] : [])
             throw ExitCode.biometricFallback
         }
     }

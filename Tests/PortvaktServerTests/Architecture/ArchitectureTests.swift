@@ -71,6 +71,20 @@ struct ArchitectureTests {
         }
     }
 
+    @Test("Issue 48: /v1 bodies are described once, in PortvaktProtocol's wire types: the CLI decodes and prints typed values (no `[String: Any]`), and neither the server's API nor the Kit declares its own `Me`")
+    func oneDescriptionOfTheWire() throws {
+        let cli = try Self.swiftFiles(under: "portvakt")
+        #expect(cli.count >= 10)
+        for (path, text) in cli {
+            #expect(text.firstMatch(of: /\[\s*String\s*:\s*Any\s*\]/) == nil, "\(path) holds a [String: Any]")
+        }
+        let readers = try Self.swiftFiles(under: "PortvaktServer/API") + Self.swiftFiles(under: "PortvaktKit")
+        #expect(readers.count >= 20)
+        for (path, text) in readers {
+            #expect(text.firstMatch(of: /\bstruct Me\b/) == nil, "\(path) declares its own struct Me; use MeResponse")
+        }
+    }
+
     @Test("No Swift source is over 400 lines, the text catalogues aside")
     func shortFiles() throws {
         let catalogues: Set<String> = ["PortalText.swift", "AdminText.swift", "BrokerText.swift", "MailboxText.swift", "SandboxText.swift", "UserMessage.swift"]

@@ -41,8 +41,8 @@ struct BankIDOrderRulesTests {
     func messageKinds() {
         #expect(BankIDHint.failureMessage("userCancel").isQuiet)
         #expect(BankIDHint.failureMessage("expiredTransaction").isRetryable)
-        #expect(BankIDHint.failureError("userCancel") == "access_denied")
-        #expect(BankIDHint.failureError("somethingNew") == "server_error")
+        #expect(BankIDHint.failureError("userCancel") == .accessDenied)
+        #expect(BankIDHint.failureError("somethingNew") == .serverError)
     }
 
     @Test("S3.4 the deep link percent-encodes the token and the redirect; no redirect → redirect=null")
