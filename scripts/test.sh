@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 if [ -z "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
   if started=$(scripts/start-postgres.sh); then
     eval "$started"
-    trap 'scripts/stop-postgres.sh' EXIT
+    started_postgres=1
   elif [ "${CI:-}" = "true" ]; then
     echo "test.sh: PostgreSQL is required when CI=true" >&2
     exit 1
@@ -38,11 +38,24 @@ within() {
   if [ "$status" -ne 0 ] && [ $((SECONDS - started)) -ge $((minutes * 60)) ]; then
     echo "test.sh: $* did not finish within $minutes minutes" >&2
   fi
+  stage_times+=("$((SECONDS - started)) s  $*")
   return "$status"
 }
 
+# What each stage cost, printed at the end (docs/testing.md keeps the figures).
+stage_times=()
+print_stage_times() {
+  echo "test.sh: seconds per stage"
+  printf '  %s\n' "${stage_times[@]}"
+}
+trap 'print_stage_times; if [ -n "${started_postgres:-}" ]; then scripts/stop-postgres.sh; fi' EXIT
+
+started=$SECONDS
 swift build --build-tests
+stage_times+=("$((SECONDS - started)) s  swift build --build-tests")
+started=$SECONDS
 within 40 swift test --no-parallel 2>&1 | tee .build/test-output.txt
+stage_times+=("$((SECONDS - started)) s  swift test --no-parallel")
 grep -E "Test run with [0-9]+ tests" .build/test-output.txt | tail -1
 
 # PortvaktKit's DocC catalog builds without a warning (issue 47).

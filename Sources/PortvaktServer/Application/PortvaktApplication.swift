@@ -30,10 +30,11 @@ public enum PortvaktApplication {
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
         let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
         let http = HTTPClientService(timeout: configuration.upstreamTimeout)
+        let outbound: any OutboundHTTP = NetworkHTTP(client: http.client)
         // The embedded sandbox keeps the server's time: its auth_time is what step-up freshness counts from.
         let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger, now: clock)) : nil
         let services = ServerServices(
-            configuration: configuration, store: store, keys: keys, sandboxEnabled: sandbox != nil, logger: logger, http: http.client, now: clock
+            configuration: configuration, store: store, keys: keys, sandboxEnabled: sandbox != nil, logger: logger, http: outbound, now: clock
         )
         let mailWorker = try MailWorker(configuration: configuration, store: store, cipher: keys.cipher, readiness: readiness, logger: logger, now: clock)
 
@@ -100,7 +101,7 @@ public enum PortvaktApplication {
                 driver, AuditLinkService(store: store, readiness: readiness, logger: logger),
                 http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
                 OutboxWorker(
-                    store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: http.client, readiness: readiness,
+                    store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: outbound, readiness: readiness,
                     maxAttempts: configuration.outboxMaxAttempts, logger: logger, now: clock
                 ),
                 mailWorker, IndexKeyGuard(
@@ -116,7 +117,7 @@ public enum PortvaktApplication {
                     do {
                         try await SandboxUpstreams.connect(
                             sandbox, providers: unconfigured, publicURL: publicURL, into: services.upstreams,
-                            http: http.client, timeout: configuration.upstreamTimeout, levels: configuration.withAssuranceLevels
+                            http: outbound, timeout: configuration.upstreamTimeout, levels: configuration.withAssuranceLevels
                         )
                         await SandboxUpstreams.connectMemberSystems(
                             sandbox, publicURL: publicURL, into: services.memberSystems,
@@ -124,7 +125,7 @@ public enum PortvaktApplication {
                         )
                         if configuration.bankIDOrderAPI == nil {
                             await SandboxUpstreams.connectOrders(
-                                sandbox, publicURL: publicURL, into: services.upstreams, http: http.client,
+                                sandbox, publicURL: publicURL, into: services.upstreams, http: outbound,
                                 timeout: configuration.upstreamTimeout, startTimeout: configuration.bankIDOrderStartTimeout
                             )
                         }
@@ -154,10 +155,10 @@ public enum PortvaktApplication {
             try await IndexKeyGuard.checkBeforeStart(store, keys: keys)
             _ = try await services.signingKeys.current()
             for settings in configuration.upstreams.values {
-                await services.upstreams.set(UpstreamProvider(settings: configuration.withAssuranceLevels(settings), http: http.client, timeout: configuration.upstreamTimeout))
+                await services.upstreams.set(UpstreamProvider(settings: configuration.withAssuranceLevels(settings), http: outbound, timeout: configuration.upstreamTimeout))
             }
             if let orders = configuration.bankIDOrderAPI {
-                await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: http.client, timeout: configuration.upstreamTimeout))
+                await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: outbound, timeout: configuration.upstreamTimeout))
             }
             if sandbox != nil, configuration.developmentSeed {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)

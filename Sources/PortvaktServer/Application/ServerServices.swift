@@ -44,7 +44,7 @@ struct ServerServices: Sendable {
     ///   nil in operator commands, which authenticate no client.
     init(
         configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys, sandboxEnabled: Bool, logger: Logger,
-        http: HTTPClient? = nil, now: @escaping @Sendable () -> Date
+        http: (any OutboundHTTP)? = nil, now: @escaping @Sendable () -> Date
     ) {
         let lifetimes = configuration.lifetimes
         address = PublicAddress(configuration.publicURL)

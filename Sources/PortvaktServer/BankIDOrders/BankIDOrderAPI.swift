@@ -9,7 +9,7 @@ import NIOHTTP1
 /// TLS is the HTTP client's configuration.
 struct BankIDOrderAPI: BankIDOrderService {
     let settings: BankIDOrderSettings
-    let http: HTTPClient
+    let http: any OutboundHTTP
     /// For `collect` and `cancel`; `auth` has the shorter `settings.startTimeout`.
     let timeout: Duration
 

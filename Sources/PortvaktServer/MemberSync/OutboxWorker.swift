@@ -32,7 +32,7 @@ struct OutboxWorker: Service {
     let store: PortvaktStore
     let cipher: FieldCipher
     let memberSystems: MemberSystemDirectory
-    let http: HTTPClient
+    let http: any OutboundHTTP
     let readiness: Readiness
     let maxAttempts: Int
     let logger: Logger

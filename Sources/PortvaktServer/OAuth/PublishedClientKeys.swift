@@ -33,11 +33,11 @@ actor PublishedClientKeys {
     private var fetching: [String: Task<Kept, any Error>] = [:]
     /// The broker's client: no redirects (an https `jwks_uri` cannot hand over to http or to an
     /// internal host); nil where nothing authenticates clients (operator commands).
-    private let http: HTTPClient?
+    private let http: (any OutboundHTTP)?
     private let deadline: Duration
     private let now: @Sendable () -> Date
 
-    init(http: HTTPClient?, timeout: Duration, now: @escaping @Sendable () -> Date) {
+    init(http: (any OutboundHTTP)?, timeout: Duration, now: @escaping @Sendable () -> Date) {
         self.http = http
         self.deadline = timeout
         self.now = now
@@ -71,7 +71,7 @@ actor PublishedClientKeys {
     }
 
     /// One GET, the whole of it (headers and body) within `deadline`.
-    private static func fetch(_ uri: String, with http: HTTPClient?, within deadline: Duration, at now: Date) async throws -> Kept {
+    private static func fetch(_ uri: String, with http: (any OutboundHTTP)?, within deadline: Duration, at now: Date) async throws -> Kept {
         guard let http else { throw Unavailable(description: "no HTTP client here") }
         let body = try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
             group.addTask {

@@ -11,7 +11,7 @@ import PortvaktStorage
 enum SandboxUpstreams {
     static func connect(
         _ sandbox: Sandbox, providers: [IdentityProvider], publicURL: String, into directory: UpstreamDirectory,
-        http: HTTPClient, timeout: Duration, levels: (UpstreamSettings) -> UpstreamSettings = { $0 }
+        http: any OutboundHTTP, timeout: Duration, levels: (UpstreamSettings) -> UpstreamSettings = { $0 }
     ) async throws {
         for provider in providers {
             let simulated: SandboxProvider = provider == .vipps ? .vipps : .bankid
@@ -36,7 +36,7 @@ enum SandboxUpstreams {
 
     /// The sandbox's BankID order API, with a generated secret for a client of its own.
     static func connectOrders(
-        _ sandbox: Sandbox, publicURL: String, into directory: UpstreamDirectory, http: HTTPClient, timeout: Duration, startTimeout: Duration
+        _ sandbox: Sandbox, publicURL: String, into directory: UpstreamDirectory, http: any OutboundHTTP, timeout: Duration, startTimeout: Duration
     ) async {
         let clientID = "portvakt-broker-orders"
         let secret = randomToken()

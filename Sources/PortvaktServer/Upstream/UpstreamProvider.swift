@@ -11,13 +11,13 @@ import PortvaktStorage
 /// JWKS (cached), the authorization URL, the code exchange, ID token verification and userinfo.
 actor UpstreamProvider {
     let settings: UpstreamSettings
-    private let http: HTTPClient
+    private let http: any OutboundHTTP
     private let timeout: TimeAmount
     private let metadataMaxAge: TimeInterval = 3600
     private var metadata: (value: OpenIDProviderMetadata, fetchedAt: Date)?
     private var keys: (collection: JWTKeyCollection, kids: Set<String>, fetchedAt: Date)?
 
-    init(settings: UpstreamSettings, http: HTTPClient, timeout: Duration) {
+    init(settings: UpstreamSettings, http: any OutboundHTTP, timeout: Duration) {
         self.settings = settings
         self.http = http
         self.timeout = TimeAmount(timeout)
