@@ -36,6 +36,17 @@ struct RedactorTests {
         #expect(Redactor.redact(text) == "token [redacted] end")
     }
 
+    @Test("S17: a long run of eyJ without a dot is scanned once, and what it hides is still found: the digits inside it, a token after it")
+    func longRunsWithoutADot() {
+        let run = String(repeating: "eyJ", count: 20_000)
+        let text = run + "15058600048" + run + " eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln tail"
+        let redacted = Redactor.redact(text)
+        #expect(!redacted.contains("15058600048"), "the number inside the run")
+        #expect(!redacted.contains("eyJhbGciOiJFUzI1NiJ9"), "the token after it")
+        #expect(redacted.hasSuffix(" [redacted] tail"))
+        #expect(redacted.hasPrefix(run), "the run itself stays")
+    }
+
     @Test("Metadata under secret names is replaced whole", arguments: [
         "personnummer", "nin", "refresh_token", "codeVerifier", "client_secret", "Authorization", "bankid_session_ref_v1", "password",
     ])

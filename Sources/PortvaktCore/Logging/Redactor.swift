@@ -44,6 +44,9 @@ public enum Redactor {
         guard text.contains(where: { $0.isASCII && ($0.isNumber || $0 == ".") }) else { return text }
         var output = ""
         var scalars = Array(text.unicodeScalars)[...]
+        // A JWT cannot start before this index: the last `eyJ` scanned ran to here without a dot,
+        // and so would every start inside that run (checked once, not at each start: linear time).
+        var noJWTBefore = scalars.startIndex
         while let first = scalars.first {
             if let length = uuidLength(scalars) {
                 // Ids in audit details and logs stay whole: a UUID's digits are not a number typed.
@@ -52,7 +55,7 @@ public enum Redactor {
             } else if let length = digitRunLength(scalars), length > 0 {
                 output += placeholder
                 scalars = scalars.dropFirst(length)
-            } else if let length = jwtLength(scalars) {
+            } else if scalars.startIndex >= noJWTBefore, let length = jwtLength(scalars, noneBefore: &noJWTBefore) {
                 output += placeholder
                 scalars = scalars.dropFirst(length)
             } else {
@@ -105,8 +108,9 @@ public enum Redactor {
         isDigit(scalar) || ("a"..."f").contains(scalar) || ("A"..."F").contains(scalar)
     }
 
-    /// The length of a compact JWS/JWT (`eyJ….….…`) at the start of `scalars`.
-    private static func jwtLength(_ scalars: ArraySlice<Unicode.Scalar>) -> Int? {
+    /// The length of a compact JWS/JWT (`eyJ….….…`) at the start of `scalars`. When its run of
+    /// base64url has no dot, `noneBefore` moves to the run's end.
+    private static func jwtLength(_ scalars: ArraySlice<Unicode.Scalar>, noneBefore: inout Int) -> Int? {
         guard scalars.starts(with: "eyJ".unicodeScalars) else { return nil }
         var length = 0
         var dots = 0
@@ -114,7 +118,11 @@ public enum Redactor {
             if scalar == "." { dots += 1 } else if !isBase64URL(scalar) { break }
             length += 1
         }
-        return dots >= 1 ? length : nil
+        guard dots >= 1 else {
+            noneBefore = scalars.startIndex + length
+            return nil
+        }
+        return length
     }
 
     private static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
