@@ -1,7 +1,8 @@
 /// Every `error` an answer of Portvakt's can carry, and the ones its clients read: the OAuth
 /// and OpenID codes of the standards Portvakt speaks, then Portvakt's own for its API. One
-/// closed list, so a misspelt code does not compile and a client can switch over them.
-public enum OAuthErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
+/// closed list, so a misspelt code does not compile. Portvakt may add codes: a client switches
+/// over them with a `default`, and reads an answer's `error` with `init(rawValue:)`.
+public enum OAuthErrorCode: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     // RFC 6749 §4.1.2.1 and §5.2
     case invalidRequest = "invalid_request"
     case invalidClient = "invalid_client"
@@ -36,4 +37,7 @@ public enum OAuthErrorCode: String, Sendable, Hashable, Codable, CaseIterable {
     case deviceLimitReached = "device_limit_reached"
     /// Said by a client, never by Portvakt: the answer was not one of Portvakt's.
     case badResponse = "bad_response"
+
+    /// The wire form, so a code interpolated into a header or a log line says `invalid_grant`.
+    public var description: String { rawValue }
 }
