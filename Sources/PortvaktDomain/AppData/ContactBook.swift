@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 import PortvaktCore
 import PortvaktStorage
 
@@ -19,20 +20,9 @@ public struct ContactBook: Sendable {
     /// Who may add contacts in an organisation.
     public static let editors: Set<Role> = [.coordinator, .orgAdmin]
 
-    /// What is sealed: how to reach the person and what the peer mentor should know.
-    public struct Details: Codable, Sendable, Equatable {
-        public let phone: String?
-        public let address: String?
-        public let note: String?
-
-        public init(phone: String?, address: String?, note: String?) {
-            self.phone = phone
-            self.address = address
-            self.note = note
-        }
-
-        var isWithinLimits: Bool { [phone, address, note].allSatisfy { ($0?.count ?? 0) <= 500 } }
-    }
+    /// What is sealed: how to reach the person and what the peer mentor should know (the wire's
+    /// `details`, sealed as it arrives).
+    public typealias Details = ContactDetails
 
     public func list(in slug: String?, by actor: Actor) async throws -> [InOrganisation<Contact>] {
         try await actor.visibleRows(in: slug) { organisation, scope in
@@ -79,4 +69,8 @@ public struct ContactBook: Sendable {
         )
         return InOrganisation(row: contact, organisation: organisation.slug)
     }
+}
+
+extension ContactDetails {
+    var isWithinLimits: Bool { [phone, address, note].allSatisfy { ($0?.count ?? 0) <= 500 } }
 }

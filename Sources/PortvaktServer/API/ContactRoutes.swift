@@ -24,9 +24,8 @@ struct ContactRoutes {
         router.post("/v1/contacts") { request, context in
             let caller = try context.caller()
             let body = try await request.decodeJSON(NewContact.self)
-            let details = ContactBook.Details(phone: body.details.phone, address: body.details.address, note: body.details.note)
             let contact = try await contacts.add(
-                organisation: body.organisation, displayName: body.displayName, assignedTo: body.assignedTo, details: details, by: caller.actor
+                organisation: body.organisation, displayName: body.displayName, assignedTo: body.assignedTo, details: body.details, by: caller.actor
             )
             return try APIResponse.json(ContactInfo(contact, details: nil), status: .created)
         }
@@ -34,10 +33,10 @@ struct ContactRoutes {
 }
 
 extension ContactInfo {
-    init(_ listed: InOrganisation<Contact>, details: ContactBook.Details?) {
+    init(_ listed: InOrganisation<Contact>, details: ContactDetails?) {
         self.init(
             id: listed.row.id, organisation: listed.organisation, displayName: listed.row.displayName, assignedTo: listed.row.assignedUserId,
-            details: details.map { ContactDetails(phone: $0.phone, address: $0.address, note: $0.note) }
+            details: details
         )
     }
 }
