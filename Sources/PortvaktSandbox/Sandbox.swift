@@ -15,7 +15,7 @@ public struct Sandbox: Sendable {
     let bankID: SimulatedProvider
     let memberSystem = MemberSystem()
 
-    /// Generates each provider's RSA keys (a fraction of a second in release builds).
+    /// Takes each provider's RSA keys (generated once per process: ``ProviderKeys/of(_:)``).
     public init(configuration: SandboxConfiguration) throws {
         self.configuration = configuration
         clients = ClientRegistry(configuration.clients)
@@ -77,7 +77,7 @@ struct SimulatedProvider: Sendable {
 
     init(_ provider: SandboxProvider) throws {
         self.provider = provider
-        keys = try ProviderKeys.generate()
+        keys = try ProviderKeys.of(provider)
         forger = TokenForger(keys: keys)
         state = ProviderState()
     }

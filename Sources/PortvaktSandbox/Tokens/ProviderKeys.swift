@@ -18,6 +18,19 @@ struct ProviderKeys: Sendable {
         return ProviderKeys(signing: signing, kid: try Self.thumbprint(signing.publicKey), rogue: rogue, rogueKid: try Self.thumbprint(rogue.publicKey))
     }
 
+    /// The keys of `provider`, generated at the first call in a process: four RSA keys cost about half a second in a
+    /// debug build, and a process that builds a sandbox again (a test suite, a restarted server) needs no new ones.
+    /// The providers' keys stay distinct from each other.
+    static func of(_ provider: SandboxProvider) throws -> ProviderKeys {
+        switch provider {
+        case .vipps: try vippsKeys.get()
+        case .bankid: try bankIDKeys.get()
+        }
+    }
+
+    private static let vippsKeys = Result { try generate() }
+    private static let bankIDKeys = Result { try generate() }
+
     /// The JWKS document: only the real key.
     func jwks() throws -> JWKSDocument {
         JWKSDocument(keys: [try RSAPublicJWK(signing.publicKey, kid: kid)])

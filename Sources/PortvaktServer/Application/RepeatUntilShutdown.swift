@@ -9,3 +9,8 @@ func repeatUntilShutdown(every interval: Duration, _ work: @escaping @Sendable (
         }
     }
 }
+
+/// Waits `interval`, or less when graceful shutdown begins: a worker between rounds holds up no shutdown.
+func pauseUnlessShuttingDown(for interval: Duration) async {
+    try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+}

@@ -54,7 +54,7 @@ struct MailWorker: Service {
             await withTaskGroup(of: Void.self) { group in
                 for message in due { group.addTask { await deliver(message) } }
             }
-            if due.count < batch { try? await Task.sleep(for: interval) }
+            if due.count < batch { await pauseUnlessShuttingDown(for: interval) }
         }
     }
 

@@ -72,7 +72,7 @@ struct OutboxWorker: Service {
     }
 
     private func tick() async -> Event {
-        try? await Task.sleep(for: interval)
+        await pauseUnlessShuttingDown(for: interval)
         return .tick
     }
 
