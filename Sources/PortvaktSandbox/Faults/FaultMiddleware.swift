@@ -14,8 +14,8 @@ struct FaultMiddleware<Context: SandboxRequestContext>: RouterMiddleware {
             return try await next(request, context)
         }
         let settings = await board.settings(for: provider)
-        if settings.contains(.connectionDrop), let channel = context.channel {
-            try? await channel.close()
+        if settings.contains(.connectionDrop) {
+            await context.dropConnection()
             throw HTTPError(.serviceUnavailable)
         }
         if settings.contains(.outage) {

@@ -1,18 +1,23 @@
 import Hummingbird
 import NIOCore
 
-/// A request context that can reach its connection, so the `connection_drop` fault can close it.
+/// What the sandbox needs of the request context of the server it runs in.
 public protocol SandboxRequestContext: RequestContext {
-    var channel: (any Channel)? { get }
+    /// Ends the request's connection without an answer: the `connection_drop` fault.
+    func dropConnection() async
 }
 
 /// The context of a sandbox that runs on its own.
 public struct StandaloneSandboxContext: SandboxRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let channel: (any Channel)?
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
+    }
+
+    public func dropConnection() async {
+        try? await channel.close()
     }
 }

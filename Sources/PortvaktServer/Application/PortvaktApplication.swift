@@ -16,6 +16,8 @@ public enum PortvaktApplication {
     ///   - logger: the logger every part logs to; wrap its handler in ``RedactingLogHandler``.
     ///   - clock: the broker's time (token lifetimes, order expiry); the system clock unless a test moves it.
     ///   - onRoutes: told every route as `METHOD /path` (a test walks them all with hostile input).
+    ///   - inProcess: answers requests with this server's router, without a socket: the broker's calls to the
+    ///     embedded sandbox, and a test's (with `PORTVAKT_PUBLIC_URL` set, the server needs no listener).
     /// - Returns: an application whose `runService()` migrates, loads keys and serves.
     public static func build(
         configuration: ServerConfiguration,
@@ -24,15 +26,17 @@ public enum PortvaktApplication {
         readiness: Readiness = Readiness(),
         onMetricsRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
         onRoutes: ([String]) -> Void = { _ in },
+        inProcess: InProcessHTTP = InProcessHTTP(),
         onRunning: @escaping @Sendable (_ publicURL: String) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         let keys = try DataProtectionKeys.load(for: configuration, logger: logger)
         let driver = try await DatabaseConnection.open(configuration.database, logger: logger)
         let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
         let http = HTTPClientService(timeout: configuration.upstreamTimeout)
-        let outbound: any OutboundHTTP = NetworkHTTP(client: http.client)
+        let network = NetworkHTTP(client: http.client)
         // The embedded sandbox keeps the server's time: its auth_time is what step-up freshness counts from.
         let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger, now: clock)) : nil
+        let outbound: any OutboundHTTP = sandbox == nil ? network : inProcess
         let services = ServerServices(
             configuration: configuration, store: store, keys: keys, sandboxEnabled: sandbox != nil, logger: logger, http: outbound, now: clock
         )
@@ -93,12 +97,37 @@ public enum PortvaktApplication {
         onRoutes(router.routes.map(\.description))
         MethodNotAllowed.register(on: router)
 
+        /// Points the broker at the embedded sandbox's providers and member systems, answered in process.
+        @Sendable func connectSandbox(_ publicURL: String) async {
+            guard let sandbox else { return }
+            inProcess.answerLocally(publicURL: publicURL, pathPrefix: sandbox.configuration.pathPrefix)
+            let unconfigured = [IdentityProvider.vipps, .bankid].filter { configuration.upstreams[$0] == nil }
+            do {
+                try await SandboxUpstreams.connect(
+                    sandbox, providers: unconfigured, publicURL: publicURL, into: services.upstreams,
+                    http: inProcess, timeout: configuration.upstreamTimeout, levels: configuration.withAssuranceLevels
+                )
+                await SandboxUpstreams.connectMemberSystems(
+                    sandbox, publicURL: publicURL, into: services.memberSystems,
+                    except: Set(configuration.memberSystems.map(\.organisation))
+                )
+                if configuration.bankIDOrderAPI == nil {
+                    await SandboxUpstreams.connectOrders(
+                        sandbox, publicURL: publicURL, into: services.upstreams, http: inProcess,
+                        timeout: configuration.upstreamTimeout, startTimeout: configuration.bankIDOrderStartTimeout
+                    )
+                }
+            } catch {
+                logger.error("Could not connect the broker to the sandbox providers", metadata: ["error": "\(error)"])
+            }
+        }
+
         var app = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [CloseAfterResponseHandler()], idleTimeout: Self.idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Portvakt"),
             services: [
-                driver, AuditLinkService(store: store, readiness: readiness, logger: logger),
+                InProcessBinding(http: inProcess), driver, AuditLinkService(store: store, readiness: readiness, logger: logger),
                 http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
                 OutboxWorker(
                     store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: outbound, readiness: readiness,
@@ -111,27 +140,10 @@ public enum PortvaktApplication {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let publicURL = configuration.publicURL(listeningOn: port)
-                services.address.set(publicURL)
-                if let sandbox {
-                    let unconfigured = [IdentityProvider.vipps, .bankid].filter { configuration.upstreams[$0] == nil }
-                    do {
-                        try await SandboxUpstreams.connect(
-                            sandbox, providers: unconfigured, publicURL: publicURL, into: services.upstreams,
-                            http: outbound, timeout: configuration.upstreamTimeout, levels: configuration.withAssuranceLevels
-                        )
-                        await SandboxUpstreams.connectMemberSystems(
-                            sandbox, publicURL: publicURL, into: services.memberSystems,
-                            except: Set(configuration.memberSystems.map(\.organisation))
-                        )
-                        if configuration.bankIDOrderAPI == nil {
-                            await SandboxUpstreams.connectOrders(
-                                sandbox, publicURL: publicURL, into: services.upstreams, http: outbound,
-                                timeout: configuration.upstreamTimeout, startTimeout: configuration.bankIDOrderStartTimeout
-                            )
-                        }
-                    } catch {
-                        logger.error("Could not connect the broker to the sandbox providers", metadata: ["error": "\(error)"])
-                    }
+                // A configured address was known, and the sandbox connected, before the server started.
+                if !configuration.publicURLIsConfigured {
+                    services.address.set(publicURL)
+                    await connectSandbox(publicURL)
                 }
                 logger.notice("Portvakt is running: open \(publicURL)/", metadata: [
                     "mode": "\(configuration.environment.rawValue)", "database": "\(configuration.database)",
@@ -163,8 +175,14 @@ public enum PortvaktApplication {
             if sandbox != nil, configuration.developmentSeed {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)
             }
+            if configuration.publicURLIsConfigured {
+                services.address.set(configuration.publicURL)
+                await connectSandbox(configuration.publicURL)
+            }
             readiness.migrated()
         }
+        let responder = app.responder
+        inProcess.bind({ try await responder.respond(to: $0, context: $1) }, network: network, logger: logger)
         return app
     }
 

@@ -17,7 +17,7 @@ struct RequestTracingMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var parent = InstrumentationContext.current ?? .topLevel
-        if resolver.vouchesForTraces(peer: context.channel?.remoteAddress?.ipAddress),
+        if resolver.vouchesForTraces(peer: context.peer),
            let traceparent = request.headers[.traceparent].flatMap(Self.wellFormed) {
             InstrumentationSystem.instrument.extract(["traceparent": traceparent], into: &parent, using: TraceparentExtractor())
         }

@@ -11,7 +11,7 @@ struct ClientAddressMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.resolvedClientAddress = resolver.clientAddress(
-            peer: context.channel?.remoteAddress?.ipAddress,
+            peer: context.peer,
             forwarded: request.headers[values: .forwarded],
             forwardedFor: request.headers[values: .xForwardedFor]
         )

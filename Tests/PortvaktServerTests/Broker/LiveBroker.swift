@@ -8,18 +8,28 @@ import PortvaktCore
 import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
+import HummingbirdTesting
 import ServiceLifecycle
 import Synchronization
 import Testing
 
-/// A real portvakt-server (broker and in-process sandbox) on a loopback port, on SQLite or
-/// PostgreSQL, and a browser-like HTTP client that does not follow redirects, so each hop of a
-/// login can be checked.
+/// A real portvakt-server (broker and embedded sandbox) on SQLite or PostgreSQL, and a browser-like
+/// HTTP client that does not follow redirects, so each hop of a login can be checked. The browser
+/// reaches the server in process (its router, no socket) unless a test asks for a loopback port:
+/// what it checks is about sockets, connections or several servers (issue 48 item 2).
 struct LiveBroker: Sendable {
     static let adminToken = "test-sandbox-admin-token-0123456789"
 
+    /// How the browser reaches the server.
+    enum Transport: Sendable {
+        /// The server's router, in process: the server listens on no port.
+        case inProcess
+        /// A loopback port the server listens on.
+        case socket
+    }
+
     let baseURL: String
-    let http: HTTPClient
+    let http: any BrowserConnection
     let logs: LogSink
     let configuration: ServerConfiguration
     /// The broker's clock: the system's, plus however far a test has moved it.
@@ -31,17 +41,19 @@ struct LiveBroker: Sendable {
 
     /// Starts a server with `settings` on a new database of `kind`, runs `body`, stops it.
     static func run(
-        _ kind: DatabaseKind, settings: [String: String] = [:], _ body: @escaping @Sendable (LiveBroker) async throws -> Void
+        _ kind: DatabaseKind, settings: [String: String] = [:], over transport: Transport = .inProcess,
+        _ body: @escaping @Sendable (LiveBroker) async throws -> Void
     ) async throws {
         try await TestDatabase.withServerDatabase(kind) { databaseURL in
-            try await serve(databaseURL: databaseURL, settings: settings, body)
+            try await serve(databaseURL: databaseURL, settings: settings, over: transport, body)
         }
     }
 
     /// Starts a server on `databaseURL` (nil: SQLite in the data directory), runs `body`, stops it.
     /// Two calls with the same database and `PORTVAKT_DATA_DIR` are one server restarted.
     static func serve(
-        databaseURL: String?, settings: [String: String], _ body: @escaping @Sendable (LiveBroker) async throws -> Void
+        databaseURL: String?, settings: [String: String], over transport: Transport = .inProcess,
+        _ body: @escaping @Sendable (LiveBroker) async throws -> Void
     ) async throws {
         // The suites written before DPoP and PAR drive the app's client as an old app version
         // would (`PORTVAKT_LEGACY_CLIENTS`); SenderConstraintTests and the CLI's end-to-end
@@ -51,16 +63,26 @@ struct LiveBroker: Sendable {
             "PORTVAKT_LEGACY_CLIENTS": "no.portvakt.app,portvakt-cli",
         ]
         environment["DATABASE_URL"] = databaseURL
+        // In process the address is the one the browser uses: its Host, DPoP's htu, the redirects' origin.
+        if transport == .inProcess { environment["PORTVAKT_PUBLIC_URL"] = inProcessURL }
         let configuration = try TestServer.configuration(environment.merging(settings) { $1 })
         let logs = LogSink()
         let logger = TestServer.logger(into: logs)
         let (started, continuation) = AsyncStream<String>.makeStream()
         let clock = TestClock()
         var routes: [String] = []
+        let inProcess = InProcessHTTP()
         let app = try await PortvaktApplication.build(
-            configuration: configuration, logger: logger, clock: { clock.now }, onRoutes: { routes = $0 }
+            configuration: configuration, logger: logger, clock: { clock.now }, onRoutes: { routes = $0 }, inProcess: inProcess
         ) { url in
             continuation.yield(url)
+        }
+        if transport == .inProcess {
+            let browser = InProcessBrowser(server: inProcess, origin: configuration.publicURL)
+            let broker = LiveBroker(baseURL: configuration.publicURL, http: browser, logs: logs, configuration: configuration, clock: clock, routes: routes)
+            // The router framework runs the server's services and start-up work, and no listener.
+            try await app.test(.router) { _ in try await body(broker) }
+            return
         }
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -76,7 +98,7 @@ struct LiveBroker: Sendable {
                 try await group.waitForAll()
                 throw CancellationError()
             }
-            let broker = LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock, routes: routes)
+            let broker = LiveBroker(baseURL: url, http: SocketConnection(client: http), logs: logs, configuration: configuration, clock: clock, routes: routes)
             do {
                 try await body(broker)
             } catch {
@@ -119,7 +141,7 @@ struct LiveBroker: Sendable {
             request.headers.add(name: "Content-Type", value: raw.contentType)
             request.body = .bytes(ByteBuffer(data: raw.body))
         }
-        let response = try await http.execute(request, timeout: .seconds(30))
+        let response = try await http.exchange(request, timeout: .seconds(30))
         if !asAnotherBrowser { loginCookies.keep(response.headers["set-cookie"]) }
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         var fields: [String: String] = [:]
@@ -141,13 +163,49 @@ struct LiveBroker: Sendable {
         request.headers.add(name: "Authorization", value: "Bearer \(Self.adminToken)")
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["faults": faults, "slow_seconds": 8])))
-        let response = try await http.execute(request, timeout: .seconds(10))
+        let response = try await http.exchange(request, timeout: .seconds(10))
         #expect(response.status == .ok || response.status == .noContent)
     }
 
     /// The store behind the server, opened separately with the server's keys, for checking what was written.
     func withStore<R: Sendable>(_ body: @escaping @Sendable (PortvaktStore) async throws -> R) async throws -> R {
         try await PortvaktApplication.withStore(configuration: configuration, logger: TestDatabase.logger) { store, _ in try await body(store) }
+    }
+}
+
+extension LiveBroker {
+    /// The server's address when the browser reaches it in process.
+    /// An IP address, as a `dev` server on a loopback port names itself; passkey suites set `localhost`.
+    static let inProcessURL = "http://127.0.0.1"
+}
+
+/// How a test's browser sends a request and reads the answer.
+protocol BrowserConnection: Sendable {
+    func exchange(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse
+}
+
+/// Over a loopback socket.
+struct SocketConnection: BrowserConnection {
+    let client: HTTPClient
+
+    func exchange(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
+        try await client.execute(request, timeout: timeout)
+    }
+}
+
+/// To the server's router, in process; only the server's own address answers there.
+struct InProcessBrowser: BrowserConnection {
+    let server: InProcessHTTP
+    let origin: String
+
+    struct NotThisServer: Error, CustomStringConvertible {
+        let url: String
+        var description: String { "\(url) is not this server's address; a test that needs another listener runs over: .socket" }
+    }
+
+    func exchange(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
+        guard request.url == origin || request.url.hasPrefix(origin + "/") || request.url.hasPrefix(origin + "?") else { throw NotThisServer(url: request.url) }
+        return try await server.answer(request, timeout: timeout)
     }
 }
 

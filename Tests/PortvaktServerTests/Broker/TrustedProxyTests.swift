@@ -116,7 +116,7 @@ struct TrustedProxyTests {
 
     @Test("S21.2: behind a trusted proxy one client's failures block that client only; the audit trail names the client", arguments: TestDatabase.kinds)
     func throttlePerForwardedClient(kind: DatabaseKind) async throws {
-        try await LiveBroker.run(kind, settings: ["PORTVAKT_TRUSTED_PROXIES": "127.0.0.1"]) { broker in
+        try await LiveBroker.run(kind, settings: ["PORTVAKT_TRUSTED_PROXIES": "127.0.0.1"], over: .socket) { broker in
             let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
             func attempt(as client: String, _ index: Int) async throws -> Int {
                 try await broker.send("/oauth/password", method: .POST, form: [
@@ -140,7 +140,7 @@ struct TrustedProxyTests {
 
     @Test("Security review II, item 5: behind a trusted proxy writing X-Forwarded-For, a client's own Forwarded header does not pick its throttle bucket")
     func clientForwardedIgnoredBehindProxy() async throws {
-        try await LiveBroker.run(.sqlite, settings: ["PORTVAKT_TRUSTED_PROXIES": "127.0.0.1"]) { broker in
+        try await LiveBroker.run(.sqlite, settings: ["PORTVAKT_TRUSTED_PROXIES": "127.0.0.1"], over: .socket) { broker in
             let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
             for index in 0..<31 {
                 let status = try await broker.send("/oauth/password", method: .POST, form: [
@@ -153,7 +153,7 @@ struct TrustedProxyTests {
 
     @Test("S21.2: without PORTVAKT_TRUSTED_PROXIES a spoofed X-Forwarded-For or Forwarded changes nothing: the failures count against the peer")
     func spoofedHeadersIgnored() async throws {
-        try await LiveBroker.run(.sqlite) { broker in
+        try await LiveBroker.run(.sqlite, over: .socket) { broker in
             let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
             for index in 0..<31 {
                 let status = try await broker.send("/oauth/password", method: .POST, form: [

@@ -28,7 +28,7 @@ struct PortvaktKitIntegrationTests {
 
     @Test("Login, refresh, device unlock, step-up and an offline queue replayed without duplicates, every token bound to the proof key (issue 22)")
     func wholeJourney() async throws {
-        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy) { broker in
+        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy, over: .socket) { broker in
             let client = try Self.client(broker)
             let storage = MemorySecureStorage()
             let tokens = TokenManager(storage: storage, refresher: client, margin: 0)
@@ -121,7 +121,7 @@ struct PortvaktKitIntegrationTests {
 
     @Test("S2.4: an app relaunched while the browser was open still finishes the login with the verifier and state it stored first; S16.3: the token answer says when the session and the device trust end")
     func S2_4_relaunchDuringTheBrowserStillCompletes() async throws {
-        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy) { broker in
+        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy, over: .socket) { broker in
             // What survives the relaunch: the secure storage (the proof key is in it too).
             let storage = MemorySecureStorage()
             func driver(_ browser: any WebAuthenticator) throws -> (AuthDriver, TokenManager) {
@@ -182,7 +182,7 @@ struct PortvaktKitIntegrationTests {
 
     @Test("S3: the BankID order flow through the SDK and the state machine, then the session")
     func bankIDOrder() async throws {
-        try await LiveBroker.run(.sqlite) { broker in
+        try await LiveBroker.run(.sqlite, over: .socket) { broker in
             let client = try Self.client(broker)
             let storage = MemorySecureStorage()
             var machine = AuthMachine(context: AuthContext(biometry: .notAvailable, hasSession: false, deviceKeyEnrolled: false, online: true))
@@ -218,7 +218,7 @@ struct PortvaktKitIntegrationTests {
 
     @Test("S3.2: the BankID app switches back to the app: the launch link carries the configured return URL")
     func bankIDReturnURL() async throws {
-        try await LiveBroker.run(.sqlite) { broker in
+        try await LiveBroker.run(.sqlite, over: .socket) { broker in
             let base = try #require(URL(string: broker.baseURL))
             func client(returnURL: String?) -> PortvaktClient {
                 PortvaktClient(
@@ -260,7 +260,7 @@ struct PortvaktKitIntegrationTests {
 
     @Test("S10.1, S2.4: a double tap opens a second login; the first one's late cancel neither closes it nor clears its verifier, and the second completes")
     func S10_1_theNewestAttemptWins() async throws {
-        try await LiveBroker.run(.sqlite) { broker in
+        try await LiveBroker.run(.sqlite, over: .socket) { broker in
             let storage = MemorySecureStorage()
             let client = PortvaktClient(
                 configuration: PortvaktConfiguration(baseURL: try #require(URL(string: broker.baseURL))), proofKey: SoftwareProofKey(storage: storage)

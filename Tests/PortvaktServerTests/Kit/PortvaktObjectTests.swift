@@ -34,7 +34,7 @@ struct PortvaktObjectTests {
 
     @Test("S4, S11, S7: one object from a fresh install to logout: the browser is given the scheme alone, the state streams, any method is signed, step-up returns the server's expiry")
     func wholeJourney() async throws {
-        try await LiveBroker.run(.sqlite) { broker in
+        try await LiveBroker.run(.sqlite, over: .socket) { broker in
             let storage = MemorySecureStorage()
             // Left by an earlier installation: a fresh install must not resume it.
             try await storage.write("stale-refresh-token", for: .refreshToken)

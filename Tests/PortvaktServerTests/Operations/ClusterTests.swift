@@ -174,7 +174,7 @@ struct Cluster: Sendable {
         _ body: @escaping @Sendable ([LiveBroker]) async throws -> Void
     ) async throws {
         guard let port = ports.first else { return try await body(started) }
-        try await LiveBroker.serve(databaseURL: databaseURL, settings: settings.merging(["PORTVAKT_PORT": "\(port)"]) { $1 }) { broker in
+        try await LiveBroker.serve(databaseURL: databaseURL, settings: settings.merging(["PORTVAKT_PORT": "\(port)"]) { $1 }, over: .socket) { broker in
             var instance = broker.at("http://127.0.0.1:\(port)")
             instance.loginCookies = started.first?.loginCookies ?? instance.loginCookies  // one browser reaches every instance
             try await serve(ports: Array(ports.dropFirst()), databaseURL: databaseURL, settings: settings, started: started + [instance], body)
@@ -208,7 +208,7 @@ struct Cluster: Sendable {
             let url = "http://127.0.0.1:\(configuration.port)"
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await services.run() }
-                let broker = LiveBroker(baseURL: url, http: http, logs: LogSink(), configuration: configuration, clock: TestClock(), routes: [])
+                let broker = LiveBroker(baseURL: url, http: SocketConnection(client: http), logs: LogSink(), configuration: configuration, clock: TestClock(), routes: [])
                 var up = false
                 for _ in 0..<100 where !up {
                     up = (try? await broker.send("/health/live").status) == 200

@@ -51,7 +51,7 @@ struct ObservabilityTests {
     @Test("S21.3: on PORTVAKT_METRICS_PORT /metrics needs no token, and the main port does not serve it")
     func metricsPort() async throws {
         let port = Int.random(in: 41000...49000)
-        try await LiveBroker.run(.sqlite, settings: ["PORTVAKT_METRICS_PORT": "\(port)"]) { broker in
+        try await LiveBroker.run(.sqlite, settings: ["PORTVAKT_METRICS_PORT": "\(port)"], over: .socket) { broker in
             #expect(try await broker.send("/metrics").status == 404)
             let reply = try await broker.send("http://127.0.0.1:\(port)/metrics")
             #expect(reply.status == 200)
