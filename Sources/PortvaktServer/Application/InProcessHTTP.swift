@@ -1,11 +1,14 @@
 import AsyncHTTPClient
+import Foundation
 import HTTPTypes
 import Hummingbird
+import Instrumentation
 import Logging
 import ServiceLifecycle
 import NIOCore
 import NIOHTTP1
 import Synchronization
+import Tracing
 
 /// Answers HTTP requests with this server's own router, without a socket (issue 48 item 2).
 ///
@@ -50,11 +53,26 @@ public final class InProcessHTTP: OutboundHTTP {
 
     func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
         if let routed = local.withLock({ $0 })?.routed(request.url) {
-            var request = request
-            request.url = routed
-            return try await answer(request, timeout: timeout)
+            return try await asClient(request, routedAs: routed, timeout: timeout)
         }
         return try await bound().network.execute(request, timeout: timeout)
+    }
+
+    /// What AsyncHTTPClient does around a call: a client span named by the method, with the URL, and
+    /// the trace's `traceparent` in the request, so the answering route's span is the call's child.
+    private func asClient(_ request: HTTPClientRequest, routedAs url: String, timeout: TimeAmount) async throws -> HTTPClientResponse {
+        try await withSpan(request.method.rawValue, ofKind: .client) { span in
+            span.attributes["http.request.method"] = request.method.rawValue
+            span.attributes["url.full"] = request.url
+            span.attributes["url.path"] = URL(string: request.url)?.path
+            var request = request
+            request.url = url
+            InstrumentationSystem.instrument.inject(InstrumentationContext.current ?? .topLevel, into: &request.headers, using: HeadersInjector())
+            let response = try await answer(request, timeout: timeout)
+            if response.status.code >= 400 { span.setStatus(.init(code: .error)) }
+            span.attributes["http.response.status_code"] = Int64(response.status.code)
+            return response
+        }
     }
 
     /// The server's answer to `request`, with its status, headers and body as a client would read them: a
@@ -67,7 +85,8 @@ public final class InProcessHTTP: OutboundHTTP {
         var logger = binding.logger
         logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
         let context = PortvaktRequestContext(inProcess: connection, logger: logger)
-        let work = Task { () async throws -> HTTPClientResponse in
+        // Detached: the server sees what a request carries (its trace in `traceparent`), none of the caller's task-locals.
+        let work = Task.detached { () async throws -> HTTPClientResponse in
             let response: Response
             do {
                 response = try await binding.respond(Request(head: head.request, body: RequestBody(buffer: head.body)), context)
@@ -156,6 +175,12 @@ struct InProcessBinding: Service {
     func run() async throws {
         try? await gracefulShutdown()
         http.unbind()
+    }
+}
+
+private struct HeadersInjector: Injector {
+    func inject(_ value: String, forKey name: String, into headers: inout HTTPHeaders) {
+        headers.replaceOrAdd(name: name, value: value)
     }
 }
 

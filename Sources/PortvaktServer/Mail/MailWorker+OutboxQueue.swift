@@ -3,7 +3,6 @@ import Logging
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
-import Tracing
 
 /// The mail outbox: the store's `mail_outbox`, and SMTP or the sandbox's mailbox.
 extension MailWorker: OutboxQueue {
@@ -16,8 +15,9 @@ extension MailWorker: OutboxQueue {
         case .sandboxMailbox:
             return .delivered
         case .held:
-            // Not reached: a held worker claims nothing (`run()` waits for shutdown instead).
-            return .failed(problem: "PORTVAKT_SMTP_URL is not set")
+            // Never reached: a held worker claims nothing (`run()` waits for shutdown instead). Were it
+            // reached, a failure would use up the message's attempts; a lease that runs out does not.
+            preconditionFailure("a held mail outbox delivers nothing")
         case .smtp(let client):
             do {
                 try await client.send(try mail(message, from: client.settings.from))
@@ -41,9 +41,9 @@ extension MailWorker: OutboxQueue {
     /// A refusal for good (5xx) gives up at once. The log says the reason, not the server's text,
     /// which may repeat the recipient's address.
     private func outcome(of error: SMTPError) -> DeliveryOutcome {
-        .failed(problem: error.description, permanent: error.isPermanent, logged: [
+        .failed(problem: error.description, logged: [
             "problem": "\(error.reason)", "reply": "\(error.reply.map { String($0.code) } ?? "none")",
-        ])
+        ], permanent: error.isPermanent)
     }
 
     /// The message to send: the body opened, the addresses checked again.
@@ -60,9 +60,7 @@ extension MailWorker: OutboxQueue {
 }
 
 extension MailOutboxMessage: OutboxItem {
+    var queuedAt: Date { Date(millisecondsSince1970: createdAt) }
     var logMetadata: Logger.Metadata { ["mail": "\(id)", "kind": "\(kind)"] }
-
-    func describe(_ attributes: inout SpanAttributes) {
-        attributes["portvakt.mail.kind"] = "\(kind)"
-    }
+    var spanAttributes: [String: String] { ["portvakt.mail.kind": "\(kind)"] }
 }

@@ -9,7 +9,7 @@ import ServiceLifecycle
 ///
 /// An ``OutboxRunner`` over this outbox (`MailWorker+OutboxQueue.swift`): every second it
 /// claims the messages that are due (``PortvaktStore/claimDueMail(claimID:lease:limit:now:)``)
-/// and sends each on its own connection, at most `batch` at once. A claim lasts longer than a send
+/// and sends each on its own connection, at most `capacity` at once, claiming again as a send ends. A claim lasts longer than a send
 /// may take, so no worker on any instance sends the same message meanwhile; an outcome is recorded
 /// only under the claim it was sent under. SMTP has no idempotency key: when an instance dies
 /// between the server's 250 and recording it, the message is sent again after the lease, with the
@@ -38,7 +38,7 @@ struct MailWorker: Service {
     var maxAttempts = 12
     var interval: Duration = .seconds(1)
     /// Messages sent at once.
-    var batch = 5
+    var capacity = 5
     /// How long a claim keeps other workers away: the send's timeout and time to record the outcome.
     var lease: TimeInterval = 90
 
@@ -51,7 +51,7 @@ struct MailWorker: Service {
         }
         await OutboxRunner(
             queue: self, policy: RetryPolicy(maxAttempts: maxAttempts), telemetry: telemetry, logger: logger, now: now,
-            interval: interval, capacity: batch, lease: lease
+            interval: interval, capacity: capacity, lease: lease
         ).run()
     }
 

@@ -16,9 +16,9 @@ extension OutboxWorker: OutboxQueue {
     func deliver(_ message: OutboxMessage) async -> DeliveryOutcome {
         do {
             guard let problem = try await send(message) else { return .delivered }
-            return .failed(problem: problem)
+            return .failed(problem: problem, logged: ["problem": "\(problem)"])
         } catch {
-            return .failed(problem: "could not reach the member system")
+            return .failed(problem: "could not reach the member system", logged: ["problem": "could not reach the member system"])
         }
     }
 
@@ -30,7 +30,7 @@ extension OutboxWorker: OutboxQueue {
         try await store.markOutboxFailed(id: message.id, claimID: claimID, error: error, nextAttempt: nextAttempt, now: now)
     }
 
-    /// The failure, or nil when the member system took the message.
+    /// The failure (words of Portvakt's, safe to log), or nil when the member system took the message.
     private func send(_ message: OutboxMessage) async throws -> String? {
         guard let organisation = try await store.organisation(id: message.organisationId),
               let system = await memberSystems.system(for: organisation.slug)
@@ -54,5 +54,7 @@ extension OutboxWorker: OutboxQueue {
 }
 
 extension OutboxMessage: OutboxItem {
+    var queuedAt: Date { Date(millisecondsSince1970: createdAt) }
     var logMetadata: Logger.Metadata { ["message": "\(id)"] }
+    var spanAttributes: [String: String] { [:] }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// One outbox that ``OutboxRunner`` works: where its messages wait, and how one leaves.
 ///
@@ -17,4 +18,28 @@ protocol OutboxQueue: Sendable {
     /// Records a failed attempt: retried at `nextAttempt`, or `dead` when nil.
     /// - Returns: false when the claim was no longer current: nothing is changed.
     func markFailed(_ message: Message, claimID: String, error: String, nextAttempt: Date?, now: Date) async throws -> Bool
+}
+
+/// An outbox message as ``OutboxRunner`` sees it: how often it was tried, how old it is, and
+/// how log lines and spans name it.
+protocol OutboxItem: Sendable {
+    /// Attempts recorded before this one.
+    var attempts: Int { get }
+    var queuedAt: Date { get }
+    /// Names the message in log lines: its id and kind, never what it says.
+    var logMetadata: Logger.Metadata { get }
+    /// Names the message on its delivery's span (the runner adds the attempt).
+    var spanAttributes: [String: String] { get }
+}
+
+/// What one attempt to deliver an outbox message came to.
+enum DeliveryOutcome: Sendable, Equatable {
+    /// The receiver took the message.
+    case delivered
+    /// The message was not delivered.
+    /// - problem: recorded as the message's last error, which administrators see.
+    /// - logged: what the log line says of the problem. Said separately, because a receiver's
+    ///   words may repeat personal data (an SMTP server's reply may quote the recipient's address).
+    /// - permanent: another attempt would fail the same way, so the message gives up now.
+    case failed(problem: String, logged: Logger.Metadata, permanent: Bool = false)
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PortvaktStorage
 import ServiceLifecycle
 import Tracing
 
@@ -71,7 +70,7 @@ struct OutboxRunner<Queue: OutboxQueue>: Sendable {
     private func deliver(_ message: Queue.Message, claimID: String) async {
         await withSpan(telemetry.span, ofKind: .client) { span in
             span.updateAttributes { attributes in
-                message.describe(&attributes)
+                for (key, value) in message.spanAttributes { attributes[key] = value }
                 attributes["portvakt.attempt"] = message.attempts + 1
             }
             await record(await queue.deliver(message), of: message, claimID: claimID)
@@ -86,12 +85,12 @@ struct OutboxRunner<Queue: OutboxQueue>: Sendable {
             switch outcome {
             case .delivered:
                 let recorded = try await queue.markDelivered(message, claimID: claimID, now: now)
-                if recorded { telemetry.deliveryLatency(now.timeIntervalSince(Date(millisecondsSince1970: message.createdAt))) }
+                if recorded { telemetry.deliveryLatency(now.timeIntervalSince(message.queuedAt)) }
                 logger.info(recorded ? telemetry.delivered : telemetry.deliveredAfterClaimEnded, metadata: metadata)
-            case .failed(let problem, let permanent, let logged):
+            case .failed(let problem, let logged, let permanent):
                 let next = policy.nextAttempt(afterAttempt: attempts, permanent: permanent, now: now)
                 guard try await queue.markFailed(message, claimID: claimID, error: problem, nextAttempt: next, now: now) else { return }
-                logger.notice(next == nil ? telemetry.dead : telemetry.retrying, metadata: metadata.merging(logged ?? ["problem": "\(problem)"]) { $1 })
+                logger.notice(next == nil ? telemetry.dead : telemetry.retrying, metadata: metadata.merging(logged) { $1 })
             }
         } catch {
             // The claim runs out and the message is delivered again.
