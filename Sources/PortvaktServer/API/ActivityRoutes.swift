@@ -11,11 +11,11 @@ import PortvaktStorage
 struct ActivityRoutes {
     let activities: ActivityLog
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/v1/activities") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/v1/activities", .member, surface: .json) { request, context in
             try await create(request, context)
         }
-        router.get("/v1/activities") { request, context in
+        routes.get("/v1/activities", .member, surface: .json) { request, context in
             let listed = try await activities.list(in: try request.queryFields()["organisation"], by: try context.caller().actor)
             return try APIResponse.json(ActivityList(activities: listed.map { ActivityInfo($0) }))
         }

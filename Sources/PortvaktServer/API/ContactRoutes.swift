@@ -12,16 +12,16 @@ import PortvaktStorage
 struct ContactRoutes {
     let contacts: ContactBook
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/v1/contacts") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/v1/contacts", .member, surface: .json) { request, context in
             let listed = try await contacts.list(in: try request.queryFields()["organisation"], by: try context.caller().actor)
             return try APIResponse.json(ContactList(contacts: listed.map { ContactInfo($0, details: nil) }))
         }
-        router.get("/v1/contacts/:id") { _, context in
+        routes.get("/v1/contacts/:id", .member.taking(.contactsRead), surface: .json) { _, context in
             let opened = try await contacts.open(context.parameters.get("id") ?? "", by: try context.caller().actor)
             return try APIResponse.json(ContactInfo(opened.contact, details: opened.details))
         }
-        router.post("/v1/contacts") { request, context in
+        routes.post("/v1/contacts", .member, surface: .json) { request, context in
             let caller = try context.caller()
             let body = try await request.decodeJSON(NewContact.self)
             let contact = try await contacts.add(

@@ -12,11 +12,11 @@ import PortvaktStorage
 struct ExpenseRoutes {
     let expenses: ExpenseClaims
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/v1/expenses") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/v1/expenses", .member.taking(.expensesSubmit), surface: .json) { request, context in
             try await submit(request, context)
         }
-        router.get("/v1/expenses") { request, context in
+        routes.get("/v1/expenses", .member, surface: .json) { request, context in
             let listed = try await expenses.list(in: try request.queryFields()["organisation"], by: try context.caller().actor)
             return try APIResponse.json(ExpenseList(expenses: listed.map { ExpenseInfo($0) }))
         }

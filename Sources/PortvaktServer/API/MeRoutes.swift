@@ -11,8 +11,8 @@ import PortvaktStorage
 struct MeRoutes {
     let profile: Profile
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/v1/me") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/v1/me", .member, surface: .json) { request, context in
             let caller = try context.caller()
             let view: Profile.View
             do {

@@ -21,20 +21,20 @@ struct MemberRoutes {
     let merge: AccountMerge
     let now: @Sendable () -> Date
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/v1/organisations/:slug/members") { _, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/v1/organisations/:slug/members", .coordinators, surface: .json) { _, context in
             let caller = try context.caller()
             let members = try await administration.members(of: try caller.organisation(context.parameters.get("slug")), by: caller.actor)
             return try APIResponse.json(["members": members.map { MemberInfo($0.record, userID: $0.holder) }])
         }
-        router.delete("/v1/organisations/:slug/members/:user/devices") { _, context in
+        routes.delete("/v1/organisations/:slug/members/:user/devices", .administrators.taking(.devicesRemoveAll), surface: .json) { _, context in
             let caller = try context.caller()
             let revoked = try await administration.removeAllDevices(
                 of: context.parameters.get("user") ?? "", in: try caller.organisation(context.parameters.get("slug")), by: caller.actor, source: "api"
             )
             return try APIResponse.json(["revoked": revoked])
         }
-        router.post("/v1/organisations/:slug/users/merge") { request, context in
+        routes.post("/v1/organisations/:slug/users/merge", .administrators.taking(.accountsMerge), surface: .json) { request, context in
             let caller = try context.caller()
             let organisation = try caller.organisation(context.parameters.get("slug"))
             // The policy before the body (the domain operation checks it again; this orders the answers).

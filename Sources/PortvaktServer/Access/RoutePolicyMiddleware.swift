@@ -3,20 +3,21 @@ import HummingbirdAuth
 import PortvaktDomain
 import PortvaktProtocol
 
-/// Enforces each route's declared caller (``RoutePolicy``) before its handler runs: for a
+/// Enforces each route's declared caller (``RoutePolicy``, in the ``RouteTable``) before its handler runs: for a
 /// member's route it authenticates the access token (and a device-key step-up where the route's
 /// action asks for one), for a role's route it also checks the role in the path's organisation,
 /// and puts the caller in the context (`context.caller()`). Refusals are thrown
 /// (``ErrorAnswerMiddleware`` answers them as the API's OAuth JSON). Anonymous, portal, operator, member-system (SCIM) and sandbox routes check their own credentials.
 ///
-/// The server does not start with a route that has no declaration (``RoutePolicy/undeclared(_:)``),
+/// The server does not start with a route that has no declaration (``RouteTable/undeclared(_:)``),
 /// so the only routes passed through without one are the 405 answers for unserved methods.
 struct RoutePolicyMiddleware: AuthenticatorMiddleware {
     typealias Context = PortvaktRequestContext
     let callers: CallerAuthenticator
+    let routes: RouteTable
 
     func authenticate(request: Request, context: Context) async throws -> APICaller? {
-        guard let path = context.endpointPath, let policy = RoutePolicy.of("\(request.method.rawValue) \(path)") else { return nil }
+        guard let policy = routes.declaration(of: request, context: context)?.policy else { return nil }
         switch policy.caller {
         case .member:
             return try await caller(request, for: policy)

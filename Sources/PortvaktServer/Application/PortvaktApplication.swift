@@ -15,7 +15,8 @@ public enum PortvaktApplication {
     ///   - configuration: parsed settings.
     ///   - logger: the logger every part logs to; wrap its handler in ``RedactingLogHandler``.
     ///   - clock: the broker's time (token lifetimes, order expiry); the system clock unless a test moves it.
-    ///   - onRoutes: told every route as `METHOD /path` (a test walks them all with hostile input).
+    ///   - onRoutes: told every route as `METHOD /path` (a test walks them all with hostile input), and what
+    ///     each was declared with (who may call it, who reads its answers).
     ///   - inProcess: answers requests with this server's router, without a socket: the broker's calls to the
     ///     embedded sandbox, and a test's (with `PORTVAKT_PUBLIC_URL` set, the server needs no listener).
     /// - Returns: an application whose `runService()` migrates, loads keys and serves.
@@ -25,7 +26,7 @@ public enum PortvaktApplication {
         clock: @escaping @Sendable () -> Date = { Date() },
         readiness: Readiness = Readiness(),
         onMetricsRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in },
-        onRoutes: ([String]) -> Void = { _ in },
+        onRoutes: (_ served: [String], _ declared: RouteTable) -> Void = { _, _ in },
         inProcess: InProcessHTTP = InProcessHTTP(),
         onRunning: @escaping @Sendable (_ publicURL: String) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
@@ -43,59 +44,15 @@ public enum PortvaktApplication {
         let mailWorker = try MailWorker(configuration: configuration, store: store, cipher: keys.cipher, readiness: readiness, logger: logger, now: clock)
 
         _ = PortvaktMetrics.registry
-        let router = Router(context: PortvaktRequestContext.self)
-        let clientAddresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)
-        if configuration.tracing { router.add(middleware: RequestTracingMiddleware(resolver: clientAddresses)) }
-        router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses))
-        router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
-        router.add(middleware: RequestLogMiddleware())
-        router.add(middleware: UnexpectedErrorMiddleware())
-        router.add(middleware: DPoPNonceMiddleware(nonces: services.dpopNonces, now: clock))
-        router.add(middleware: BrowserErrorPages(pages: .shared))
-        router.add(middleware: ErrorAnswerMiddleware())
-        router.add(middleware: RoutePolicyMiddleware(callers: services.callers))
-        router.add(middleware: SameOriginFormMiddleware(address: services.address))
-        let portal = PortalRoutes(portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled)
-        portal.register(on: router)
-        AdminRoutes(portal: portal, services: services.administration).register(on: router)
-        PasswordInvitePage(invitations: services.invitations, address: services.address, pages: portal.pages).register(on: router)
-        HealthRoutes(driver: driver, readiness: readiness).register(on: router)
-        OpenAPIRoutes().register(on: router)
-        KeyRoutes(keys: services.signingKeys).register(on: router)
-        DiscoveryRoutes(clients: services.clients).register(on: router)
-        AuthorizeRoutes(
-            requests: services.authorizationRequests, flows: services.flows, upstreams: services.upstreams, completion: services.completion
-        ).register(on: router)
-        CallbackRoutes(flows: services.flows, completion: services.completion, upstreams: services.upstreams, identities: services.identities)
-            .register(on: router)
-        PasswordRoutes(flows: services.flows, passwords: services.passwordLogin, completion: services.completion).register(on: router)
-        PasskeySignInRoutes(flows: services.flows, passkeys: services.passkeys, completion: services.completion).register(on: router)
-        ClaimRoutes(claims: services.claims, completion: services.completion, binding: services.browserBinding).register(on: router)
-        TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: router)
-        PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: router)
-        SessionRoutes(profile: services.profile, clients: services.clients, dpop: services.dpop, sessions: services.sessions).register(on: router)
-        BankIDOrderRoutes(flow: services.bankIDOrders, clients: services.clients, now: clock).register(on: router)
-        OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, now: clock).register(on: router)
-        DeviceRoutes(devices: services.devices, callers: services.callers).register(on: router)
-        StepUpRoutes(assertions: services.assertions, devices: services.devices, passwords: services.passwordLogin, tokens: services.tokens).register(on: router)
-        MeRoutes(profile: services.profile).register(on: router)
-        ActivityRoutes(activities: ActivityLog(store: store, now: clock)).register(on: router)
-        ContactRoutes(contacts: ContactBook(store: store, cipher: keys.cipher, now: clock)).register(on: router)
-        ExpenseRoutes(expenses: ExpenseClaims(store: store, now: clock)).register(on: router)
-        MemberRoutes(administration: services.administration.administration, merge: services.administration.merge, now: clock).register(on: router)
-        MemberSyncRoutes(review: services.administration.review, administration: services.administration.administration, now: clock).register(on: router)
-        SCIMRoutes(directory: services.memberDirectory, tokens: services.scimTokens, address: services.address).register(on: router)
-        if let token = configuration.metricsToken {
-            MetricsRoutes(store: store, token: token).register(on: router)
-        }
-        sandbox?.addRoutes(to: router)
+        var sandboxMailbox = false
         // Only while mail is delivered there: with SMTP on, its bodies (invitation links) stay unseen.
-        if sandbox != nil, case .sandboxMailbox = mailWorker.delivery { SandboxMailboxPage(store: store, cipher: keys.cipher).register(on: router) }
-        let undeclared = RoutePolicy.undeclared(router.routes.map(\.description))
-        guard undeclared.isEmpty else { throw ConfigurationError("Routes without a declared caller (RoutePolicy): \(undeclared.joined(separator: ", "))") }
-        onRoutes(router.routes.map(\.description))
-        MethodNotAllowed.register(on: router)
+        if sandbox != nil, case .sandboxMailbox = mailWorker.delivery { sandboxMailbox = true }
+        let routes = declaredRoutes(
+            services: services, configuration: configuration, store: store, keys: keys, driver: driver, readiness: readiness,
+            sandboxMailbox: sandboxMailbox, now: clock
+        )
+        let (router, served, declared) = try makeRouter(routes, services: services, configuration: configuration, sandbox: sandbox, now: clock)
+        onRoutes(served, declared)
 
         /// Points the broker at the embedded sandbox's providers and member systems, answered in process.
         @Sendable func connectSandbox(_ publicURL: String) async {

@@ -16,20 +16,20 @@ struct BankIDOrderRoutes {
     let now: @Sendable () -> Date
     static let pollInterval = 2
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/bankid/orders") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/bankid/orders", .anonymous, surface: .json) { request, context in
             try await answer(context.logger) { try await start(request, endUserIP: context.clientAddress) }
         }
-        router.post("/bankid/orders/collect") { request, context in
+        routes.post("/bankid/orders/collect", .anonymous, surface: .json) { request, context in
             try await answer(context.logger) {
                 let order = try await order(request)
                 return try Responses.json(BankIDOrderState(try await flow.collect(order), language: order.payload.request.language, now: now()))
             }
         }
-        router.post("/bankid/orders/qr") { request, context in
+        routes.post("/bankid/orders/qr", .anonymous, surface: .json) { request, context in
             try await answer(context.logger) { try await qr(request) }
         }
-        router.post("/bankid/orders/cancel") { request, context in
+        routes.post("/bankid/orders/cancel", .anonymous, surface: .json) { request, context in
             try await answer(context.logger) {
                 let order = try await order(request)
                 return try Responses.json(BankIDOrderState(try await flow.cancel(order), language: order.payload.request.language, now: now()))

@@ -16,23 +16,24 @@ struct OtherDeviceRoutes {
     let now: @Sendable () -> Date
     static let path = "/oauth/bankid/other-device"
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get(RouterPath(Self.path)) { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.get(RouterPath(Self.path), .anonymous, surface: .page) { request, context in
             try await page(request, endUserIP: context.clientAddress)
         }
-        router.get(RouterPath(Self.path + ".js")) { _, _ in
+        routes.get(RouterPath(Self.path + ".js"), .anonymous, surface: .json) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(string: OtherDeviceScript.source))
             )
         }
-        router.post(RouterPath(Self.path + "/collect")) { request, _ in
+        // A refusal answers the page's script in JSON; the handler answers a form sent without the script with a page itself.
+        routes.post(RouterPath(Self.path + "/collect"), .loginForm, surface: .json) { request, _ in
             let (order, wantsJSON) = try await order(request)
             guard let order else { return try notFound(wantsJSON: wantsJSON) }
             let outcome = try await flow.collect(order)
             return try await answer(outcome, for: order, wantsJSON: wantsJSON)
         }
-        router.post(RouterPath(Self.path + "/cancel")) { request, _ in
+        routes.post(RouterPath(Self.path + "/cancel"), .loginForm, surface: .json) { request, _ in
             let (order, wantsJSON) = try await order(request)
             guard let order else { return try notFound(wantsJSON: wantsJSON) }
             return try await answer(try await flow.cancel(order), for: order, wantsJSON: wantsJSON)

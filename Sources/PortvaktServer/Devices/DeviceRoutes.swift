@@ -18,22 +18,22 @@ struct DeviceRoutes {
     let devices: DeviceRegistry
     let callers: CallerAuthenticator
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/v1/devices") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/v1/devices", .member.taking(.deviceEnrol), surface: .json) { request, context in
             let caller = try context.caller()
             let device = try await devices.register(try await request.decodeJSON(DeviceRegistration.self), for: caller)
             return try APIResponse.json(DeviceInfo(device, current: nil), status: .created)
         }
-        router.get("/v1/devices") { request, context in
+        routes.get("/v1/devices", .member, surface: .json) { request, context in
             let caller = try context.caller()
             let active = try await devices.active(of: caller)
             return try APIResponse.json(DeviceList(devices: active.map { DeviceInfo($0, current: caller.session.deviceId) }))
         }
-        router.delete("/v1/devices/:id") { request, context in
+        routes.delete("/v1/devices/:id", .member, surface: .json) { request, context in
             try await devices.revoke(context.parameters.get("id") ?? "", for: try context.caller())
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
-        router.post("/v1/devices/:id/challenges") { request, context in
+        routes.post("/v1/devices/:id/challenges", .anonymous, surface: .json) { request, context in
             let body = try await request.decodeJSON(DeviceChallengeRequest.self)
             // The route is anonymous (an unlock's signature is its credential); a step-up's challenge is the signed-in user's.
             let issued = try await devices.challenge(body, deviceID: context.parameters.get("id") ?? "", address: context.clientAddress) {

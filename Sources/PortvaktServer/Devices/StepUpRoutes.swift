@@ -15,8 +15,8 @@ struct StepUpRoutes {
     let passwords: PasswordLogin
     let tokens: TokenIssuer
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/v1/step-up") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/v1/step-up", .member, surface: .json) { request, context in
             let caller = try context.caller()
             let body = try await request.decodeJSON(StepUpRequest.self)
             let verified = try await assertions.verify(body.assertion, purpose: .stepUp, address: context.clientAddress)
@@ -28,7 +28,7 @@ struct StepUpRoutes {
             try await devices.recordStepUp(by: verified.device, for: caller, action: action)
             return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, proof: .deviceKey(verified.biometric)))
         }
-        router.post("/v1/step-up/password") { request, context in
+        routes.post("/v1/step-up/password", .member, surface: .json) { request, context in
             let caller = try context.caller()
             let body = try await request.decodeJSON(PasswordStepUpRequest.self)
             guard let action = StepUpAction(rawValue: body.action) else {

@@ -22,8 +22,8 @@ struct MemberSyncRoutes {
     let administration: MemberAdministration
     let now: @Sendable () -> Date
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/v1/organisations/:slug/member-sync") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/v1/organisations/:slug/member-sync", .administrators, surface: .json) { request, context in
             let (caller, organisation) = try organisation(context)
             let query = try request.queryFields()
             var outcome: MemberSyncOutcome?
@@ -34,7 +34,8 @@ struct MemberSyncRoutes {
             let views = try await review.list(in: organisation, outcome: outcome, status: query["status"], by: caller.actor)
             return try APIResponse.json(["entries": views.map(EntryInfo.init)])
         }
-        router.get("/v1/organisations/:slug/member-sync/:id") { _, context in
+        // Masked for any administrator; in full only under the action's policy.
+        routes.get("/v1/organisations/:slug/member-sync/:id", .administrators.taking(.personnummerReveal), surface: .json) { _, context in
             let (caller, organisation) = try organisation(context)
             let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
             // Full numbers only after a fresh BankID or Vipps login; masked otherwise.
@@ -43,7 +44,7 @@ struct MemberSyncRoutes {
                 : try await review.masked(entry)
             return try APIResponse.json(EntryInfo(view))
         }
-        router.post("/v1/organisations/:slug/member-sync/:id/resolve") { request, context in
+        routes.post("/v1/organisations/:slug/member-sync/:id/resolve", .administrators.taking(.conflictResolve), surface: .json) { request, context in
             let (caller, organisation) = try organisation(context)
             let entry = try await review.entry(context.parameters.get("id") ?? "", in: organisation, by: caller.actor)
             // The policy before the body: a caller without the step-up learns nothing from a bad body.
@@ -53,12 +54,12 @@ struct MemberSyncRoutes {
             let resolved = try await review.resolve(entry, keep: body.keep, in: organisation, by: caller.actor)
             return try APIResponse.json(EntryInfo(try await review.masked(resolved)))
         }
-        router.get("/v1/organisations/:slug/outbox") { request, context in
+        routes.get("/v1/organisations/:slug/outbox", .administrators, surface: .json) { request, context in
             let (caller, organisation) = try organisation(context)
             let messages = try await administration.outbox(of: organisation, status: try request.queryFields()["status"], by: caller.actor)
             return try APIResponse.json(["messages": messages.map(OutboxInfo.init)])
         }
-        router.post("/v1/organisations/:slug/outbox/:id/retry") { _, context in
+        routes.post("/v1/organisations/:slug/outbox/:id/retry", .administrators, surface: .json) { _, context in
             let (caller, organisation) = try organisation(context)
             let message = try await administration.retryDelivery(context.parameters.get("id") ?? "", in: organisation, by: caller.actor, source: "api")
             return try APIResponse.json(OutboxInfo(message))

@@ -9,41 +9,29 @@ import PortvaktProtocol
 /// so the middlewares outside it (DPoP nonces, logs, metrics) see an ordinary response.
 struct ErrorAnswerMiddleware: RouterMiddleware {
     typealias Context = PortvaktRequestContext
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let failure as OAuthFailure {
-            return try Self.answer(failure, to: request, context: context)
+            return try answer(failure, to: request, context: context)
         } catch let refusal as DomainError {
-            return try Self.answer(OAuthFailure(refusal), to: request, context: context)
+            return try answer(OAuthFailure(refusal), to: request, context: context)
         } catch let refusal as GrantRefusal {
-            return try Self.answer(OAuthFailure(refusal), to: request, context: context)
-        } catch let error as HTTPError where [.badRequest, .contentTooLarge, .unsupportedMediaType].contains(error.status) && Self.surface(request, context) == .json {
+            return try answer(OAuthFailure(refusal), to: request, context: context)
+        } catch let error as HTTPError where [.badRequest, .contentTooLarge, .unsupportedMediaType].contains(error.status) && routes.surface(of: request, context: context) == .json {
             // A malformed query or body the HTTP helpers refused: the API's one error shape.
             return try OAuthFailure(error: .invalidRequest, description: error.body ?? "The request is malformed.", status: error.status).response()
         }
     }
 
-    /// `failure` as the surface of the route that answers `request` expects.
-    static func answer(_ failure: OAuthFailure, to request: Request, context: some RequestContext) throws -> Response {
-        surface(request, context) == .json ? try failure.response() : try failure.response(from: request, context: context)
+    private func answer(_ failure: OAuthFailure, to request: Request, context: Context) throws -> Response {
+        try Self.answer(failure, to: request, context: context, as: routes.surface(of: request, context: context))
     }
 
-    /// The matched route's surface (its template, so `//oauth/password` is the page it reaches).
-    static func surface(_ request: Request, _ context: some RequestContext) -> Surface {
-        Surface.of(context.endpointPath ?? request.uri.path)
-    }
-}
-
-/// Who reads an address's answers: a program (JSON) or a person in a browser (a page).
-enum Surface: Equatable {
-    case json, page
-
-    /// The browser pages; every other address is a JSON endpoint.
-    static func of(_ path: String) -> Surface {
-        let pages = ["/", "/language", "/oauth/authorize", "/oauth/password", "/oauth/passkey", "/oauth/end-session", "/oauth/bankid/other-device"]
-        let pagePrefixes = ["/oauth/callback/", "/oauth/claim/", "/portal/", "/account", "/admin", "/sandbox/mailbox"]
-        return pages.contains(path) || pagePrefixes.contains(where: path.hasPrefix) ? .page : .json
+    /// `failure` as `surface`, the surface of the route that answers `request`, expects it.
+    static func answer(_ failure: OAuthFailure, to request: Request, context: some RequestContext, as surface: Surface) throws -> Response {
+        surface == .json ? try failure.response() : try failure.response(from: request, context: context)
     }
 }

@@ -10,6 +10,8 @@ import PortvaktStorage
 /// `server_error`; both as an OAuth error body for programs, or a page for browsers. Never a
 /// body-less 500, never a stack trace.
 struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -19,15 +21,19 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // A body the client framed wrongly (a chunk size that is not hex, or one too large):
             // the client's fault, read only when a route asks for the body (review II, item 9).
             context.logger.notice("A request's body was malformed", metadata: ["error": "\(error)"])
-            return try ErrorAnswerMiddleware.answer(.invalidRequest("The request body is malformed (\(error))."), to: request, context: context)
+            return try answer(.invalidRequest("The request body is malformed (\(error))."), to: request, context: context)
         } catch let error as StoreError where error.isUnavailable {
             context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
-            return try ErrorAnswerMiddleware.answer(.temporarilyUnavailable, to: request, context: context)
+            return try answer(.temporarilyUnavailable, to: request, context: context)
         } catch {
             context.logger.error("A request failed unexpectedly", metadata: ["error": "\(error)"])
-            return try ErrorAnswerMiddleware.answer(OAuthFailure(
+            return try answer(OAuthFailure(
                 error: .serverError, description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
             ), to: request, context: context)
         }
+    }
+
+    private func answer(_ failure: OAuthFailure, to request: Request, context: Context) throws -> Response {
+        try ErrorAnswerMiddleware.answer(failure, to: request, context: context, as: routes.surface(of: request, context: context))
     }
 }

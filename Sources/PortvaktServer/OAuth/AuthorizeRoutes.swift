@@ -14,8 +14,8 @@ struct AuthorizeRoutes {
     let upstreams: UpstreamDirectory
     let completion: LoginCompletion
 
-    func register(on router: Router<some RequestContext>) {
-        router.get("/oauth/authorize") { request, _ in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/oauth/authorize", .anonymous, surface: .page) { request, _ in
             try await authorize(request)
         }
     }

@@ -19,9 +19,9 @@ struct CallbackRoutes {
     /// How far the provider's clock may be from ours when `auth_time` is checked.
     static let clockSkew: TimeInterval = 60
 
-    func register(on router: Router<some RequestContext>) {
+    func register(on routes: DeclaredRoutes) {
         for provider in [IdentityProvider.bankid, .vipps] {
-            router.get("/oauth/callback/\(provider.rawValue)") { request, context in
+            routes.get("/oauth/callback/\(provider.rawValue)", .anonymous, surface: .page) { request, context in
                 try await callback(request, provider: provider, logger: context.logger)
             }
         }

@@ -9,7 +9,7 @@ import PortvaktProtocol
 /// member record (`CallbackRoutes` shows the first page). The caller's credential is the claim's
 /// handle, a hidden field of 256 random bits, together with the cookie that binds it to the
 /// browser the claim was offered to (``BrowserBinding``); a form from another site is refused
-/// before it gets here (``RoutePolicy/sameOriginForm``).
+/// before it gets here (``RoutePolicy/loginForm``).
 /// `POST /oauth/claim/email`: send a code; `POST /oauth/claim/code`: enter it, and the login goes
 /// on to the app as the member's; `POST /oauth/claim/cancel`: the app hears `not_registered`.
 struct ClaimRoutes {
@@ -17,10 +17,10 @@ struct ClaimRoutes {
     let completion: LoginCompletion
     let binding: BrowserBinding
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/oauth/claim/email") { request, _ in try await sendCode(request) }
-        router.post("/oauth/claim/code") { request, _ in try await confirm(request) }
-        router.post("/oauth/claim/cancel") { request, _ in try await cancel(request) }
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/oauth/claim/email", .loginForm, surface: .page) { request, _ in try await sendCode(request) }
+        routes.post("/oauth/claim/code", .loginForm, surface: .page) { request, _ in try await confirm(request) }
+        routes.post("/oauth/claim/cancel", .loginForm, surface: .page) { request, _ in try await cancel(request) }
     }
 
     private func sendCode(_ request: Request) async throws -> Response {

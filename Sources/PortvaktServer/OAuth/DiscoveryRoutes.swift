@@ -7,8 +7,8 @@ import PortvaktDomain
 struct DiscoveryRoutes {
     let clients: AppClients
 
-    func register(on router: Router<some RequestContext>) {
-        router.get("/.well-known/openid-configuration") { _, _ in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/.well-known/openid-configuration", .anonymous, surface: .json) { _, _ in
             try Responses.json(Self.document(issuer: clients.address.current, clients: clients.registered))
         }
     }

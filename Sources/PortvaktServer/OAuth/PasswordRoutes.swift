@@ -12,8 +12,8 @@ struct PasswordRoutes {
     let passwords: PasswordLogin
     let completion: LoginCompletion
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/oauth/password") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/oauth/password", .loginForm, surface: .page) { request, context in
             try await submit(request, address: context.clientAddress)
         }
     }

@@ -11,8 +11,8 @@ struct PushedRequestRoutes {
     let dpop: DPoPCheck
     let flows: LoginFlows
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/oauth/par") { request, _ in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/oauth/par", .anonymous, surface: .json) { request, _ in
             try await push(request)
         }
     }

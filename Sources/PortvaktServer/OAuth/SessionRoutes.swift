@@ -11,14 +11,14 @@ struct SessionRoutes {
     let dpop: DPoPCheck
     let sessions: SessionService
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/oauth/userinfo") { _, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/oauth/userinfo", RoutePolicy(caller: .member, anyRelyingParty: true), surface: .json) { _, context in
             try await userinfo(try context.caller())
         }
-        router.get("/oauth/end-session") { request, _ in
+        routes.get("/oauth/end-session", .anonymous, surface: .page) { request, _ in
             try await endSession(request.uri.query, request)
         }
-        router.post("/oauth/end-session") { request, _ in
+        routes.post("/oauth/end-session", .anonymous, surface: .page) { request, _ in
             let buffer = try await request.body.collect(upTo: 64 * 1024)
             return try await endSession(String(buffer: buffer), request)
         }

@@ -16,18 +16,19 @@ struct TokenRoutes {
     let sessions: SessionService
     let unlock: DeviceUnlock
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/oauth/token") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        routes.post("/oauth/token", .anonymous, surface: .json) { request, context in
             try Responses.json(try await token(request, address: context.clientAddress))
         }
-        router.post("/oauth/revoke") { request, _ in
+        routes.post("/oauth/revoke", .anonymous, surface: .json) { request, _ in
             let (fields, client) = try await clients.authenticate(request)
             let proofKey = try await dpop.proofKey(request, at: .authorizationServer)
             guard let token = fields["token"] else { throw OAuthFailure.invalidRequest("token is required.") }
             try await sessions.revoke(token: token, clientID: client.id, proofKey: proofKey, reason: "revoked")
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
         }
-        router.post("/oauth/introspect") { request, _ in
+        // RFC 7662: the confidential client authenticates itself, and learns only of its own tokens.
+        routes.post("/oauth/introspect", .anonymous, surface: .json) { request, _ in
             let (fields, client) = try await clients.authenticate(request)
             guard client.isConfidential else {
                 throw ClientAuthentication.refused("Token introspection is for confidential clients.", basic: false)

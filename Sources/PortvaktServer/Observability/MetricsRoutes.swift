@@ -1,9 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
-import Logging
 import PortvaktStorage
-import ServiceLifecycle
 
 /// `GET /metrics` in Prometheus text format: on the main port only with
 /// `Authorization: Bearer PORTVAKT_METRICS_TOKEN`, or without a token on `PORTVAKT_METRICS_PORT`,
@@ -26,40 +24,29 @@ struct MetricsRoutes {
         self.token = token
     }
 
-    func register(on router: Router<some RequestContext>) {
-        router.get("/metrics") { request, _ -> Response in
-            if let token, !Self.presents(token, in: request) {
-                return Response(status: .unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="metrics""#])
-            }
-            // Gauges of the shared outboxes are read from the database, so every instance reports the same.
-            await gauges.refresh(from: store)
-            var text: [UInt8] = []
-            PortvaktMetrics.registry.emit(into: &text)
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: text))
-            )
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/metrics", .operatorToken, surface: .json) { request, _ in await scrape(request) }
+    }
+
+    /// The metrics, for a request with the token (when one is required).
+    func scrape(_ request: Request) async -> Response {
+        if let token, !Self.presents(token, in: request) {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: #"Bearer realm="metrics""#])
         }
+        // Gauges of the shared outboxes are read from the database, so every instance reports the same.
+        await gauges.refresh(from: store)
+        var text: [UInt8] = []
+        PortvaktMetrics.registry.emit(into: &text)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: text))
+        )
     }
 
     private static func presents(_ token: String, in request: Request) -> Bool {
         guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
         // Compared as digests, so the time taken says nothing about the token.
         return SHA256.hash(data: Data(header.dropFirst(7).utf8)) == SHA256.hash(data: Data(token.utf8))
-    }
-}
-
-/// `/metrics` alone on `PORTVAKT_METRICS_PORT`, without a token.
-enum MetricsServer {
-    static func application(
-        port: Int, host: String, store: any OutboxCountStore, logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void
-    ) -> any Service {
-        let router = Router()
-        MetricsRoutes(store: store, token: nil).register(on: router)
-        return Application(
-            router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            onServerRunning: { await onRunning($0.localAddress?.port ?? port) }, logger: logger
-        )
     }
 }
 

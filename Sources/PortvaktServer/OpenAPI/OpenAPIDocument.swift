@@ -4,8 +4,8 @@ import PortvaktHTTP
 /// `GET /openapi.json`: the OpenAPI 3.1 description of every JSON endpoint. Kept true by
 /// `scripts/openapi-test.sh` (openapi-spec-validator, and schemathesis against a live server).
 struct OpenAPIRoutes {
-    func register(on router: Router<some RequestContext>) {
-        router.get("/openapi.json") { _, _ in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/openapi.json", .anonymous, surface: .json) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
                 body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json))

@@ -16,9 +16,10 @@ struct PasskeySignInRoutes {
     let passkeys: Passkeys
     let completion: LoginCompletion
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.post("/oauth/passkey/options") { request, _ in try await options(request) }
-        router.post("/oauth/passkey") { request, _ in try await submit(request) }
+    func register(on routes: DeclaredRoutes) {
+        // The options are JSON for the page's script; the assertion is the page's form.
+        routes.post("/oauth/passkey/options", .loginForm, surface: .json) { request, _ in try await options(request) }
+        routes.post("/oauth/passkey", .loginForm, surface: .page) { request, _ in try await submit(request) }
     }
 
     /// The flow a passkey may end: one started for a passkey or for the password form.

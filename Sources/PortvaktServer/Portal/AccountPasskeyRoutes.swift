@@ -10,14 +10,14 @@ import PortvaktProtocol
 /// (which ends the sessions the passkey opened).
 /// Adding one needs a BankID or Vipps login within five minutes (``SensitiveAction/passkeyRegister``).
 extension PortalRoutes {
-    func registerPasskeyRoutes(on router: Router<PortvaktRequestContext>) {
-        router.post("/account/passkeys/options") { request, _ in
+    func registerPasskeyRoutes(on routes: DeclaredRoutes) {
+        routes.post("/account/passkeys/options", .portalMember.taking(.passkeyRegister), surface: .page) { request, _ in
             try await withForm(request) { signedIn, fields in try await registrationOptions(request, signedIn, name: fields["name"] ?? "") }
         }
-        router.post("/account/passkeys") { request, _ in
+        routes.post("/account/passkeys", .portalMember.taking(.passkeyRegister), surface: .page) { request, _ in
             try await withForm(request) { signedIn, fields in try await registerPasskey(request, signedIn, fields) }
         }
-        router.post("/account/passkeys/:id/remove") { request, context in
+        routes.post("/account/passkeys/:id/remove", .portalMember, surface: .page) { request, context in
             try await withForm(request) { signedIn, _ in try await removePasskey(request, signedIn, id: context.parameters.get("id") ?? "") }
         }
     }

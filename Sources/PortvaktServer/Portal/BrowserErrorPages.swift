@@ -8,6 +8,7 @@ import PortvaktCore
 struct BrowserErrorPages: RouterMiddleware {
     typealias Context = PortvaktRequestContext
     let pages: PortalPage
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.headers[.accept]?.contains("text/html") == true else { return try await next(request, context) }
@@ -18,7 +19,7 @@ struct BrowserErrorPages: RouterMiddleware {
                   response.headers[.contentType]?.hasPrefix("text/html") != true
             else { return response }
             // A JSON endpoint's own "no such id" stays the API's JSON: the address exists.
-            if response.status == .notFound, context.endpointPath != nil, Surface.of(request.uri.path) == .json { return response }
+            if response.status == .notFound, routes.declaration(of: request, context: context)?.surface == .json { return response }
             status = response.status
         } catch let error as HTTPError where error.status == .notFound {
             status = .notFound

@@ -23,21 +23,21 @@ struct PortalRoutes {
     var cookie: PortalSessionCookie { portalSessions.cookie }
     var callbackURI: String { portalSessions.callbackURI }
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        PortalStylesheet.asset.register(on: router)
-        PasskeyScript.asset.register(on: router)
-        router.get("/") { request, _ in try await start(request) }
-        router.get("/language") { request, _ in switchLanguage(request) }
-        router.get("/portal/login") { request, _ in try await signIn(request) }
-        router.get(RouterPath(PortalClient.callbackPath)) { request, _ in try await callback(request) }
-        router.post("/portal/logout") { request, _ in
+    func register(on routes: DeclaredRoutes) {
+        PortalStylesheet.asset.register(on: routes)
+        PasskeyScript.asset.register(on: routes)
+        routes.get("/", .anonymous, surface: .page) { request, _ in try await start(request) }
+        routes.get("/language", .anonymous, surface: .page) { request, _ in switchLanguage(request) }
+        routes.get("/portal/login", .anonymous, surface: .page) { request, _ in try await signIn(request) }
+        routes.get(RouterPath(PortalClient.callbackPath), .anonymous, surface: .page) { request, _ in try await callback(request) }
+        routes.post("/portal/logout", .portalMember, surface: .page) { request, _ in
             try await withForm(request) { signedIn, _ in try await signOut(request, signedIn) }
         }
-        router.get("/account") { request, _ in
+        routes.get("/account", .portalMember, surface: .page) { request, _ in
             guard let signedIn = try await signedIn(request) else { return notSignedIn(request) }
             return try await AccountView(account: account, signedIn: signedIn).response(request, pages: pages, frame: frame(request, signedIn))
         }
-        router.get("/account/data") { request, _ in
+        routes.get("/account/data", .portalMember, surface: .page) { request, _ in
             guard let signedIn = try await signedIn(request),
                   let data = try await account.exportData(userID: signedIn.portal.userId, sessionID: signedIn.portal.sessionId)
             else { return notSignedIn(request) }
@@ -50,20 +50,20 @@ struct PortalRoutes {
                 body: .init(byteBuffer: ByteBuffer(data: data))
             )
         }
-        router.post("/account/devices/:id/remove") { request, context in
+        routes.post("/account/devices/:id/remove", .portalMember, surface: .page) { request, context in
             try await withForm(request) { signedIn, _ in
                 try await actions(request, signedIn).removeDevice(context.parameters.get("id") ?? "")
             }
         }
-        router.post("/account/sessions/:id/end") { request, context in
+        routes.post("/account/sessions/:id/end", .portalMember, surface: .page) { request, context in
             try await withForm(request) { signedIn, _ in
                 try await actions(request, signedIn).endSession(context.parameters.get("id") ?? "")
             }
         }
-        router.post("/account/sessions/end-others") { request, _ in
+        routes.post("/account/sessions/end-others", .portalMember, surface: .page) { request, _ in
             try await withForm(request) { signedIn, _ in try await actions(request, signedIn).endOthers() }
         }
-        registerPasskeyRoutes(on: router)
+        registerPasskeyRoutes(on: routes)
     }
 
     func actions(_ request: Request, _ signedIn: SignedIn) -> AccountActions {

@@ -6,9 +6,9 @@ struct StaticAsset: Sendable {
     let contentType: String
     let text: String
 
-    func register(on router: Router<some RequestContext>) {
+    func register(on routes: DeclaredRoutes) {
         let (contentType, text) = (contentType, text)
-        router.get(RouterPath(path)) { _, _ in
+        routes.get(RouterPath(path), .anonymous, surface: .json) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: contentType, .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: ByteBuffer(string: text))

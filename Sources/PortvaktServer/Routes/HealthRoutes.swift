@@ -6,13 +6,13 @@ struct HealthRoutes {
     let driver: any DatabaseDriver
     let readiness: Readiness
 
-    func register(on router: Router<some RequestContext>) {
+    func register(on routes: DeclaredRoutes) {
         // Live: the process answers HTTP. Never touches the database.
-        router.get("/health/live") { _, _ in
+        routes.get("/health/live", .anonymous, surface: .json) { _, _ in
             HealthStatus(status: "live")
         }
         // Ready: migrated, not shutting down, and the database answers within two seconds.
-        router.get("/health/ready") { _, context in
+        routes.get("/health/ready", .anonymous, surface: .json) { _, context in
             guard readiness.state == .ready else {
                 return EditedResponse(status: .serviceUnavailable, response: HealthStatus(status: readiness.state.rawValue))
             }

@@ -7,8 +7,8 @@ import PortvaktDomain
 struct KeyRoutes {
     let keys: SigningKeyCache
 
-    func register(on router: Router<some RequestContext>) {
-        router.get("/.well-known/jwks.json") { _, _ in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/.well-known/jwks.json", .anonymous, surface: .json) { _, _ in
             let jwks = try await keys.current().jwks
             var headers = HTTPFields()
             headers[.contentType] = "application/jwk-set+json"

@@ -23,18 +23,18 @@ struct SCIMRoutes {
     let tokens: SCIMTokens
     let address: PublicAddress
 
-    func register(on router: Router<PortvaktRequestContext>) {
+    func register(on routes: DeclaredRoutes) {
         let base = SCIMDiscovery.base
-        router.get("\(base)/ServiceProviderConfig") { request, context in
+        routes.get("\(base)/ServiceProviderConfig", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { _ in SCIMResponse.json(SCIMDiscovery.serviceProviderConfig(baseURL: address.current), for: request) }
         }
-        router.get("\(base)/ResourceTypes") { request, context in
+        routes.get("\(base)/ResourceTypes", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { _ in
                 let types = SCIMDiscovery.resourceTypes(baseURL: address.current)
                 return SCIMResponse.list(types, total: types.count, startIndex: 1, for: request)
             }
         }
-        router.get("\(base)/ResourceTypes/:id") { request, context in
+        routes.get("\(base)/ResourceTypes/:id", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { _ in
                 guard let resourceType = SCIMDiscovery.resourceType(context.parameters.get("id") ?? "", baseURL: address.current) else {
                     throw SCIMError(status: .notFound, kind: nil, detail: "Portvakt serves one resource type: User.")
@@ -42,13 +42,13 @@ struct SCIMRoutes {
                 return SCIMResponse.json(resourceType, for: request)
             }
         }
-        router.get("\(base)/Schemas") { request, context in
+        routes.get("\(base)/Schemas", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { _ in
                 let schemas = SCIMDiscovery.schemas(baseURL: address.current)
                 return SCIMResponse.list(schemas, total: schemas.count, startIndex: 1, for: request)
             }
         }
-        router.get("\(base)/Schemas/:id") { request, context in
+        routes.get("\(base)/Schemas/:id", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { _ in
                 guard let schema = SCIMDiscovery.schema(context.parameters.get("id") ?? "", baseURL: address.current) else {
                     throw SCIMError(status: .notFound, kind: nil, detail: "Portvakt has two schemas: \(SCIMUser.schema) and \(SCIMUser.membershipSchema).")
@@ -56,7 +56,7 @@ struct SCIMRoutes {
                 return SCIMResponse.json(schema, for: request)
             }
         }
-        router.post("\(base)/Users") { request, context in
+        routes.post("\(base)/Users", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { caller in
                 let body = try await SCIMBody.object(of: request)
                 let entry = try SCIMUserBody.newEntry(body)
@@ -64,7 +64,7 @@ struct SCIMRoutes {
                 return SCIMResponse.user(member, status: .created, baseURL: address.current, for: request)
             }
         }
-        router.get("\(base)/Users") { request, context in
+        routes.get("\(base)/Users", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { caller in
                 let query = try request.queryFields()
                 let filter = try query["filter"].map { try SCIMFilter.parse($0) }
@@ -74,7 +74,7 @@ struct SCIMRoutes {
                 return SCIMResponse.list(resources, total: found.total, startIndex: page.startIndex, for: request)
             }
         }
-        router.get("\(base)/Users/:id") { request, context in
+        routes.get("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { caller in
                 let id = try Self.id(context)
                 guard let member = try await directory.member(id: id, in: caller.organisationID) else { throw SCIMError.notFound }
@@ -82,7 +82,7 @@ struct SCIMRoutes {
                 return SCIMResponse.user(member, baseURL: address.current, for: request)
             }
         }
-        router.put("\(base)/Users/:id") { request, context in
+        routes.put("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { caller in
                 let id = try Self.id(context)
                 let body = try await SCIMBody.object(of: request)
@@ -90,7 +90,7 @@ struct SCIMRoutes {
                 return SCIMResponse.user(member, baseURL: address.current, for: request)
             }
         }
-        router.patch("\(base)/Users/:id") { request, context in
+        routes.patch("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { caller in
                 let id = try Self.id(context)
                 let body = try await SCIMBody.object(of: request)
@@ -103,7 +103,7 @@ struct SCIMRoutes {
                 return SCIMResponse.user(member, baseURL: address.current, for: request)
             }
         }
-        router.delete("\(base)/Users/:id") { request, context in
+        routes.delete("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
             await answer(request, context) { caller in
                 let id = try Self.id(context)
                 var version: Int?

@@ -17,8 +17,8 @@ struct SandboxMailboxPage {
     let store: any SentMailStore
     let cipher: FieldCipher
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/sandbox/mailbox") { request, _ in
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/sandbox/mailbox", .sandbox, surface: .page) { request, _ in
             try await page(language: PortalLanguage.of(request))
         }
     }

@@ -8,13 +8,16 @@ import PortvaktSandbox
 public enum SandboxServer {
     public static func build(configuration: ServerConfiguration, logger: Logger) throws -> some ApplicationProtocol {
         let sandbox = try Sandbox(configuration: configuration.sandboxConfiguration(logger: logger))
+        let routes = DeclaredRoutes()
+        routes.get("/health/live", .anonymous, surface: .json) { _, _ in HTTPResponse.Status.ok }
+        let declared = try routes.table()
         let router = Router(context: PortvaktRequestContext.self)
         // The broker's error handling: every thrown error is an OAuth JSON body or a page, never a body-less 500.
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: SecurityHeadersMiddleware(publicURL: configuration.publicURL))
-        router.add(middleware: UnexpectedErrorMiddleware())
-        router.add(middleware: BrowserErrorPages(pages: .shared))
-        router.get("/health/live") { _, _ in HTTPResponse.Status.ok }
+        router.add(middleware: UnexpectedErrorMiddleware(routes: declared))
+        router.add(middleware: BrowserErrorPages(pages: .shared, routes: declared))
+        routes.add(to: router)
         sandbox.addRoutes(to: router)
         return Application(
             router: router,

@@ -62,6 +62,27 @@ struct ArchitectureTests {
         }
     }
 
+    @Test("Issue 48: each route is declared where it is registered: no table of `METHOD /path` strings, and no route put on the router past DeclaredRoutes")
+    func routesDeclaredWhereRegistered() throws {
+        let files = try Self.swiftFiles(under: "PortvaktServer")
+        for (path, text) in files {
+            #expect(text.firstMatch(of: /"(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) \//) == nil, "\(path) names a route as a `METHOD /path` string")
+        }
+        // Only these build a router: the helper itself, the server's and the standalone sandbox's
+        // routers, the 405 answers (registered from the routes already there), and the metrics port's.
+        let routerFiles: Set<String> = [
+            "DeclaredRoutes.swift", "PortvaktApplication+Router.swift", "SandboxServer.swift", "MethodNotAllowed.swift", "MetricsServer.swift",
+        ]
+        for (path, text) in files where !routerFiles.contains(URL(filePath: path).lastPathComponent) {
+            #expect(text.firstMatch(of: /\b(Router|RouterGroup|RouteCollection|RouterMethods)\s*[<(]/) == nil, "\(path) reaches the router past DeclaredRoutes")
+        }
+        let routeFiles = files.filter { $0.path.hasSuffix("Routes.swift") && !$0.path.hasSuffix("/DeclaredRoutes.swift") }
+        #expect(routeFiles.count >= 25)
+        for (path, text) in routeFiles {
+            #expect(text.contains("on routes: DeclaredRoutes"), "\(path) registers its routes through DeclaredRoutes")
+        }
+    }
+
     @Test("The domain imports no HTTP")
     func domainWithoutHTTP() throws {
         let files = try Self.swiftFiles(under: "PortvaktDomain")

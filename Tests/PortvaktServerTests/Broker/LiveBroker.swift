@@ -36,6 +36,8 @@ struct LiveBroker: Sendable {
     let clock: TestClock
     /// Every route the router serves, as `METHOD /path/{parameter}`.
     let routes: [String]
+    /// What each route was declared with; nil for a server this broker did not build.
+    var declared: RouteTable? = nil
     /// The login cookies this client keeps, as the browser that starts the logins would.
     var loginCookies = LoginCookieJar()
 
@@ -71,15 +73,18 @@ struct LiveBroker: Sendable {
         let (started, continuation) = AsyncStream<String>.makeStream()
         let clock = TestClock()
         var routes: [String] = []
+        var declared: RouteTable?
         let inProcess = InProcessHTTP()
         let app = try await PortvaktApplication.build(
-            configuration: configuration, logger: logger, clock: { clock.now }, onRoutes: { routes = $0 }, inProcess: inProcess
+            configuration: configuration, logger: logger, clock: { clock.now }, onRoutes: { routes = $0; declared = $1 }, inProcess: inProcess
         ) { url in
             continuation.yield(url)
         }
         if transport == .inProcess {
             let browser = InProcessBrowser(server: inProcess, origin: configuration.publicURL)
-            let broker = LiveBroker(baseURL: configuration.publicURL, http: browser, logs: logs, configuration: configuration, clock: clock, routes: routes)
+            let broker = LiveBroker(
+                baseURL: configuration.publicURL, http: browser, logs: logs, configuration: configuration, clock: clock, routes: routes, declared: declared
+            )
             // The router framework runs the server's services and start-up work, and no listener.
             try await app.test(.router) { _ in try await body(broker) }
             return
@@ -98,7 +103,9 @@ struct LiveBroker: Sendable {
                 try await group.waitForAll()
                 throw CancellationError()
             }
-            let broker = LiveBroker(baseURL: url, http: SocketConnection(client: http), logs: logs, configuration: configuration, clock: clock, routes: routes)
+            let broker = LiveBroker(
+                baseURL: url, http: SocketConnection(client: http), logs: logs, configuration: configuration, clock: clock, routes: routes, declared: declared
+            )
             do {
                 try await body(broker)
             } catch {

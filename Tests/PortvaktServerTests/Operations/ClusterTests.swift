@@ -233,6 +233,6 @@ struct Cluster: Sendable {
 extension LiveBroker {
     /// This server reached at `url` (one instance of several behind the public address).
     func at(_ url: String) -> LiveBroker {
-        LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock, routes: routes, loginCookies: loginCookies)
+        LiveBroker(baseURL: url, http: http, logs: logs, configuration: configuration, clock: clock, routes: routes, declared: declared, loginCookies: loginCookies)
     }
 }

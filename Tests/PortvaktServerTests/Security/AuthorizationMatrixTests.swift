@@ -9,8 +9,9 @@ import Testing
 
 /// Review II, item 8, and issue 44, item 10: every route the router serves is called by every
 /// kind of caller, and each answer is the one written out for it in ``ExpectedAccess``, for the
-/// JSON API and the portal alike. The expectations are not taken from ``RoutePolicy``: a route
-/// declared there too weakly answers some caller otherwise than the table says, and fails here.
+/// JSON API and the portal alike. The expectations are not taken from the routes' declared
+/// ``RoutePolicy``: a route declared too weakly answers some caller otherwise than the table
+/// says, and fails here.
 @Suite("Authorization matrix")
 struct AuthorizationMatrixTests {
     /// An API caller: a name (the table's column) and its headers.
@@ -28,13 +29,24 @@ struct AuthorizationMatrixTests {
     /// Routes that end the caller's own sessions: called last, by a throwaway caller.
     static let endingSessions = ["POST /account/sessions/{id}/end", "POST /account/sessions/end-others", "POST /portal/logout"]
 
+    static let metricsToken = "operator-metrics-token-for-the-matrix"
+
+    /// What the routes of a server with the matrix's settings (the operator's `/metrics` among
+    /// them) were declared with, outside the sandbox: read once, from a server built in process.
+    static let declared = Task {
+        try await InProcessRouteTests.withRouter(settings: ["PORTVAKT_METRICS_TOKEN": AuthorizationMatrixTests.metricsToken]) { _, _, table in
+            table.declarations.filter { !ExpectedAccess.isSandbox($0.key) }.mapValues(\.policy)
+        }
+    }
+
     @Test("Every route has its expected outcome written out for every kind of caller, and every caller gets it", arguments: TestDatabase.kinds)
     func matrix(kind: DatabaseKind) async throws {
         // Named localhost, so that passkeys work and a passkey's caller is in the matrix (S18.3).
-        try await PasskeyTests.run(kind, settings: ["PORTVAKT_METRICS_TOKEN": "operator-metrics-token-for-the-matrix"]) { broker in
-            let undeclared = broker.routes.filter { RoutePolicy.of($0) == nil }
+        try await PasskeyTests.run(kind, settings: ["PORTVAKT_METRICS_TOKEN": Self.metricsToken]) { broker in
+            let declared = try #require(broker.declared)
+            let undeclared = declared.undeclared(broker.routes)
             #expect(undeclared.isEmpty, "routes without a declared policy: \(undeclared)")
-            let stale = RoutePolicy.declared.keys.filter { !broker.routes.contains($0) }
+            let stale = declared.declarations.keys.filter { !broker.routes.contains($0) }
             #expect(stale.isEmpty, "declared routes the router no longer serves: \(stale.sorted())")
             let unwritten = broker.routes.filter { ExpectedAccess.row(for: $0) == nil && !ExpectedAccess.isSandbox($0) }
             #expect(unwritten.isEmpty, "routes the router serves with no expected outcome written out in ExpectedAccess: \(unwritten)")
@@ -152,16 +164,16 @@ struct AuthorizationMatrixTests {
         }
     }
 
-    @Test("Issue 44, item 10: the written-out table has one row for every route RoutePolicy declares, with an outcome for every caller the matrix sends it")
-    func tableCoversEveryRoute() {
+    @Test("Issue 44, item 10: the written-out table has one row for every route declared outside the sandbox, with an outcome for every caller the matrix sends it")
+    func tableCoversEveryRoute() async throws {
         let routes = ExpectedAccess.rows.map(\.route)
         let duplicates = Dictionary(grouping: routes, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
         #expect(duplicates.isEmpty, "routes with more than one row in ExpectedAccess: \(duplicates)")
-        let declared = Set(RoutePolicy.declared.keys)
+        let declared = try await Set(Self.declared.value.keys)
         let missing = declared.subtracting(routes).sorted()
-        #expect(missing.isEmpty, "routes RoutePolicy declares with no expected outcome written out in ExpectedAccess: \(missing)")
+        #expect(missing.isEmpty, "routes declared with no expected outcome written out in ExpectedAccess: \(missing)")
         let extra = Set(routes).subtracting(declared).sorted()
-        #expect(extra.isEmpty, "rows in ExpectedAccess for routes RoutePolicy does not declare: \(extra)")
+        #expect(extra.isEmpty, "rows in ExpectedAccess for routes no registration declares: \(extra)")
         for row in ExpectedAccess.rows {
             #expect(row.outcomes.count == ExpectedAccess.columns(row.callers).count, "\(row.route): \(row.outcomes.count) outcomes for \(ExpectedAccess.columns(row.callers).count) callers")
             #expect(!ExpectedAccess.isSandbox(row.route), "\(row.route): the sandbox's routes are not listed one by one")
@@ -171,33 +183,35 @@ struct AuthorizationMatrixTests {
     }
 
     @Test("Issue 44, item 10: the anonymous routes that change state are exactly the listed ones, each with why it needs no session")
-    func anonymousStateChangingRoutes() {
+    func anonymousStateChangingRoutes() async throws {
+        let policies = try await Self.declared.value
         let listed = ExpectedAccess.anonymousStateChanging.map { $0.route }
         #expect(Set(listed).count == listed.count, "a route listed twice")
         let reading = listed.filter { !ExpectedAccess.changesState($0) }
         #expect(reading.isEmpty, "only POST, PUT, PATCH and DELETE routes belong in the list: \(reading)")
-        let declared = Set(RoutePolicy.declared.filter { $0.value.caller == .anonymous && ExpectedAccess.changesState($0.key) }.keys)
+        let declared = Set(policies.filter { $0.value.caller == .anonymous && ExpectedAccess.changesState($0.key) }.keys)
         let unexplained = declared.subtracting(listed).sorted()
         #expect(unexplained.isEmpty, "anonymous routes that change state with no reason in ExpectedAccess.anonymousStateChanging: \(unexplained)")
         let notAnonymous = Set(listed).subtracting(declared).sorted()
-        #expect(notAnonymous.isEmpty, "listed as anonymous, but RoutePolicy does not declare them so: \(notAnonymous)")
+        #expect(notAnonymous.isEmpty, "listed as anonymous, but not declared so: \(notAnonymous)")
         let written = Set(ExpectedAccess.rows.filter { $0.callers == .nobody && ExpectedAccess.changesState($0.route) }.map(\.route))
         #expect(written == Set(listed), "the table's anonymous state-changing rows and the list differ: \(written.symmetricDifference(listed).sorted())")
         for (route, why) in ExpectedAccess.anonymousStateChanging + ExpectedAccess.anonymousGETsThatChangeState {
             #expect(why.count >= 20, "\(route): say why it needs no session")
         }
         for (route, _) in ExpectedAccess.anonymousGETsThatChangeState {
-            let anonymous = RoutePolicy.declared[route]?.caller == .anonymous
+            let anonymous = policies[route]?.caller == .anonymous
             #expect(route.hasPrefix("GET ") && anonymous, "\(route): listed as an anonymous GET")
         }
     }
 
-    @Test("Issue 44, item 10: RoutePolicy declares no route more weakly than the table: the callers it is written for, the role, the step-up of its action")
-    func declarationsNoWeakerThanTheTable() {
+    @Test("Issue 44, item 10: no route is declared more weakly than the table: the callers it is written for, the role, the step-up of its action")
+    func declarationsNoWeakerThanTheTable() async throws {
+        let policies = try await Self.declared.value
         var wrong: [String] = []
         for row in ExpectedAccess.rows {
             // A route without a declaration is tableCoversEveryRoute's to report.
-            guard let policy = RoutePolicy.declared[row.route] else { continue }
+            guard let policy = policies[row.route] else { continue }
             wrong += Self.declarationProblems(row, policy).map { "\(row.route): \($0)" }
         }
         #expect(wrong.isEmpty, "\(wrong.count) declarations differ from the expected access:\n\(wrong.joined(separator: "\n"))")

@@ -9,7 +9,7 @@ import Testing
 /// BankID on another device) answer only a post from this site.
 @Suite("Cross-site posts to the login pages")
 struct CrossSiteFormTests {
-    /// Written out here, not taken from RoutePolicy, so a form route declared without the check fails.
+    /// Written out here, not taken from the routes' declarations, so a form route declared without the check fails.
     static let brokerForms = [
         "POST /oauth/password", "POST /oauth/passkey/options", "POST /oauth/passkey",
         "POST /oauth/claim/email", "POST /oauth/claim/code", "POST /oauth/claim/cancel",
@@ -18,9 +18,9 @@ struct CrossSiteFormTests {
 
     @Test("A post from another site is refused with a page that says so; one from this site, or from no browser, reaches the form's own checks")
     func crossSitePostsAreRefused() async throws {
-        try await InProcessRouteTests.withRouter { client, routes in
+        try await InProcessRouteTests.withRouter { client, routes, declared in
             #expect(Set(Self.brokerForms).isSubset(of: Set(routes)), "every listed form is served")
-            #expect(Set(routes.filter { RoutePolicy.of($0)?.sameOriginForm == true }) == Set(Self.brokerForms), "and no other route is declared a broker form")
+            #expect(Set(routes.filter { declared.declaration(of: $0)?.policy.sameOriginForm == true }) == Set(Self.brokerForms), "and no other route is declared a broker form")
             let crossSite: [HTTPFields] = [
                 [.origin: "https://evil.example"], [.origin: "null"],
                 [HTTPField.Name("Sec-Fetch-Site")!: "cross-site"], [HTTPField.Name("Sec-Fetch-Site")!: "same-site"],

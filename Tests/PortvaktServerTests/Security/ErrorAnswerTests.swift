@@ -40,13 +40,23 @@ struct ErrorAnswerTests {
         #expect(html.contains("a=1&amp;b=2"))
     }
 
-    @Test("Pages and JSON endpoints are told apart by address")
-    func surfaces() {
-        for page in ["/", "/oauth/authorize", "/oauth/callback/vipps", "/portal/login", "/account", "/admin/nhf/sync", "/oauth/end-session"] {
-            #expect(Surface.of(page) == .page, "\(page)")
-        }
-        for json in ["/v1/me", "/oauth/token", "/oauth/par", "/oauth/revoke", "/oauth/userinfo", "/bankid/orders", "/v1/organisations/nhf/outbox"] {
-            #expect(Surface.of(json) == .json, "\(json)")
+    @Test("Pages and JSON endpoints are told apart by what each route was declared with")
+    func surfaces() async throws {
+        try await InProcessRouteTests.withRouter { _, _, declared in
+            let pages = [
+                "GET /", "GET /oauth/authorize", "GET /oauth/callback/vipps", "GET /portal/login", "GET /account", "GET /admin/{slug}/sync",
+                "GET /oauth/end-session", "POST /oauth/password", "GET /sandbox/mailbox",
+            ]
+            for page in pages {
+                #expect(declared.declaration(of: page)?.surface == .page, "\(page)")
+            }
+            let json = [
+                "GET /v1/me", "POST /oauth/token", "POST /oauth/par", "POST /oauth/revoke", "GET /oauth/userinfo", "POST /bankid/orders",
+                "GET /v1/organisations/{slug}/outbox", "POST /oauth/passkey/options", "GET /sandbox/bankid/auth/realms/current/.well-known/openid-configuration",
+            ]
+            for endpoint in json {
+                #expect(declared.declaration(of: endpoint)?.surface == .json, "\(endpoint)")
+            }
         }
     }
 }

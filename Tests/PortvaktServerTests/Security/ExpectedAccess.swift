@@ -3,7 +3,7 @@ import PortvaktDomain
 /// Issue 44, item 10: what every kind of caller gets from every route the server serves,
 /// written out by hand. This is the specification the authorization matrix
 /// (``AuthorizationMatrixTests``) holds the running server to, and it is deliberately not
-/// derived from ``RoutePolicy``: a route declared there more weakly than written here
+/// derived from the ``RoutePolicy`` each route is registered with: a route declared more weakly than written here
 /// (anonymous where a session is needed, for any member where a role is, without the step-up its
 /// action needs) answers some caller differently from this table, and the matrix fails. A route
 /// without a row here fails it too, so no route is added without deciding who may call it.
@@ -444,7 +444,7 @@ enum ExpectedAccess {
     // MARK: - Anonymous routes that change state
 
     /// Every route that changes state (POST, PUT, PATCH, DELETE) without a caller, and why it
-    /// needs no session. `RoutePolicy`'s anonymous state-changing routes must be exactly these:
+    /// needs no session. The routes declared anonymous that change state must be exactly these:
     /// making another one anonymous means adding it here with its reason.
     static let anonymousStateChanging: [(route: String, why: String)] = [
         ("POST /oauth/par", "RFC 9126: the app pushes its authorization request before anyone has logged in; the client, its redirect URI, PKCE and its DPoP key are checked, and the handle it gets grants nothing by itself"),

@@ -11,13 +11,21 @@ import Testing
 /// (that needs a bound port), so these tests stay with what no login is needed for.
 @Suite("Routes in process")
 struct InProcessRouteTests {
-    static func withRouter(_ body: @escaping @Sendable (any TestClientProtocol, [String]) async throws -> Void) async throws {
-        let configuration = try TestServer.configuration(["PORTVAKT_BCRYPT_COST": "4"])
+    /// Runs `body` with a client of the router, every route it serves and what each was declared with.
+    static func withRouter<Value: Sendable>(
+        settings: [String: String] = [:],
+        _ body: @escaping @Sendable (any TestClientProtocol, _ routes: [String], _ declared: RouteTable) async throws -> Value
+    ) async throws -> Value {
+        let configuration = try TestServer.configuration(["PORTVAKT_BCRYPT_COST": "4"].merging(settings) { $1 })
         let logs = LogSink()
         nonisolated(unsafe) var routes: [String] = []
-        let app = try await PortvaktApplication.build(configuration: configuration, logger: TestServer.logger(into: logs), onRoutes: { routes = $0 })
+        nonisolated(unsafe) var table: RouteTable?
+        let app = try await PortvaktApplication.build(
+            configuration: configuration, logger: TestServer.logger(into: logs), onRoutes: { routes = $0; table = $1 }
+        )
         let served = routes
-        try await app.test(.router) { client in try await body(client, served) }
+        let declared = try #require(table)
+        return try await app.test(.router) { client in try await body(client, served, declared) }
     }
 
     /// A route's path with each `{parameter}` filled in.
@@ -29,9 +37,9 @@ struct InProcessRouteTests {
 
     @Test("Every member and role route answers a request without a token 401 invalid_token with a challenge, before its handler reads anything")
     func memberRoutesNeedAToken() async throws {
-        try await Self.withRouter { client, routes in
+        try await Self.withRouter { client, routes, declared in
             let guarded = routes.filter { route in
-                switch RoutePolicy.of(route)?.caller {
+                switch declared.declaration(of: route)?.policy.caller {
                 case .member?, .role?: true
                 default: false
                 }
@@ -51,10 +59,10 @@ struct InProcessRouteTests {
 
     @Test("A token that is not ours is refused the same way on every guarded route")
     func foreignToken() async throws {
-        try await Self.withRouter { client, routes in
+        try await Self.withRouter { client, routes, declared in
             let forged = "eyJhbGciOiJFUzI1NiIsImtpZCI6Im5vdC1vdXJzIn0.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
             let guarded = routes.filter { route in
-                switch RoutePolicy.of(route)?.caller {
+                switch declared.declaration(of: route)?.policy.caller {
                 case .member?, .role?: true
                 default: false
                 }
@@ -73,7 +81,7 @@ struct InProcessRouteTests {
 
     @Test("An unknown address is 404 (a page only for a browser's page address) and a served one with another method 405 naming the allowed ones")
     func unknownAndUnserved() async throws {
-        try await Self.withRouter { client, _ in
+        try await Self.withRouter { client, _, _ in
             try await client.execute(uri: "/v1/nothing-here", method: .get, headers: [.accept: "application/json"]) { response in
                 #expect(response.status == .notFound)
                 #expect(!String(buffer: response.body).contains("<html"), "an API client gets no page")

@@ -16,43 +16,50 @@ struct AdminRoutes {
     enum Audience {
         case administrators
         case coordinatorsToo
+
+        /// Declared with the route; the page checks the role itself too, and answers in the portal's words.
+        var policy: RoutePolicy { self == .administrators ? .portalAdministrators : .portalCoordinators }
     }
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/admin") { request, _ in try await organisations(request) }
-        get(router, "") { admin, _ in try await OverviewPage(admin: admin).response() }
-        get(router, "/members", audience: .coordinatorsToo) { admin, _ in try await MembersPage(admin: admin).list() }
-        get(router, "/members/:id") { admin, id in try await MembersPage(admin: admin).member(id) }
-        post(router, "/members/:id/devices/remove") { admin, id in try await MembersPage(admin: admin).removeDevices(id) }
-        post(router, "/members/:id/invite") { admin, id in try await MembersPage(admin: admin).invite(id) }
-        post(router, "/members/:id/suspend") { admin, id in try await MembersPage(admin: admin).suspend(id) }
-        post(router, "/members/:id/suspension/lift") { admin, id in try await MembersPage(admin: admin).liftSuspension(id) }
-        get(router, "/sync") { admin, _ in try await SyncPages(admin: admin).list() }
-        get(router, "/sync/:id") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: false) }
-        post(router, "/sync/:id/reveal") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: true) }
-        post(router, "/sync/:id/resolve") { admin, id in try await SyncPages(admin: admin).resolve(id) }
-        get(router, "/deliveries") { admin, _ in try await DeliveriesPage(admin: admin).list() }
-        post(router, "/deliveries/:id/retry") { admin, id in try await DeliveriesPage(admin: admin).retry(id) }
-        get(router, "/merge") { admin, _ in try await MergePages(admin: admin).choose() }
-        get(router, "/merge/preview") { admin, _ in try await MergePages(admin: admin).preview() }
-        post(router, "/merge") { admin, _ in try await MergePages(admin: admin).merge() }
-        get(router, "/merge/done") { admin, _ in try await MergePages(admin: admin).done() }
-        get(router, "/audit") { admin, _ in try await AuditPages(admin: admin).list() }
-        get(router, "/audit/export") { admin, _ in try await AuditPages(admin: admin).export() }
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/admin", .portalMember, surface: .page) { request, _ in try await organisations(request) }
+        let organisation = routes.group("/admin/:slug")
+        get(organisation, "") { admin, _ in try await OverviewPage(admin: admin).response() }
+        get(organisation, "/members", audience: .coordinatorsToo) { admin, _ in try await MembersPage(admin: admin).list() }
+        get(organisation, "/members/:id") { admin, id in try await MembersPage(admin: admin).member(id) }
+        post(organisation, "/members/:id/devices/remove", taking: .devicesRemoveAll) { admin, id in try await MembersPage(admin: admin).removeDevices(id) }
+        post(organisation, "/members/:id/invite") { admin, id in try await MembersPage(admin: admin).invite(id) }
+        // Suspending a membership can end every way in of the member: the administrators' step-up (issue 45 item 5).
+        post(organisation, "/members/:id/suspend", taking: .membershipSuspend) { admin, id in try await MembersPage(admin: admin).suspend(id) }
+        post(organisation, "/members/:id/suspension/lift", taking: .membershipSuspend) { admin, id in try await MembersPage(admin: admin).liftSuspension(id) }
+        get(organisation, "/sync") { admin, _ in try await SyncPages(admin: admin).list() }
+        get(organisation, "/sync/:id") { admin, id in try await SyncPages(admin: admin).entry(id, reveal: false) }
+        post(organisation, "/sync/:id/reveal", taking: .personnummerReveal) { admin, id in try await SyncPages(admin: admin).entry(id, reveal: true) }
+        post(organisation, "/sync/:id/resolve", taking: .conflictResolve) { admin, id in try await SyncPages(admin: admin).resolve(id) }
+        get(organisation, "/deliveries") { admin, _ in try await DeliveriesPage(admin: admin).list() }
+        post(organisation, "/deliveries/:id/retry") { admin, id in try await DeliveriesPage(admin: admin).retry(id) }
+        get(organisation, "/merge") { admin, _ in try await MergePages(admin: admin).choose() }
+        get(organisation, "/merge/preview") { admin, _ in try await MergePages(admin: admin).preview() }
+        post(organisation, "/merge", taking: .accountsMerge) { admin, _ in try await MergePages(admin: admin).merge() }
+        get(organisation, "/merge/done") { admin, _ in try await MergePages(admin: admin).done() }
+        get(organisation, "/audit") { admin, _ in try await AuditPages(admin: admin).list() }
+        get(organisation, "/audit/export") { admin, _ in try await AuditPages(admin: admin).export() }
     }
 
     /// A page's handler: the checked request and the path's `:id` ("" when it has none).
     private typealias Handler = @Sendable (AdminRequest, String) async throws -> Response
 
-    private func get(_ router: Router<PortvaktRequestContext>, _ path: String, audience: Audience = .administrators, _ handler: @escaping Handler) {
-        router.get(RouterPath("/admin/:slug" + path)) { request, context in
+    private func get(_ organisation: DeclaredRoutes, _ path: String, audience: Audience = .administrators, _ handler: @escaping Handler) {
+        organisation.get(RouterPath(path), audience.policy, surface: .page) { request, context in
             guard let signedIn = try await portal.signedIn(request) else { return portal.notSignedIn(request) }
             return try await admin(request, context, signedIn: signedIn, form: nil, audience: audience, handler)
         }
     }
 
-    private func post(_ router: Router<PortvaktRequestContext>, _ path: String, _ handler: @escaping Handler) {
-        router.post(RouterPath("/admin/:slug" + path)) { request, context in
+    /// An administrators' form; `action`, when it takes a sensitive one.
+    private func post(_ organisation: DeclaredRoutes, _ path: String, taking action: SensitiveAction? = nil, _ handler: @escaping Handler) {
+        let policy: RoutePolicy = action.map { RoutePolicy.portalAdministrators.taking($0) } ?? .portalAdministrators
+        organisation.post(RouterPath(path), policy, surface: .page) { request, context in
             try await portal.withForm(request) { signedIn, form in
                 try await admin(request, context, signedIn: signedIn, form: form, audience: .administrators, handler)
             }

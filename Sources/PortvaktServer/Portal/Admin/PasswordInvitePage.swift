@@ -15,11 +15,12 @@ struct PasswordInvitePage {
 
     static func path(_ token: String) -> String { "/portal/password/\(token)" }
 
-    func register(on router: Router<PortvaktRequestContext>) {
-        router.get("/portal/password/:token") { request, context in
+    func register(on routes: DeclaredRoutes) {
+        // The invitation's one-time token is the caller's credential.
+        routes.get("/portal/password/:token", .anonymous, surface: .page) { request, context in
             try await form(request, token: context.parameters.get("token") ?? "")
         }
-        router.post("/portal/password/:token") { request, context in
+        routes.post("/portal/password/:token", .anonymous, surface: .page) { request, context in
             try await submit(request, token: context.parameters.get("token") ?? "")
         }
     }
