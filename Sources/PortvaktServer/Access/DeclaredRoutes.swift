@@ -75,12 +75,20 @@ struct DeclaredRoutes {
     }
 
     /// The declarations, frozen for the middlewares. A route registered twice is refused: the
-    /// router would keep one handler, and the table one declaration, perhaps not the same one's.
-    func table() throws -> RouteTable {
+    /// router would keep one handler, and the table one declaration, perhaps not the same one's. So
+    /// is the sandbox's policy (no check at all) on a route outside the sandbox's path, or on any
+    /// route of a server that mounts no sandbox.
+    func table(sandboxMounted: Bool) throws -> RouteTable {
         guard declarations.repeated.isEmpty else {
             throw ConfigurationError("Routes registered twice: \(declarations.repeated.joined(separator: ", "))")
         }
-        return RouteTable(declarations: declarations.byRoute)
+        let misplaced = declarations.byRoute.filter { route, declaration in
+            declaration.policy.caller == .sandbox && !(sandboxMounted && RouteTable.isSandbox(route))
+        }
+        guard misplaced.isEmpty else {
+            throw ConfigurationError("Routes with the sandbox's policy outside a mounted sandbox: \(misplaced.keys.sorted().joined(separator: ", "))")
+        }
+        return RouteTable(declarations: declarations.byRoute, sandboxMounted: sandboxMounted)
     }
 
     /// Adds the routes to `router`, behind the middlewares it has now.

@@ -6,6 +6,8 @@ import Hummingbird
 /// frozen before the server starts, and read by the middlewares for the route a request matched.
 public struct RouteTable: Sendable {
     let declarations: [String: RouteDeclaration]
+    /// Whether the sandbox's own routes are on the router: only then does its prefix declare a route.
+    let sandboxMounted: Bool
 
     /// The development sandbox's routes: `/sandbox` and everything under it. `PortvaktSandbox`
     /// registers them itself and knows nothing of the server's declarations.
@@ -18,8 +20,13 @@ public struct RouteTable: Sendable {
     /// `route`'s declaration: as registered, or the sandbox's for a route under its prefix.
     func declaration(of route: String) -> RouteDeclaration? {
         if let declared = declarations[route] { return declared }
+        return sandboxMounted && Self.isSandbox(route) ? RouteDeclaration.sandbox : nil
+    }
+
+    /// Whether `route` (`METHOD /path`) is `/sandbox` or under it.
+    static func isSandbox(_ route: String) -> Bool {
         let path = route.split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
-        return path == Self.sandboxPrefix || path.hasPrefix(Self.sandboxPrefix + "/") ? RouteDeclaration.sandbox : nil
+        return path == sandboxPrefix || path.hasPrefix(sandboxPrefix + "/")
     }
 
     /// The declaration of the route `request` matched; nil when it matched none (404), and for

@@ -15,7 +15,7 @@ extension PortvaktApplication {
         _ routes: DeclaredRoutes, services: ServerServices, configuration: ServerConfiguration, sandbox: Sandbox?,
         now: @escaping @Sendable () -> Date
     ) throws -> (router: Router<PortvaktRequestContext>, served: [String], declared: RouteTable) {
-        let declared = try routes.table()
+        let declared = try routes.table(sandboxMounted: sandbox != nil)
         let router = Router(context: PortvaktRequestContext.self)
         let clientAddresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)
         if configuration.tracing { router.add(middleware: RequestTracingMiddleware(resolver: clientAddresses)) }
@@ -41,10 +41,12 @@ extension PortvaktApplication {
     }
 
     /// Every route of the server, each registered with who may call it and who reads its answers.
-    /// - Parameter sandboxMailbox: the sandbox is on and mail is delivered to its mailbox page.
+    /// - Parameters:
+    ///   - metrics: the operator's `/metrics` on the main port, when `PORTVAKT_METRICS_TOKEN` is set.
+    ///   - sandboxMailbox: the mailbox page, when the sandbox is on and mail is delivered there.
     static func declaredRoutes(
-        services: ServerServices, configuration: ServerConfiguration, store: PortvaktStore, keys: DataProtectionKeys,
-        driver: any DatabaseDriver, readiness: Readiness, sandboxMailbox: Bool, now clock: @escaping @Sendable () -> Date
+        services: ServerServices, configuration: ServerConfiguration, driver: any DatabaseDriver, readiness: Readiness,
+        metrics: MetricsRoutes?, sandboxMailbox: SandboxMailboxPage?, now clock: @escaping @Sendable () -> Date
     ) -> DeclaredRoutes {
         let routes = DeclaredRoutes()
         let portal = PortalRoutes(portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled)
@@ -71,16 +73,14 @@ extension PortvaktApplication {
         DeviceRoutes(devices: services.devices, callers: services.callers).register(on: routes)
         StepUpRoutes(assertions: services.assertions, devices: services.devices, passwords: services.passwordLogin, tokens: services.tokens).register(on: routes)
         MeRoutes(profile: services.profile).register(on: routes)
-        ActivityRoutes(activities: ActivityLog(store: store, now: clock)).register(on: routes)
-        ContactRoutes(contacts: ContactBook(store: store, cipher: keys.cipher, now: clock)).register(on: routes)
-        ExpenseRoutes(expenses: ExpenseClaims(store: store, now: clock)).register(on: routes)
+        ActivityRoutes(activities: services.activities).register(on: routes)
+        ContactRoutes(contacts: services.contacts).register(on: routes)
+        ExpenseRoutes(expenses: services.expenses).register(on: routes)
         MemberRoutes(administration: services.administration.administration, merge: services.administration.merge, now: clock).register(on: routes)
         MemberSyncRoutes(review: services.administration.review, administration: services.administration.administration, now: clock).register(on: routes)
         SCIMRoutes(directory: services.memberDirectory, tokens: services.scimTokens, address: services.address).register(on: routes)
-        if let token = configuration.metricsToken {
-            MetricsRoutes(store: store, token: token).register(on: routes)
-        }
-        if sandboxMailbox { SandboxMailboxPage(store: store, cipher: keys.cipher).register(on: routes) }
+        metrics?.register(on: routes)
+        sandboxMailbox?.register(on: routes)
         return routes
     }
 }

@@ -44,12 +44,12 @@ public enum PortvaktApplication {
         let mailWorker = try MailWorker(configuration: configuration, store: store, cipher: keys.cipher, readiness: readiness, logger: logger, now: clock)
 
         _ = PortvaktMetrics.registry
-        var sandboxMailbox = false
+        var sandboxMailbox: SandboxMailboxPage?
         // Only while mail is delivered there: with SMTP on, its bodies (invitation links) stay unseen.
-        if sandbox != nil, case .sandboxMailbox = mailWorker.delivery { sandboxMailbox = true }
+        if sandbox != nil, case .sandboxMailbox = mailWorker.delivery { sandboxMailbox = SandboxMailboxPage(store: store, cipher: keys.cipher) }
         let routes = declaredRoutes(
-            services: services, configuration: configuration, store: store, keys: keys, driver: driver, readiness: readiness,
-            sandboxMailbox: sandboxMailbox, now: clock
+            services: services, configuration: configuration, driver: driver, readiness: readiness,
+            metrics: configuration.metricsToken.map { MetricsRoutes(store: store, token: $0) }, sandboxMailbox: sandboxMailbox, now: clock
         )
         let (router, served, declared) = try makeRouter(routes, services: services, configuration: configuration, sandbox: sandbox, now: clock)
         onRoutes(served, declared)

@@ -39,6 +39,10 @@ struct ServerServices: Sendable {
     let passkeys: Passkeys
     let memberDirectory: MemberDirectory
     let scimTokens: SCIMTokens
+    /// The app's own data: what a peer mentor logs, her contacts and expenses.
+    let activities: ActivityLog
+    let contacts: ContactBook
+    let expenses: ExpenseClaims
 
     /// - Parameter http: the broker's HTTP client (no redirects), for clients' published keys;
     ///   nil in operator commands, which authenticate no client.
@@ -133,5 +137,8 @@ struct ServerServices: Sendable {
             leaving: MembershipEnding(store: store, logger: logger, now: now), logger: logger, now: now
         )
         scimTokens = SCIMTokens(store: store, now: now)
+        activities = ActivityLog(store: store, now: now)
+        contacts = ContactBook(store: store, cipher: keys.cipher, now: now)
+        expenses = ExpenseClaims(store: store, now: now)
     }
 }

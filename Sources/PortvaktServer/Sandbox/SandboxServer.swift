@@ -10,7 +10,7 @@ public enum SandboxServer {
         let sandbox = try Sandbox(configuration: configuration.sandboxConfiguration(logger: logger))
         let routes = DeclaredRoutes()
         routes.get("/health/live", .anonymous, surface: .json) { _, _ in HTTPResponse.Status.ok }
-        let declared = try routes.table()
+        let declared = try routes.table(sandboxMounted: true)
         let router = Router(context: PortvaktRequestContext.self)
         // The broker's error handling: every thrown error is an OAuth JSON body or a page, never a body-less 500.
         router.add(middleware: RequestLogMiddleware())

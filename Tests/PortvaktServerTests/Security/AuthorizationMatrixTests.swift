@@ -39,6 +39,12 @@ struct AuthorizationMatrixTests {
         }
     }
 
+    @Test("Only userinfo opens to any relying party's token: every other member route is Portvakt's own API, for the clients with portvakt_api")
+    func onlyUserinfoForAnyRelyingParty() async throws {
+        let declared = try await Self.declared.value
+        #expect(declared.filter { $0.value.anyRelyingParty }.keys.sorted() == ["GET /oauth/userinfo"])
+    }
+
     @Test("Every route has its expected outcome written out for every kind of caller, and every caller gets it", arguments: TestDatabase.kinds)
     func matrix(kind: DatabaseKind) async throws {
         // Named localhost, so that passkeys work and a passkey's caller is in the matrix (S18.3).
