@@ -97,9 +97,11 @@ public final class InProcessHTTP: OutboundHTTP {
             return try await Self.clientResponse(response, to: head.request.method)
         }
         // As a client that gives up: the deadline ends the wait, and the server's handler still runs to its end.
+        // A caller that is cancelled stops waiting at once and cancels the handler, as a closed connection would.
+        let outcome = FirstOutcome()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let outcome = FirstOutcome(continuation)
+                outcome.start(continuation)
                 let deadline = Task {
                     try await Task.sleep(for: .nanoseconds(timeout.nanoseconds))
                     outcome.resume(with: .failure(HTTPClientError.deadlineExceeded))
@@ -111,6 +113,7 @@ public final class InProcessHTTP: OutboundHTTP {
             }
         } onCancel: {
             work.cancel()
+            outcome.resume(with: .failure(CancellationError()))
         }
     }
 
@@ -195,18 +198,39 @@ final class InProcessConnection: Sendable {
     }
 }
 
-/// Resumes a continuation once, with whichever outcome comes first.
+/// Resumes a continuation once, with whichever outcome comes first; one that comes before the
+/// continuation (a caller cancelled at once) is kept for it.
 private final class FirstOutcome: Sendable {
-    private let continuation: Mutex<CheckedContinuation<HTTPClientResponse, any Error>?>
+    private struct State {
+        var continuation: CheckedContinuation<HTTPClientResponse, any Error>?
+        var early: Result<HTTPClientResponse, any Error>?
+        var settled = false
+    }
 
-    init(_ continuation: CheckedContinuation<HTTPClientResponse, any Error>) {
-        self.continuation = Mutex(continuation)
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<HTTPClientResponse, any Error>) {
+        state.withLock { state in
+            if let early = state.early {
+                continuation.resume(with: early)
+                state.early = nil
+                state.settled = true
+            } else {
+                state.continuation = continuation
+            }
+        }
     }
 
     func resume(with result: Result<HTTPClientResponse, any Error>) {
-        continuation.withLock { pending in
-            pending?.resume(with: result)
-            pending = nil
+        state.withLock { state in
+            guard !state.settled else { return }
+            if let continuation = state.continuation {
+                continuation.resume(with: result)
+                state.continuation = nil
+                state.settled = true
+            } else if state.early == nil {
+                state.early = result
+            }
         }
     }
 }

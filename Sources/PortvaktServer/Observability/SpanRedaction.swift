@@ -55,10 +55,19 @@ public enum SpanRedaction {
         }
     }
 
-    /// A whole URL with its query redacted and its fragment (which may hold tokens) dropped.
+    /// A whole URL with its query redacted, and its fragment (which may hold tokens) and the user and
+    /// password in its authority dropped.
     public static func url(_ url: String) -> String {
-        let withoutFragment = url.prefix { $0 != "#" }
+        let withoutFragment = withoutUserInfo(url).prefix { $0 != "#" }
         guard let mark = withoutFragment.firstIndex(of: "?") else { return String(withoutFragment) }
         return "\(withoutFragment[..<mark])?\(query(String(withoutFragment[withoutFragment.index(after: mark)...])))"
+    }
+
+    /// `scheme://user:password@host/…` without `user:password@`.
+    private static func withoutUserInfo(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let authorityEnd = url[schemeEnd.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
+        guard let at = url[schemeEnd.upperBound..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd.upperBound]) + url[url.index(after: at)...]
     }
 }

@@ -42,6 +42,7 @@ struct TracingTests {
             == "client_id=[redacted]&scope=[redacted]&c%6Fde=[redacted]&cl%69ent_id=web")
         #expect(SpanRedaction.url("https://vipps.example/token?code=abc&client_id=x#access_token=t") == "https://vipps.example/token?code=[redacted]&client_id=x")
         #expect(SpanRedaction.url("https://bankid.example/.well-known/jwks.json") == "https://bankid.example/.well-known/jwks.json")
+        #expect(SpanRedaction.url("https://rp:s3cret@member.example/updates?x=1") == "https://member.example/updates?x=[redacted]", "no password from the authority")
     }
 
     @Test("S21.3: a caller's traceparent is continued only when well formed (version 00, lowercase hex, no zero id) and only from this machine or a trusted proxy")
