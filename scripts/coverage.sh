@@ -10,7 +10,7 @@ swift test --skip-build --enable-code-coverage --no-parallel --scratch-path "$sc
   || { tail -40 "$scratch/test-output.txt" >&2; exit 1; }
 grep -E "Test run with [0-9]+ tests" "$scratch/test-output.txt" | tail -1
 profdata=$(dirname "$(swift test --show-codecov-path --scratch-path "$scratch")")/default.profdata
-llvm-cov export -summary-only "$scratch/debug/portvaktPackageTests.xctest" -instr-profile "$profdata" \
+"$(dirname "$(readlink -f "$(command -v swift)")")/llvm-cov" export -summary-only "$scratch/debug/portvaktPackageTests.xctest" -instr-profile "$profdata" \
   -ignore-filename-regex '(\.build|\.build-coverage|Tests|Benchmarks)/' > "$scratch/summary.json"
 COVERAGE_FILES=${COVERAGE_FILES:-"Sources/PortvaktKit/Auth/AuthMachine.swift Sources/PortvaktKit/Driver/AuthDriver.swift"} \
   python3 scripts/coverage/summarise.py "$scratch/summary.json"
