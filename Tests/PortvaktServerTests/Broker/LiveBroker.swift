@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import PortvaktCore
-import PortvaktServer
+@testable import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
 import HummingbirdTesting
@@ -29,7 +29,7 @@ struct LiveBroker: Sendable {
     }
 
     let baseURL: String
-    let http: any BrowserConnection
+    let http: any OutboundHTTP
     let logs: LogSink
     let configuration: ServerConfiguration
     /// The broker's clock: the system's, plus however far a test has moved it.
@@ -104,7 +104,7 @@ struct LiveBroker: Sendable {
                 throw CancellationError()
             }
             let broker = LiveBroker(
-                baseURL: url, http: SocketConnection(client: http), logs: logs, configuration: configuration, clock: clock, routes: routes, declared: declared
+                baseURL: url, http: NetworkHTTP(client: http), logs: logs, configuration: configuration, clock: clock, routes: routes, declared: declared
             )
             do {
                 try await body(broker)
@@ -148,7 +148,7 @@ struct LiveBroker: Sendable {
             request.headers.add(name: "Content-Type", value: raw.contentType)
             request.body = .bytes(ByteBuffer(data: raw.body))
         }
-        let response = try await http.exchange(request, timeout: .seconds(30))
+        let response = try await http.execute(request, timeout: .seconds(30))
         if !asAnotherBrowser { loginCookies.keep(response.headers["set-cookie"]) }
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         var fields: [String: String] = [:]
@@ -170,7 +170,7 @@ struct LiveBroker: Sendable {
         request.headers.add(name: "Authorization", value: "Bearer \(Self.adminToken)")
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: ["faults": faults, "slow_seconds": 8])))
-        let response = try await http.exchange(request, timeout: .seconds(10))
+        let response = try await http.execute(request, timeout: .seconds(10))
         #expect(response.status == .ok || response.status == .noContent)
     }
 
@@ -186,22 +186,9 @@ extension LiveBroker {
     static let inProcessURL = "http://127.0.0.1"
 }
 
-/// How a test's browser sends a request and reads the answer.
-protocol BrowserConnection: Sendable {
-    func exchange(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse
-}
-
-/// Over a loopback socket.
-struct SocketConnection: BrowserConnection {
-    let client: HTTPClient
-
-    func exchange(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
-        try await client.execute(request, timeout: timeout)
-    }
-}
-
-/// To the server's router, in process; only the server's own address answers there.
-struct InProcessBrowser: BrowserConnection {
+/// To the server's router, in process; only the server's own address answers there. (Over a
+/// socket the browser is the server's own ``NetworkHTTP``.)
+struct InProcessBrowser: OutboundHTTP {
     let server: InProcessHTTP
     let origin: String
 
@@ -210,7 +197,7 @@ struct InProcessBrowser: BrowserConnection {
         var description: String { "\(url) is not this server's address; a test that needs another listener runs over: .socket" }
     }
 
-    func exchange(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
+    func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
         guard request.url == origin || request.url.hasPrefix(origin + "/") || request.url.hasPrefix(origin + "?") else { throw NotThisServer(url: request.url) }
         return try await server.answer(request, timeout: timeout)
     }

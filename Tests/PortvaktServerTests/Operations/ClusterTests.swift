@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktServer
+@testable import PortvaktServer
 import PortvaktTestSupport
 import ServiceLifecycle
 import Testing
@@ -208,7 +208,7 @@ struct Cluster: Sendable {
             let url = "http://127.0.0.1:\(configuration.port)"
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await services.run() }
-                let broker = LiveBroker(baseURL: url, http: SocketConnection(client: http), logs: LogSink(), configuration: configuration, clock: TestClock(), routes: [])
+                let broker = LiveBroker(baseURL: url, http: NetworkHTTP(client: http), logs: LogSink(), configuration: configuration, clock: TestClock(), routes: [])
                 var up = false
                 for _ in 0..<100 where !up {
                     up = (try? await broker.send("/health/live").status) == 200
