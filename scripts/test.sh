@@ -48,8 +48,20 @@ print_stage_times() {
   echo "test.sh: seconds per stage"
   printf '  %s\n' "${stage_times[@]}"
 }
-trap 'print_stage_times; if [ -n "${started_postgres:-}" ]; then scripts/stop-postgres.sh; fi' EXIT
+# CI shows only the end of the output, so a failed `swift test` names its failures again last.
+print_test_failures() {
+  [ -f .build/test-output.txt ] || return 0
+  local failures
+  failures=$(sed 's/\x1b\[[0-9;]*m//g' .build/test-output.txt \
+    | grep -E '^✘ |error: |Expectation failed|recorded an issue|Fatal error|Test Case .* failed' | head -40) || true
+  if [ -n "$failures" ]; then
+    echo "test.sh: what swift test reported as failing"
+    printf '%s\n' "$failures"
+  fi
+}
+trap 'print_test_failures; print_stage_times; if [ -n "${started_postgres:-}" ]; then scripts/stop-postgres.sh; fi' EXIT
 
+rm -f .build/test-output.txt
 started=$SECONDS
 swift build --build-tests
 stage_times+=("$((SECONDS - started)) s  swift build --build-tests")
