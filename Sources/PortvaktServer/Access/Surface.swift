@@ -1,5 +1,7 @@
-/// Who reads a route's answers: a program (JSON) or a person in a browser (a page). Declared with
-/// each route (``DeclaredRoutes``); ``ErrorAnswerMiddleware`` answers a refusal in its shape.
+/// Who reads a route's answers: a program reading the API's OAuth JSON, a person in a browser (a
+/// page), or a member system speaking SCIM (RFC 7644's error shape). Declared with each route
+/// (``DeclaredRoutes``); ``ErrorAnswerMiddleware`` and ``UnexpectedErrorMiddleware`` answer a
+/// refusal or a failure in its shape.
 enum Surface: Sendable, Equatable {
-    case json, page
+    case json, page, scim
 }

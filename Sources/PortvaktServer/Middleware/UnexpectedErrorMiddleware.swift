@@ -7,8 +7,8 @@ import PortvaktStorage
 
 /// The last word on errors no route answered itself: a database that did not answer is a 503
 /// `temporarily_unavailable` ("try again", never "logged out"), anything else a 500
-/// `server_error`; both as an OAuth error body for programs, or a page for browsers. Never a
-/// body-less 500, never a stack trace.
+/// `server_error`; each in its route's shape (``Surface``): an OAuth error body for programs, a
+/// page for browsers, SCIM's error for member systems. Never a body-less 500, never a stack trace.
 struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
 
@@ -26,7 +26,10 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
             return try answer(.temporarilyUnavailable, to: request, context: context)
         } catch {
-            context.logger.error("A request failed unexpectedly", metadata: ["error": "\(error)"])
+            let surface = routes.surface(of: request, context: context)
+            // A member system's request is logged by the error's type only: nothing of its body.
+            let described = surface == .scim ? String(reflecting: type(of: error)) : "\(error)"
+            context.logger.error("A request failed unexpectedly", metadata: ["error": "\(described)"])
             return try answer(OAuthFailure(
                 error: .serverError, description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
             ), to: request, context: context)

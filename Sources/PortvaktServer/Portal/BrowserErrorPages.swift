@@ -18,8 +18,8 @@ struct BrowserErrorPages: RouterMiddleware {
             guard [.notFound, .methodNotAllowed].contains(response.status),
                   response.headers[.contentType]?.hasPrefix("text/html") != true
             else { return response }
-            // A JSON endpoint's own "no such id" stays the API's JSON: the address exists.
-            if response.status == .notFound, routes.declaration(of: request, context: context)?.surface == .json { return response }
+            // A JSON or SCIM endpoint's own "no such id" stays its JSON: the address exists.
+            if response.status == .notFound, let declared = routes.declaration(of: request, context: context), declared.surface != .page { return response }
             status = response.status
         } catch let error as HTTPError where error.status == .notFound {
             status = .notFound

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktStorage
 
 /// A SCIM refusal (RFC 7644 §3.12): `{"schemas": [Error], "status": "400", "scimType": …,
 /// "detail": …}`, never the API's OAuth JSON. The detail says what to send instead and never
@@ -62,6 +63,30 @@ struct SCIMError: Error, Sendable, HTTPResponseError {
             self = SCIMError(status: .preconditionFailed, kind: nil, detail: "The user changed since the version If-Match named; read it again and repeat the change.")
         case .uniqueness: self = SCIMError(status: .conflict, kind: .uniqueness, detail: detail)
         case .invalidValue: self = .invalidValue(detail)
+        }
+    }
+
+    /// The refusal `error` stands for on a SCIM route (``ErrorAnswerMiddleware``); nil when it is
+    /// none, and ``UnexpectedErrorMiddleware`` answers it.
+    init?(answering error: any Error) {
+        switch error {
+        case let refusal as SCIMError: self = refusal
+        case let refusal as DirectoryError: self.init(refusal)
+        case let error as HTTPError where error.status.code < 500:
+            // The query string's parser (a repeated or malformed field).
+            self.init(status: error.status, kind: .invalidValue, detail: error.body ?? "The request is malformed.")
+        case let error as StoreError where error.isDuplicate:
+            self.init(status: .conflict, kind: .uniqueness, detail: "Another user of the organisation has this value.")
+        default: return nil
+        }
+    }
+
+    /// A failure no refusal explains, in SCIM's shape: its status and description.
+    init(_ failure: OAuthFailure) {
+        switch failure.status {
+        case .serviceUnavailable: self = .unavailable
+        case .internalServerError: self = .unexpected
+        default: self.init(status: failure.status, kind: failure.status == .badRequest ? .invalidSyntax : nil, detail: failure.description)
         }
     }
 

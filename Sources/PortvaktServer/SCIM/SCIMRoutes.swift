@@ -16,8 +16,9 @@ import PortvaktStorage
 ///
 /// Every request carries a member system's token (`Authorization: Bearer`, ``SCIMTokens``),
 /// bound to one organisation: it reads and writes that organisation's records only, and another
-/// organisation's record is a 404 as an unknown id is. Every failure answers in SCIM's error
-/// shape (``SCIMError``), never as the API's OAuth JSON; the token is never logged.
+/// organisation's record is a 404 as an unknown id is. The routes are declared `.scim`, so every
+/// failure answers in SCIM's error shape (``SCIMError``), never as the API's OAuth JSON; the token
+/// is never logged.
 struct SCIMRoutes {
     let directory: MemberDirectory
     let tokens: SCIMTokens
@@ -25,47 +26,47 @@ struct SCIMRoutes {
 
     func register(on routes: DeclaredRoutes) {
         let base = SCIMDiscovery.base
-        routes.get("\(base)/ServiceProviderConfig", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { _ in SCIMResponse.json(SCIMDiscovery.serviceProviderConfig(baseURL: address.current), for: request) }
+        routes.get("\(base)/ServiceProviderConfig", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { _ in SCIMResponse.json(SCIMDiscovery.serviceProviderConfig(baseURL: address.current), for: request) }
         }
-        routes.get("\(base)/ResourceTypes", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { _ in
+        routes.get("\(base)/ResourceTypes", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { _ in
                 let types = SCIMDiscovery.resourceTypes(baseURL: address.current)
                 return SCIMResponse.list(types, total: types.count, startIndex: 1, for: request)
             }
         }
-        routes.get("\(base)/ResourceTypes/:id", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { _ in
+        routes.get("\(base)/ResourceTypes/:id", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { _ in
                 guard let resourceType = SCIMDiscovery.resourceType(context.parameters.get("id") ?? "", baseURL: address.current) else {
                     throw SCIMError(status: .notFound, kind: nil, detail: "Portvakt serves one resource type: User.")
                 }
                 return SCIMResponse.json(resourceType, for: request)
             }
         }
-        routes.get("\(base)/Schemas", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { _ in
+        routes.get("\(base)/Schemas", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { _ in
                 let schemas = SCIMDiscovery.schemas(baseURL: address.current)
                 return SCIMResponse.list(schemas, total: schemas.count, startIndex: 1, for: request)
             }
         }
-        routes.get("\(base)/Schemas/:id", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { _ in
+        routes.get("\(base)/Schemas/:id", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { _ in
                 guard let schema = SCIMDiscovery.schema(context.parameters.get("id") ?? "", baseURL: address.current) else {
                     throw SCIMError(status: .notFound, kind: nil, detail: "Portvakt has two schemas: \(SCIMUser.schema) and \(SCIMUser.membershipSchema).")
                 }
                 return SCIMResponse.json(schema, for: request)
             }
         }
-        routes.post("\(base)/Users", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { caller in
+        routes.post("\(base)/Users", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { caller in
                 let body = try await SCIMBody.object(of: request)
                 let entry = try SCIMUserBody.newEntry(body)
                 let member = try await directory.create(entry, in: caller.organisationID, by: caller.actor)
                 return SCIMResponse.user(member, status: .created, baseURL: address.current, for: request)
             }
         }
-        routes.get("\(base)/Users", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { caller in
+        routes.get("\(base)/Users", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { caller in
                 let query = try request.queryFields()
                 let filter = try query["filter"].map { try SCIMFilter.parse($0) }
                 let page = try SCIMPage(startIndex: query["startIndex"], count: query["count"])
@@ -74,24 +75,24 @@ struct SCIMRoutes {
                 return SCIMResponse.list(resources, total: found.total, startIndex: page.startIndex, for: request)
             }
         }
-        routes.get("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { caller in
+        routes.get("\(base)/Users/:id", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { caller in
                 let id = try Self.id(context)
                 guard let member = try await directory.member(id: id, in: caller.organisationID) else { throw SCIMError.notFound }
                 if SCIMVersion.condition(request.headers[.ifNoneMatch])?.matches(member.version) == true { return SCIMResponse.notModified(member) }
                 return SCIMResponse.user(member, baseURL: address.current, for: request)
             }
         }
-        routes.put("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { caller in
+        routes.put("\(base)/Users/:id", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { caller in
                 let id = try Self.id(context)
                 let body = try await SCIMBody.object(of: request)
                 let member = try await update(id, by: caller, ifMatch: request) { try SCIMUserBody.replacement(body, of: $0) }
                 return SCIMResponse.user(member, baseURL: address.current, for: request)
             }
         }
-        routes.patch("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { caller in
+        routes.patch("\(base)/Users/:id", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { caller in
                 let id = try Self.id(context)
                 let body = try await SCIMBody.object(of: request)
                 let patch = try SCIMPatch(body)
@@ -103,8 +104,8 @@ struct SCIMRoutes {
                 return SCIMResponse.user(member, baseURL: address.current, for: request)
             }
         }
-        routes.delete("\(base)/Users/:id", .memberSystemToken, surface: .json) { request, context in
-            await answer(request, context) { caller in
+        routes.delete("\(base)/Users/:id", .memberSystemToken, surface: .scim) { request, context in
+            try await authenticated(request) { caller in
                 let id = try Self.id(context)
                 var version: Int?
                 if let condition = SCIMVersion.condition(request.headers[.ifMatch]) {
@@ -139,31 +140,11 @@ struct SCIMRoutes {
         throw SCIMError(status: .preconditionFailed, kind: nil, detail: "The user kept changing while Portvakt wrote it; read it again and repeat the change.")
     }
 
-    /// Authenticates the member system, runs `body` with it, and answers every failure in
-    /// SCIM's shape: a refusal as its 4xx, a database that did not answer as 503, anything else
-    /// as 500 (logged by its type only: nothing of the request, and never the token).
-    private func answer(
-        _ request: Request, _ context: PortvaktRequestContext, _ body: (SCIMCaller) async throws -> Response
-    ) async -> Response {
-        do {
-            let system = try await caller(of: request)
-            return try await body(system)
-        } catch let refusal as SCIMError {
-            return refusal.response(for: request)
-        } catch let refusal as DirectoryError {
-            return SCIMError(refusal).response(for: request)
-        } catch let error as HTTPError where error.status.code < 500 {
-            // The query string's parser (a repeated or malformed field).
-            return SCIMError(status: error.status, kind: .invalidValue, detail: error.body ?? "The request is malformed.").response(for: request)
-        } catch let error as StoreError where error.isDuplicate {
-            return SCIMError(status: .conflict, kind: .uniqueness, detail: "Another user of the organisation has this value.").response(for: request)
-        } catch let error as StoreError where error.isUnavailable {
-            context.logger.error("The database did not answer a SCIM request", metadata: ["error": "\(error)"])
-            return SCIMError.unavailable.response(for: request)
-        } catch {
-            context.logger.error("A SCIM request failed unexpectedly", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-            return SCIMError.unexpected.response(for: request)
-        }
+    /// Runs `body` for the member system whose token `request` carries. A failure is answered in
+    /// SCIM's shape by the surface these routes declare (``ErrorAnswerMiddleware``, and
+    /// ``UnexpectedErrorMiddleware`` for a database that did not answer or anything else).
+    private func authenticated(_ request: Request, _ body: (SCIMCaller) async throws -> Response) async throws -> Response {
+        try await body(caller(of: request))
     }
 
     /// The member system whose token the request carries; 401 for none, an unknown or a revoked one.

@@ -83,6 +83,21 @@ struct ArchitectureTests {
         }
     }
 
+    @Test("Issue 48: refusals become answers in one place per surface: no route or page turns an OAuthFailure or a SCIMError into a response, or catches either")
+    func errorsAnsweredInOnePlace() throws {
+        // The error types define their shapes, and middlewares answer (ErrorAnswerMiddleware and UnexpectedErrorMiddleware
+        // by the surface; the others render an HTTPResponseError to add their headers to it, as Hummingbird's do).
+        let files = try Self.swiftFiles(under: "PortvaktServer").filter { file in
+            let name = URL(filePath: file.path).lastPathComponent
+            return !name.hasSuffix("Middleware.swift") && !["OAuthFailure.swift", "SCIMError.swift"].contains(name)
+        }
+        #expect(files.count >= 150)
+        for (path, text) in files {
+            #expect(!text.contains(/\.response\((for|from): request/), "\(path) turns an error into an answer itself")
+            #expect(!text.contains(/catch let \w+ as (OAuthFailure|SCIMError)\b/), "\(path) catches a refusal meant for the surface's answer")
+        }
+    }
+
     @Test("The domain imports no HTTP")
     func domainWithoutHTTP() throws {
         let files = try Self.swiftFiles(under: "PortvaktDomain")

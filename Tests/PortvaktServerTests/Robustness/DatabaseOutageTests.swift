@@ -9,7 +9,7 @@ import Testing
 /// SDK would otherwise throw the user's session away.
 @Suite("Database outage")
 struct DatabaseOutageTests {
-    @Test("With PostgreSQL away: the API, userinfo and refresh answer 503 try-again; afterwards the same tokens work")
+    @Test("With PostgreSQL away: the API, userinfo and refresh answer 503 try-again, SCIM in its own shape; afterwards the same tokens work")
     func outageIsTryAgain() async throws {
         guard TestDatabase.kinds.contains(.postgres) else { return }
         try await LiveBroker.run(.postgres) { broker in
@@ -17,20 +17,30 @@ struct DatabaseOutageTests {
             let access = try #require(tokens["access_token"] as? String)
             let refresh = try #require(tokens["refresh_token"] as? String)
             guard case .postgres(let url) = broker.configuration.database else { Issue.record("not on PostgreSQL"); return }
+            let scim = try await broker.scimToken(organisation: "nhf")
 
             try await TestDatabase.setAvailable(false, database: url.database)
             do {
-                for path in ["/v1/me", "/oauth/userinfo"] {
-                    let reply = try await broker.api(.GET, path, token: access)
+                // Asked at once: each waits out the connection pool's lease deadline, and they wait together.
+                async let me = broker.api(.GET, "/v1/me", token: access)
+                async let userinfo = broker.api(.GET, "/oauth/userinfo", token: access)
+                async let rotation = broker.refresh(refresh)
+                async let page = broker.send(AppLogin().authorizeURL(method: "vipps"), headers: [("Accept", "text/html")])
+                // A member system is told the same in SCIM's shape (RFC 7644 §3.12), never OAuth JSON.
+                async let users = broker.scim(.GET, "/Users", token: scim.token)
+                for (path, reply) in try await [("/v1/me", me), ("/oauth/userinfo", userinfo)] {
                     #expect(reply.status == 503, "\(path): \(reply.status) \(reply.body)")
                     #expect(reply.string("error") == "temporarily_unavailable")
                     #expect(reply.string("message_id") == "temporarily_unavailable")
                 }
-                let rotation = try await broker.refresh(refresh)
-                #expect(rotation.status == 503, "\(rotation.body)")
-                #expect(rotation.string("error") == "temporarily_unavailable")
-                let page = try await broker.send(AppLogin().authorizeURL(method: "vipps"), headers: [("Accept", "text/html")])
-                #expect(page.status == 503 && page.body.contains("<html"), "browsers get a page: \(page.status) \(page.body.prefix(200))")
+                let refused = try await rotation
+                #expect(refused.status == 503, "\(refused.body)")
+                #expect(refused.string("error") == "temporarily_unavailable")
+                let shown = try await page
+                #expect(shown.status == 503 && shown.body.contains("<html"), "browsers get a page: \(shown.status) \(shown.body.prefix(200))")
+                let listed = try await users
+                #expect(listed.status == 503, "\(listed.body.prefix(200))")
+                #expect(listed.json["schemas"] as? [String] == [LiveBroker.scimError] && listed.json["status"] as? String == "503" && listed.json["error"] == nil)
             } catch {
                 try await TestDatabase.setAvailable(true, database: url.database)
                 throw error

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Refusals answered once per surface")
 struct ErrorAnswerTests {
-    @Test("A JSON endpoint answers OAuth JSON even to a browser; a page answers a page; the domain's refusals come out as the API's JSON")
+    @Test("A JSON endpoint answers OAuth JSON even to a browser; a page answers a page; SCIM answers SCIM; the domain's refusals come out as the API's JSON")
     func oneMappingPerSurface() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             let browser = [("Accept", "text/html,application/xhtml+xml")]
@@ -27,6 +27,13 @@ struct ErrorAnswerTests {
             // A query the HTTP helpers refuse is the API's one error shape too.
             let malformed = try await broker.send("/v1/activities?organisation=nhf&organisation=hlf", headers: [("Authorization", "Bearer \(access)")])
             #expect(malformed.status == 400 && malformed.json["error"] as? String == "invalid_request", "\(malformed.status) \(malformed.body.prefix(200))")
+
+            // SCIM answers in its own error shape, to a browser too: a missing token, an unknown id, a malformed query.
+            let system = try await broker.scimToken(organisation: "nhf")
+            for (path, token, status) in [("/scim/v2/Users", nil, 401), ("/scim/v2/Users/no-such-user", system.token, 404), ("/scim/v2/Users?count=1&count=2", system.token, 400)] {
+                let reply = try await broker.send(path, headers: browser + (token.map { [("Authorization", "Bearer \($0)")] } ?? []))
+                #expect(reply.status == status && reply.json["schemas"] as? [String] == [LiveBroker.scimError] && reply.json["error"] == nil, "\(path): \(reply.status) \(reply.body.prefix(200))")
+            }
         }
     }
 
@@ -56,6 +63,9 @@ struct ErrorAnswerTests {
             ]
             for endpoint in json {
                 #expect(declared.declaration(of: endpoint)?.surface == .json, "\(endpoint)")
+            }
+            for endpoint in ["GET /scim/v2/Users", "PATCH /scim/v2/Users/{id}", "GET /scim/v2/ServiceProviderConfig"] {
+                #expect(declared.declaration(of: endpoint)?.surface == .scim, "\(endpoint)")
             }
         }
     }
