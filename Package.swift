@@ -115,12 +115,14 @@ let package = Package(
             ]
         ),
 
-        // HTTP helpers the broker and the sandbox share: strict form fields, JSON/HTML/OAuth responses.
+        // HTTP helpers the broker and the sandbox share: strict form fields, JSON/HTML/OAuth responses,
+        // and the one page renderer (Mustache templates with a view model per page).
         .target(
             name: "PortvaktHTTP",
             dependencies: [
                 "PortvaktCore", "PortvaktProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
 
@@ -136,7 +138,6 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.embedInCode("Resources")]
         ),
