@@ -169,7 +169,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             resources: [.embedInCode("Resources")]
