@@ -115,12 +115,14 @@ let package = Package(
             ]
         ),
 
-        // HTTP helpers the broker and the sandbox share: strict form fields, JSON/HTML/OAuth responses.
+        // HTTP helpers the broker and the sandbox share: strict form fields, JSON/HTML/OAuth responses,
+        // and the one page renderer (Mustache templates with a view model per page).
         .target(
             name: "PortvaktHTTP",
             dependencies: [
                 "PortvaktCore", "PortvaktProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
 
@@ -136,7 +138,6 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Mustache", package: "swift-mustache"),
             ],
             resources: [.embedInCode("Resources")]
         ),
@@ -168,7 +169,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             resources: [.embedInCode("Resources")]

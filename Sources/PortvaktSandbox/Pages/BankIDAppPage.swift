@@ -1,4 +1,6 @@
 import PortvaktCore
+import PortvaktHTTP
+
 /// The page that plays the user's BankID app: open an order by autostart token (same device) or
 /// by the QR code's text (another device), then approve as a test person or cancel.
 struct BankIDAppPage {
@@ -13,11 +15,24 @@ struct BankIDAppPage {
     func render() -> String {
         // Preselected: the first person an order login finds by personnummer on a fresh server.
         let preselected = TestUsers.all.first { !$0.memberships.isEmpty && $0.memberships.allSatisfy { $0.recorded == .same } }?.id
-        let people: [[String: Any]] = TestUsers.all.map { ["id": $0.id, "name": $0.name, "checked": $0.id == preselected] }
-        var values: [String: Any] = ["formAction": formAction, "people": people]
-        if let autoStartToken { values["autoStartToken"] = autoStartToken }
-        if let redirect { values["redirect"] = redirect }
-        if let problem { values["problem"] = problem }
+        let people = TestUsers.all.map { BankIDAppView.Person(id: $0.id, name: $0.name, checked: $0.id == preselected) }
+        let values = BankIDAppView(formAction: formAction, people: people, autoStartToken: autoStartToken, redirect: redirect, problem: problem)
         return SandboxPages.shared.render("sandbox_bankid_app", language: language, stylesheet: stylesheet, values: values)
+    }
+}
+
+/// What `sandbox_bankid_app` reads.
+struct BankIDAppView: PageValues {
+    let formAction: String
+    let people: [Person]
+    /// nil: the page asks for the QR code's text instead.
+    let autoStartToken: String?
+    let redirect: String?
+    let problem: String?
+
+    struct Person: PageValues {
+        let id: String
+        let name: String
+        let checked: Bool
     }
 }

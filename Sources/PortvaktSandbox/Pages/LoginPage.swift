@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktHTTP
 
 /// The simulated provider's login page: pick a test person, approve or cancel.
 struct LoginPage {
@@ -16,15 +17,34 @@ struct LoginPage {
     func render() -> String {
         let lang = language
         let preselected = TestUsers.user(id: loginHint ?? "")?.id ?? TestUsers.all[0].id
-        let people: [[String: Any]] = TestUsers.all.map { user in
+        let people = TestUsers.all.map { user in
             let roles = user.memberships.map { "\($0.organisation.uppercased()) \(RoleText.name($0.role, lang))" }
             let detail = roles.isEmpty ? lang.pick("ikke medlem noe sted", "not a member anywhere") : roles.joined(separator: ", ")
-            return ["id": user.id, "name": user.name, "detail": detail, "checked": user.id == preselected]
+            return SandboxLoginView.Person(id: user.id, name: user.name, detail: detail, checked: user.id == preselected)
         }
-        return SandboxPages.shared.render("sandbox_login", language: lang, stylesheet: stylesheet, values: [
-            "provider": provider.displayName, "clientID": clientID, "scopes": scopes.joined(separator: ", "), "formAction": formAction,
-            "people": people, "languageSwitchURL": languageSwitchURL,
-        ])
+        return SandboxPages.shared.render("sandbox_login", language: lang, stylesheet: stylesheet, values: SandboxLoginView(
+            provider: provider.displayName, clientID: clientID, scopes: scopes.joined(separator: ", "), formAction: formAction,
+            people: people, languageSwitchURL: languageSwitchURL
+        ))
+    }
+}
+
+/// What `sandbox_login` reads.
+struct SandboxLoginView: PageValues {
+    let provider: String
+    let clientID: String
+    /// The scopes asked for, in one line.
+    let scopes: String
+    let formAction: String
+    let people: [Person]
+    let languageSwitchURL: String
+
+    /// A test person to choose; `detail` says their memberships.
+    struct Person: PageValues {
+        let id: String
+        let name: String
+        let detail: String
+        let checked: Bool
     }
 }
 

@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktHTTP
 
 /// A page that only says something: an error a user cannot be redirected with, or a result.
 struct MessagePage {
@@ -11,8 +12,21 @@ struct MessagePage {
     var link: (url: String, text: String)? = nil
 
     func render() -> String {
-        var values: [String: Any] = ["title": title, "message": message, "isError": isError]
-        if let link { values["link"] = ["url": link.url, "text": link.text] }
+        let values = SandboxMessageView(title: title, message: message, isError: isError, link: link.map { SandboxMessageView.Link(url: $0.url, text: $0.text) })
         return SandboxPages.shared.render("sandbox_message", language: language, stylesheet: stylesheet, values: values)
+    }
+}
+
+/// What `sandbox_message` reads.
+struct SandboxMessageView: PageValues {
+    let title: String
+    let message: String
+    let isError: Bool
+    /// nil: no link.
+    let link: Link?
+
+    struct Link: PageValues {
+        let url: String
+        let text: String
     }
 }

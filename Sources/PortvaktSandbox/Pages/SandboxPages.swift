@@ -1,23 +1,17 @@
 import Hummingbird
-import Mustache
 import PortvaktCore
 import PortvaktHTTP
 
 /// The sandbox's pages from their templates (`Resources/Templates/*.mustache`, one layout with
 /// the banner that says this is not the real BankID or Vipps) and its one stylesheet
-/// (`Resources/sandbox.css`), all compiled into the binary.
+/// (`Resources/sandbox.css`), all compiled into the binary, rendered by the one ``PageRenderer``.
 struct SandboxPages: Sendable {
     static let shared = SandboxPages()
 
-    let library: MustacheLibrary
+    let renderer: PageRenderer
 
     init() {
-        var library = MustacheLibrary()
-        for (name, bytes) in Self.templates {
-            // The templates are part of the build: one that does not parse is a programming error.
-            library.register(try! MustacheTemplate(string: EmbeddedFile.text(bytes)), named: name)
-        }
-        self.library = library
+        renderer = PageRenderer(templates: Self.templates.map { (name: $0.name, text: EmbeddedFile.text($0.bytes)) })
     }
 
     static let templates: [(name: String, bytes: [UInt8])] = [
@@ -25,13 +19,18 @@ struct SandboxPages: Sendable {
         ("sandbox_message", PackageResources.sandbox_message_mustache), ("sandbox_bankid_app", PackageResources.sandbox_bankid_app_mustache),
     ]
 
+    /// What `sandbox_layout` reads.
+    struct Layout: PageValues {
+        let t: [String: String]
+        let lang: String
+        let otherLang: String
+        let stylesheet: String
+    }
+
     /// A page in `language`; `stylesheet` is the sandbox's stylesheet under its path prefix.
-    func render(_ template: String, language: Language, stylesheet: String, values: [String: Any]) -> String {
-        var context: [String: Any] = [
-            "t": SandboxText.table(language), "lang": language.rawValue, "otherLang": language.other.rawValue, "stylesheet": stylesheet,
-        ]
-        context.merge(values) { $1 }
-        return library.render(context, withTemplate: template) ?? ""
+    func render(_ template: String, language: Language, stylesheet: String, values: some PageValues) -> String {
+        let layout = Layout(t: SandboxText.table(language), lang: language.rawValue, otherLang: language.other.rawValue, stylesheet: stylesheet)
+        return renderer.render(template, values: values, layout: layout)
     }
 }
 

@@ -62,7 +62,7 @@ struct SessionRoutes {
             if let state = fields["state"] { query.append(("state", state)) }
             return Responses.redirect(to: query.isEmpty ? uri : URLComponents.appending(query, to: uri), status: .seeOther)
         }
-        return BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil))
+        return BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil, values: EmptyValues()))
     }
 
     private struct Userinfo: Encodable {

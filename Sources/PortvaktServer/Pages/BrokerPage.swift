@@ -1,6 +1,7 @@
 import PortvaktDomain
 import Hummingbird
 import PortvaktCore
+import PortvaktHTTP
 
 /// The frame of the broker's own pages (method choice, password, errors): the portal's layout
 /// and stylesheet without its navigation, `lang` set, and a link to the same page in the other language.
@@ -8,7 +9,7 @@ enum BrokerPage {
     static let pages = PortalPage.shared
 
     /// A broker page from its template, in the portal's layout without its navigation.
-    static func render(_ template: String, language: Language, switchLanguageURL: String?, values: [String: Any] = [:]) -> String {
+    static func render(_ template: String, language: Language, switchLanguageURL: String?, values: some PageValues) -> String {
         var frame = PortalPage.Frame(language: language, path: "/", csrf: nil)
         frame.portal = false
         frame.switchLanguage = switchLanguageURL
@@ -33,34 +34,60 @@ enum BrokerPage {
     /// A dead end the app cannot be told about (unknown client or redirect): the message and
     /// nothing technical beyond the one-line reason.
     static func problem(_ message: UserMessage, reason: String, language: Language, status: HTTPResponse.Status = .badRequest) -> Response {
-        let html = render("broker_problem", language: language, switchLanguageURL: nil, values: ["message": message.text(language), "reason": reason])
+        let html = render("broker_problem", language: language, switchLanguageURL: nil, values: BrokerProblemView(message: message.text(language), reason: reason))
         return response(html, status: status)
     }
+}
+
+/// What `broker_problem` reads.
+struct BrokerProblemView: PageValues {
+    let message: String
+    /// The one-line technical reason, in English.
+    let reason: String
 }
 
 /// Where the app's user chooses BankID, Vipps or email and password.
 enum MethodPage {
     /// - Parameter passkeys: offer a passkey (the public URL names a domain, S18.5).
     static func render(_ request: AppAuthorizationRequest, passkeys: Bool) -> String {
-        BrokerPage.render("broker_methods", language: request.language, switchLanguageURL: request.authorizeURL(method: nil, language: request.language.other), values: [
-            "bankid": request.authorizeURL(method: .bankid), "otherDevice": request.authorizeURL(method: nil, path: OtherDeviceRoutes.path),
-            "vipps": request.authorizeURL(method: .vipps), "password": request.authorizeURL(method: .password),
-            "passkey": passkeys ? request.authorizeURL(method: .passkey) : false,
-        ])
+        BrokerPage.render("broker_methods", language: request.language, switchLanguageURL: request.authorizeURL(method: nil, language: request.language.other), values: MethodsView(
+            bankid: request.authorizeURL(method: .bankid), otherDevice: request.authorizeURL(method: nil, path: OtherDeviceRoutes.path),
+            vipps: request.authorizeURL(method: .vipps), password: request.authorizeURL(method: .password),
+            passkey: passkeys ? request.authorizeURL(method: .passkey) : nil
+        ))
     }
+}
+
+/// What `broker_methods` reads: each way in, as the authorize address that starts it.
+struct MethodsView: PageValues {
+    let bankid: String
+    let otherDevice: String
+    let vipps: String
+    let password: String
+    /// nil: no passkey offered.
+    let passkey: String?
 }
 
 /// Sign-in with a passkey (S18.2): a button that asks the browser for one of this site's
 /// discoverable credentials; the page script (`passkey.js`) posts the assertion in the form.
 enum PasskeyPage {
     static func render(_ request: AppAuthorizationRequest, handle: String, message: BrokerText? = nil) -> String {
-        var values: [String: Any] = ["handle": handle, "methods": request.authorizeURL(method: nil)]
-        if let message { values["error"] = message.text(request.language) }
+        let values = PasskeyView(handle: handle, methods: request.authorizeURL(method: nil), error: message?.text(request.language))
         return BrokerPage.render(
             "broker_passkey", language: request.language,
             switchLanguageURL: message == nil ? request.authorizeURL(method: .passkey, language: request.language.other) : nil, values: values
         )
     }
+}
+
+/// What `broker_passkey` reads.
+struct PasskeyView: PageValues {
+    /// The login's flow handle, which the form posts back.
+    let handle: String
+    /// The method choice, for choosing another way.
+    let methods: String
+    /// nil: no error to show.
+    let error: String?
 }
 
 /// The email and password form, the fallback that is always reachable.
@@ -70,13 +97,26 @@ enum PasswordPage {
     static func render(
         _ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil, passkeyMessage: BrokerText? = nil, passkeys: Bool = false
     ) -> String {
-        var values: [String: Any] = ["handle": handle, "email": email, "methods": request.authorizeURL(method: nil), "passkeys": passkeys]
-        if let message { values["error"] = message.text(request.language) }
-        if let passkeyMessage { values["error"] = passkeyMessage.text(request.language) }
+        let values = PasswordView(
+            handle: handle, email: email, methods: request.authorizeURL(method: nil), passkeys: passkeys,
+            error: passkeyMessage?.text(request.language) ?? message?.text(request.language)
+        )
         // A mistyped password is answered on this page, without a switch: the other language starts the form again.
         return BrokerPage.render(
             "broker_password", language: request.language,
             switchLanguageURL: message == nil && passkeyMessage == nil ? request.authorizeURL(method: .password, language: request.language.other) : nil, values: values
         )
     }
+}
+
+/// What `broker_password` reads.
+struct PasswordView: PageValues {
+    let handle: String
+    /// The address typed, kept when the password was wrong.
+    let email: String
+    let methods: String
+    /// The browser may offer this site's passkeys in the email field.
+    let passkeys: Bool
+    /// nil: no error to show.
+    let error: String?
 }

@@ -10,10 +10,10 @@ enum OtherDevicePage {
     static func render(sessionID: String, qrSVG: String, message: UserMessage, expiresAt: Date, now: Date, language: Language, methodsURL: String) -> String {
         let seconds = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.up)))
         // The SVG is the server's own QR rendering (no text from outside), so it is not escaped.
-        return BrokerPage.render("broker_other_device", language: language, switchLanguageURL: nil, values: [
-            "session": sessionID, "expiresAtMilliseconds": String(Int(expiresAt.timeIntervalSince1970 * 1000)), "qrSVG": qrSVG,
-            "orderStatus": message.text(language), "timeLeft": Self.clock(seconds), "methods": methodsURL,
-        ])
+        return BrokerPage.render("broker_other_device", language: language, switchLanguageURL: nil, values: OtherDeviceView(
+            session: sessionID, expiresAtMilliseconds: String(Int(expiresAt.timeIntervalSince1970 * 1000)), qrSVG: qrSVG,
+            orderStatus: message.text(language), timeLeft: Self.clock(seconds), methods: methodsURL
+        ))
     }
 
     /// `m:ss`
@@ -21,6 +21,20 @@ enum OtherDevicePage {
         let remainder = seconds % 60
         return "\(seconds / 60):\(remainder < 10 ? "0" : "")\(remainder)"
     }
+}
+
+/// What `broker_other_device` reads.
+struct OtherDeviceView: PageValues {
+    /// The order's session, which the forms and the script post.
+    let session: String
+    let expiresAtMilliseconds: String
+    /// The QR code as SVG, put in unescaped (`{{{qrSVG}}}`).
+    let qrSVG: String
+    /// The order's status in words, for the live region.
+    let orderStatus: String
+    /// `m:ss`
+    let timeLeft: String
+    let methods: String
 }
 
 /// The other-device page's script (`Resources/other-device.js`): plain, no framework, same-origin requests only.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktHTTP
 import PortvaktStorage
 
 /// "My account": who is signed in, their organisations and roles in words, how this sign-in
@@ -15,17 +16,17 @@ struct AccountView {
         let language = frame.language
         // The account was merged into another or removed since the sign-in.
         guard let overview = try await account.overview(userID: signedIn.portal.userId, sessionID: signedIn.portal.sessionId, eventActions: PortalWords.eventActions) else {
-            return pages.response("problem", frame: frame, values: [
-                "heading": PortalText.notSignedInTitle.text(language), "message": PortalText.notSignedIn.text(language),
-                "action": ["href": "/portal/login", "label": PortalText.signIn.text(language)],
-            ], status: .unauthorized)
+            return pages.response("problem", frame: frame, values: NoticeView(
+                heading: PortalText.notSignedInTitle.text(language), message: PortalText.notSignedIn.text(language),
+                action: NoticeView.Action(href: "/portal/login", label: PortalText.signIn.text(language))
+            ), status: .unauthorized)
         }
         let (user, names, organisationRoles) = (overview.user, overview.organisationNames, overview.organisationRoles)
-        let administers = organisationRoles.filter { $0.roles.contains(.orgAdmin) || $0.roles.contains(.coordinator) }.map { organisation -> [String: String] in
+        let administers = organisationRoles.filter { $0.roles.contains(.orgAdmin) || $0.roles.contains(.coordinator) }.map { organisation in
             let name = names[organisation.organisationID] ?? organisation.slug
             let isAdmin = organisation.roles.contains(.orgAdmin)
-            return ["href": isAdmin ? "/admin/\(organisation.slug)" : "/admin/\(organisation.slug)/members",
-                    "label": language.pick("Administrer \(name)", "Administer \(name)")]
+            return MyAccountView.Link(href: isAdmin ? "/admin/\(organisation.slug)" : "/admin/\(organisation.slug)/members",
+                                      label: language.pick("Administrer \(name)", "Administer \(name)"))
         }
         let roles = organisationRoles.flatMap { organisation in
             organisation.roles.map { PortalWords.role($0, organisation: names[organisation.organisationID] ?? organisation.slug, language) }
@@ -36,37 +37,94 @@ struct AccountView {
             frame.status = done.text.text(language)
         }
         let time = { (milliseconds: Int64) in LocalTime.text(Date(millisecondsSince1970: milliseconds), language) }
-        let values: [String: Any] = [
-            "name": user.displayName,
-            "roles": roles, "hasRoles": !roles.isEmpty, "administers": administers,
-            "method": current.map { PortalWords.method(amr: $0.amr, language) } ?? "",
-            "signedInAt": current.map { time($0.authTime) } ?? "",
-            "devices": devices.map { device -> [String: Any] in
-                ["id": device.id, "name": device.name, "kind": PortalWords.biometric(device.biometricKind, language),
-                 "lastUsed": device.lastUsedAt.map(time) ?? PortalText.neverUsed.text(language)]
+        let values = MyAccountView(
+            name: user.displayName,
+            roles: roles, hasRoles: !roles.isEmpty, administers: administers,
+            method: current.map { PortalWords.method(amr: $0.amr, language) } ?? "",
+            signedInAt: current.map { time($0.authTime) } ?? "",
+            devices: devices.map { device in
+                MyAccountView.Device(id: device.id, name: device.name, kind: PortalWords.biometric(device.biometricKind, language),
+                                     lastUsed: device.lastUsedAt.map(time) ?? PortalText.neverUsed.text(language))
             },
-            "hasDevices": !devices.isEmpty,
-            "sessions": sessions.map { session -> [String: Any] in
+            hasDevices: !devices.isEmpty,
+            sessions: sessions.map { session in
                 let isCurrent = session.id == signedIn.portal.sessionId
-                return ["id": session.id, "current": isCurrent,
-                        "where": isCurrent ? PortalText.thisBrowser.text(language) : PortalWords.client(session.clientId, language),
-                        "since": time(session.authTime), "method": PortalWords.method(amr: session.amr, language)]
+                return MyAccountView.Session(id: session.id, current: isCurrent,
+                                             where: isCurrent ? PortalText.thisBrowser.text(language) : PortalWords.client(session.clientId, language),
+                                             since: time(session.authTime), method: PortalWords.method(amr: session.amr, language))
             },
-            "others": sessions.contains { $0.id != signedIn.portal.sessionId },
-            "events": events.map { ["when": LocalTime.text($0.occurredAt, language), "what": PortalWords.event($0.action, outcome: $0.outcome, source: $0.source, language)] },
-            "hasEvents": !events.isEmpty,
-            "passkeysAvailable": account.passkeys.available,
-            "passkeys": overview.passkeys.map { passkey -> [String: Any] in
-                ["id": passkey.id, "name": passkey.name, "created": time(passkey.createdAt),
-                 "lastUsed": passkey.lastUsedAt.map(time) ?? PortalText.neverUsed.text(language)]
+            others: sessions.contains { $0.id != signedIn.portal.sessionId },
+            events: events.map { MyAccountView.Event(when: LocalTime.text($0.occurredAt, language), what: PortalWords.event($0.action, outcome: $0.outcome, source: $0.source, language)) },
+            hasEvents: !events.isEmpty,
+            passkeysAvailable: account.passkeys.available,
+            passkeys: overview.passkeys.map { passkey in
+                MyAccountView.Passkey(id: passkey.id, name: passkey.name, created: time(passkey.createdAt),
+                                      lastUsed: passkey.lastUsedAt.map(time) ?? PortalText.neverUsed.text(language))
             },
-            "hasPasskeys": !overview.passkeys.isEmpty,
-            "mayAddPasskey": overview.mayAddPasskey,
-        ]
+            hasPasskeys: !overview.passkeys.isEmpty,
+            mayAddPasskey: overview.mayAddPasskey
+        )
         // The registration's script runs only where it can be used.
         frame.script = account.passkeys.available && overview.mayAddPasskey
         // The title says what just happened too: a screen reader reads it first on the new page.
         return pages.response("account", frame: frame, values: values)
+    }
+}
+
+/// What `account` reads.
+struct MyAccountView: PageValues {
+    let name: String
+    /// The roles in words, one per organisation and role.
+    let roles: [String]
+    let hasRoles: Bool
+    /// A link to each organisation's administration the member administers or coordinates.
+    let administers: [Link]
+    /// How this sign-in happened, and when; empty when the session is not among the active ones.
+    let method: String
+    let signedInAt: String
+    let devices: [Device]
+    let hasDevices: Bool
+    let sessions: [Session]
+    /// Another session than this browser's is open.
+    let others: Bool
+    let events: [Event]
+    let hasEvents: Bool
+    let passkeysAvailable: Bool
+    let passkeys: [Passkey]
+    let hasPasskeys: Bool
+    let mayAddPasskey: Bool
+
+    struct Link: PageValues {
+        let href: String
+        let label: String
+    }
+
+    struct Device: PageValues {
+        let id: String
+        let name: String
+        let kind: String
+        let lastUsed: String
+    }
+
+    struct Session: PageValues {
+        let id: String
+        /// This browser's: it is not offered to end.
+        let current: Bool
+        let `where`: String
+        let since: String
+        let method: String
+    }
+
+    struct Event: PageValues {
+        let when: String
+        let what: String
+    }
+
+    struct Passkey: PageValues {
+        let id: String
+        let name: String
+        let created: String
+        let lastUsed: String
     }
 }
 

@@ -25,8 +25,8 @@ struct BrowserErrorPages: RouterMiddleware {
             status = .notFound
         }
         let frame = PortalPage.Frame(language: PortalLanguage.of(request), path: "/", csrf: nil)
-        return pages.response("problem", frame: frame, values: [
-            "heading": PortalText.notFoundTitle.text(frame.language), "message": PortalText.notFound.text(frame.language),
-        ], status: status)
+        return pages.response("problem", frame: frame, values: NoticeView(
+            heading: PortalText.notFoundTitle.text(frame.language), message: PortalText.notFound.text(frame.language), action: nil
+        ), status: status)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Mustache
 import PortvaktCore
+import PortvaktHTTP
 
 /// Renders the portal's pages from ``PortalTemplates`` with the texts of the page's language,
 /// and answers with the headers every portal page carries.
@@ -10,16 +10,7 @@ struct PortalPage: Sendable {
     /// The templates, parsed once for every page the server renders.
     static let shared = PortalPage()
 
-    let library: MustacheLibrary
-
-    init() {
-        var library = MustacheLibrary()
-        for (name, text) in PortalTemplates.all {
-            // The templates are part of the build: one that does not parse is a programming error.
-            library.register(try! MustacheTemplate(string: text), named: name)
-        }
-        self.library = library
-    }
+    let renderer = PageRenderer(templates: PortalTemplates.all)
 
     /// What every page needs besides its own values.
     struct Frame {
@@ -44,33 +35,42 @@ struct PortalPage: Sendable {
         })
     })
 
-    func render(_ template: String, frame: Frame, title: String? = nil, values: [String: Any] = [:]) -> String {
-        var context: [String: Any] = [
-            "t": Self.texts[frame.language] ?? [:],
-            "lang": frame.language.rawValue,
-            "otherLang": frame.language.other.rawValue,
-            "portal": frame.portal,
-            "nav": frame.portal || frame.switchLanguage != nil,
-            "signedIn": frame.csrf != nil,
-            "csrf": frame.csrf ?? "",
-        ]
-        if let status = frame.status { context["status"] = status }
-        if let switchLanguage = frame.switchLanguage ?? (frame.portal ? "/language?to=\(frame.language.other.rawValue)&back=\(FormFields.encode(frame.path))" : nil) {
-            context["switchLanguage"] = switchLanguage
+    /// What `layout` reads; a page sets them through ``Frame``, never among its own values.
+    struct Layout: PageValues {
+        let t: [String: String]
+        let lang: String
+        let otherLang: String
+        let portal: Bool
+        let nav: Bool
+        let signedIn: Bool
+        let csrf: String
+        /// nil: no live region.
+        let status: String?
+        /// nil: no language switch.
+        let switchLanguage: String?
+
+        init(_ frame: Frame) {
+            t = PortalPage.texts[frame.language] ?? [:]
+            lang = frame.language.rawValue
+            otherLang = frame.language.other.rawValue
+            portal = frame.portal
+            nav = frame.portal || frame.switchLanguage != nil
+            signedIn = frame.csrf != nil
+            csrf = frame.csrf ?? ""
+            status = frame.status
+            switchLanguage = frame.switchLanguage ?? (frame.portal ? "/language?to=\(frame.language.other.rawValue)&back=\(FormFields.encode(frame.path))" : nil)
         }
-        // A page's value never hides the layout's (a `status` of its own would be a second, stale live region).
-        assert(Set(values.keys).isDisjoint(with: Self.layoutKeys), "\(template) sets a layout key: \(Set(values.keys).intersection(Self.layoutKeys))")
-        context.merge(values) { $1 }
-        return library.render(context, withTemplate: template) ?? ""
     }
 
-    /// What the layout reads; pages set them through ``Frame``.
-    static let layoutKeys: Set<String> = ["t", "lang", "otherLang", "portal", "nav", "signedIn", "csrf", "status", "switchLanguage"]
+    /// - Parameter around: values a kind of page shares (the administration's); the page's own replace them.
+    func render(_ template: String, frame: Frame, values: some PageValues, around: [any PageValues] = []) -> String {
+        renderer.render(template, values: values, around: around, layout: Layout(frame))
+    }
 
     func response(
-        _ template: String, frame: Frame, values: [String: Any] = [:], status: HTTPResponse.Status = .ok, cookies: [String] = []
+        _ template: String, frame: Frame, values: some PageValues, around: [any PageValues] = [], status: HTTPResponse.Status = .ok, cookies: [String] = []
     ) -> Response {
-        Self.response(html: render(template, frame: frame, values: values), status: status, cookies: cookies, script: frame.script)
+        Self.response(html: render(template, frame: frame, values: values, around: around), status: status, cookies: cookies, script: frame.script)
     }
 
     static func response(html: String, status: HTTPResponse.Status, cookies: [String] = [], script: Bool = false) -> Response {

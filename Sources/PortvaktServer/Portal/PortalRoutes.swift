@@ -81,8 +81,7 @@ struct PortalRoutes {
         if let reason = request.uri.queryParameters.get("signed_out") {
             frame.status = (reason == "passkey_removed" ? PortalText.signedOutPasskeyRemoved : .signedOut).text(frame.language)
         }
-        var values: [String: Any] = ["sandbox": sandboxEnabled, "passkeys": account.passkeys.available]
-        if sandboxEnabled { values["people"] = TryItPeople.all(frame.language) }
+        let values = StartView(sandbox: sandboxEnabled, passkeys: account.passkeys.available, people: sandboxEnabled ? TryItPeople.all(frame.language) : nil)
         return pages.response("start", frame: frame, values: values)
     }
 
@@ -157,9 +156,9 @@ struct PortalRoutes {
         if let error = query.get("error") {
             // A disabled account is told so plainly, as in the app (issue 45 item 5); signing in again will not help.
             if query.get("message_id") == UserMessage.accountDisabled.id {
-                return pages.response("problem", frame: frame, values: [
-                    "heading": PortalText.errorTitle.text(language), "message": UserMessage.accountDisabled.text(language),
-                ], status: .forbidden)
+                return pages.response("problem", frame: frame, values: NoticeView(
+                    heading: PortalText.errorTitle.text(language), message: UserMessage.accountDisabled.text(language), action: nil
+                ), status: .forbidden)
             }
             let errorCode = OAuthErrorCode(rawValue: error)
             let message: PortalText = errorCode == .accessDenied ? .signInCancelled : errorCode == .temporarilyUnavailable ? .unavailable : .signInFailed
@@ -263,10 +262,10 @@ struct PortalRoutes {
     func notSignedIn(_ request: Request) -> Response {
         let back = request.method == .get ? request.uri.path : "/account"
         let frame = PortalPage.Frame(language: PortalLanguage.of(request), path: back, csrf: nil)
-        return pages.response("problem", frame: frame, values: [
-            "heading": PortalText.notSignedInTitle.text(frame.language), "message": PortalText.notSignedIn.text(frame.language),
-            "action": ["href": "/portal/login?back=\(FormFields.encode(back))", "label": PortalText.signIn.text(frame.language)],
-        ], status: .unauthorized, cookies: cookie.reference(in: request) == nil ? [] : [cookie.clearing])
+        return pages.response("problem", frame: frame, values: NoticeView(
+            heading: PortalText.notSignedInTitle.text(frame.language), message: PortalText.notSignedIn.text(frame.language),
+            action: NoticeView.Action(href: "/portal/login?back=\(FormFields.encode(back))", label: PortalText.signIn.text(frame.language))
+        ), status: .unauthorized, cookies: cookie.reference(in: request) == nil ? [] : [cookie.clearing])
     }
 
     private func problem(_ message: PortalText, heading: PortalText, frame: PortalPage.Frame, status: HTTPResponse.Status, retry: Bool) -> Response {
@@ -278,9 +277,10 @@ struct PortalRoutes {
         _ message: PortalText, heading: PortalText, frame: PortalPage.Frame, status: HTTPResponse.Status, retry: Bool, pages: PortalPage,
         back: String? = nil
     ) -> Response {
-        var values: [String: Any] = ["heading": heading.text(frame.language), "message": message.text(frame.language)]
-        if retry { values["action"] = ["href": "/portal/login", "label": PortalText.tryAgain.text(frame.language)] }
-        if let back { values["action"] = ["href": back, "label": PortalText.myAccount.text(frame.language)] }
+        // A way back wins over trying again.
+        let action = back.map { NoticeView.Action(href: $0, label: PortalText.myAccount.text(frame.language)) }
+            ?? (retry ? NoticeView.Action(href: "/portal/login", label: PortalText.tryAgain.text(frame.language)) : nil)
+        let values = NoticeView(heading: heading.text(frame.language), message: message.text(frame.language), action: action)
         return pages.response("problem", frame: frame, values: values, status: status)
     }
 
@@ -291,4 +291,13 @@ struct PortalRoutes {
         else { return nil }
         return path
     }
+}
+
+/// What `start` reads.
+struct StartView: PageValues {
+    /// The sandbox is on: the start page offers its test people.
+    let sandbox: Bool
+    let passkeys: Bool
+    /// nil without the sandbox.
+    let people: [TryItPeople.Person]?
 }

@@ -1,18 +1,29 @@
 import PortvaktCore
+import PortvaktHTTP
 import PortvaktSandbox
 
 /// The sandbox's test people on the start page in development: who they are, and what their
 /// sign-in will show, so a newcomer can pick the case they want to see.
 enum TryItPeople {
-    static func all(_ language: Language) -> [[String: Any]] {
+    /// One test person on the start page (`start`'s `people`).
+    struct Person: PageValues {
+        let id: String
+        let name: String
+        /// Their memberships in words.
+        let member: String
+        /// What their sign-in will show.
+        let shows: String
+    }
+
+    static func all(_ language: Language) -> [Person] {
         TestUsers.all.map { person in
             let organisations = Dictionary(uniqueKeysWithValues: TestUsers.organisations.map { ($0.slug, $0.name) })
             let member = person.memberships.map { PortalWords.role($0.role, organisation: organisations[$0.organisation] ?? $0.organisation, language) }
-            return [
-                "id": person.id, "name": person.name,
-                "member": member.isEmpty ? language.pick("Ikke medlem noe sted", "Not a member anywhere") : member.joined(separator: ", "),
-                "shows": shows(person, language),
-            ]
+            return Person(
+                id: person.id, name: person.name,
+                member: member.isEmpty ? language.pick("Ikke medlem noe sted", "Not a member anywhere") : member.joined(separator: ", "),
+                shows: shows(person, language)
+            )
         }
     }
 

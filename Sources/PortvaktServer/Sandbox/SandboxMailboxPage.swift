@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mustache
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
@@ -25,31 +24,46 @@ struct SandboxMailboxPage {
 
     private func page(language: Language) async throws -> Response {
         let messages = try await store.recentMail(limit: 50)
-        let rows: [[String: Any]] = messages.map { message in
+        let rows = messages.map { message in
             let body = message.body
                 .flatMap { try? cipher.open($0, context: MailOutboxMessage.bodyContext(messageID: message.id)) }
                 .map { String(decoding: $0, as: UTF8.self) }
-            let paragraphs = (body ?? MailboxText.purged.text(language)).components(separatedBy: "\n\n").map { text -> [String: Any] in
+            let paragraphs = (body ?? MailboxText.purged.text(language)).components(separatedBy: "\n\n").map { text in
                 // Only a paragraph that is one http(s) address becomes a link.
-                let isLink = (text.hasPrefix("https://") || text.hasPrefix("http://")) && !text.contains(where: \.isWhitespace)
-                return ["text": text, "isLink": isLink]
+                MailboxView.Paragraph(text: text, isLink: (text.hasPrefix("https://") || text.hasPrefix("http://")) && !text.contains(where: \.isWhitespace))
             }
-            return [
-                "subject": message.subject, "recipient": message.recipient, "paragraphs": paragraphs,
-                "when": LocalTime.text(Date(millisecondsSince1970: message.createdAt), language),
-                "status": MailboxText.forStatus(message.status).text(language),
-            ]
+            return MailboxView.Message(
+                subject: message.subject, recipient: message.recipient, paragraphs: paragraphs,
+                when: LocalTime.text(Date(millisecondsSince1970: message.createdAt), language),
+                status: MailboxText.forStatus(message.status).text(language)
+            )
         }
-        let context: [String: Any] = [
-            "t": PortalText.table(language).merging(MailboxText.table(language)) { $1 },
-            "lang": language.rawValue, "otherLang": language.other.rawValue,
-            "portal": true, "nav": true, "signedIn": false, "csrf": "",
-            "switchLanguage": "/sandbox/mailbox?ui_locales=\(language.other.rawValue)",
-            "messages": rows, "hasMessages": !rows.isEmpty,
-        ]
-        return PortalPage.response(html: PortalPage.shared.library.render(context, withTemplate: "sandbox_mailbox") ?? "", status: .ok)
+        // The portal's layout, its navigation without a sign-in, and a language switch that stays on the mailbox.
+        var frame = PortalPage.Frame(language: language, path: "/sandbox/mailbox", csrf: nil)
+        frame.switchLanguage = "/sandbox/mailbox?ui_locales=\(language.other.rawValue)"
+        return PortalPage.shared.response("sandbox_mailbox", frame: frame, values: MailboxView(messages: rows, hasMessages: !rows.isEmpty))
+    }
+}
+
+/// What `sandbox_mailbox` reads.
+struct MailboxView: PageValues {
+    let messages: [Message]
+    let hasMessages: Bool
+
+    /// One email "sent"; `status` is the outbox's, in words.
+    struct Message: PageValues {
+        let subject: String
+        let recipient: String
+        let paragraphs: [Paragraph]
+        let when: String
+        let status: String
     }
 
+    /// A paragraph of the text; one that is only an http(s) address is a link.
+    struct Paragraph: PageValues {
+        let text: String
+        let isLink: Bool
+    }
 }
 
 /// The mailbox page's texts, in Bokmål and English.

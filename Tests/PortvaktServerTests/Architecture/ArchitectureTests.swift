@@ -28,11 +28,12 @@ struct ArchitectureTests {
         var checked = 0
         for (path, text) in files where path.hasSuffix("Routes.swift") || path.hasSuffix("Page.swift") || path.hasSuffix("Pages.swift") {
             let declared = Set(text.matches(of: #/\n(?:public )?(?:struct|final class) (\w+)/#).map { String($0.1) })
-            let read = text.matches(of: #/\n(?:public )?(struct|final class) (\w+)[^\n{]*\{\n((?:    [^\n]*\n|\n)*?)\}/#)
+            let read = text.matches(of: #/\n(?:public )?(struct|final class) (\w+)([^\n{]*)\{\n((?:    [^\n]*\n|\n)*?)\}/#)
             #expect(Set(read.map { String($0.2) }) == declared, "\(path): a type's body could not be read")
-            for declaration in read {
+            // A page's view model (`PageValues`) holds the values its template reads, not services.
+            for declaration in read where !declaration.3.contains("PageValues") {
                 // Stored properties of the type itself: four spaces in, `let`/`var`, no value, not computed.
-                let stored = declaration.3.split(separator: "\n").filter { line in
+                let stored = declaration.4.split(separator: "\n").filter { line in
                     line.wholeMatch(of: #/    (?:(?:public|private|fileprivate|internal) )?(let|var) \w+: [^={]+/#) != nil
                 }
                 checked += 1
@@ -118,6 +119,24 @@ struct ArchitectureTests {
         #expect(readers.count >= 20)
         for (path, text) in readers {
             #expect(text.firstMatch(of: /\bstruct Me\b/) == nil, "\(path) declares its own struct Me; use MeResponse")
+        }
+    }
+
+    @Test("Issue 48 item 6: a page's template reads a view model (`PageValues`), never a `[String: Any]`, in the portal, the broker's pages and the sandbox's")
+    func pagesReadViewModels() throws {
+        // The audit export writes JSON lines with JSONSerialization: a file, not a page.
+        let notPages: Set<String> = ["AuditExport.swift"]
+        let pages = try Self.swiftFiles(under: "PortvaktServer/Portal") + Self.swiftFiles(under: "PortvaktServer/Pages")
+            + Self.swiftFiles(under: "PortvaktServer/Sandbox") + Self.swiftFiles(under: "PortvaktSandbox/Pages")
+        #expect(pages.count >= 40)
+        for (path, text) in pages where !notPages.contains(URL(filePath: path).lastPathComponent) {
+            #expect(text.firstMatch(of: /\[\s*String\s*:\s*Any\s*\]/) == nil, "\(path) holds a [String: Any]; give the page a view model")
+        }
+        // One renderer: only PortvaktHTTP's PageRenderer speaks Mustache.
+        for folder in ["PortvaktServer", "PortvaktSandbox"] {
+            for (path, text) in try Self.swiftFiles(under: folder) {
+                #expect(text.firstMatch(of: /(?m)^import Mustache$/) == nil, "\(path) imports Mustache; render through PageRenderer")
+            }
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 import PortvaktStorage
 
 /// One request to an organisation's administration pages, after the checks every one of them
@@ -62,33 +63,33 @@ struct AdminRequest {
         case .throttled: .tooManyRequests
         }
         let heading: AdminText = refusal.kind == .stepUpRequired ? .stepUpTitle : .problemTitle
-        return pages.response("problem", frame: frame, values: [
-            "heading": heading.text(language), "message": AdminWords.refusal(refusal, language),
-            "action": ["href": back, "label": AdminText.backToAdministration.text(language)],
-        ], status: status)
+        return pages.response("problem", frame: frame, values: NoticeView(
+            heading: heading.text(language), message: AdminWords.refusal(refusal, language),
+            action: NoticeView.Action(href: back, label: AdminText.backToAdministration.text(language))
+        ), status: status)
     }
 
     static let stepUpMaxAge = ActionPolicy.administratorFreshness
 
-    /// A page of the organisation: its name, the section's navigation, and where a step-up returns.
-    func page(_ template: String, section: AdminSection, values: [String: Any] = [:], status: HTTPResponse.Status = .ok) -> Response {
-        var context: [String: Any] = [
-            "org": ["slug": organisation.slug, "name": organisationName, "admin": isAdmin],
-            "here": [section.rawValue: true],
-            "base": base,
-            "stepUpBack": FormFields.encode(request.method == .get ? request.uri.description : base),
-            "passkeyStepUp": passkeyStepUp,
-        ]
-        context.merge(values) { $1 }
-        return pages.response(template, frame: frame, values: context, status: status)
+    /// A page of the organisation: its name, the section's navigation, and where a step-up returns
+    /// (``AdministrationValues``), around the page's own `values`.
+    func page(_ template: String, section: AdminSection, values: some PageValues, status: HTTPResponse.Status = .ok) -> Response {
+        let administration = AdministrationValues(
+            org: AdministrationValues.Organisation(slug: organisation.slug, name: organisationName, admin: isAdmin),
+            here: AdministrationValues.Sections(section),
+            base: base,
+            stepUpBack: FormFields.encode(request.method == .get ? request.uri.description : base),
+            passkeyStepUp: passkeyStepUp
+        )
+        return pages.response(template, frame: frame, values: values, around: [administration], status: status)
     }
 
     /// A page that says what went wrong, with a way back to `back` (default: the overview).
     func problem(_ message: AdminText, heading: AdminText = .problemTitle, status: HTTPResponse.Status, back: String? = nil) -> Response {
-        pages.response("problem", frame: frame, values: [
-            "heading": heading.text(language), "message": message.text(language),
-            "action": ["href": back ?? base, "label": AdminText.backToAdministration.text(language)],
-        ], status: status)
+        pages.response("problem", frame: frame, values: NoticeView(
+            heading: heading.text(language), message: message.text(language),
+            action: NoticeView.Action(href: back ?? base, label: AdminText.backToAdministration.text(language))
+        ), status: status)
     }
 
     func redirect(_ path: String) -> Response { PortalPage.redirect(to: path) }
@@ -118,13 +119,12 @@ struct Paging {
     var offset: Int { (page - 1) * size }
 
     /// The navigation's values; `link` makes the address of another page with the same filters.
-    func values(_ language: Language, link: (Int) -> String) -> [String: Any] {
-        var values: [String: Any] = [
-            "pageText": language.pick("Side \(page) av \(pages)", "Page \(page) of \(pages)"),
-        ]
-        if page > 1 { values["previous"] = link(page - 1) }
-        if page < pages { values["next"] = link(page + 1) }
-        return values
+    func links(_ language: Language, link: (Int) -> String) -> PagingLinks {
+        PagingLinks(
+            pageText: language.pick("Side \(page) av \(pages)", "Page \(page) of \(pages)"),
+            previous: page > 1 ? link(page - 1) : nil,
+            next: page < pages ? link(page + 1) : nil
+        )
     }
 }
 

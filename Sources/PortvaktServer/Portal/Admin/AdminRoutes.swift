@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 import PortvaktStorage
 
 /// An organisation's administration in the portal, under `/admin/{slug}`: overview, members,
@@ -100,15 +101,28 @@ struct AdminRoutes {
         guard let signedIn = try await portal.signedIn(request) else { return portal.notSignedIn(request) }
         let frame = portal.frame(request, signedIn)
         let names = Dictionary(uniqueKeysWithValues: try await services.store.organisations().map { ($0.id, $0.name) })
-        let managed = try await services.store.organisationRoles(userID: signedIn.portal.userId).compactMap { organisation -> [String: Any]? in
+        let managed = try await services.store.organisationRoles(userID: signedIn.portal.userId).compactMap { organisation -> AdminHomeView.Organisation? in
             let isAdmin = organisation.roles.contains(.orgAdmin)
             guard isAdmin || organisation.roles.contains(.coordinator) else { return nil }
             let name = names[organisation.organisationID] ?? organisation.slug
-            return [
-                "name": name, "href": isAdmin ? "/admin/\(organisation.slug)" : "/admin/\(organisation.slug)/members",
-                "role": PortalWords.role(isAdmin ? .orgAdmin : .coordinator, organisation: name, frame.language),
-            ]
+            return AdminHomeView.Organisation(
+                name: name, href: isAdmin ? "/admin/\(organisation.slug)" : "/admin/\(organisation.slug)/members",
+                role: PortalWords.role(isAdmin ? .orgAdmin : .coordinator, organisation: name, frame.language)
+            )
         }
-        return portal.pages.response("admin_home", frame: frame, values: ["organisations": managed, "hasOrganisations": !managed.isEmpty])
+        return portal.pages.response("admin_home", frame: frame, values: AdminHomeView(organisations: managed, hasOrganisations: !managed.isEmpty))
+    }
+}
+
+/// What `admin_home` reads: the organisations this person administers or coordinates.
+struct AdminHomeView: PageValues {
+    let organisations: [Organisation]
+    let hasOrganisations: Bool
+
+    struct Organisation: PageValues {
+        let name: String
+        /// The overview, or the member list for a coordinator.
+        let href: String
+        let role: String
     }
 }

@@ -2,6 +2,7 @@ import PortvaktDomain
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktHTTP
 import PortvaktStorage
 
 /// `/admin/{slug}/audit`: the organisation's audit trail, newest first, in words, by kind and
@@ -34,14 +35,14 @@ struct AuditPages {
         guard let paging = admin.paging(total: total, size: Self.pageSize) else { return admin.problem(.noSuchPage, status: .badRequest, back: admin.base + "/audit") }
         let events = try await store.auditEvents(organisationID: admin.organisationID, action: action, member: member, offset: paging.offset, limit: paging.size).events
         let names = try await self.names(events)
-        let rows = events.map { chained -> [String: Any] in
+        let rows = events.map { chained in
             let event = chained.event
-            return [
-                "sequence": chained.sequence.map { "#\($0)" } ?? "–",
-                "when": LocalTime.text(event.occurredAt, language),
-                "what": AdminWords.event(event.action, outcome: event.outcome, language),
-                "who": event.actorUserID.flatMap { names[$0.uuidString.lowercased()] } ?? AdminText.bySystem.text(language),
-            ]
+            return AuditView.Event(
+                sequence: chained.sequence.map { "#\($0)" } ?? "–",
+                when: LocalTime.text(event.occurredAt, language),
+                what: AdminWords.event(event.action, outcome: event.outcome, language),
+                who: event.actorUserID.flatMap { names[$0.uuidString.lowercased()] } ?? AdminText.bySystem.text(language)
+            )
         }
         // From the head the last view found intact (review II, item 9); `audit verify` walks it all.
         let report = try await store.verifyAuditChain(pageSize: 1000, sinceVerified: true)
@@ -50,15 +51,15 @@ struct AuditPages {
         } ?? language.pick("Kjeden er kontrollert til og med hendelse #\(report.checked): ingen hendelse er endret, fjernet eller satt inn.",
                            "The chain is verified up to event #\(report.checked): no event was edited, removed or inserted.")
         let link = { (page: Int) in FormFields.link(admin.base + "/audit", [("kind", action), ("member", member?.recordID), ("page", String(page))]) }
-        return admin.page("admin_audit", section: .audit, values: [
-            "verification": verification, "intact": report.isIntact,
-            "kinds": [[String: Any]](actions.map { ["value": $0, "label": AdminWords.event($0, outcome: nil, language), "selected": $0 == action] }),
-            "members": [[String: Any]](records.map { ["value": $0.id, "label": $0.fullName, "selected": $0.id == member?.recordID] }),
-            "events": rows, "hasEvents": !rows.isEmpty,
-            "summary": language.pick(total == 1 ? "1 hendelse" : "\(total) hendelser", total == 1 ? "1 event" : "\(total) events"),
-            "paging": paging.values(language, link: link),
-            "today": LocalTime.dayText(admin.services.now()),
-        ])
+        return admin.page("admin_audit", section: .audit, values: AuditView(
+            verification: verification, intact: report.isIntact,
+            kinds: actions.map { AdminOption(value: $0, label: AdminWords.event($0, outcome: nil, language), selected: $0 == action) },
+            members: records.map { AdminOption(value: $0.id, label: $0.fullName, selected: $0.id == member?.recordID) },
+            events: rows, hasEvents: !rows.isEmpty,
+            summary: language.pick(total == 1 ? "1 hendelse" : "\(total) hendelser", total == 1 ? "1 event" : "\(total) events"),
+            paging: paging.links(language, link: link),
+            today: LocalTime.dayText(admin.services.now())
+        ))
     }
 
     /// `?from=YYYY-MM-DD&to=YYYY-MM-DD&format=csv|jsonl`: the days from and to, both included.
@@ -93,32 +94,25 @@ struct AuditPages {
     }
 }
 
-/// The audit trail as files: ids and codes only, as the trail holds them (never a number).
-enum AuditExport {
-    static let columns = ["sequence", "id", "occurred_at", "action", "outcome", "actor_user_id", "subject_type", "subject_id", "source", "details"]
+/// What `admin_audit` reads.
+struct AuditView: PageValues {
+    /// Whether the hash chain verifies, in words.
+    let verification: String
+    let intact: Bool
+    let kinds: [AdminOption]
+    let members: [AdminOption]
+    let events: [Event]
+    let hasEvents: Bool
+    let summary: String
+    let paging: PagingLinks
+    /// `YYYY-MM-DD`, the export's default range.
+    let today: String
 
-    static func fields(_ chained: ChainedAuditEvent) -> [String] {
-        let event = chained.event
-        let details = String(decoding: (try? JSONSerialization.data(withJSONObject: event.details, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
-        return [
-            chained.sequence.map(String.init) ?? "", event.id.uuidString.lowercased(), event.occurredAt.formatted(.iso8601), event.action, event.outcome,
-            event.actorUserID?.uuidString.lowercased() ?? "", event.subjectType ?? "", event.subjectID ?? "", event.source ?? "", details,
-        ]
-    }
-
-    /// RFC 4180: every field quoted, quotes doubled, CRLF line ends.
-    static func csv(_ events: [ChainedAuditEvent]) -> String {
-        let quote = { (field: String) in "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-        return ([columns] + events.map(fields)).map { $0.map(quote).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
-    }
-
-    static func jsonLines(_ events: [ChainedAuditEvent]) -> String {
-        events.map { chained in
-            var object: [String: Any] = [:]
-            for (column, value) in zip(columns, fields(chained)) where column != "details" { object[column] = value }
-            object["details"] = chained.event.details
-            if let sequence = chained.sequence { object["sequence"] = sequence }
-            return String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data(), as: UTF8.self)
-        }.joined(separator: "\n") + (events.isEmpty ? "" : "\n")
+    /// One event in words; "#n" its place in the chain.
+    struct Event: PageValues {
+        let sequence: String
+        let when: String
+        let what: String
+        let who: String
     }
 }

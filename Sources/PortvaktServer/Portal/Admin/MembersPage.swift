@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 import PortvaktStorage
 
 /// `/admin/{slug}/members`: the member list (search by name, filters from the overview, pages of
@@ -47,27 +48,25 @@ struct MembersPage {
         }
         let shown = Array(records.dropFirst(paging.offset).prefix(paging.size))
         let providers = try await store.identityProviders(userIDs: shown.compactMap { users[$0.id] })
-        let rows = shown.map { record -> [String: Any] in
+        let rows = shown.map { record in
             // An ended membership is listed, marked, until its record goes (PRIVACY.md): it has no role and no sign-in.
-            var row: [String: Any] = [
-                "name": record.fullName,
-                "role": Self.role(of: record, admin),
-                "logins": record.isActive ? AdminWords.logins(users[record.id].flatMap { providers[$0] }, language) : "–",
-                "onFile": AdminWords.yesNo(record.personnummer != nil, language),
-            ]
-            if admin.isAdmin { row["link"] = "\(admin.base)/members/\(record.id)" }
-            return row
+            MembersView.Member(
+                name: record.fullName,
+                role: Self.role(of: record, admin),
+                logins: record.isActive ? AdminWords.logins(users[record.id].flatMap { providers[$0] }, language) : "–",
+                onFile: AdminWords.yesNo(record.personnummer != nil, language),
+                link: admin.isAdmin ? "\(admin.base)/members/\(record.id)" : nil
+            )
         }
         let link = { (page: Int) in FormFields.link(admin.base + "/members", [("q", search), ("filter", filter?.rawValue), ("page", String(page))]) }
         let first = records.isEmpty ? 0 : paging.offset + 1
-        var values: [String: Any] = [
-            "query": search,
-            "members": rows, "hasMembers": !rows.isEmpty,
-            "summary": language.pick("Viser \(first)–\(paging.offset + shown.count) av \(records.count)", "Showing \(first)–\(paging.offset + shown.count) of \(records.count)"),
-            "paging": paging.values(language, link: link),
-        ]
-        if let filter { values["filter"] = filter.rawValue; values["filterLabel"] = filter.label.text(language) }
-        return admin.page("admin_members", section: .members, values: values)
+        return admin.page("admin_members", section: .members, values: MembersView(
+            query: search,
+            members: rows, hasMembers: !rows.isEmpty,
+            summary: language.pick("Viser \(first)–\(paging.offset + shown.count) av \(records.count)", "Showing \(first)–\(paging.offset + shown.count) of \(records.count)"),
+            paging: paging.links(language, link: link),
+            filter: filter?.rawValue, filterLabel: filter?.label.text(language)
+        ))
     }
 
     func member(_ recordID: String, invited: Bool = false) async throws -> Response {
@@ -84,31 +83,30 @@ struct MembersPage {
         if admin.query["done"] == "suspended" { frame.status = AdminText.suspended.text(language) }
         if admin.query["done"] == "lifted" { frame.status = AdminText.suspensionLifted.text(language) }
         if invited { frame.status = AdminText.inviteMade.text(language) }
-        var values: [String: Any] = [
-            "name": record.fullName, "path": "\(admin.base)/members/\(record.id)",
-            "role": Self.role(of: record, admin),
-            "ended": !record.isActive,
-            "email": record.email ?? "–", "canInvite": record.email != nil && record.suspendedAt == nil,
-            "logins": record.isActive ? AdminWords.logins(providers, language) : "–",
-            "onFile": AdminWords.yesNo(record.personnummer != nil, language),
-            "devices": devices.map { device -> [String: Any] in
-                ["name": device.name, "kind": PortalWords.biometric(device.biometricKind, language),
-                 "lastUsed": device.lastUsedAt.map { LocalTime.text(Date(millisecondsSince1970: $0), language) } ?? PortalText.neverUsed.text(language)]
-            },
-            "hasDevices": !devices.isEmpty,
-            "steppedUp": try await admin.hasStepUp(for: .devicesRemoveAll),
-        ]
+        let steppedUp = try await admin.hasStepUp(for: .devicesRemoveAll)
         // Issue 45 item 5: the membership of an account that holds the record, not the administrator's own.
-        if record.isActive, let userID, userID != admin.adminID {
-            values["canSuspend"] = true
-            values["holder"] = userID
-            values["suspendSteppedUp"] = try await admin.hasStepUp(for: .membershipSuspend)
-        }
-        if record.suspendedAt != nil {
-            values["suspended"] = true
-            values["suspendSteppedUp"] = try await admin.hasStepUp(for: .membershipSuspend)
-        }
-        values["invited"] = invited
+        let holder = record.isActive && userID != admin.adminID ? userID : nil
+        let suspended = record.suspendedAt != nil
+        var suspendSteppedUp = false
+        if holder != nil || suspended { suspendSteppedUp = try await admin.hasStepUp(for: .membershipSuspend) }
+        let values = MemberView(
+            name: record.fullName, path: "\(admin.base)/members/\(record.id)",
+            role: Self.role(of: record, admin),
+            ended: !record.isActive,
+            email: record.email ?? "–", canInvite: record.email != nil && record.suspendedAt == nil,
+            logins: record.isActive ? AdminWords.logins(providers, language) : "–",
+            onFile: AdminWords.yesNo(record.personnummer != nil, language),
+            devices: devices.map { device in
+                MemberView.Device(
+                    name: device.name, kind: PortalWords.biometric(device.biometricKind, language),
+                    lastUsed: device.lastUsedAt.map { LocalTime.text(Date(millisecondsSince1970: $0), language) } ?? PortalText.neverUsed.text(language)
+                )
+            },
+            hasDevices: !devices.isEmpty,
+            steppedUp: steppedUp,
+            canSuspend: holder != nil, holder: holder, suspended: suspended, suspendSteppedUp: suspendSteppedUp,
+            invited: invited
+        )
         var page = admin
         page.frame = frame
         return page.page("admin_member", section: .members, values: values)
@@ -168,7 +166,7 @@ struct MembersPage {
         let path = "\(admin.base)/members/\(record.id)"
         var page = admin
         page.frame = PortalPage.Frame(language: language, path: path, csrf: admin.frame.csrf)
-        return page.page("admin_step_up", section: .members, values: ["back": path, "stepUpBack": FormFields.encode(path)], status: .unauthorized)
+        return page.page("admin_step_up", section: .members, values: AdminStepUpView(back: path, stepUpBack: FormFields.encode(path)), status: .unauthorized)
     }
 
     /// Sends the member a one-time link by email (``MemberInvitations``); the administrator
@@ -200,5 +198,59 @@ struct MembersPage {
         if !record.isActive { return AdminText.membershipEnded.text(admin.language) }
         if record.suspendedAt != nil { return AdminText.suspendedLabel.text(admin.language) }
         return PortalWords.role(record.role, organisation: admin.organisationName, admin.language)
+    }
+}
+
+/// What `admin_members` reads.
+struct MembersView: PageValues {
+    /// The name searched for.
+    let query: String
+    let members: [Member]
+    let hasMembers: Bool
+    let summary: String
+    let paging: PagingLinks
+    /// The overview's filter and its words; nil: every member.
+    let filter: String?
+    let filterLabel: String?
+
+    struct Member: PageValues {
+        let name: String
+        let role: String
+        let logins: String
+        let onFile: String
+        /// The member's page; nil for a coordinator, who sees the list only.
+        let link: String?
+    }
+}
+
+/// What `admin_member` reads.
+struct MemberView: PageValues {
+    let name: String
+    let path: String
+    let role: String
+    /// The membership ended: no suspension, no invitation.
+    let ended: Bool
+    let email: String
+    let canInvite: Bool
+    let logins: String
+    let onFile: String
+    let devices: [Device]
+    let hasDevices: Bool
+    /// The administrator may remove the member's devices now (``SensitiveAction/devicesRemoveAll``).
+    let steppedUp: Bool
+    /// An active membership of an account that holds the record, not the administrator's own.
+    let canSuspend: Bool
+    /// The account the suspension form names; nil when the membership cannot be suspended.
+    let holder: String?
+    let suspended: Bool
+    /// The administrator may suspend, or lift a suspension, now (``SensitiveAction/membershipSuspend``).
+    let suspendSteppedUp: Bool
+    /// An invitation to password login was just sent.
+    let invited: Bool
+
+    struct Device: PageValues {
+        let name: String
+        let kind: String
+        let lastUsed: String
     }
 }

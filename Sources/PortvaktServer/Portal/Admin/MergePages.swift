@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 import PortvaktStorage
 
 /// `/admin/{slug}/merge`: two accounts of one person. Search and pick the account to keep and
@@ -26,16 +27,15 @@ struct MergePages {
             if let user = try await store.user(id: id), search.isEmpty || user.displayName.localizedStandardContains(search) { accounts.append(user) }
         }
         accounts.sort { ($0.displayName, $0.createdAt) < ($1.displayName, $1.createdAt) }
-        let rows = accounts.prefix(100).map { user -> [String: Any] in
-            [
-                "id": user.id, "name": user.displayName, "email": user.email ?? "–",
-                "logins": AdminWords.logins(providers[user.id], language),
-                "created": LocalTime.text(Date(millisecondsSince1970: user.createdAt), language),
-                "keep": admin.query["keep"] == user.id, "remove": admin.query["remove"] == user.id,
-            ]
+        let rows = accounts.prefix(100).map { user in
+            MergeChoiceView.Account(
+                id: user.id, name: user.displayName, email: user.email ?? "–",
+                logins: AdminWords.logins(providers[user.id], language),
+                created: LocalTime.text(Date(millisecondsSince1970: user.createdAt), language),
+                keep: admin.query["keep"] == user.id, remove: admin.query["remove"] == user.id
+            )
         }
-        var values: [String: Any] = ["query": search, "accounts": rows, "hasAccounts": !rows.isEmpty]
-        if let error { values["error"] = error.text(language) }
+        let values = MergeChoiceView(query: search, accounts: rows, hasAccounts: !rows.isEmpty, error: error?.text(language))
         return admin.page("admin_merge", section: .merge, values: values, status: error == nil ? .ok : .badRequest)
     }
 
@@ -46,15 +46,15 @@ struct MergePages {
         let refusal = try await admin.services.merge.refusal(keep: keep, remove: remove, adminID: admin.adminID, organisationID: admin.organisationID)
         let keptHoldings = try await store.holdings(userID: keep)
         let removedHoldings = try await store.holdings(userID: remove)
-        var values: [String: Any] = [
-            "kept": try await describe(kept, keptHoldings), "removed": try await describe(removed, removedHoldings),
-            "keep": keep, "remove": remove,
-            "moves": moves(removedHoldings),
-            "steppedUp": try await admin.hasStepUp(for: .accountsMerge),
-            "confirmation": confirmation(keep: keep, remove: remove, keptHoldings, removedHoldings),
-            "back": FormFields.link(admin.base + "/merge", [("keep", keep), ("remove", remove)]),
-        ]
-        if let refusal { values["refusal"] = AdminWords.refusal(refusal, language) }
+        let values = MergePreviewView(
+            kept: try await describe(kept, keptHoldings), removed: try await describe(removed, removedHoldings),
+            keep: keep, remove: remove,
+            moves: moves(removedHoldings),
+            steppedUp: try await admin.hasStepUp(for: .accountsMerge),
+            confirmation: confirmation(keep: keep, remove: remove, keptHoldings, removedHoldings),
+            back: FormFields.link(admin.base + "/merge", [("keep", keep), ("remove", remove)]),
+            refusal: refusal.map { AdminWords.refusal($0, language) }
+        )
         return admin.page("admin_merge_preview", section: .merge, values: values, status: refusal == nil ? .ok : .forbidden)
     }
 
@@ -88,7 +88,7 @@ struct MergePages {
         guard let id = admin.query["kept"], let kept = try await account(id) else { return notFound() }
         var page = admin
         page.frame.status = AdminText.merged.text(language)
-        return page.page("admin_merge_done", section: .merge, values: ["kept": try await describe(kept, try await store.holdings(userID: kept.id))])
+        return page.page("admin_merge_done", section: .merge, values: MergeDoneView(kept: try await describe(kept, try await store.holdings(userID: kept.id))))
     }
 
     /// An account with a role in this organisation; nil otherwise (another organisation's reads as unknown).
@@ -97,15 +97,15 @@ struct MergePages {
         return try await store.user(id: id)
     }
 
-    private func describe(_ user: User, _ holdings: AccountHoldings) async throws -> [String: Any] {
+    private func describe(_ user: User, _ holdings: AccountHoldings) async throws -> MergedAccount {
         let names = Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) })
-        return [
-            "id": user.id, "name": user.displayName, "email": user.email ?? "–",
-            "logins": AdminWords.logins(holdings.providers, language),
-            "roles": holdings.memberships.map { PortalWords.role($0.role, organisation: names[$0.organisationId] ?? "", language) }.joined(separator: ", "),
-            "devices": holdings.devices, "activities": holdings.activities, "claims": holdings.claims,
-            "contacts": holdings.contacts, "syncEntries": holdings.syncEntries,
-        ]
+        return MergedAccount(
+            id: user.id, name: user.displayName, email: user.email ?? "–",
+            logins: AdminWords.logins(holdings.providers, language),
+            roles: holdings.memberships.map { PortalWords.role($0.role, organisation: names[$0.organisationId] ?? "", language) }.joined(separator: ", "),
+            devices: holdings.devices, activities: holdings.activities, claims: holdings.claims,
+            contacts: holdings.contacts, syncEntries: holdings.syncEntries
+        )
     }
 
     /// What moves from the removed account, in words, one line each.
@@ -129,4 +129,62 @@ struct MergePages {
     private func notFound() -> Response {
         admin.problem(.accountNotFound, heading: .notFoundTitle, status: .notFound, back: admin.base + "/merge")
     }
+}
+
+/// What `admin_merge` reads.
+struct MergeChoiceView: PageValues {
+    /// The name searched for.
+    let query: String
+    let accounts: [Account]
+    let hasAccounts: Bool
+    /// Why the last choice could not be previewed; nil: none.
+    let error: String?
+
+    /// An account to keep or to merge into the kept one; `keep` and `remove` check its buttons again.
+    struct Account: PageValues {
+        let id: String
+        let name: String
+        let email: String
+        let logins: String
+        let created: String
+        let keep: Bool
+        let remove: Bool
+    }
+}
+
+/// What `admin_merge_preview` reads.
+struct MergePreviewView: PageValues {
+    let kept: MergedAccount
+    let removed: MergedAccount
+    /// The two accounts' ids, for the confirming form.
+    let keep: String
+    let remove: String
+    /// What moves from the removed account, one line each.
+    let moves: [String]
+    let steppedUp: Bool
+    let confirmation: String
+    /// The choice again, with both accounts picked.
+    let back: String
+    /// Why the merge is refused, in words; nil: it may go ahead.
+    let refusal: String?
+}
+
+/// What `admin_merge_done` reads.
+struct MergeDoneView: PageValues {
+    let kept: MergedAccount
+}
+
+/// One account of a merge and what it holds (`merge_account`).
+struct MergedAccount: PageValues {
+    let id: String
+    let name: String
+    let email: String
+    let logins: String
+    /// Its roles in words, in one line.
+    let roles: String
+    let devices: Int
+    let activities: Int
+    let claims: Int
+    let contacts: Int
+    let syncEntries: Int
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 import PortvaktStorage
 
 /// `/portal/password/{token}`: the member's side of an administrator's invitation to password
@@ -34,12 +35,13 @@ struct PasswordInvitePage {
         guard try await invitations.isOpen(token: token) else {
             return gone(frame)
         }
-        var values: [String: Any] = [
-            "action": Self.path(token),
-            "errors": errors.map { ["field": $0.field, "text": $0.text.text(frame.language)] }, "hasErrors": !errors.isEmpty,
-        ]
         // Only fields with an error get a message (an empty string would still open the section).
-        for (field, text) in errors { values[field + "Error"] = text.text(frame.language) }
+        let message = { (field: String) in errors.last { $0.field == field }?.text.text(frame.language) }
+        let values = PasswordInviteView(
+            action: Self.path(token),
+            errors: errors.map { PasswordInviteView.FieldError(field: $0.field, text: $0.text.text(frame.language)) }, hasErrors: !errors.isEmpty,
+            passwordError: message("password"), repeatError: message("repeat")
+        )
         return pages.response("password_invite", frame: frame, values: values, status: errors.isEmpty ? .ok : .badRequest)
     }
 
@@ -64,15 +66,32 @@ struct PasswordInvitePage {
         }
         var done = frame
         done.status = AdminText.passwordSet.text(frame.language)
-        return pages.response("notice", frame: done, values: [
-            "heading": AdminText.passwordSetTitle.text(frame.language), "message": AdminText.passwordSet.text(frame.language),
-            "action": ["href": "/portal/login?method=password", "label": PortalText.signInPassword.text(frame.language)],
-        ])
+        return pages.response("notice", frame: done, values: NoticeView(
+            heading: AdminText.passwordSetTitle.text(frame.language), message: AdminText.passwordSet.text(frame.language),
+            action: NoticeView.Action(href: "/portal/login?method=password", label: PortalText.signInPassword.text(frame.language))
+        ))
     }
 
     private func gone(_ frame: PortalPage.Frame, message: AdminText = .inviteGone) -> Response {
-        pages.response("problem", frame: frame, values: [
-            "heading": AdminText.inviteGoneTitle.text(frame.language), "message": message.text(frame.language),
-        ], status: .gone)
+        pages.response("problem", frame: frame, values: NoticeView(
+            heading: AdminText.inviteGoneTitle.text(frame.language), message: message.text(frame.language), action: nil
+        ), status: .gone)
+    }
+}
+
+/// What `password_invite` reads.
+struct PasswordInviteView: PageValues {
+    /// Where the form posts: the invitation's own address.
+    let action: String
+    let errors: [FieldError]
+    let hasErrors: Bool
+    /// Each field's message; nil: the field has none.
+    let passwordError: String?
+    let repeatError: String?
+
+    /// A field's message in the error summary, linking to the field (`#password`, `#repeat`).
+    struct FieldError: PageValues {
+        let field: String
+        let text: String
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktHTTP
 import PortvaktStorage
 
 /// `/admin/{slug}/sync`: the member-sync log in words, filtered by outcome, open/closed and date;
@@ -39,26 +40,27 @@ struct SyncPages {
         ).entries
         var names: [String: String] = [:]
         for id in Set(entries.compactMap(\.memberRecordId)) { names[id] = try await store.memberRecord(id: id)?.fullName }
-        let rows = entries.map { entry -> [String: Any] in
-            [
-                "href": "\(admin.base)/sync/\(entry.id)",
-                "when": LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
-                "member": entry.memberRecordId.flatMap { names[$0] } ?? "–",
-                "what": AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
-                "state": AdminWords.syncStatus(entry, language),
-            ]
+        let rows = entries.map { entry in
+            SyncView.Entry(
+                href: "\(admin.base)/sync/\(entry.id)",
+                when: LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
+                member: entry.memberRecordId.flatMap { names[$0] } ?? "–",
+                what: AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
+                state: AdminWords.syncStatus(entry, language)
+            )
         }
         let link = { (page: Int) in
             FormFields.link(admin.base + "/sync", [("outcome", outcome?.rawValue), ("status", status), ("from", fromText), ("to", toText), ("page", String(page))])
         }
-        return admin.page("admin_sync", section: .sync, values: [
-            "outcomes": [[String: Any]](MemberSyncOutcome.allCases.map { ["value": $0.rawValue, "label": AdminWords.outcomeName($0, language), "selected": $0 == outcome] }),
-            "statuses": [[String: Any]]([("open", AdminText.statusOpen), ("resolved", AdminText.statusResolved)].map { ["value": $0.0, "label": $0.1.text(language), "selected": $0.0 == status] }),
-            "from": fromText, "to": toText,
-            "entries": rows, "hasEntries": !rows.isEmpty,
-            "summary": language.pick(total == 1 ? "1 oppføring" : "\(total) oppføringer", total == 1 ? "1 entry" : "\(total) entries"),
-            "paging": paging.values(language, link: link),
-        ])
+        let statuses: [(String, AdminText)] = [("open", .statusOpen), ("resolved", .statusResolved)]
+        return admin.page("admin_sync", section: .sync, values: SyncView(
+            outcomes: MemberSyncOutcome.allCases.map { AdminOption(value: $0.rawValue, label: AdminWords.outcomeName($0, language), selected: $0 == outcome) },
+            statuses: statuses.map { AdminOption(value: $0.0, label: $0.1.text(language), selected: $0.0 == status) },
+            from: fromText, to: toText,
+            entries: rows, hasEntries: !rows.isEmpty,
+            summary: language.pick(total == 1 ? "1 oppføring" : "\(total) oppføringer", total == 1 ? "1 entry" : "\(total) entries"),
+            paging: paging.links(language, link: link)
+        ))
     }
 
     /// One entry; `reveal` (a POST) shows the numbers in full after a step-up, and audits it.
@@ -77,20 +79,20 @@ struct SyncPages {
         var page = admin
         if reveal { page.frame.status = AdminText.numbersShown.text(language) }
         if admin.query["done"] == "resolved" { page.frame.status = AdminText.conflictResolved.text(language) }
-        var values: [String: Any] = [
-            "path": "\(admin.base)/sync/\(entry.id)",
-            "when": LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
-            "member": record?.fullName ?? "–",
-            "what": AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
-            "state": AdminWords.syncStatus(entry, language),
-            "isConflict": entry.outcome == .conflict,
-            "open": entry.outcome == .conflict && entry.status == "open",
-            "memberNumber": memberNumber ?? AdminText.noneOnFile.text(language),
-            "loginNumber": loginNumber ?? "–",
-            "revealed": reveal, "steppedUp": steppedUp,
-        ]
-        if let error { values["error"] = error.text(language) }
-        if let record { values["memberLink"] = "\(admin.base)/members/\(record.id)" }
+        let values = SyncEntryView(
+            path: "\(admin.base)/sync/\(entry.id)",
+            when: LocalTime.text(Date(millisecondsSince1970: entry.occurredAt), language),
+            member: record?.fullName ?? "–",
+            memberLink: record.map { "\(admin.base)/members/\($0.id)" },
+            what: AdminWords.syncOutcome(entry.outcome, source: entry.source, language),
+            state: AdminWords.syncStatus(entry, language),
+            isConflict: entry.outcome == .conflict,
+            open: entry.outcome == .conflict && entry.status == "open",
+            memberNumber: memberNumber ?? AdminText.noneOnFile.text(language),
+            loginNumber: loginNumber ?? "–",
+            revealed: reveal, steppedUp: steppedUp,
+            error: error?.text(language)
+        )
         return page.page("admin_sync_entry", section: .sync, values: values, status: error == nil ? .ok : .badRequest)
     }
 
@@ -120,7 +122,8 @@ struct SyncPages {
     private func stepUpNeeded(_ entry: MemberSyncEntry) -> Response {
         var page = admin
         page.frame = PortalPage.Frame(language: language, path: "\(admin.base)/sync/\(entry.id)", csrf: admin.frame.csrf)
-        return page.page("admin_step_up", section: .sync, values: ["back": "\(admin.base)/sync/\(entry.id)", "stepUpBack": FormFields.encode("\(admin.base)/sync/\(entry.id)")], status: .unauthorized)
+        let back = "\(admin.base)/sync/\(entry.id)"
+        return page.page("admin_step_up", section: .sync, values: AdminStepUpView(back: back, stepUpBack: FormFields.encode(back)), status: .unauthorized)
     }
 
     private func notFound() -> Response {
@@ -130,4 +133,45 @@ struct SyncPages {
     private func badFilter() -> Response {
         admin.problem(.badFilter, status: .badRequest, back: admin.base + "/sync")
     }
+}
+
+/// What `admin_sync` reads.
+struct SyncView: PageValues {
+    let outcomes: [AdminOption]
+    let statuses: [AdminOption]
+    /// The date filter as given (`YYYY-MM-DD`, or empty).
+    let from: String
+    let to: String
+    let entries: [Entry]
+    let hasEntries: Bool
+    let summary: String
+    let paging: PagingLinks
+
+    struct Entry: PageValues {
+        let href: String
+        let when: String
+        let member: String
+        let what: String
+        let state: String
+    }
+}
+
+/// What `admin_sync_entry` reads: one entry, its numbers masked or (after a step-up) in full.
+struct SyncEntryView: PageValues {
+    let path: String
+    let when: String
+    let member: String
+    /// The member's page; nil when the entry names no record of the organisation.
+    let memberLink: String?
+    let what: String
+    let state: String
+    let isConflict: Bool
+    /// A conflict still to resolve.
+    let open: Bool
+    let memberNumber: String
+    let loginNumber: String
+    let revealed: Bool
+    let steppedUp: Bool
+    /// Why the resolution was refused; nil: none.
+    let error: String?
 }
