@@ -3,8 +3,8 @@ extension QRMatrix {
     var penalty: Int {
         var score = 0
         for index in 0..<size {
-            score += Self.linePenalty((0..<size).map { modules[index * size + $0] })
-            score += Self.linePenalty((0..<size).map { modules[$0 * size + index] })
+            score += linePenalty(from: index * size, step: 1)
+            score += linePenalty(from: index, step: size)
         }
         // Rule 2: every 2×2 block of one colour.
         for y in 0..<(size - 1) {
@@ -22,27 +22,31 @@ extension QRMatrix {
         return score
     }
 
-    private static let finderLike: [Bool] = [true, false, true, true, true, false, true, false, false, false, false]
-    private static let finderLikeReversed: [Bool] = finderLike.reversed()
+    /// Dark, light, dark ×3, light, dark, light ×4 (rule 3), the first module the highest bit; and the same backwards.
+    private static let finderLike: UInt16 = 0b10111010000
+    private static let finderLikeReversed: UInt16 = 0b00001011101
 
-    /// Rule 1 (runs of five or more of one colour) and rule 3 (1:1:3:1:1 with four light modules beside it).
-    private static func linePenalty(_ line: [Bool]) -> Int {
+    /// Rule 1 (runs of five or more of one colour) and rule 3 (1:1:3:1:1 with four light modules
+    /// beside it) along the line of `size` modules from `start`, `step` apart. The last 11 modules
+    /// are kept as bits, so each module is read once (it runs for 8 masks of every code drawn).
+    private func linePenalty(from start: Int, step: Int) -> Int {
         var score = 0
-        var run = 1
-        for index in 1...line.count {
-            if index < line.count, line[index] == line[index - 1] {
+        var run = 0
+        var colour = false
+        var window: UInt16 = 0
+        for offset in 0..<size {
+            let dark = modules[start + offset * step]
+            if offset > 0, dark == colour {
                 run += 1
             } else {
                 if run >= 5 { score += 3 + run - 5 }
                 run = 1
+                colour = dark
             }
+            window = (window << 1 | (dark ? 1 : 0)) & 0x7FF
+            if offset >= 10, window == Self.finderLike || window == Self.finderLikeReversed { score += 40 }
         }
-        if line.count >= finderLike.count {
-            for start in 0...(line.count - finderLike.count) {
-                let window = line[start..<(start + finderLike.count)]
-                if window.elementsEqual(finderLike) || window.elementsEqual(finderLikeReversed) { score += 40 }
-            }
-        }
+        if run >= 5 { score += 3 + run - 5 }
         return score
     }
 }
