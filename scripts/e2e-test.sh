@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/wait-for-200.sh
+source scripts/lib/ports.sh
 bin=$(swift build --show-bin-path)
 [ -x "$bin/portvakt" ] && [ -x "$bin/portvakt-server" ] || swift build
 admin_token="e2e-admin-token-$RANDOM$RANDOM"
@@ -67,7 +68,7 @@ run_suite() {
   suite=$1; shift
   server_env=("$@")
   server_dir="$work/$suite-server"; mkdir -p "$server_dir"
-  port=$((20000 + RANDOM % 20000))
+  port=$(random_port)
   start_server
 
   # Issue 22: the server requires PAR and DPoP of portvakt-cli (the default policy), so every

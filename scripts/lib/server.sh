@@ -1,13 +1,12 @@
 # Sourced by the test scripts: the server binary, starting it on a loopback port, and throwaway
 # PostgreSQL databases on PORTVAKT_TEST_POSTGRES_URL.
 source "$(dirname "${BASH_SOURCE[0]}")/../wait-for-200.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 binary=$(swift build --show-bin-path)/portvakt-server
 [ -x "$binary" ] || swift build --product portvakt-server
 
 server_pid=""
 
-# random_port: a port for a server of this script.
-random_port() { echo $((20000 + RANDOM % 20000)); }
 
 # start_server DIR PORT COMMAND [SETTING=VALUE…]: `portvakt-server COMMAND` in DIR (its log in
 # DIR/log, appended); sets $server_pid; returns 1, after printing the log, unless /health/ready

@@ -77,6 +77,14 @@ struct SCIMError: Error, Sendable, HTTPResponseError {
             self.init(status: error.status, kind: .invalidValue, detail: error.body ?? "The request is malformed.")
         case let error as StoreError where error.isDuplicate:
             self.init(status: .conflict, kind: .uniqueness, detail: "Another user of the organisation has this value.")
+        // No SCIM route throws these; one that did is still answered in SCIM's shape, never as OAuth JSON or a page.
+        case let failure as OAuthFailure: self.init(failure)
+        case let error as any HTTPResponseError:
+            switch error.status.code {
+            case 503: self = .unavailable
+            case 500...: self = .unexpected
+            default: self.init(status: error.status, kind: nil, detail: "The request was refused (\(error.status.code)).")
+            }
         default: return nil
         }
     }

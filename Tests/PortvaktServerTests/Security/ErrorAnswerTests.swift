@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import NIOHTTP1
 import PortvaktTestSupport
 import Testing
@@ -33,6 +35,28 @@ struct ErrorAnswerTests {
             for (path, token, status) in [("/scim/v2/Users", nil, 401), ("/scim/v2/Users/no-such-user", system.token, 404), ("/scim/v2/Users?count=1&count=2", system.token, 400)] {
                 let reply = try await broker.send(path, headers: browser + (token.map { [("Authorization", "Bearer \($0)")] } ?? []))
                 #expect(reply.status == status && reply.json["schemas"] as? [String] == [LiveBroker.scimError] && reply.json["error"] == nil, "\(path): \(reply.status) \(reply.body.prefix(200))")
+            }
+        }
+    }
+
+    @Test("On a SCIM route even an error meant for another surface, or none at all, is answered in SCIM's shape, to a browser too")
+    func scimAnswersEverythingInItsShape() async throws {
+        let routes = DeclaredRoutes()
+        routes.get("/scim/v2/OAuth", .memberSystemToken, surface: .scim) { _, _ -> HTTPResponse.Status in throw OAuthFailure.invalidRequest("wrong surface") }
+        routes.get("/scim/v2/Gone", .memberSystemToken, surface: .scim) { _, _ -> HTTPResponse.Status in throw HTTPError(.gone) }
+        routes.get("/scim/v2/Broken", .memberSystemToken, surface: .scim) { _, _ -> HTTPResponse.Status in throw CancellationError() }
+        let table = try routes.table(sandboxMounted: false)
+        let router = Router(context: PortvaktRequestContext.self)
+        router.add(middleware: UnexpectedErrorMiddleware(routes: table))
+        router.add(middleware: ErrorAnswerMiddleware(routes: table))
+        routes.add(to: router)
+        try await Application(router: router).test(.router) { client in
+            for (path, status) in [("/scim/v2/OAuth", 400), ("/scim/v2/Gone", 410), ("/scim/v2/Broken", 500)] {
+                try await client.execute(uri: path, method: .get, headers: [.accept: "text/html"]) { response in
+                    let body = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
+                    #expect(Int(response.status.code) == status, "\(path)")
+                    #expect(body?["schemas"] as? [String] == [LiveBroker.scimError] && body?["status"] as? String == String(status) && body?["error"] == nil, "\(path): \(String(buffer: response.body))")
+                }
             }
         }
     }
