@@ -159,6 +159,19 @@ struct AuthMachineTests {
         #expect(UserMessage.faceIDEnabled.text(.en) == "Face ID enabled")
     }
 
+    @Test("S4.2, S6: an enrolment the device refuses leaves biometrics off and says why; a cancelled or missed prompt says nothing", arguments: [
+        (BiometricFailure.cancelled, nil), (.fallbackChosen, nil), (.failed, nil), (.lockout, .biometricLockedOut),
+        (.invalidated, .biometricEnrolmentChanged), (.notEnrolled, .biometricsNotSetUp), (.passcodeNotSet, .passcodeNotSet),
+        (.notAvailable, .biometricsNotAvailable), (.unavailableNow, .biometricsUnavailableNow),
+    ] as [(BiometricFailure, UserMessage?)])
+    func S4_2_aRefusedEnrolmentSaysWhy(failure: BiometricFailure, message: UserMessage?) {
+        var machine = Self.loggedIn()
+        _ = machine.handle(.enrolmentAccepted)
+        _ = machine.handle(.enrolmentFinished(failure))
+        #expect(machine.screen == .home(message))
+        #expect(!machine.context.deviceKeyEnrolled)
+    }
+
     @Test func S4_3_decliningIsNotAskedAgainInTheSameSession() {
         var machine = Self.loggedIn()
         _ = machine.handle(.enrolmentDeclined)
