@@ -43,7 +43,7 @@ struct ErrorAnswerTests {
     func scimAnswersEverythingInItsShape() async throws {
         let routes = DeclaredRoutes()
         routes.get("/scim/v2/OAuth", .memberSystemToken, surface: .scim) { _, _ -> HTTPResponse.Status in throw OAuthFailure.invalidRequest("wrong surface") }
-        routes.get("/scim/v2/Gone", .memberSystemToken, surface: .scim) { _, _ -> HTTPResponse.Status in throw HTTPError(.gone) }
+        routes.get("/scim/v2/Away", .memberSystemToken, surface: .scim) { _, _ -> HTTPResponse.Status in throw HTTPError(.serviceUnavailable) }
         routes.get("/scim/v2/Broken", .memberSystemToken, surface: .scim) { _, _ -> HTTPResponse.Status in throw CancellationError() }
         let table = try routes.table(sandboxMounted: false)
         let router = Router(context: PortvaktRequestContext.self)
@@ -51,7 +51,7 @@ struct ErrorAnswerTests {
         router.add(middleware: ErrorAnswerMiddleware(routes: table))
         routes.add(to: router)
         try await Application(router: router).test(.router) { client in
-            for (path, status) in [("/scim/v2/OAuth", 400), ("/scim/v2/Gone", 410), ("/scim/v2/Broken", 500)] {
+            for (path, status) in [("/scim/v2/OAuth", 400), ("/scim/v2/Away", 503), ("/scim/v2/Broken", 500)] {
                 try await client.execute(uri: path, method: .get, headers: [.accept: "text/html"]) { response in
                     let body = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
                     #expect(Int(response.status.code) == status, "\(path)")
