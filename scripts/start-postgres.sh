@@ -20,7 +20,8 @@ fi
 
 port=${PORTVAKT_TEST_PG_PORT:-54329}
 # Take the next free port when another cluster (or anything else) listens there already.
-while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
+source "$(dirname "$0")/lib/ports.sh"
+while port_in_use "$port"; do port=$((port + 1)); done
 dir=$(mktemp -d /tmp/portvakt-pg.XXXXXX)
 run=()
 if [ "$(id -u)" = 0 ]; then

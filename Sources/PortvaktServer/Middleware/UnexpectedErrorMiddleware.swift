@@ -17,26 +17,27 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
             throw error
-        } catch let error as HTTPParserError {
-            // A body the client framed wrongly (a chunk size that is not hex, or one too large):
-            // the client's fault, read only when a route asks for the body (review II, item 9).
-            context.logger.notice("A request's body was malformed", metadata: ["error": "\(error)"])
-            return try answer(.invalidRequest("The request body is malformed (\(error))."), to: request, context: context)
-        } catch let error as StoreError where error.isUnavailable {
-            context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
-            return try answer(.temporarilyUnavailable, to: request, context: context)
         } catch {
             let surface = routes.surface(of: request, context: context)
-            // A member system's request is logged by the error's type only: nothing of its body.
-            let described = surface == .scim ? String(reflecting: type(of: error)) : "\(error)"
-            context.logger.error("A request failed unexpectedly", metadata: ["error": "\(described)"])
-            return try answer(OAuthFailure(
-                error: .serverError, description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
-            ), to: request, context: context)
+            let failure: OAuthFailure
+            switch error {
+            case let error as HTTPParserError:
+                // A body the client framed wrongly (a chunk size that is not hex, or one too large):
+                // the client's fault, read only when a route asks for the body (review II, item 9).
+                context.logger.notice("A request's body was malformed", metadata: ["error": "\(error)"])
+                failure = .invalidRequest("The request body is malformed (\(error)).")
+            case let error as StoreError where error.isUnavailable:
+                context.logger.error("The database did not answer", metadata: ["error": "\(error)"])
+                failure = .temporarilyUnavailable
+            default:
+                // A member system's request is logged by the error's type only: nothing of its body.
+                let described = surface == .scim ? String(reflecting: type(of: error)) : "\(error)"
+                context.logger.error("A request failed unexpectedly", metadata: ["error": "\(described)"])
+                failure = OAuthFailure(
+                    error: .serverError, description: "Something went wrong in Portvakt; try again.", message: .loginFailed, status: .internalServerError
+                )
+            }
+            return try ErrorAnswerMiddleware.answer(failure, to: request, context: context, as: surface)
         }
-    }
-
-    private func answer(_ failure: OAuthFailure, to request: Request, context: Context) throws -> Response {
-        try ErrorAnswerMiddleware.answer(failure, to: request, context: context, as: routes.surface(of: request, context: context))
     }
 }

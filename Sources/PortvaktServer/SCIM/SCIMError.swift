@@ -79,22 +79,23 @@ struct SCIMError: Error, Sendable, HTTPResponseError {
             self.init(status: .conflict, kind: .uniqueness, detail: "Another user of the organisation has this value.")
         // No SCIM route throws these; one that did is still answered in SCIM's shape, never as OAuth JSON or a page.
         case let failure as OAuthFailure: self.init(failure)
-        case let error as any HTTPResponseError:
-            switch error.status.code {
-            case 503: self = .unavailable
-            case 500...: self = .unexpected
-            default: self.init(status: error.status, kind: nil, detail: "The request was refused (\(error.status.code)).")
-            }
+        case let error as any HTTPResponseError: self.init(failing: error.status, kind: nil, detail: "The request was refused (\(error.status.code)).")
         default: return nil
         }
     }
 
     /// A failure no refusal explains, in SCIM's shape: its status and description.
     init(_ failure: OAuthFailure) {
-        switch failure.status {
-        case .serviceUnavailable: self = .unavailable
-        case .internalServerError: self = .unexpected
-        default: self.init(status: failure.status, kind: failure.status == .badRequest ? .invalidSyntax : nil, detail: failure.description)
+        self.init(failing: failure.status, kind: failure.status == .badRequest ? .invalidSyntax : nil, detail: failure.description)
+    }
+
+    /// An answer of `status` that is no SCIM refusal: a server's failure in Portvakt's own words
+    /// (503 "try again", any other 5xx "something went wrong"), never the failure's; else `detail`.
+    private init(failing status: HTTPResponse.Status, kind: Kind?, detail: String) {
+        switch status.code {
+        case 503: self = .unavailable
+        case 500...: self = .unexpected
+        default: self.init(status: status, kind: kind, detail: detail)
         }
     }
 
