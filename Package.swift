@@ -55,7 +55,8 @@ let package = Package(
             dependencies: ["PortvaktProtocol", .product(name: "Crypto", package: "swift-crypto"), .product(name: "CryptoExtras", package: "swift-crypto")]
         ),
 
-        // Domain: key material, personnummer protection, signing keys, audit vocabulary, log redaction.
+        // Foundations the models, rules, storage and server share: key material, personnummer
+        // protection, signing keys, the audit vocabulary, log redaction. No rules of their own.
         .target(
             name: "PortvaktCore",
             dependencies: [
@@ -83,13 +84,20 @@ let package = Package(
             dependencies: ["PortvaktProtocol", "QRCode", .product(name: "Crypto", package: "swift-crypto")]
         ),
 
+        // What the rules speak in: users, sessions, member records, devices and the other rows, as
+        // plain values. The domain decides with them; storage reads and writes them. No SQL, no HTTP.
+        .target(
+            name: "PortvaktModels",
+            dependencies: ["PortvaktCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+
         // The rules: who may do what and how freshly authenticated (policies as data), the
         // administrators' member-sync review and account merge. No HTTP: each service gets a
         // store protocol of the few methods it uses, a clock and its keys.
         .target(
             name: "PortvaktDomain",
             dependencies: [
-                "Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktStorage", "WebAuthn",
+                "Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktModels", "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,6 +110,8 @@ let package = Package(
             name: "PortvaktStorage",
             dependencies: [
                 "PortvaktCore",
+                "PortvaktModels",
+                "PortvaktDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -148,6 +158,7 @@ let package = Package(
             dependencies: [
                 "PortvaktCore",
                 "PortvaktDomain",
+                "PortvaktModels",
                 "PortvaktStorage",
                 "PortvaktSandbox",
                 "PortvaktHTTP",
@@ -230,7 +241,7 @@ let package = Package(
         .executableTarget(
             name: "portvakt-import-benchmark",
             dependencies: [
-                "PortvaktServer", "PortvaktStorage",
+                "PortvaktServer", "PortvaktModels", "PortvaktStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ],
@@ -242,6 +253,7 @@ let package = Package(
             name: "PortvaktTestSupport",
             dependencies: [
                 "PortvaktCore",
+                "PortvaktModels",
                 "PortvaktStorage",
                 "PortvaktProtocol",
                 "WebAuthn",
@@ -267,14 +279,14 @@ let package = Package(
         .testTarget(
             name: "PortvaktDomainTests",
             dependencies: [
-                "PortvaktDomain", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktProtocol",
+                "PortvaktDomain", "PortvaktModels", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "PortvaktStorageTests",
             dependencies: [
-                "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
+                "PortvaktStorage", "PortvaktModels", "PortvaktDomain", "PortvaktProtocol", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
             ]
@@ -293,7 +305,7 @@ let package = Package(
         .testTarget(
             name: "PortvaktServerTests",
             dependencies: [
-                "PortvaktServer", "PortvaktDomain", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
+                "PortvaktServer", "PortvaktDomain", "PortvaktModels", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
                 "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),

@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 @Suite("Merging two accounts, on an in-memory store")
 struct AccountMergeTests {

@@ -2,6 +2,7 @@ import Foundation
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 @Suite("Policies as data: who may take a sensitive action, and how freshly authenticated")
 struct ActionPolicyTests {

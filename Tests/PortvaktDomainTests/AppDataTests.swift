@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 @Suite("The app's data: activities, expense claims and contacts, on an in-memory store")
 struct AppDataTests {

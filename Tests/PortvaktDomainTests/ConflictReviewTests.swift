@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 @Suite("The administrators' review of the member-sync log, on an in-memory store")
 struct ConflictReviewTests {

@@ -3,6 +3,7 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// Keys, a clock, people and sessions for the domain's tests.
 struct Fixtures {

@@ -2,13 +2,14 @@ import Foundation
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// Sessions, codes and signing keys in memory for ``SessionService``. A code or a rotation
 /// answers what the test put there (the database's own rules are tested against both databases);
 /// what the service writes is recorded.
 actor InMemorySessions: SessionStore, TokenIssuerStore, SigningKeyRepository {
     var sessions: [String: Session] = [:]
-    var codes: [Data: PortvaktStore.CodeRedemption] = [:]
+    var codes: [Data: CodeRedemption] = [:]
     var rotation: RefreshRotation = .unknown
     var sessionsByRefreshHash: [Data: String] = [:]
     /// Refresh tokens already rotated (no longer their session's own).
@@ -20,14 +21,14 @@ actor InMemorySessions: SessionStore, TokenIssuerStore, SigningKeyRepository {
     private var keys: [StoredSigningKey] = []
 
     func put(_ session: Session) { sessions[session.id] = session }
-    func putCode(_ token: String, _ answer: PortvaktStore.CodeRedemption) { codes[RefreshTokenSecret.hash(token)] = answer }
+    func putCode(_ token: String, _ answer: CodeRedemption) { codes[RefreshTokenSecret.hash(token)] = answer }
     func answerRotations(with answer: RefreshRotation) { rotation = answer }
     func putRefreshToken(_ token: String, of sessionID: String, rotated: Bool = false) {
         sessionsByRefreshHash[RefreshTokenSecret.hash(token)] = sessionID
         if rotated { rotatedRefreshHashes.insert(RefreshTokenSecret.hash(token)) }
     }
 
-    func redeemAuthorizationCode(hash: Data, now: Date) async throws -> PortvaktStore.CodeRedemption {
+    func redeemAuthorizationCode(hash: Data, now: Date) async throws -> CodeRedemption {
         codes[hash] ?? .unknown
     }
 

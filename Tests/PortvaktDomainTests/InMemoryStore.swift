@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// The few store methods the review and the merge use, in memory, recording what they write.
 actor InMemoryStore: ConflictReviewStore, AccountMergeStore {

@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 /// Members, their devices and the member system's outbox in memory.
 final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, @unchecked Sendable {

@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 /// A migrated SQLite store in a temporary file: the member directory writes through the store's
 /// transactions, which an in-memory fake would not prove. (The storage tests run the same

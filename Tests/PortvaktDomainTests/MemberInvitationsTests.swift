@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 /// Records, accounts and invitations in memory, for ``MemberInvitations``.
 actor InMemoryInvitations: MemberInvitationStore, MailOutboxStore {

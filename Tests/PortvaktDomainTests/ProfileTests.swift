@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 final class InMemoryProfiles: ProfileStore, @unchecked Sendable {
     private let lock = NSLock()

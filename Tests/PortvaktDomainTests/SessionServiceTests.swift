@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 /// ``SessionService``'s decisions with its store in memory: what a code, a refresh token or a
 /// revocation that is not right ends, records and answers.

@@ -2,6 +2,7 @@ import Foundation
 import PortvaktDomain
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 @Suite("BankID's high level comes from BankID's own ID token only")
 struct UpstreamAssuranceTests {

@@ -9,6 +9,7 @@ import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// A personnummer that enters the server (in a URL, a header, a body, the database) never
 /// reaches a log line, at any log level.

@@ -9,6 +9,7 @@ import PortvaktSandbox
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 @Suite("Sandbox inside the server")
 struct SandboxMountTests {

@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 @Suite("Devices, audit trail and signing keys")
 struct DeviceAuditKeyTests {

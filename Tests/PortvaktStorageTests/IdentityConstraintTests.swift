@@ -4,6 +4,7 @@ import PortvaktStorage
 import Personnummer
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 @Suite("Users, identities and memberships")
 struct IdentityConstraintTests {

@@ -3,14 +3,17 @@ import Testing
 
 @Suite("Connection lease deadlines")
 struct LeaseDeadlinesTests {
-    @Test("A lease that never gets its connection is given up after the timeout, one tick late at most")
+    /// Not before the timeout, and in the end: how late depends on when the machine runs the
+    /// ticker (a parallel test run on two cores delayed it by 4.5 s), so the upper bound only
+    /// tells "given up" from "waits for ever".
+    @Test("A lease that never gets its connection is given up after the timeout, never before it")
     func overdue() async {
         let deadlines = LeaseDeadlines(timeout: .milliseconds(200), tick: .milliseconds(50))
         let asked = ContinuousClock.now
         let lease = deadlines.ask()
         #expect(await deadlines.outcome(lease) == false)
         let waited = ContinuousClock.now - asked
-        #expect(waited >= .milliseconds(200) && waited < .milliseconds(1000), "\(waited)")
+        #expect(waited >= .milliseconds(200) && waited < .seconds(30), "\(waited)")
     }
 
     @Test("A lease that starts, before or while its outcome is awaited, or whose operation ends first, is not given up")

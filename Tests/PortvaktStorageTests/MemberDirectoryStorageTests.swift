@@ -5,6 +5,7 @@ import PortvaktStorage
 import Personnummer
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// The member directory's storage (migration 27): versioned records, batched writes in one
 /// transaction, leaving, and the member systems' SCIM tokens, on both databases.

@@ -4,6 +4,7 @@ import PortvaktStorage
 import Personnummer
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 @Suite("Organisations and member records")
 struct MemberRecordTests {

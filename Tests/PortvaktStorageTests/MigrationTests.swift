@@ -3,6 +3,7 @@ import PortvaktStorage
 import SQLKit
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 @Suite("Migrations")
 struct MigrationTests {

@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// The rotation transaction and login flows, with an injected clock.
 @Suite("Refresh rotation and login flows in the store")

@@ -3,6 +3,7 @@ import Foundation
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 @Suite("Sessions, refresh tokens and authorization codes")
 struct SessionTokenTests {

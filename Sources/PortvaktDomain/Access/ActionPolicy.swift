@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// Who may take a sensitive action and which step-up it needs: data, declared once per action.
 public struct ActionPolicy: Sendable, Equatable {

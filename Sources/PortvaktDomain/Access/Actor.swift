@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// Who is acting, whichever surface they came through: the user, the session they act in, the
 /// organisations and roles the database holds for them now, and the step-up the access token

@@ -1,4 +1,4 @@
-import PortvaktStorage
+import PortvaktModels
 
 extension Authentication {
     /// The `acr` a session records from a BankID or Vipps ID token. ``isHighAssurance(_:)``

@@ -1,5 +1,5 @@
 import Foundation
-import PortvaktStorage
+import PortvaktModels
 
 /// How a session was authenticated, as its `acr` and `amr` record it.
 public enum Authentication {

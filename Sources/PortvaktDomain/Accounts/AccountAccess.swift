@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What disabling, enabling and signing out an account read and write.
 public protocol AccountAccessStore: Sendable {
@@ -10,8 +10,6 @@ public protocol AccountAccessStore: Sendable {
     func enableUser(id: String, audit: @escaping @Sendable (AccountAccessChange) -> [AuditEvent], now: Date) async throws -> AccountAccessChange?
     func signOutUser(id: String, reason: String, audit: @escaping @Sendable (AccountAccessChange) -> [AuditEvent], now: Date) async throws -> AccountAccessChange?
 }
-
-extension PortvaktStore: AccountAccessStore {}
 
 /// An operator's hold on one account (issue 45, items 4 and 5): `user disable`, `user enable`
 /// and `user sign-out`.

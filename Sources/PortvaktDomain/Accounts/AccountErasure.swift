@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What erasing an account reads and writes.
 public protocol AccountErasureStore: Sendable {
@@ -8,10 +8,8 @@ public protocol AccountErasureStore: Sendable {
     func eraseAccount(userID: String, audit: @escaping @Sendable (AccountErasureCounts) -> AuditEvent, now: Date) async throws -> AccountErasureCounts?
 }
 
-extension PortvaktStore: AccountErasureStore {}
-
 /// The right to erasure (GDPR art. 17, `portvakt-server user erase`): an account and everything
-/// that is only the person's go in one transaction (``PortvaktStore/eraseAccount(userID:audit:now:)``
+/// that is only the person's go in one transaction (``AccountErasureStore/eraseAccount(userID:audit:now:)``
 /// says what, table by table); what is the organisation's stays without them. The member records
 /// are the member system's copy: they stay, unlinked, until the member system ends or deletes
 /// them, so a later BankID or Vipps login with the same number finds a record and makes a new

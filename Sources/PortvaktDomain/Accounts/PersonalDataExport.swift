@@ -1,17 +1,31 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
+
+/// Everything the export reads about one person.
+public protocol PersonalDataStore: Sendable {
+    func user(id: String) async throws -> User?
+    func organisations() async throws -> [Organisation]
+    func memberships(userID: String) async throws -> [Membership]
+    func memberRecord(id: String) async throws -> MemberRecord?
+    func auditEvents(actorUserID: String, actions: [String], limit: Int) async throws -> [AuditEvent]
+    func auditEvents(subjectType: String, subjectID: String) async throws -> [AuditEvent]
+    func identityProviders(userID: String) async throws -> [String]
+    func activeDevices(userID: String) async throws -> [Device]
+    func passkeys(userID: String) async throws -> [Passkey]
+    func activeSessions(userID: String, now: Date) async throws -> [Session]
+}
 
 /// "Download my data" (GDPR articles 15 and 20, PRIVACY.md): what Portvakt holds about the
 /// signed-in member, as JSON: the account, memberships with what each member record says,
 /// devices, passkeys, open sessions, and the security events they did. A personnummer is masked
 /// (`144892*****`); no secret (a key, a token's hash, a session reference) is included.
 public struct PersonalDataExport: Sendable {
-    let store: PortvaktStore
+    let store: any PersonalDataStore
     let vault: PersonnummerVault
     let now: @Sendable () -> Date
 
-    public init(store: PortvaktStore, vault: PersonnummerVault, now: @escaping @Sendable () -> Date) {
+    public init(store: any PersonalDataStore, vault: PersonnummerVault, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.vault = vault
         self.now = now

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What reading one's own profile uses.
 public protocol ProfileStore: Sendable {
@@ -8,8 +8,6 @@ public protocol ProfileStore: Sendable {
     func organisations() async throws -> [Organisation]
     func takeAbsentNotices(userID: String, now: Date) async throws -> [MemberSyncEntry]
 }
-
-extension PortvaktStore: ProfileStore {}
 
 /// The signed-in member's own view: who they are, their organisations by name, the home screen
 /// their roles open, and what to tell them once.

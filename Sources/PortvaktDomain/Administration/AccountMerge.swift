@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What merging two accounts reads and writes.
 public protocol AccountMergeStore: Sendable {
@@ -9,8 +9,6 @@ public protocol AccountMergeStore: Sendable {
     func identityProviders(userID: String) async throws -> [String]
     func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit: AuditEvent) async throws
 }
-
-extension PortvaktStore: AccountMergeStore {}
 
 /// Merging two accounts of one person (an administrator found a duplicate): the kept account
 /// gets the other's provider accounts, roles, devices and data; the kept personnummer stays, or

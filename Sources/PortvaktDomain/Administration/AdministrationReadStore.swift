@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What the administration pages read to show an organisation: its members, accounts, sync log,
 /// deliveries and audit trail. Every change they make goes through a domain operation
@@ -34,5 +34,3 @@ public protocol AdministrationReadStore: Sendable {
     func verifyAuditChain(pageSize: Int, sinceVerified: Bool) async throws -> AuditChainReport
     func append(_ event: AuditEvent) async throws
 }
-
-extension PortvaktStore: AdministrationReadStore {}

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What an administrator's actions on members and deliveries read and write.
 public protocol MemberAdministrationStore: Sendable {
@@ -17,8 +17,6 @@ public protocol MemberAdministrationStore: Sendable {
     func recordHolders(organisationID: String) async throws -> [String: String]
     func outboxMessages(organisationID: String, status: String?) async throws -> [OutboxMessage]
 }
-
-extension PortvaktStore: MemberAdministrationStore {}
 
 /// An administrator's actions on members and deliveries that the JSON API and the portal share:
 /// only an administrator of the organisation, only on its members and its messages, each

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What inviting a member to password login reads and writes.
 public protocol MemberInvitationStore: Sendable {
@@ -10,8 +10,6 @@ public protocol MemberInvitationStore: Sendable {
     func memberRecords(email: String) async throws -> [MemberRecord]
     func insertPasswordInvite(_ invite: PasswordInvite, mail: MailOutboxMessage, audit: AuditEvent) async throws
 }
-
-extension PortvaktStore: MemberInvitationStore {}
 
 /// An administrator invites a member to password login: a one-time link (24 hours) goes to the
 /// email on the member's record, never to the administrator (review II, item 1). The link is

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What suspending a membership reads and writes.
 public protocol MembershipSuspensionStore: Sendable {
@@ -12,8 +12,6 @@ public protocol MembershipSuspensionStore: Sendable {
     ) async throws -> [EndedAccess]
     func liftSuspension(recordID: String, audit: @escaping @Sendable (_ restoredTo: String?) -> AuditEvent, now: Date) async throws -> String?
 }
-
-extension PortvaktStore: MembershipSuspensionStore {}
 
 /// An organisation's administrator suspends a member's membership there (issue 45 item 5), from
 /// the Members page: the roles resting on the member's record end at once (on every instance:

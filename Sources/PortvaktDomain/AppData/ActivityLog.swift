@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What peer mentors log: a visit, a call, a meeting. A member logs in their own name in an
 /// organisation they belong to, about a contact they may see; each sees the activities their

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What the app's own data (activities, expense claims, contacts) reads and writes.
 public protocol AppDataStore: Sendable {
@@ -17,8 +17,6 @@ public protocol AppDataStore: Sendable {
     func organisationRoles(userID: String) async throws -> [OrganisationRoles]
     func append(_ event: AuditEvent) async throws
 }
-
-extension PortvaktStore: AppDataStore {}
 
 /// A row and the slug of the organisation it belongs to, as the API lists it.
 public struct InOrganisation<Row: Sendable>: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktProtocol
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// The people peer mentors support. Names are listed to whoever may see the row; the sealed
 /// details open only behind the device-key step-up for ``SensitiveAction/contactsRead``, each

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// Expense claims (travel, materials) in øre. Submitting one needs the device-key step-up for
 /// ``SensitiveAction/expensesSubmit`` (``ActionPolicy``), and is audited.

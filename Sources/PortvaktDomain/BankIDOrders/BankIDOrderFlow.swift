@@ -3,14 +3,23 @@ import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktProtocol
-import PortvaktStorage
+import PortvaktModels
+
+/// A BankID order's row: started, read by its session, finished once.
+public protocol BankIDOrderStore: Sendable {
+    func insertBankIDOrder(
+        sessionHash: Data, clientID: String, startedAt: Date, expiresAt: Date, payload seal: (_ orderID: String) throws -> SealedValue
+    ) async throws -> BankIDOrderRecord
+    func bankIDOrder(sessionHash: Data) async throws -> BankIDOrderRecord?
+    func finishBankIDOrder(id: String, status: BankIDOrderRecord.Status, hintCode: String?, userID: String?, now: Date) async throws -> BankIDOrderRecord?
+}
 
 /// The BankID order flow on the server: start an order at the provider, report its progress,
 /// draw its QR frames, cancel it, and turn a completed order into a Portvakt login. Orders end
 /// after three minutes whatever the client does; the session id the app holds is the only
 /// handle, and only its hash is stored.
 public struct BankIDOrderFlow: Sendable {
-    let store: PortvaktStore
+    let store: any BankIDOrderStore
     let throttle: LoginThrottle
     let cipher: FieldCipher
     let linker: IdentityLinker
@@ -26,7 +35,7 @@ public struct BankIDOrderFlow: Sendable {
     public let now: @Sendable () -> Date
 
     public init(
-        store: PortvaktStore, throttle: LoginThrottle, cipher: FieldCipher, linker: IdentityLinker, completion: LoginCompletion,
+        store: any BankIDOrderStore, throttle: LoginThrottle, cipher: FieldCipher, linker: IdentityLinker, completion: LoginCompletion,
         orderAPI: @escaping @Sendable () async -> (any BankIDOrderService)?, refreshSecret: RefreshTokenSecret, orderLifetime: TimeInterval,
         personnummerContext: Personnummer.Context, logger: Logger, now: @escaping @Sendable () -> Date
     ) {
@@ -147,7 +156,7 @@ public struct BankIDOrderFlow: Sendable {
 
     /// Ends the order as failed, unless another request ended it first: then that result stands.
     private func fail(_ order: Order, hintCode: String?, reason: String) async throws -> BankIDOrderOutcome {
-        guard try await store.finishBankIDOrder(id: order.record.id, status: .failed, hintCode: hintCode, now: now()) != nil else {
+        guard try await store.finishBankIDOrder(id: order.record.id, status: .failed, hintCode: hintCode, userID: nil, now: now()) != nil else {
             return try await currentOutcome(order)
         }
         let outcome = BankIDOrderOutcome.failure(hintCode)

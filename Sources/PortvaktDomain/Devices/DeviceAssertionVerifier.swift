@@ -2,7 +2,13 @@ import Foundation
 import Logging
 import JWTKit
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
+
+/// Takes a device challenge once, and records a refused assertion.
+public protocol DeviceChallengeStore: Sendable {
+    func takeDeviceChallenge(hash: Data, now: Date) async throws -> DeviceChallenge?
+    func append(_ event: AuditEvent) async throws
+}
 
 /// Checks a device's signed answer to a challenge (DESIGN.md, "Biometric unlock and step-up").
 ///
@@ -12,7 +18,7 @@ import PortvaktStorage
 /// (deleted) as soon as the signature holds, so one challenge answers at most one assertion.
 /// Failures are throttled per device, per user and per client address, and audited.
 public struct DeviceAssertionVerifier: Sendable {
-    let store: PortvaktStore
+    let store: any DeviceChallengeStore
     let throttle: LoginThrottle
     let publicAddress: PublicAddress
     /// How long a challenge is good for; a signature older than that is stale.
@@ -21,7 +27,7 @@ public struct DeviceAssertionVerifier: Sendable {
     let now: @Sendable () -> Date
 
     public init(
-        store: PortvaktStore, throttle: LoginThrottle, publicAddress: PublicAddress, challengeLifetime: TimeInterval, logger: Logger,
+        store: any DeviceChallengeStore, throttle: LoginThrottle, publicAddress: PublicAddress, challengeLifetime: TimeInterval, logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         self.store = store

@@ -1,5 +1,5 @@
 import Foundation
-import PortvaktStorage
+import PortvaktModels
 
 /// How long a device key may stand in for BankID or Vipps (docs/login-flows.md, "Biometric unlock"):
 /// it unlocks until `deviceTrust` after the user's last BankID or Vipps login. After that the

@@ -2,19 +2,26 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktProtocol
-import PortvaktStorage
+import PortvaktModels
+
+/// What an unlock writes: the session it starts (one trip, the challenge taken with it), its DPoP proof, and its audit.
+public protocol DeviceUnlockStore: Sendable {
+    func unlockDevice(_ grant: DeviceUnlockGrant) async throws -> DeviceUnlockOutcome
+    func recordDPoPProof(_ record: DPoPProofRecord) async throws -> Bool
+    func append(_ event: AuditEvent) async throws
+}
 
 /// The unlock grant at `/oauth/token`: a device assertion for a challenge with purpose `unlock`
 /// becomes a new session with `amr` `hwk` and `face` or `fpt` (RFC 8176), ending no later
 /// than the device trust.
 public struct DeviceUnlock: Sendable {
-    let store: PortvaktStore
+    let store: any DeviceUnlockStore
     let assertions: DeviceAssertionVerifier
     let tokens: TokenIssuer
     let lifetimes: SessionLifetimes
     let logger: Logger
 
-    public init(store: PortvaktStore, assertions: DeviceAssertionVerifier, tokens: TokenIssuer, lifetimes: SessionLifetimes, logger: Logger) {
+    public init(store: any DeviceUnlockStore, assertions: DeviceAssertionVerifier, tokens: TokenIssuer, lifetimes: SessionLifetimes, logger: Logger) {
         self.store = store
         self.assertions = assertions
         self.tokens = tokens

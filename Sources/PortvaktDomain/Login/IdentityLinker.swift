@@ -1,7 +1,26 @@
 import Foundation
 import Personnummer
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
+
+/// What linking a login to an account reads and writes: identities, accounts, the member records a login may claim, and the member sync it records.
+public protocol IdentityLinkStore: Sendable {
+    func user(provider: IdentityProvider, subject: String) async throws -> User?
+    func user(personnummerIndex index: String) async throws -> User?
+    func user(email: String) async throws -> User?
+    func user(holdingAnyOf records: [MemberRecord]) async throws -> User?
+    func recordLogin(provider: IdentityProvider, subject: String, now: Date) async throws
+    func linkIdentity(userID: String, provider: IdentityProvider, subject: String, now: Date) async throws -> Identity
+    func memberRecords(personnummerIndex index: String) async throws -> [MemberRecord]
+    func memberRecords(personnummerIndex index: String, includingEnded: Bool) async throws -> [MemberRecord]
+    func memberRecords(phone: String) async throws -> [MemberRecord]
+    func createMemberUser(
+        displayName: String, email: String?, personnummer seal: ((_ userID: String) throws -> ProtectedPersonnummer)?, provider: IdentityProvider,
+        subject: String, memberRecords: [MemberRecord], requireUnheld: Bool, now: Date
+    ) async throws -> User
+    func memberSyncEntries(organisationID: String, outcome: MemberSyncOutcome?, status: String?, limit: Int) async throws -> [MemberSyncEntry]
+    func recordMemberSync(_ writes: MemberSyncWrites, now: Date) async throws
+}
 
 /// Finds the user behind a BankID or Vipps login, as DESIGN.md orders it: the linked provider
 /// account, then a user with the same personnummer, then member records with the same
@@ -12,10 +31,10 @@ import PortvaktStorage
 /// record with no number that no account holds; any other is not linked, audited, and (when the
 /// provider gave a personnummer) put on the organisation's review list.
 public struct IdentityLinker: Sendable {
-    public let store: PortvaktStore
+    public let store: any IdentityLinkStore
     public let vault: PersonnummerVault
 
-    public init(store: PortvaktStore, vault: PersonnummerVault) {
+    public init(store: any IdentityLinkStore, vault: PersonnummerVault) {
         self.store = store
         self.vault = vault
     }
@@ -75,7 +94,7 @@ public struct IdentityLinker: Sendable {
                 return try await store.createMemberUser(
                     displayName: first.fullName, email: email,
                     personnummer: login.personnummer.map { number in { id in try vault.protect(number, record: User.personnummerRecord(userID: id)) } },
-                    provider: login.provider, subject: login.subject, memberRecords: records, now: now
+                    provider: login.provider, subject: login.subject, memberRecords: records, requireUnheld: false, now: now
                 )
             } catch let error as StoreError where error.isDuplicate && attempt == 0 {
                 continue
@@ -167,7 +186,7 @@ public struct IdentityLinker: Sendable {
             let entryID = UUID().uuidString.lowercased()
             let holder = try await store.user(holdingAnyOf: [record])
             // One open review entry per record: repeated logins add audit events, not entries.
-            let open = try await store.memberSyncEntries(organisationID: record.organisationId, outcome: .conflict, status: "open")
+            let open = try await store.memberSyncEntries(organisationID: record.organisationId, outcome: .conflict, status: "open", limit: 500)
                 .contains { $0.memberRecordId == record.id && $0.source == source }
             if let number = login.personnummer, !open {
                 writes.entries.append(MemberSyncEntry(

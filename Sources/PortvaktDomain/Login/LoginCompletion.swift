@@ -2,12 +2,22 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktProtocol
-import PortvaktStorage
+import PortvaktModels
+
+/// What finishing a login writes: the session, its code and member sync in one transaction, and the audit of a failed one.
+public protocol LoginCompletionStore: Sendable {
+    func takeLoginFlow(stateHash: Data, now: Date) async throws -> LoginFlow?
+    func recordLogin(
+        session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent, bankIDOrderID: String?, now: Date
+    ) async throws
+    func memberships(userID: String) async throws -> [Membership]
+    func append(_ event: AuditEvent) async throws
+}
 
 /// The end of every login: a session, a single-use code for the app, the redirect carrying it
 /// (with `iss`, RFC 9207), and the audit event. Failures redirect with the message contract.
 public struct LoginCompletion: Sendable {
-    let store: PortvaktStore
+    let store: any LoginCompletionStore
     let planner: MemberSyncPlanner
     let lifetimes: SessionLifetimes
     let portal: PortalSessionRule
@@ -29,7 +39,7 @@ public struct LoginCompletion: Sendable {
     }
 
     public init(
-        store: PortvaktStore, planner: MemberSyncPlanner, lifetimes: SessionLifetimes, portal: PortalSessionRule, address: PublicAddress,
+        store: any LoginCompletionStore, planner: MemberSyncPlanner, lifetimes: SessionLifetimes, portal: PortalSessionRule, address: PublicAddress,
         logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store

@@ -1,7 +1,18 @@
 import Crypto
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
+
+/// What the login throttle counts in: blocks by key, reserved attempts and failures, each counted in one statement.
+public protocol ThrottleStore: Sendable {
+    func throttleBlockedUntil(keys: [String], now: Date) async throws -> Date?
+    func device(id: String, blockedUntilFor throttleKeys: [String], now: Date) async throws -> (device: Device?, blockedUntil: Date?)
+    func user(id: String, blockedUntilFor throttleKeys: [String], now: Date) async throws -> (user: User?, blockedUntil: Date?)
+    func recordThrottleFailures(_ failures: [ThrottleFailure], now: Date) async throws
+    func reserveThrottleAttempt(_ failures: [ThrottleFailure], now: Date) async throws -> Date?
+    func releaseThrottleAttempt(key: String) async throws
+    func clearThrottle(key: String) async throws
+}
 
 /// Failed password attempts per account, failed device assertions per device and per user, and
 /// both per client address, with growing waits: the last free failure blocks for 5 s, each
@@ -76,14 +87,14 @@ public struct LoginThrottle: Sendable {
         }
     }
 
-    let store: PortvaktStore
+    let store: any ThrottleStore
     /// What the stored keys are HMACs under (`DataProtectionKeys.key(for: .throttleKeys)`).
     let hmacKey: SymmetricKey
     /// BankID orders an address may start before it waits (`PORTVAKT_BANKID_ORDERS_PER_ADDRESS`);
     /// the count starts over after ten minutes without one.
     public var orderStartsPerAddress = 20
 
-    public init(store: PortvaktStore, hmacKey: SymmetricKey, orderStartsPerAddress: Int = 20) {
+    public init(store: any ThrottleStore, hmacKey: SymmetricKey, orderStartsPerAddress: Int = 20) {
         self.store = store
         self.hmacKey = hmacKey
         self.orderStartsPerAddress = orderStartsPerAddress

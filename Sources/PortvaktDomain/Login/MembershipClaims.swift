@@ -3,7 +3,22 @@ import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktProtocol
-import PortvaktStorage
+import PortvaktModels
+
+/// What a membership claim keeps: the claim itself (its emails and tries counted in the database), the records it may name, and its audit events.
+public protocol MembershipClaimStore: Sendable {
+    func insertMembershipClaim(
+        handleHash: Data, expiresAt: Date, now: Date, payload seal: (_ claimID: String) throws -> SealedValue
+    ) async throws -> MembershipClaim
+    func membershipClaim(handleHash: Data, now: Date) async throws -> MembershipClaim?
+    func countMembershipClaimEmail(handleHash: Data, limit: Int, now: Date) async throws -> MembershipClaim?
+    func countMembershipClaimTry(handleHash: Data, limit: Int, now: Date) async throws -> MembershipClaim?
+    func setMembershipClaimCode(id: String, recordIDs: [String], codeHash: Data, codeExpiresAt: Date) async throws
+    func takeMembershipClaim(handleHash: Data) async throws -> MembershipClaim?
+    func memberRecords(email: String) async throws -> [MemberRecord]
+    func memberRecord(id: String) async throws -> MemberRecord?
+    func append(_ event: AuditEvent) async throws
+}
 
 /// S15: a BankID or Vipps login that found no member record may claim one by the email on it.
 /// The person gives the email; when a record without a number that no account holds carries it,
@@ -16,7 +31,7 @@ import PortvaktStorage
 /// identity asks for, codes sent to one address and wrong codes of one identity are throttled
 /// across claims.
 public struct MembershipClaims: Sendable {
-    let store: PortvaktStore
+    let store: any MembershipClaimStore
     let cipher: FieldCipher
     let linker: IdentityLinker
     let throttle: LoginThrottle
@@ -31,7 +46,7 @@ public struct MembershipClaims: Sendable {
     public static let emailsPerClaim = 3
 
     public init(
-        store: PortvaktStore, cipher: FieldCipher, linker: IdentityLinker, throttle: LoginThrottle, mailer: Mailer,
+        store: any MembershipClaimStore, cipher: FieldCipher, linker: IdentityLinker, throttle: LoginThrottle, mailer: Mailer,
         personnummerContext: Personnummer.Context, logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store

@@ -1,4 +1,4 @@
-import PortvaktStorage
+import PortvaktModels
 
 /// A login between `/oauth/authorize` and the code, stored sealed in `login_flows` and found by
 /// the hash of its handle: the upstream `state` for BankID and Vipps, a form field for password.

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 
 /// The emails Portvakt sends, each in Bokmål and English. None holds a personnummer or a
 /// secret besides the invitation's one-time link and the membership code, which are sealed in

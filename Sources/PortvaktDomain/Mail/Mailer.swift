@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// Puts emails in the outbox, for ``MailWorker`` to send. The body is sealed for the message
 /// (it may hold an invitation link); subject, recipient and kind are not secret.
@@ -64,5 +64,3 @@ extension Mailer {
 public protocol MailOutboxStore: Sendable {
     func enqueueMail(_ messages: [MailOutboxMessage]) async throws
 }
-
-extension PortvaktStore: MailOutboxStore {}

@@ -1,4 +1,4 @@
-import PortvaktStorage
+import PortvaktModels
 
 /// Why the member directory refused a write or a read: a kind, the attribute (in SCIM's words)
 /// and a plain reason a member system's developer can act on. A reason never holds a personnummer.

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// A member record as the directory shows it: never the personnummer, only whether there is one.
 public struct DirectoryMember: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Foundation
 import Personnummer
-import PortvaktStorage
+import PortvaktModels
 
 /// What an import file would change in an organisation's member records, compared by external
 /// id: ``MemberDirectory/plan(_:in:removeMissing:)`` makes it without writing anything,

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// The member directory's audit events: the record as subject, the actor's kind and name in the
 /// details, never a personnummer (only whether it was set or removed).

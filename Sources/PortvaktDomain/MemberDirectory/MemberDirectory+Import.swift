@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// Initial loads and nightly files (issue 45 item 3, S22.1).
 extension MemberDirectory {

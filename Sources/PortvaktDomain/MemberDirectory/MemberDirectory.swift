@@ -2,7 +2,21 @@ import Foundation
 import Logging
 import Personnummer
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
+
+/// What the member directory reads and writes: an organisation's records, each write with its effects on the accounts holding them in one transaction.
+public protocol MemberDirectoryStore: Sendable {
+    func memberRecords(organisationID: String, filter: MemberRecordFilter?, offset: Int, limit: Int) async throws -> (total: Int, records: [MemberRecord])
+    func memberRecords(organisationID: String) async throws -> [MemberRecord]
+    func memberRecord(id: String) async throws -> MemberRecord?
+    func deleteMemberRecord(
+        _ before: MemberRecord, reason: String, audit: @escaping @Sendable (MemberRecordWriteEffects) -> [AuditEvent], now: Date
+    ) async throws -> MemberRecordWriteEffects?
+    func writeMemberRecords(
+        adding additions: [MemberRecord], changing changes: [MemberRecordChange], reason: String,
+        audit: @escaping @Sendable (MemberRecordWriteEffects) -> [AuditEvent], now: Date
+    ) async throws -> (written: [MemberRecord], effects: MemberRecordWriteEffects)
+}
 
 /// An organisation's member records as its member system (SCIM), its import files and its
 /// operators keep them (issue 45, S22). Every method acts on one organisation's records only:
@@ -18,7 +32,7 @@ import PortvaktStorage
 /// written by one conditional UPDATE on its version: `If-Match` is that version; without it, a
 /// change that lost a race is planned again on the new version.
 public struct MemberDirectory: Sendable {
-    let store: PortvaktStore
+    let store: any MemberDirectoryStore
     let vault: PersonnummerVault
     let personnummerContext: Personnummer.Context
     let leaving: MembershipEnding
@@ -26,7 +40,7 @@ public struct MemberDirectory: Sendable {
     let now: @Sendable () -> Date
 
     public init(
-        store: PortvaktStore, vault: PersonnummerVault, personnummerContext: Personnummer.Context, leaving: MembershipEnding, logger: Logger,
+        store: any MemberDirectoryStore, vault: PersonnummerVault, personnummerContext: Personnummer.Context, leaving: MembershipEnding, logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         self.store = store

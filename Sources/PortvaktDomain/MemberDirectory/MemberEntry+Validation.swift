@@ -1,7 +1,7 @@
 import Foundation
 import Personnummer
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// An entry checked and normalised: what the directory writes.
 struct ValidEntry: Sendable {

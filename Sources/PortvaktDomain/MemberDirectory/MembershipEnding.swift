@@ -1,7 +1,14 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
+
+/// Ends memberships and the sessions they carried, with their audit, in one transaction.
+public protocol MembershipEndingStore: Sendable {
+    func endMemberships(
+        recordIDs: [String], reason: String, audit: @escaping @Sendable ([EndedAccess]) -> [AuditEvent], now: Date
+    ) async throws -> [EndedAccess]
+}
 
 /// The end of a membership (issue 45, "Leaving"): the roles resting on a member record are gone
 /// at once on every instance (they live in the database), and a person left with no membership
@@ -9,17 +16,17 @@ import PortvaktStorage
 /// removed; their next login finds no organisation that has them.
 ///
 /// The store does the ending inside the transaction that ends the record
-/// (``PortvaktStore/writeMemberRecords(adding:changing:reason:audit:now:)``); this type names it in
+/// (``MemberDirectoryStore/writeMemberRecords(adding:changing:reason:audit:now:)``); this type names it in
 /// the audit trail and the log, and ends memberships on their own for an administrator's suspension.
 public struct MembershipEnding: Sendable {
-    let store: PortvaktStore
+    let store: any MembershipEndingStore
     let logger: Logger
     let now: @Sendable () -> Date
 
     /// The `revoked_reason` of the sessions that end.
     public static let sessionReason = "membership_ended"
 
-    public init(store: PortvaktStore, logger: Logger = Logger(label: "portvakt.membership"), now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: any MembershipEndingStore, logger: Logger = Logger(label: "portvakt.membership"), now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
         self.logger = logger
         self.now = now

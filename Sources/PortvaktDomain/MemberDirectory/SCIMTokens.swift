@@ -1,19 +1,28 @@
 import Crypto
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
+
+/// A member system's tokens: hashes only, one name per organisation.
+public protocol SCIMTokenStore: Sendable {
+    func insertSCIMToken(_ token: SCIMToken, audit: AuditEvent) async throws
+    func revokeSCIMToken(organisationID: String, name: String, audit: @escaping @Sendable (SCIMToken) -> AuditEvent, now: Date) async throws -> SCIMToken?
+    func scimTokens(organisationID: String) async throws -> [SCIMToken]
+    func scimToken(hash: Data) async throws -> SCIMToken?
+    func markSCIMTokenUsed(id: String, now: Date) async throws
+}
 
 /// The member systems' bearer tokens for SCIM (issue 45 item 1): one per member system, bound to
 /// one organisation, shown once at creation and stored only as its SHA-256, revocable. A token
 /// reaches its own organisation's records only.
 public struct SCIMTokens: Sendable {
-    let store: PortvaktStore
+    let store: any SCIMTokenStore
     let now: @Sendable () -> Date
 
     /// Every token starts so, which makes one easy to recognise in a leaked file or a secret scanner.
     public static let prefix = "pvscim_"
 
-    public init(store: PortvaktStore, now: @escaping @Sendable () -> Date) {
+    public init(store: any SCIMTokenStore, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.now = now
     }

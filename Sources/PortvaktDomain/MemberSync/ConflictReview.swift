@@ -1,7 +1,7 @@
 import Foundation
 import Personnummer
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// An organisation administrator's review of the member-sync log: one entry (numbers masked),
 /// the numbers in full, and the decision on an open personnummer conflict: keep the member

@@ -1,7 +1,7 @@
 import Foundation
 import Personnummer
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What a BankID or Vipps login brought about the person's national identity number.
 public enum ProvidedPersonnummer: Sendable {

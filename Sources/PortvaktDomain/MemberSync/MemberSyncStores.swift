@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What deciding a login's effect on member records reads.
 public protocol MemberSyncStore: Sendable {
@@ -20,5 +20,3 @@ public protocol ConflictReviewStore: MemberSyncStore {
     func resolveConflict(entryID: String, resolution: String, by userID: String, writes: MemberSyncWrites, now: Date) async throws -> Bool
     func append(_ event: AuditEvent) async throws
 }
-
-extension PortvaktStore: ConflictReviewStore {}

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What ``Passkeys`` needs of the database.
 public protocol PasskeyStore: Sendable {
@@ -14,5 +14,3 @@ public protocol PasskeyStore: Sendable {
     func user(id: String) async throws -> User?
     func append(_ event: AuditEvent) async throws
 }
-
-extension PortvaktStore: PasskeyStore {}

@@ -1,4 +1,4 @@
-import PortvaktStorage
+import PortvaktModels
 
 /// A verified DPoP proof (RFC 9449) the grant is to be bound to: its key's thumbprint, and the
 /// record of its `jti` that the grant's own transaction stores, so no instance accepts it again.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktProtocol
-import PortvaktStorage
+import PortvaktModels
 
 /// Sessions from the token endpoint's side: redeeming codes, rotating refresh tokens, ending
 /// sessions. Every refusal is a ``GrantRefusal`` the app can act on.

@@ -1,10 +1,10 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
+import PortvaktModels
 
 /// What redeeming codes, rotating refresh tokens and ending sessions read and write.
 public protocol SessionStore: Sendable {
-    func redeemAuthorizationCode(hash: Data, now: Date) async throws -> PortvaktStore.CodeRedemption
+    func redeemAuthorizationCode(hash: Data, now: Date) async throws -> CodeRedemption
     func insertRefreshToken(sessionID: String, tokenHash: Data, parentID: String?, expiresAt: Date, now: Date) async throws -> RefreshToken
     func rotateRefreshToken(
         hash: Data, successorHash: Data, clientID: String, dpopJKT: String?, proof: DPoPProofRecord?, idleLifetime: TimeInterval, now: Date
@@ -23,5 +23,3 @@ public protocol TokenIssuerStore: Sendable {
     func user(id: String) async throws -> User?
     func organisationRoles(userID: String) async throws -> [OrganisationRoles]
 }
-
-extension PortvaktStore: SessionStore, TokenIssuerStore {}

@@ -1,7 +1,6 @@
 import Foundation
 import JWTKit
 import PortvaktCore
-import PortvaktStorage
 
 /// The current signing keys, reread from the store at most once a `maxAge`, so that a rotation
 /// by one instance reaches the others without a restart.

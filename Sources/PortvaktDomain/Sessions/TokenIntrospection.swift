@@ -1,5 +1,4 @@
 import Foundation
-import PortvaktStorage
 
 /// The answer of token introspection (RFC 7662 §2.2): `active` false for anything not a live
 /// token of the asking client, else what the token stands for, with `cnf.jkt` when it is bound

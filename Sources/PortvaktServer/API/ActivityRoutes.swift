@@ -5,6 +5,7 @@ import PortvaktDomain
 import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// `POST /v1/activities` logs an activity (with an `Idempotency-Key`, so an offline queue can
 /// replay it safely); `GET /v1/activities[?organisation=slug]` lists what the caller may see.

@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// The people peer mentors support (``ContactBook``). `GET /v1/contacts[?organisation=slug]`
 /// lists names only; `GET /v1/contacts/{id}` opens the sealed details, only behind a fresh

@@ -5,6 +5,7 @@ import PortvaktDomain
 import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// `POST /v1/expenses` submits an expense claim: behind a fresh biometric step-up for
 /// `expenses.submit`, with an `Idempotency-Key`. `GET /v1/expenses[?organisation=slug]` lists

@@ -6,6 +6,7 @@ import PortvaktDomain
 import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// The `Idempotency-Key` header of a write the app may send again (an offline queue replaying):
 /// the first request's result is returned for every repeat, and nothing more is written.

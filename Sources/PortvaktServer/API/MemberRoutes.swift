@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// Running an organisation:
 ///

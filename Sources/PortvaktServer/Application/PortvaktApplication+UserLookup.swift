@@ -4,6 +4,7 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// The operator's commands about one person (issue 45, item 4): `user find` and `user erase`.
 /// Each opens the configured database (migrated) with the configured keys, as the other

@@ -3,6 +3,7 @@ import Logging
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// Which account an operator's command names: its id (`user find` shows it) or its email.
 public enum UserReference: Sendable, Equatable {

@@ -7,6 +7,7 @@ import PortvaktDomain
 import PortvaktSandbox
 import PortvaktStorage
 import ServiceLifecycle
+import PortvaktModels
 
 /// Builds the Portvakt server: database, keys, routes. Running it serves until SIGTERM or SIGINT,
 /// then lets in-flight requests finish before closing the database.

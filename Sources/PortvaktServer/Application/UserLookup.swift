@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import PortvaktStorage
+import PortvaktModels
 
 /// What `user find` looks a person up by.
 public enum UserSearch: Sendable, Equatable {

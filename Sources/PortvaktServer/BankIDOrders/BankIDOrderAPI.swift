@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import PortvaktModels
 
 /// The relying-party API v6 over HTTP: `POST {base}/auth`, `/collect`, `/cancel` with JSON
 /// bodies. The relying party authenticates with HTTP Basic (the sandbox); the real API's mutual

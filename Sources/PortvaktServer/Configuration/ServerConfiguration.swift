@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktSandbox
 import PortvaktStorage
 import PortvaktDomain
+import PortvaktModels
 
 /// Everything portvakt-server reads from its environment, parsed and checked once at start-up.
 /// The table of settings is in docs/configuration.md.

@@ -5,6 +5,7 @@ import PortvaktProtocol
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// The user's device keys and their challenges:
 ///

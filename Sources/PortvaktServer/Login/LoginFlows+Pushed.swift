@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import PortvaktStorage
 import PortvaktDomain
+import PortvaktModels
 
 /// Pushed authorization requests (RFC 9126): stored sealed in `login_flows` under the hash of the
 /// `request_uri`'s random part, for 60 seconds, and taken once.

@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import PortvaktStorage
 import PortvaktDomain
+import PortvaktModels
 
 /// The logins in progress and the pushed requests (`LoginFlows+Pushed.swift`), sealed in
 /// `login_flows`, so any instance can continue them.

@@ -3,6 +3,7 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// Who BankID or Vipps says logged in, the member that is, and (S15) the claim of a membership
 /// by email when there is none.

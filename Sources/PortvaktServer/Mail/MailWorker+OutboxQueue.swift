@@ -3,6 +3,7 @@ import Logging
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// The mail outbox: the store's `mail_outbox`, and SMTP or the sandbox's mailbox.
 extension MailWorker: OutboxQueue {

@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// Review for an organisation's administrators (`org_admin` of that organisation only):
 ///

@@ -5,6 +5,7 @@ import NIOCore
 import PortvaktCore
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// The member outbox: the store's `member_outbox`, and a signed POST to the organisation's
 /// member system.

@@ -4,6 +4,7 @@ import NIOHTTP1
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// The last word on errors no route answered itself: a database that did not answer is a 503
 /// `temporarily_unavailable` ("try again", never "logged out"), anything else a 500

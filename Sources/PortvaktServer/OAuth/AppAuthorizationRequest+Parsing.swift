@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// The app's authorization request as `/oauth/authorize` and the BankID order start receive it,
 /// checked before anything is stored.

@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// The app's authorization request as `/oauth/authorize` and the other-device page receive it,
 /// checked once for both.

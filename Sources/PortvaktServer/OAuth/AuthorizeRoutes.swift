@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// `GET /oauth/authorize`: checks the app's request, then sends the browser to BankID or Vipps,
 /// shows the password form, or, without `idp_hint`, the method page.

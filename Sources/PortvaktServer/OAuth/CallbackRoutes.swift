@@ -7,6 +7,7 @@ import PortvaktDomain
 import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// `GET /oauth/callback/{bankid,vipps}`: the provider sends the browser back here with a code
 /// or an error. The broker exchanges the code, verifies the ID token, finds the member, and

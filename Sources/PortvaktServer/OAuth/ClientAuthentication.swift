@@ -8,6 +8,7 @@ import PortvaktDomain
 import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktStorage
+import PortvaktModels
 
 /// How a client proves itself at the token, revocation, introspection and PAR endpoints, by the
 /// method it registered (RFC 7591 `token_endpoint_auth_method`): nothing (a public client), its

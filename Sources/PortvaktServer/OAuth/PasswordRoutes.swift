@@ -4,6 +4,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// `POST /oauth/password`: the email and password form. One answer for a wrong password and an
 /// unknown email; failures per account and per address are throttled with growing waits.

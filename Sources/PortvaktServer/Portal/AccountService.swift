@@ -2,6 +2,7 @@ import Foundation
 import PortvaktDomain
 import PortvaktCore
 import PortvaktStorage
+import PortvaktModels
 
 /// What "My account" reads and does: the member's account, organisations, sessions, devices
 /// and security events; removing a phone and ending sessions.

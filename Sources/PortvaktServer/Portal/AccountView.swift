@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// "My account": who is signed in, their organisations and roles in words, how this sign-in
 /// happened, their biometric phones, where they are signed in, and their recent security events,

@@ -7,6 +7,7 @@ import PortvaktHTTP
 import PortvaktProtocol
 import PortvaktSandbox
 import PortvaktStorage
+import PortvaktModels
 
 /// The web portal: the start page, sign-in through Portvakt's own `/oauth/authorize` as the
 /// client ``PortalClient``, "My account", sign-out, and the language switch.

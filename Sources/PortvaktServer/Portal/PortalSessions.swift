@@ -4,6 +4,7 @@ import Logging
 import PortvaktCore
 import PortvaktStorage
 import PortvaktDomain
+import PortvaktModels
 
 /// The portal's browser sessions: the sign-in kept sealed until its callback, the session
 /// reference behind the cookie (hashed in the database, so any instance finds it), and the

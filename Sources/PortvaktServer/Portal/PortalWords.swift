@@ -1,4 +1,5 @@
 import PortvaktCore
+import PortvaktModels
 
 /// Ids the portal shows in words: roles, sign-in methods, device kinds, clients, security events.
 enum PortalWords {

@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// A SCIM refusal (RFC 7644 §3.12): `{"schemas": [Error], "status": "400", "scimType": …,
 /// "detail": …}`, never the API's OAuth JSON. The detail says what to send instead and never

@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// SCIM 2.0 for the member systems (RFC 7643, RFC 7644), at `/scim/v2`:
 ///

@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 
 /// The User resource (RFC 7643 §4.1) as Portvakt shows a member record: its id, the member
 /// system's `externalId`, `userName`, `name`, one email, one phone, `active`, and the membership

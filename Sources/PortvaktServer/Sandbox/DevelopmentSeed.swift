@@ -4,6 +4,7 @@ import Personnummer
 import PortvaktCore
 import PortvaktSandbox
 import PortvaktStorage
+import PortvaktModels
 
 /// Puts the sandbox's organisations and test people's member records into the development
 /// database, so a new user can log in at once. Organisations that exist already are left alone,

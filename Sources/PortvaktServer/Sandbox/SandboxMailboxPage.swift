@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// `GET /sandbox/mailbox`: in development without `PORTVAKT_SMTP_URL`, the emails Portvakt
 /// "sent", newest first (recipient, subject, time, text), so a newcomer can follow an invitation

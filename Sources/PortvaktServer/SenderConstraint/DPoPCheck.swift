@@ -7,6 +7,7 @@ import PortvaktCore
 import PortvaktProtocol
 import PortvaktStorage
 import PortvaktDomain
+import PortvaktModels
 
 /// Checks the `DPoP` header of a request (RFC 9449 §4.3): a well-formed proof signed by its own
 /// key, for this method and URL, made within the last minute, with the server's nonce, carrying

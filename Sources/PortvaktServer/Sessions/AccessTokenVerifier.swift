@@ -6,6 +6,7 @@ import PortvaktHTTP
 import PortvaktStorage
 import PortvaktDomain
 import PortvaktProtocol
+import PortvaktModels
 
 /// Checks the access token of a resource request: presented as its binding requires (Bearer or
 /// DPoP with a proof by its key), valid (``TokenVerifier``), and its session still active.

@@ -1,5 +1,6 @@
 import PortvaktDomain
 import PortvaktStorage
+import PortvaktModels
 
 /// The identity providers the broker can send users to right now, and the BankID order API.
 actor UpstreamDirectory {

@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import PortvaktCore
 import PortvaktStorage
+import PortvaktModels
 
 /// How the broker reaches one identity provider as a confidential client.
 public struct UpstreamSettings: Sendable {

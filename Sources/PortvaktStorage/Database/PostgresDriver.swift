@@ -4,6 +4,7 @@ import PostgresKit
 import PostgresNIO
 import ServiceLifecycle
 import SQLKit
+import PortvaktModels
 
 /// A PostgreSQL connection pool (PostgresNIO's `PostgresClient`); several server instances may
 /// share the database.

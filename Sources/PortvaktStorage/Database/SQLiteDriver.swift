@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import NIOPosix
 import SQLKit
+import PortvaktModels
 
 /// One SQLite file, reached through one connection that runs one transaction at a time.
 ///

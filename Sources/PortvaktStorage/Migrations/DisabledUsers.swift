@@ -1,4 +1,5 @@
 import SQLKit
+import PortvaktModels
 
 /// Version 28: no session starts for a disabled account (issue 45 item 5, "disabled means
 /// disabled, everywhere").
@@ -18,7 +19,7 @@ import SQLKit
 /// conflict with the plain updates of a login (`last_eid_login_at`), so two logins of one person
 /// do not wait for each other. SQLite has one writer at a time.
 enum DisabledUsers {
-    static let constraint = "sessions_user_not_disabled"
+    static let constraint = StoreError.disabledAccountConstraint
 
     static func apply(_ db: any SQLDatabase) async throws {
         switch db.dialect.name {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SQLKit
+import PortvaktModels
 
 /// Brings a database up to ``Migration/all``.
 ///

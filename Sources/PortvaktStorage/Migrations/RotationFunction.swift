@@ -3,8 +3,9 @@ import SQLKit
 /// Version 14: on PostgreSQL, a refresh rotation is one function call, one round trip instead of
 /// eight (SQLite runs it on its direct connection instead; nothing changes there).
 ///
-/// The steps and answers are those of `PortvaktStore+DirectRotation.swift` (a token presented
-/// without its DPoP key changes nothing, so whoever lifted it cannot log the user out). Rotations of one
+/// The steps and answers are the domain's `RefreshRotationRule`, in its order, answered with its
+/// `Step` names (a token presented without its DPoP key changes nothing, so whoever lifted it
+/// cannot log the user out); `RotationRuleTests` holds both databases to it. Rotations of one
 /// session take turns on the session's row (`FOR UPDATE`, as a logout's update does); under READ
 /// COMMITTED each statement after the lock sees what the previous holder committed, so a second
 /// use of a token sees the first one's successor.

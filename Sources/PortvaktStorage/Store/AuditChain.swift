@@ -2,15 +2,7 @@ import Crypto
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// The end of the audit hash chain: the last event's sequence number and hash.
-struct AuditChainHead: Codable, Sendable, Hashable {
-    var sequence: Int64
-    var hash: Data
-
-    /// Before the first event: sequence 0 and 32 zero bytes.
-    static let genesis = AuditChainHead(sequence: 0, hash: Data(count: 32))
-}
+import PortvaktModels
 
 extension AuditRow {
     /// HMAC-SHA256 under the key `keyId` names (SHA-256 for an event chained before the chain had
@@ -69,33 +61,6 @@ extension AuditRow {
         hash = sealed
         return AuditChainHead(sequence: head.sequence + 1, hash: sealed)
     }
-}
-
-/// What `portvakt-server audit verify` found.
-public struct AuditChainReport: Sendable, Hashable {
-    /// The first event that breaks the chain, and how.
-    public struct BrokenLink: Sendable, Hashable, CustomStringConvertible {
-        /// The sequence number where the chain breaks (the expected one when events are missing).
-        public let sequence: Int64
-        public let eventID: String?
-        public let reason: String
-
-        public var description: String {
-            "event #\(sequence)\(eventID.map { " (\($0))" } ?? ""): \(reason)"
-        }
-    }
-
-    /// Events whose links were checked before the end or the first break.
-    public let checked: Int
-    /// Of those, the events sealed with an audit key (the rest predate the keys).
-    public let sealed: Int
-    public let firstBroken: BrokenLink?
-    /// The intact chain's head, sealed: keep it outside the database to compare later.
-    public let headDigest: String?
-    /// The intact chain's head itself, for ``PortvaktStore/verifyAuditChain(pageSize:sinceVerified:)`` to keep.
-    var verifiedHead: AuditChainHead? = nil
-
-    public var isIntact: Bool { firstBroken == nil }
 }
 
 extension PortvaktStore {

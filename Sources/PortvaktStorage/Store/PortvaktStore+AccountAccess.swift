@@ -1,31 +1,9 @@
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// What disabling, enabling or signing out an account did (issue 45, items 4 and 5).
-public struct AccountAccessChange: Sendable, Equatable {
-    public let userID: String
-    /// Whether the account's state changed: false when it was disabled (or enabled) already.
-    public let changed: Bool
-    /// Sessions that were alive and are now revoked (app, portal and device-unlock sessions alike;
-    /// their refresh tokens stop with them).
-    public let sessionsEnded: Int
-    /// Browsers signed in to the portal that are signed out.
-    public let portalSessionsEnded: Int
-
-    public init(userID: String, changed: Bool, sessionsEnded: Int, portalSessionsEnded: Int) {
-        self.userID = userID
-        self.changed = changed
-        self.sessionsEnded = sessionsEnded
-        self.portalSessionsEnded = portalSessionsEnded
-    }
-}
+import PortvaktModels
 
 extension PortvaktStore {
-    /// The name a session's insert is refused with while its user is disabled (migration 28's
-    /// trigger, on both databases): ``StoreError/isDisabledAccount``.
-    public static let disabledAccountConstraint = DisabledUsers.constraint
-
     /// Disables the account and, in the same transaction, revokes every live session of it
     /// (`reason`; app, portal and device-unlock sessions, and with them their refresh tokens and
     /// unredeemed codes), deletes its portal sessions and appends `audit`'s events. Devices and
@@ -106,8 +84,3 @@ extension PortvaktStore {
     }
 }
 
-extension StoreError {
-    /// A session was refused because its account is disabled (``PortvaktStore/disabledAccountConstraint``):
-    /// the account was disabled while its login, unlock or passkey sign-in was under way.
-    public var isDisabledAccount: Bool { isConstraint && detail == PortvaktStore.disabledAccountConstraint }
-}

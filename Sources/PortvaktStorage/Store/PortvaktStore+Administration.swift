@@ -1,56 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// What needs an administrator's attention in one organisation.
-public struct OrganisationAttention: Sendable, Hashable {
-    public let openConflicts: Int
-    public let deadDeliveries: Int
-    /// Members whose membership lasts (an ended record is not counted) and whose record has no number.
-    public let membersWithoutPersonnummer: Int
-    public let membersWithDevices: Int
-}
-
-/// One audit event as the trail holds it: the event and its place in the hash chain.
-public struct ChainedAuditEvent: Sendable, Hashable {
-    public let sequence: Int64?
-    public let event: AuditEvent
-}
-
-/// How much of an account a merge would move: rows per kind.
-public struct AccountHoldings: Sendable, Hashable {
-    public let providers: [String]
-    public let memberships: [Membership]
-    public let devices: Int
-    public let activities: Int
-    public let claims: Int
-    public let contacts: Int
-    public let syncEntries: Int
-}
-
-/// A one-time link to set a password, for the email of one member record.
-public struct PasswordInvite: Sendable, Hashable, Codable {
-    public let tokenHash: Data
-    public let memberRecordId: String
-    /// The account holding the record when the invitation was made; nil: none did.
-    public let userId: String?
-    public let email: String
-    public let createdBy: String
-    public let createdAt: Int64
-    public let expiresAt: Int64
-    public let usedAt: Int64?
-
-    public init(tokenHash: Data, memberRecordID: String, userID: String?, email: String, createdBy: String, now: Date, lifetime: TimeInterval) {
-        self.tokenHash = tokenHash
-        memberRecordId = memberRecordID
-        userId = userID
-        self.email = email
-        self.createdBy = createdBy
-        createdAt = now.millisecondsSince1970
-        expiresAt = now.addingTimeInterval(lifetime).millisecondsSince1970
-        usedAt = nil
-    }
-}
+import PortvaktModels
 
 extension PortvaktStore {
     public func attention(organisationID: String) async throws -> OrganisationAttention {

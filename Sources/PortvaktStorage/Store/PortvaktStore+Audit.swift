@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import Metrics
 import SQLKit
+import PortvaktModels
 
 extension PortvaktStore {
     /// Appends an event to the audit trail.

@@ -3,6 +3,7 @@ import Metrics
 import PortvaktCore
 import SQLKit
 import Synchronization
+import PortvaktModels
 
 extension PortvaktStore {
     /// Links the events committed but not yet in the hash chain, oldest first, in batches of

@@ -1,31 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// A BankID order started by the server, as stored: the sealed provider secrets and the app's
-/// request, and where the order stands.
-public struct BankIDOrderRecord: Sendable, Hashable, Codable {
-    public enum Status: String, Sendable, Codable {
-        case pending, complete, failed
-    }
-
-    public let id: String
-    public let sessionHash: Data
-    public let clientId: String
-    let payloadSealed: Data
-    let payloadKeyId: String
-    public let status: Status
-    /// The provider's last hint for a failed order (`userCancel`, `expiredTransaction`, …).
-    public let hintCode: String?
-    public let userId: String?
-    public let startedAt: Int64
-    public let expiresAt: Int64
-    public let finishedAt: Int64?
-
-    public var payload: SealedValue { SealedValue(keyID: payloadKeyId, combined: payloadSealed) }
-    public var startedDate: Date { Date(millisecondsSince1970: startedAt) }
-    public var expiresDate: Date { Date(millisecondsSince1970: expiresAt) }
-}
+import PortvaktModels
 
 extension PortvaktStore {
     /// Stores a new pending order; `seal` seals the payload for the new row's id.

@@ -1,24 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// A person a peer mentor supports. The name is in the clear (lists show it); the details
-/// (phone, address, notes) are sealed for this row and opened only behind a step-up.
-public struct Contact: Sendable, Hashable, Codable {
-    public let id: String
-    public let organisationId: String
-    public let assignedUserId: String?
-    public let displayName: String
-    let detailsSealed: Data
-    let detailsKeyId: String
-    public let createdBy: String?
-    public let createdAt: Int64
-
-    public var details: SealedValue { SealedValue(keyID: detailsKeyId, combined: detailsSealed) }
-
-    /// The associated data the details are sealed with, so they open only in their own row.
-    public static func detailsContext(contactID: String) -> String { "contact-details:\(contactID)" }
-}
+import PortvaktModels
 
 extension PortvaktStore {
     /// - Parameter seal: seals the details for the new row's id.

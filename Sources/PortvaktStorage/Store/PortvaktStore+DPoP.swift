@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import PortvaktModels
 
 extension PortvaktStore {
     /// Records a DPoP proof's `jti` (as a hash, scoped to its key by the caller) until it
@@ -25,13 +26,3 @@ extension PortvaktStore {
     }
 }
 
-/// A DPoP proof's `jti` (hashed with its key) to record once, until `expiresAt`.
-public struct DPoPProofRecord: Sendable {
-    public let jtiHash: Data
-    public let expiresAt: Date
-
-    public init(jtiHash: Data, expiresAt: Date) {
-        self.jtiHash = jtiHash
-        self.expiresAt = expiresAt
-    }
-}

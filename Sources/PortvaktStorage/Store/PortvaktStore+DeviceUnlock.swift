@@ -1,53 +1,12 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
 import SQLKit
-
-/// A biometric unlock whose assertion holds, ready to become a session in one trip.
-public struct DeviceUnlockGrant: Sendable {
-    /// Hash of the challenge the device signed; taken (deleted) whatever the outcome.
-    public let challengeHash: Data
-    /// The `action` the assertion's claims name (nil for an unlock); the challenge must carry the same.
-    public let claimedAction: String?
-    /// The new session, starting now (its `createdAt` is the unlock's time); its `deviceId` is the
-    /// device that signed.
-    public let session: Session
-    public let refreshTokenHash: Data
-    /// The device's failure counter, cleared by the unlock.
-    public let throttleKey: String
-    public let audit: AuditEvent
-    /// The request's DPoP proof, recorded first: a replay changes nothing.
-    public let proof: DPoPProofRecord?
-
-    public init(
-        challengeHash: Data, claimedAction: String?, session: Session, refreshTokenHash: Data, throttleKey: String, audit: AuditEvent,
-        proof: DPoPProofRecord? = nil
-    ) {
-        self.challengeHash = challengeHash
-        self.claimedAction = claimedAction
-        self.session = session
-        self.refreshTokenHash = refreshTokenHash
-        self.throttleKey = throttleKey
-        self.audit = audit
-        self.proof = proof
-    }
-}
-
-/// What an unlock's trip to the database led to.
-public enum DeviceUnlockOutcome: Sendable, Equatable {
-    /// The session started; the user's organisations and roles are for its access token.
-    case started(RotatedSession)
-    /// The challenge was unknown, used, expired or for something else (the reason, as the
-    /// assertion verifier names it); it is used up now, and nothing else changed.
-    case challengeRefused(reason: String)
-    /// The device was revoked or deleted in the meantime.
-    case deviceRemoved
-    /// The request's DPoP proof was recorded before (a replay): nothing changed, the challenge included.
-    case replayedProof
-}
+import PortvaktModels
 
 extension PortvaktStore {
-    /// Records the DPoP proof, takes the challenge and, when it is the device's own unlock
-    /// challenge, clears the device's failure counter, ends the session the device had with this
+    /// Records the DPoP proof, takes the challenge and, when the domain's `DeviceUnlockRule` lets
+    /// it start the unlock, clears the device's failure counter, ends the session the device had with this
     /// client, and starts the new one with its refresh token and audit event: one transaction and
     /// one trip to the database (on SQLite one synchronous run on the direct connection, on
     /// PostgreSQL one call of the function `DeviceUnlockFunction` defines).
@@ -79,10 +38,8 @@ extension PortvaktStore {
         let taken = try db.run(
             "DELETE FROM device_challenges WHERE challenge_hash = ?1 RETURNING device_id, purpose, action, expires_at", .blob(grant.challengeHash)
         ).first
-        guard let taken, let expiresAt = taken[3].integer, expiresAt > time else { return .challengeRefused(reason: "challenge_unknown_used_or_expired") }
-        if taken[0].text != session.deviceId { return .challengeRefused(reason: "challenge_for_another_device") }
-        if taken[1].text != DeviceUnlockFunction.purpose { return .challengeRefused(reason: "wrong_purpose") }
-        if taken[2].text != grant.claimedAction { return .challengeRefused(reason: "wrong_action") }
+        let challenge = taken.map { DeviceUnlockRule.TakenChallenge(deviceID: $0[0].text, purpose: $0[1].text, action: $0[2].text, expiresAt: $0[3].integer) }
+        if let reason = DeviceUnlockRule.refusal(of: challenge, for: grant) { return .challengeRefused(reason: reason) }
         guard let deviceID = session.deviceId,
               try !db.run("UPDATE devices SET last_used_at = ?1 WHERE id = ?2 AND revoked_at IS NULL RETURNING id", .integer(time), .text(deviceID)).isEmpty
         else { return .deviceRemoved }

@@ -1,22 +1,6 @@
 import Foundation
 import SQLKit
-
-/// A device key registered for biometric unlock: the public half of a P-256 key that the
-/// device releases only after Face ID / fingerprint.
-public struct Device: Sendable, Hashable, Codable {
-    public let id: String
-    public let userId: String
-    public let name: String
-    public let platform: String
-    /// `face` or `fingerprint`.
-    public let biometricKind: String
-    public let publicKeyJwk: String
-    /// RFC 7638 thumbprint of the public key: one registration per key.
-    public let keyThumbprint: String
-    public let createdAt: Int64
-    public let lastUsedAt: Int64?
-    public let revokedAt: Int64?
-}
+import PortvaktModels
 
 extension PortvaktStore {
     /// - Parameter limit: how many active devices the user may have, this one included.
@@ -85,26 +69,6 @@ extension PortvaktStore {
         try await write { db in
             try await db.update("devices").set("last_used_at", to: now.millisecondsSince1970).where("id", .equal, id).run()
         }
-    }
-}
-
-/// A single-use challenge a device signs: bound to the device, a purpose and, for step-up, an action.
-public struct DeviceChallenge: Sendable, Hashable, Codable {
-    public let challengeHash: Data
-    public let deviceId: String
-    /// `unlock` or `step-up`.
-    public let purpose: String
-    public let action: String?
-    public let createdAt: Int64
-    public let expiresAt: Int64
-
-    public init(challengeHash: Data, deviceID: String, purpose: String, action: String?, createdAt: Date, expiresAt: Date) {
-        self.challengeHash = challengeHash
-        deviceId = deviceID
-        self.purpose = purpose
-        self.action = action
-        self.createdAt = createdAt.millisecondsSince1970
-        self.expiresAt = expiresAt.millisecondsSince1970
     }
 }
 

@@ -1,25 +1,31 @@
 import Foundation
 import PortvaktCore
+import PortvaktDomain
+import PortvaktModels
 
 /// The refresh rotation on SQLite, as one synchronous transaction on ``SQLiteDirectConnection``:
-/// the same steps and answers as the SQLKit version in `PortvaktStore+Rotation.swift`, which
-/// PostgreSQL runs. SQLite has one writer at a time, so no step needs a guard against a
-/// concurrent rotation.
+/// the domain's `RefreshRotationRule` decides on the rows it reads, and this writes what the rule
+/// decided. SQLite has one writer at a time, so no step needs a guard against a concurrent rotation.
 extension PortvaktStore {
     static func rotateRefreshToken(_ request: RotationRequest, on db: SQLiteDirectConnection) throws -> RefreshRotation {
         let time = request.now.millisecondsSince1970
         if let proof = request.proof, try !recordDPoPProof(proof, on: db) { return .replayedProof }
-        guard let token = try refreshToken(hash: request.hash, on: db),
-              let session = try session(id: token.sessionId, on: db),
-              session.clientId == request.clientID
-        else { return .unknown }
-        // Before anything changes: a token presented without its key neither rotates nor revokes,
-        // so whoever lifted it cannot log the user out either.
-        if let bound = session.dpopJkt, bound != request.dpopJKT { return .wrongKey(session) }
-        guard session.isActive(at: request.now), token.expiresAt > time else { return .expired(session) }
+        let token = try Self.refreshToken(hash: request.hash, on: db)
+        let session = try token.flatMap { try Self.session(id: $0.sessionId, on: db) }
+        let successor = token?.rotatedAt == nil ? nil : try Self.refreshToken(hash: request.successorHash, on: db)
+        let step = RefreshRotationRule.decide(
+            token: token, session: session, successor: successor, clientID: request.clientID, dpopJKT: request.dpopJKT, now: request.now
+        )
+        guard let token, let session, step != .unknown else { return .unknown }
+        switch step {
+        case .unknown: return .unknown
+        case .wrongKey: return .wrongKey(session)
+        case .expired: return .expired(session)
+        case .rotate, .repeatSuccessor, .revokeForReuse: break
+        }
         try db.run("UPDATE sessions SET idle_expires_at = ?1 WHERE id = ?2", .integer(request.idleExpiry(of: session)), .text(session.id))
-
-        if token.rotatedAt == nil {
+        switch step {
+        case .rotate:
             let successorID = newID()
             try db.run("UPDATE refresh_tokens SET rotated_at = ?1, successor_id = ?2 WHERE id = ?3", .integer(time), .text(successorID), .text(token.id))
             try db.run(
@@ -27,15 +33,15 @@ extension PortvaktStore {
                 .text(successorID), .text(session.id), .blob(request.successorHash), .text(token.id), .integer(time), .integer(session.absoluteExpiresAt)
             )
             return .rotated(RotatedSession(session: session, organisations: try organisationRoles(userID: session.userId, on: db)))
-        }
-        if let successor = try refreshToken(hash: request.successorHash, on: db), successor.id == token.successorId, successor.rotatedAt == nil {
+        case .repeatSuccessor:
             return .repeated(RotatedSession(session: session, organisations: try organisationRoles(userID: session.userId, on: db)))
+        default:
+            try db.run(
+                "UPDATE sessions SET revoked_at = ?1, revoked_reason = 'refresh_token_reuse' WHERE id = ?2 AND revoked_at IS NULL",
+                .integer(time), .text(session.id)
+            )
+            return .reused(session)
         }
-        try db.run(
-            "UPDATE sessions SET revoked_at = ?1, revoked_reason = 'refresh_token_reuse' WHERE id = ?2 AND revoked_at IS NULL",
-            .integer(time), .text(session.id)
-        )
-        return .reused(session)
     }
 
     /// Records a DPoP proof's `jti` in the caller's transaction; false when it was recorded before (a replay).

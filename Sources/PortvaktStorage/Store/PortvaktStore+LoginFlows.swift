@@ -1,21 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// A login in progress between `/oauth/authorize` and the code: the app's request and the
-/// upstream secrets (PKCE verifier, nonce), sealed, found by the hash of its `state` handle.
-public struct LoginFlow: Sendable, Hashable, Codable {
-    public let id: String
-    /// What the flow waits for: `bankid`, `vipps` or `password`.
-    public let kind: String
-    public let stateHash: Data
-    let payloadSealed: Data
-    let payloadKeyId: String
-    public let createdAt: Int64
-    public let expiresAt: Int64
-
-    public var payload: SealedValue { SealedValue(keyID: payloadKeyId, combined: payloadSealed) }
-}
+import PortvaktModels
 
 extension PortvaktStore {
     /// Stores a flow; `seal` seals the payload for the new row's id.

@@ -1,25 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// A login without a member record, while its person claims one by an emailed code.
-public struct MembershipClaim: Sendable, Hashable, Codable {
-    public let id: String
-    let handleHash: Data
-    let payloadSealed: Data
-    let payloadKeyId: String
-    /// The claimable records the entered email found, comma-separated; nil before, or when it found none.
-    let memberRecordIds: String?
-    public let codeHash: Data?
-    public let codeExpiresAt: Int64?
-    public let emailsSent: Int
-    public let tries: Int
-    public let createdAt: Int64
-    public let expiresAt: Int64
-
-    public var payload: SealedValue { SealedValue(keyID: payloadKeyId, combined: payloadSealed) }
-    public var memberRecordIDs: [String] { memberRecordIds.map { $0.split(separator: ",").map(String.init) } ?? [] }
-}
+import PortvaktModels
 
 extension PortvaktStore {
     public func insertMembershipClaim(

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
+import PortvaktModels
 
 extension PortvaktStore {
     /// Merges two accounts of one person: everything of `removeID` (provider accounts, roles,

@@ -1,14 +1,6 @@
 import Foundation
 import SQLKit
-
-/// A member organisation (NHF, Blindeforbundet, HLF, …).
-public struct Organisation: Sendable, Hashable, Codable {
-    public let id: String
-    /// A short stable name used in URLs and tokens, for example `nhf`.
-    public let slug: String
-    public let name: String
-    public let createdAt: Int64
-}
+import PortvaktModels
 
 extension PortvaktStore {
     /// - Throws: ``StoreError/duplicate(_:)`` when the slug is taken.

@@ -1,60 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
-
-/// A signed-in session of one user on one client. Times are Unix milliseconds.
-public struct Session: Sendable, Hashable, Codable {
-    public let id: String
-    public let userId: String
-    public let clientId: String
-    public let deviceId: String?
-    /// The passkey whose sign-in opened the session; removing the passkey ends it.
-    public let passkeyId: String?
-    /// Authentication methods (RFC 8176), space-separated, for example `hwk face`.
-    public let amr: String
-    public let acr: String
-    public let authTime: Int64
-    public let createdAt: Int64
-    public let idleExpiresAt: Int64
-    public let absoluteExpiresAt: Int64
-    public let revokedAt: Int64?
-    public let revokedReason: String?
-    /// The RFC 7638 thumbprint of the client's DPoP key (RFC 9449) its tokens are bound to; nil
-    /// for Bearer tokens.
-    public let dpopJkt: String?
-
-    /// A new session of a login at `now`.
-    public static func starting(
-        userID: String, clientID: String, deviceID: String? = nil, passkeyID: String? = nil, amr: [String], acr: String, authTime: Date,
-        idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, dpopJKT: String? = nil, now: Date
-    ) -> Session {
-        Session(
-            id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, passkeyId: passkeyID, amr: amr.joined(separator: " "),
-            acr: acr, authTime: authTime.millisecondsSince1970, createdAt: now.millisecondsSince1970,
-            idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
-            absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970,
-            revokedAt: nil, revokedReason: nil, dpopJkt: dpopJKT
-        )
-    }
-
-    /// Whether the session can still be used at `now`.
-    public func isActive(at now: Date) -> Bool {
-        let time = now.millisecondsSince1970
-        return revokedAt == nil && time < idleExpiresAt && time < absoluteExpiresAt
-    }
-}
-
-/// An opaque refresh token, stored only as a hash; each use rotates it to a successor.
-public struct RefreshToken: Sendable, Hashable, Codable {
-    public let id: String
-    public let sessionId: String
-    public let tokenHash: Data
-    public let parentId: String?
-    public let createdAt: Int64
-    public let expiresAt: Int64
-    public let rotatedAt: Int64?
-    public let successorId: String?
-}
+import PortvaktModels
 
 extension PortvaktStore {
     public func createSession(

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
+import PortvaktModels
 
 extension PortvaktStore: SigningKeyRepository {
     public func signingKeys() async throws -> [StoredSigningKey] {

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
+import PortvaktModels
 
 extension PortvaktStore {
     /// Suspends the membership resting on a record, in one transaction with its audit events:

@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import SQLKit
 import Tracing
+import PortvaktModels
 
 /// Portvakt's records, on whichever database the driver reaches. Every query is written once
 /// with SQLKit and runs unchanged on SQLite and PostgreSQL.
@@ -73,26 +74,6 @@ public struct PortvaktStore: Sendable {
         }
     }
 }
-
-extension Date {
-    /// Unix time in whole milliseconds, as the schema stores times.
-    public var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
-
-    public init(millisecondsSince1970 milliseconds: Int64) {
-        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}
-
-extension Optional where Wrapped == Date {
-    var milliseconds: Int64? { map(\.millisecondsSince1970) }
-}
-
-extension Optional where Wrapped == Int64 {
-    var date: Date? { map(Date.init(millisecondsSince1970:)) }
-}
-
-/// A new random id in the schema's text form.
-func newID() -> String { UUID().uuidString.lowercased() }
 
 /// Decoding rows whose Codable properties are the camelCase forms of the columns.
 extension SQLQueryFetcher {

@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import SQLKit
+import PortvaktModels
 
 /// Every column holding a value sealed with the data encryption keys (`PORTVAKT_ENCRYPTION_KEYS`),
 /// with the context (AES-GCM associated data) each row's value is sealed with. The sealers use
@@ -59,32 +60,6 @@ public struct SealedColumn: Sendable {
         let query = query.where(SQLIdentifier(keyIDColumn), .notEqual, active).where(SQLIdentifier(column), .isNot, SQLLiteral.null)
         return expires ? query.where("expires_at", .greaterThan, now.millisecondsSince1970) : query
     }
-}
-
-/// The contexts of sealed values whose rows have no type of their own in this module.
-public enum SealingContext {
-    public static func membershipClaim(_ id: String) -> String { "membership-claim:\(id)" }
-    public static func bankIDOrder(_ id: String) -> String { "bankid-order:\(id)" }
-    public static let portalLogin = "portal-login"
-
-    /// The kinds of `login_flows` rows besides a provider login (whose kind is its method).
-    public enum LoginFlowKind {
-        public static let pushedRequest = "par"
-        public static let continuation = "continuation"
-    }
-
-    public static func loginFlow(kind: String, id: String) -> String {
-        switch kind {
-        case LoginFlowKind.pushedRequest: "pushed-request:\(id)"
-        case LoginFlowKind.continuation: "authorization-continuation:\(id)"
-        default: "login-flow:\(id)"
-        }
-    }
-}
-
-extension User {
-    /// The record name a user's personnummer is sealed under (``PersonnummerVault``).
-    public static func personnummerRecord(userID: String) -> String { "user:\(userID)" }
 }
 
 /// One batch of re-sealing: how many values moved, and the id to go on after.

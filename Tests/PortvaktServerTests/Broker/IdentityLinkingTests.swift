@@ -6,6 +6,7 @@ import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
 import PortvaktDomain
+import PortvaktModels
 
 /// DESIGN.md "Identity linking": provider account, then personnummer, then member record by
 /// personnummer or phone, else refuse; the database settles races.

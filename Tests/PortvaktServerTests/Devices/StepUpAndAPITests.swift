@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// Step-up before sensitive data (S11) and the app's API with its organisation rules, over HTTP.
 @Suite("Step-up and the protected API")

@@ -3,6 +3,7 @@ import PortvaktCore
 import PortvaktKit
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 /// The SDK against a live Portvakt over HTTP: the app's side of login, refresh, unlock,
 /// step-up and the offline queue, with the sandbox's providers as the browser's other end.

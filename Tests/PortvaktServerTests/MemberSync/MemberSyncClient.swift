@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import PortvaktStorage
 import Testing
+import PortvaktModels
 
 /// Helpers for the member sync tests: the sync log as an administrator sees it, the sandbox
 /// member systems, and waiting for the outbox worker.

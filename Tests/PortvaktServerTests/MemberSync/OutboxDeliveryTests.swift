@@ -8,6 +8,7 @@ import PortvaktTestSupport
 import ServiceLifecycle
 import Synchronization
 import Testing
+import PortvaktModels
 
 @Suite("Member outbox with several workers")
 struct OutboxDeliveryTests {

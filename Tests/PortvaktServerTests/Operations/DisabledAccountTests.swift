@@ -7,6 +7,7 @@ import PortvaktSandbox
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// Issue 45 item 5, "Disabled means disabled, everywhere", with `user disable`, `user enable` and
 /// `user sign-out` (item 4) through the functions the commands call, and an administrator's

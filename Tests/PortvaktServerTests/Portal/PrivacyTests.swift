@@ -6,6 +6,7 @@ import PortvaktStorage
 import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
+import PortvaktModels
 
 /// S17: the member downloads their data from My account; every retention period in PRIVACY.md
 /// is enforced by the server's purge.

@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// A log line is one event: no value a client sends can start another, and start-up says what
 /// an operator needs, not the configuration's innards.

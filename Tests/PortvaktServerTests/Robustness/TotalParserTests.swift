@@ -6,6 +6,7 @@ import PortvaktTestSupport
 import QRCode
 import Testing
 @testable import PortvaktServer
+import PortvaktModels
 
 /// Every parser of outside data is total: over random Unicode (combining marks, keycaps,
 /// fullwidth digits, NBSP, NUL and other controls, broken percent-encoding) it returns a value or

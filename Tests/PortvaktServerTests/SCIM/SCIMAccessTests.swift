@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// Issue 45: bad input is a SCIM 4xx that says what is wrong and writes nothing; a token reaches
 /// its own organisation only; discovery describes what Portvakt keeps.

@@ -4,6 +4,7 @@ import PortvaktDomain
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// A member system's side of SCIM (issue 45), over HTTP against a ``LiveBroker``.
 extension LiveBroker {

@@ -4,6 +4,7 @@ import PortvaktDomain
 import Testing
 @testable import PortvaktServer
 import PortvaktHTTP
+import PortvaktModels
 
 /// Issue 45: what the SCIM routes read from a request, without a server: filters, paging,
 /// entity tags, PATCH operations and User bodies.

@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+import PortvaktModels
 
 /// Issue 45: the member systems keep Portvakt's member records over SCIM 2.0 (RFC 7643/7644),
 /// each with a token of its own organisation; a record they end ends the membership.

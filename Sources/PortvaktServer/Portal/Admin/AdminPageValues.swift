@@ -1,4 +1,5 @@
 import PortvaktHTTP
+import PortvaktModels
 
 /// What every administration page reads around its own values (``AdminRequest/page(_:section:values:status:)``):
 /// the organisation, the navigation (`admin_nav`) and the step-up links (`step_up_links`).

@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// An organisation's administration in the portal, under `/admin/{slug}`: overview, members,
 /// member sync, deliveries to the member system, merging accounts, and the audit trail. Every

@@ -1,5 +1,6 @@
 import PortvaktCore
 import PortvaktHTTP
+import PortvaktModels
 
 /// The administration pages' texts, in Bokmål and English (as ``PortalText``: both or none).
 /// Templates name them as `t.<id>`.

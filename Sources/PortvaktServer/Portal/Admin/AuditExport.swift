@@ -1,6 +1,7 @@
 import Foundation
 import PortvaktCore
 import PortvaktStorage
+import PortvaktModels
 
 /// The audit trail as files: ids and codes only, as the trail holds them (never a number).
 enum AuditExport {

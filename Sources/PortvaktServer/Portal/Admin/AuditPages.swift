@@ -4,6 +4,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// `/admin/{slug}/audit`: the organisation's audit trail, newest first, in words, by kind and
 /// member, pages of 50; whether the hash chain verifies (the same walk as `portvakt-server audit

@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// `/admin/{slug}/members`: the member list (search by name, filters from the overview, pages of
 /// 25) and one member: their phones ("Remove all devices" for a lost phone, in every organisation

@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// `/admin/{slug}/merge`: two accounts of one person. Search and pick the account to keep and
 /// the one to merge into it, see exactly what moves (or why the merge is refused), confirm after

@@ -4,6 +4,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktStorage
+import PortvaktModels
 
 /// `/admin/{slug}/sync`: the member-sync log in words, filtered by outcome, open/closed and date;
 /// one entry with both numbers masked. Revealing them in full and resolving a conflict need a

@@ -59,7 +59,7 @@ public struct MemberRecordChange: Sendable {
     }
 
     /// The membership ends with this change (active → not active).
-    var ends: Bool { before.isActive && !values.active }
+    package var ends: Bool { before.isActive && !values.active }
 }
 
 /// What ending memberships did to one account.

@@ -1,3 +1,5 @@
+
+
 /// A storage failure a caller can act on. Never carries bound values or row contents.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: String, Sendable {
