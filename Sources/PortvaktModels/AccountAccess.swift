@@ -19,13 +19,3 @@ public struct AccountAccessChange: Sendable, Equatable {
         self.portalSessionsEnded = portalSessionsEnded
     }
 }
-
-extension StoreError {
-    /// A session was refused because its account is disabled (``disabledAccountConstraint``):
-    /// the account was disabled while its login, unlock or passkey sign-in was under way.
-    public var isDisabledAccount: Bool { isConstraint && detail == Self.disabledAccountConstraint }
-
-    /// The name a session's insert is refused with while its user is disabled (migration 28's
-    /// trigger, on both databases).
-    public static let disabledAccountConstraint = "sessions_user_not_disabled"
-}

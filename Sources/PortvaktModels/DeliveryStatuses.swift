@@ -1,4 +1,4 @@
-
+import Foundation
 
 /// Where a member-system update in the outbox stands. ``mayBecome(_:)`` is the whole table; the
 /// store's updates guard in SQL on the status they leave, by the same rules.

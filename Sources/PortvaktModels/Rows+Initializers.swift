@@ -2,7 +2,8 @@ import Foundation
 import PortvaktCore
 
 // Rows as values, for the domain's in-memory stores in tests and for callers that build them
-// outside the database (the memberwise initializers stay internal to the store).
+// outside the database: in dates and sealed values, where the memberwise initializers (`package`,
+// for storage) take the columns.
 
 extension User {
     public init(

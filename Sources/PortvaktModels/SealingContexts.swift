@@ -1,7 +1,8 @@
 import Foundation
 import PortvaktCore
 
-/// The contexts of sealed values whose rows have no type of their own in this module.
+/// The associated data each sealed payload is bound to: the row it belongs to, so a ciphertext
+/// copied to another row does not open.
 public enum SealingContext {
     public static func membershipClaim(_ id: String) -> String { "membership-claim:\(id)" }
     public static func bankIDOrder(_ id: String) -> String { "bankid-order:\(id)" }

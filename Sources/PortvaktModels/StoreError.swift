@@ -1,4 +1,4 @@
-
+import Foundation
 
 /// A storage failure a caller can act on. Never carries bound values or row contents.
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -54,4 +54,14 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// matches any duplicate.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
+
+extension StoreError {
+    /// A session was refused because its account is disabled (``disabledAccountConstraint``):
+    /// the account was disabled while its login, unlock or passkey sign-in was under way.
+    public var isDisabledAccount: Bool { isConstraint && detail == Self.disabledAccountConstraint }
+
+    /// The name a session's insert is refused with while its user is disabled (migration 28's
+    /// trigger, on both databases).
+    public static let disabledAccountConstraint = "sessions_user_not_disabled"
 }

@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 @Suite("Merging two accounts, on an in-memory store")
 struct AccountMergeTests {

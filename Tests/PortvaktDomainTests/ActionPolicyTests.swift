@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 @Suite("Policies as data: who may take a sensitive action, and how freshly authenticated")
 struct ActionPolicyTests {

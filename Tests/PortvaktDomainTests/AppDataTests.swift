@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 @Suite("The app's data: activities, expense claims and contacts, on an in-memory store")
 struct AppDataTests {

@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 @Suite("The administrators' review of the member-sync log, on an in-memory store")
 struct ConflictReviewTests {

@@ -2,8 +2,8 @@ import Foundation
 import Personnummer
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// Keys, a clock, people and sessions for the domain's tests.
 struct Fixtures {

@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The app's data in memory: rows with their owners, idempotent writes keyed by (user, key).
 /// A class behind a lock rather than an actor: `createContact` takes a non-Sendable sealing closure.

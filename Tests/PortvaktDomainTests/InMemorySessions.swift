@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// Sessions, codes and signing keys in memory for ``SessionService``. A code or a rotation
 /// answers what the test put there (the database's own rules are tested against both databases);

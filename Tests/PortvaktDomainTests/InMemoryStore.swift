@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The few store methods the review and the merge use, in memory, recording what they write.
 actor InMemoryStore: ConflictReviewStore, AccountMergeStore {

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 /// Members, their devices and the member system's outbox in memory.
 final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, @unchecked Sendable {

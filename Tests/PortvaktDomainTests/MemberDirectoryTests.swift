@@ -3,9 +3,9 @@ import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 /// A migrated SQLite store in a temporary file: the member directory writes through the store's
 /// transactions, which an in-memory fake would not prove. (The storage tests run the same

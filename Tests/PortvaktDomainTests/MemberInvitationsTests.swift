@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 /// Records, accounts and invitations in memory, for ``MemberInvitations``.
 actor InMemoryInvitations: MemberInvitationStore, MailOutboxStore {

@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 final class InMemoryProfiles: ProfileStore, @unchecked Sendable {
     private let lock = NSLock()

@@ -3,9 +3,9 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 /// ``SessionService``'s decisions with its store in memory: what a code, a refresh token or a
 /// revocation that is not right ends, records and answers.

@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 @Suite("BankID's high level comes from BankID's own ID token only")
 struct UpstreamAssuranceTests {

@@ -5,11 +5,11 @@ import HummingbirdTesting
 import Logging
 import Personnummer
 import PortvaktCore
+import PortvaktModels
 import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// A personnummer that enters the server (in a URL, a header, a body, the database) never
 /// reaches a log line, at any log level.

@@ -4,12 +4,12 @@ import HummingbirdTesting
 import Logging
 import Personnummer
 import PortvaktCore
+import PortvaktModels
 import PortvaktSandbox
 @testable import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 @Suite("Sandbox inside the server")
 struct SandboxMountTests {

@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import SQLKit
 import Testing
-import PortvaktModels
 
 /// The audit trail as a hash chain (issue 7, point 4): `verifyAuditChain` passes on an honest
 /// trail and names the first event that was edited, removed or cut off; the table refuses

@@ -1,11 +1,11 @@
 import Crypto
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import SQLKit
 import Testing
-import PortvaktModels
 
 /// Races between a request and a revocation, played deterministically: a revocation holds its
 /// transaction open (uncommitted) while the other write starts, then commits. On PostgreSQL

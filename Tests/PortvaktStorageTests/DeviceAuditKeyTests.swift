@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 @Suite("Devices, audit trail and signing keys")
 struct DeviceAuditKeyTests {

@@ -2,9 +2,9 @@ import Foundation
 import PortvaktCore
 import PortvaktStorage
 import Personnummer
+import PortvaktModels
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 @Suite("Users, identities and memberships")
 struct IdentityConstraintTests {

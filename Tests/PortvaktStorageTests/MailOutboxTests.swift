@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// The mail outbox (issue 33, item 2): several workers send each message once, and a link in a
 /// message is sealed at rest and purged once it is sent.

@@ -3,9 +3,9 @@ import Foundation
 import PortvaktCore
 import PortvaktStorage
 import Personnummer
+import PortvaktModels
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// The member directory's storage (migration 27): versioned records, batched writes in one
 /// transaction, leaving, and the member systems' SCIM tokens, on both databases.

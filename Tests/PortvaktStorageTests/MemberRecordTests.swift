@@ -2,9 +2,9 @@ import Foundation
 import PortvaktCore
 import PortvaktStorage
 import Personnummer
+import PortvaktModels
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 @Suite("Organisations and member records")
 struct MemberRecordTests {

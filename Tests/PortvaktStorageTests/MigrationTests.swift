@@ -1,9 +1,9 @@
 import Foundation
+import PortvaktModels
 import PortvaktStorage
 import SQLKit
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 @Suite("Migrations")
 struct MigrationTests {

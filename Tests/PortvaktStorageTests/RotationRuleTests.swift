@@ -60,12 +60,14 @@ struct RotationRuleTests {
         Case(name: "a session idle for its idle lifetime has expired", expected: .expired) { store, session in
             try await token("t0", in: store, session); return ("t0", "t1", client, nil, 3600)
         },
-        Case(name: "a session past its absolute lifetime has expired", expected: .expired) { store, session in
-            try await token("t0", in: store, session)
-            for (index, second) in stride(from: 3000, through: 84000, by: 3000).enumerated() {
-                try await rotate(store, "t\(index)", to: "t\(index + 1)", at: TimeInterval(second))
+        Case(name: "a session past its absolute lifetime has expired, however recently used", expected: .expired) { store, session in
+            // Idle expiry after the absolute one (rotation never sets it so): only the absolute lifetime can refuse.
+            try await token("t0", in: store, session, expiresIn: 200_000)
+            try await store.driver.withSession { db in
+                try await db.update("sessions").set("absolute_expires_at", to: start.addingTimeInterval(1000).millisecondsSince1970)
+                    .set("idle_expires_at", to: start.addingTimeInterval(100_000).millisecondsSince1970).where("id", .equal, session.id).run()
             }
-            return ("t28", "t29", client, nil, 86400)
+            return ("t0", "t1", client, nil, 1000)
         },
         Case(name: "an expired token in a live session has expired", expected: .expired) { store, session in
             try await token("t0", in: store, session, expiresIn: 50); return ("t0", "t1", client, nil, 100)
@@ -85,6 +87,21 @@ struct RotationRuleTests {
             try await token("t0", in: store, session); try await rotate(store, "t0", to: "t1", at: 10); try await rotate(store, "t1", to: "t2", at: 20)
             return ("t0", "t1", client, nil, 30)
         },
+        // Two faults at once: the rule's order decides, and both databases keep it.
+        Case(name: "a wrong key is named before the session's end", expected: .wrongKey) { store, session in
+            try await token("t0", in: store, session); _ = try await store.bindSession(id: session.id, dpopJKT: "key-a")
+            try await store.revokeSession(id: session.id, reason: "logout", now: start)
+            return ("t0", "t1", client, "key-b", 10)
+        },
+        Case(name: "another client's token on a bound session is unknown, not a wrong key", expected: .unknown) { store, session in
+            try await token("t0", in: store, session); _ = try await store.bindSession(id: session.id, dpopJKT: "key-a")
+            return ("t0", "t1", "portvakt-cli", "key-b", 10)
+        },
+        Case(name: "a used token in an ended session has expired, and is not reuse", expected: .expired) { store, session in
+            try await token("t0", in: store, session); try await rotate(store, "t0", to: "t1", at: 10); try await rotate(store, "t1", to: "t2", at: 20)
+            try await store.revokeSession(id: session.id, reason: "logout", now: start.addingTimeInterval(30))
+            return ("t0", "t1", client, nil, 40)
+        },
     ]
 
     static var arguments: [(DatabaseKind, Case)] { TestDatabase.kinds.flatMap { kind in cases.map { (kind, $0) } } }
@@ -102,6 +119,7 @@ struct RotationRuleTests {
                 clientID: request.client, dpopJKT: request.jkt, now: now
             )
             #expect(decided == rule.expected, "the rule")
+            let before = try await store.session(id: session.id)
             let answer = try await store.rotateRefreshToken(
                 hash: Self.h(request.token), successorHash: Self.h(request.successor), clientID: request.client, dpopJKT: request.jkt,
                 idleLifetime: 3600, now: now
@@ -109,6 +127,14 @@ struct RotationRuleTests {
             #expect(Self.step(of: answer) == rule.expected, "\(kind): \(answer)")
             let after = try await store.session(id: session.id)
             #expect((after?.revokedReason == "refresh_token_reuse") == (rule.expected == .revokeForReuse), "only reuse revokes the session")
+            let presented = try await store.refreshToken(hash: Self.h(request.token))
+            if [.unknown, .wrongKey, .expired].contains(rule.expected) {
+                #expect(after == before, "\(kind): a refusal leaves the session as it was")
+                #expect(presented == token, "\(kind): a refusal leaves the token as it was")
+            } else {
+                #expect(after?.idleExpiresAt == min(now.addingTimeInterval(3600).millisecondsSince1970, session.absoluteExpiresAt), "\(kind): the idle expiry moves")
+                #expect(presented?.rotatedAt != nil, "\(kind): the token is rotated")
+            }
         }
     }
 

@@ -1,10 +1,10 @@
 import Crypto
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// The rotation transaction and login flows, with an injected clock.
 @Suite("Refresh rotation and login flows in the store")

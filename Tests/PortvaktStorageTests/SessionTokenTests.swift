@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 @Suite("Sessions, refresh tokens and authorization codes")
 struct SessionTokenTests {

@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// The statuses of queued mail and BankID orders are enums with their allowed transitions; the
 /// store moves a row only along them, whatever a late or hostile caller asks.

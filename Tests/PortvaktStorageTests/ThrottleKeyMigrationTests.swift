@@ -1,9 +1,9 @@
 import Foundation
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import SQLKit
 import Testing
-import PortvaktModels
 
 /// Issue 44 item 6: throttle rows keyed by plain SHA-256 cannot be rekeyed, so version 25 drops them.
 @Suite("Throttle key migration")

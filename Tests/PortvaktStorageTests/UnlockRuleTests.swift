@@ -9,7 +9,7 @@ import PortvaktTestSupport
 import Testing
 
 /// Issue 48 item 1: the biometric unlock's checks are described once (the domain's
-/// `DeviceUnlockRule`) and run twice (SQLite's transaction, PostgreSQL's function). Each case
+/// `DeviceChallengeRule`) and run twice (SQLite's transaction, PostgreSQL's function). Each case
 /// writes a device and the challenge it signed, asks the rule about that challenge, then unlocks:
 /// both databases answer what the rule decided, and what the case expects, and the challenge is
 /// used up whatever the answer.
@@ -28,6 +28,7 @@ struct UnlockRuleTests {
         var challengeForAnotherDevice = false
         var challengeExists = true
         var deviceRevoked = false
+        var proofReplayed = false
         var testDescription: String { name }
     }
 
@@ -40,6 +41,21 @@ struct UnlockRuleTests {
         Case(name: "a challenge for an action does not unlock without it", expected: "wrong_action", challengeAction: "contacts.read"),
         Case(name: "an action claimed that the challenge does not carry is refused", expected: "wrong_action", claimedAction: "contacts.read"),
         Case(name: "a revoked device's challenge starts nothing", expected: "device_removed", deviceRevoked: true),
+        Case(name: "a replayed DPoP proof changes nothing, the challenge included", expected: "replayed_proof", proofReplayed: true),
+        // Two faults at once: the rule's order decides, and both databases keep it.
+        Case(
+            name: "an expired challenge of another device is expired first", expected: "challenge_unknown_used_or_expired", challengeExpiresIn: 0,
+            challengeForAnotherDevice: true
+        ),
+        Case(
+            name: "another device's step-up challenge is another device's first", expected: "challenge_for_another_device",
+            purpose: DevicePurpose.stepUp.rawValue, challengeForAnotherDevice: true
+        ),
+        Case(
+            name: "a step-up challenge for an action is the wrong purpose first", expected: "wrong_purpose", purpose: DevicePurpose.stepUp.rawValue,
+            challengeAction: "contacts.read"
+        ),
+        Case(name: "a revoked device with a refused challenge is refused for the challenge", expected: "wrong_action", claimedAction: "contacts.read", deviceRevoked: true),
     ]
 
     static var arguments: [(DatabaseKind, Case)] { TestDatabase.kinds.flatMap { kind in cases.map { (kind, $0) } } }
@@ -62,7 +78,13 @@ struct UnlockRuleTests {
                 action: rule.challengeAction, createdAt: Self.now.addingTimeInterval(-10), expiresAt: Self.now.addingTimeInterval(rule.challengeExpiresIn)
             )
             if rule.challengeExists { try await store.insertDeviceChallenge(challenge) }
+            let previous = try await store.createSession(
+                userID: user.id, clientID: "no.portvakt.app", deviceID: device.id, amr: ["hwk", "face"], acr: "urn:portvakt:acr:device-biometric",
+                authTime: Self.now.addingTimeInterval(-60), idleLifetime: 3600, absoluteLifetime: 86400, now: Self.now.addingTimeInterval(-60)
+            )
             if rule.deviceRevoked { #expect(try await store.revokeDevice(id: device.id, userID: user.id, now: Self.now)) }
+            let proof = DPoPProofRecord(jtiHash: SessionTokenTests.hash("jti"), expiresAt: Self.now.addingTimeInterval(300))
+            if rule.proofReplayed { #expect(try await store.recordDPoPProof(proof)) }
             let grant = DeviceUnlockGrant(
                 challengeHash: challenge.challengeHash, claimedAction: rule.claimedAction,
                 session: Session.starting(
@@ -70,15 +92,11 @@ struct UnlockRuleTests {
                     acr: "urn:portvakt:acr:device-biometric", authTime: Self.now, idleLifetime: 3600, absoluteLifetime: 86400, now: Self.now
                 ),
                 refreshTokenHash: SessionTokenTests.hash("u1"), throttleKey: "device",
-                audit: AuditEvent(occurredAt: Self.now, action: .deviceUnlock, outcome: "success")
+                audit: AuditEvent(occurredAt: Self.now, action: .deviceUnlock, outcome: "success"), proof: proof
             )
-            let taken = rule.challengeExists
-                ? DeviceUnlockRule.TakenChallenge(
-                    deviceID: challenge.deviceId, purpose: challenge.purpose, action: challenge.action, expiresAt: challenge.expiresAt
-                )
-                : nil
-            let refusal = DeviceUnlockRule.refusal(of: taken, for: grant)
-            #expect(refusal == (rule.expected.hasPrefix("challenge") || rule.expected.hasPrefix("wrong") ? rule.expected : nil), "the rule")
+            let refusal = DeviceChallengeRule.refusal(ofUnlock: rule.challengeExists ? .init(challenge) : nil, for: grant)
+            let refused = rule.expected.hasPrefix("challenge") || rule.expected.hasPrefix("wrong")
+            #expect(refusal == (refused ? rule.expected : nil), "the rule")
 
             let answer: String = switch try await store.unlockDevice(grant) {
             case .started: "started"
@@ -86,11 +104,15 @@ struct UnlockRuleTests {
             case .deviceRemoved: "device_removed"
             case .replayedProof: "replayed_proof"
             }
-            #expect(answer == (refusal ?? answer), "\(kind): the store refuses as the rule does")
-            #expect(answer == rule.expected, "\(kind)")
-            #expect(try await store.takeDeviceChallenge(hash: challenge.challengeHash, now: Self.now) == nil, "the challenge is used up")
+            #expect(answer == rule.expected, "\(kind): the store answers as the rule and the case say")
+            let left = try await store.takeDeviceChallenge(hash: challenge.challengeHash, now: Self.now)
+            #expect((left != nil) == (rule.proofReplayed && rule.challengeExists), "\(kind): the challenge is used up, unless the proof was a replay")
             let started = try await store.session(id: grant.session.id)
-            #expect((started != nil) == (rule.expected == "started"), "a session starts only when the unlock does")
+            #expect((started != nil) == (rule.expected == "started"), "\(kind): a session starts only when the unlock does")
+            let before = try await store.session(id: previous.id)
+            let replaced = before?.revokedReason == "replaced_by_unlock"
+            #expect(replaced == (rule.expected == "started"), "\(kind): the device's session is replaced only by an unlock that starts")
+            #expect(rule.deviceRevoked || replaced || before?.revokedAt == nil, "\(kind): a refusal leaves the device's session alone")
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Personnummer
 import PortvaktCore
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// A BankID order's row: started, read by its session, finished once.
 public protocol BankIDOrderStore: Sendable {

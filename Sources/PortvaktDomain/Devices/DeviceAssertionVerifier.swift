@@ -101,14 +101,11 @@ public struct DeviceAssertionVerifier: Sendable {
     /// Takes the challenge, then checks it, the claims and the user.
     public func verify(_ signed: Signed, purpose: DevicePurpose) async throws -> Verified {
         let (device, claims) = (signed.device, signed.claims)
-        guard let challenge = try await store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: signed.now) else {
-            throw await refuse("challenge_unknown_used_or_expired", signed)
-        }
-        let problem: String? =
-            if challenge.deviceId != device.id { "challenge_for_another_device" }
-            else if challenge.purpose != purpose.rawValue || claims.purpose != purpose { "wrong_purpose" }
-            else if challenge.action != claims.action { "wrong_action" }
-            else { claimsProblem(signed, purpose: purpose) }
+        let challenge = try await store.takeDeviceChallenge(hash: RefreshTokenSecret.hash(claims.challenge), now: signed.now)
+        let problem = DeviceChallengeRule.refusal(
+            of: challenge.map(DeviceChallengeRule.TakenChallenge.init), signedBy: device.id, purpose: purpose, claimedPurpose: claims.purpose,
+            action: claims.action, at: signed.now.millisecondsSince1970
+        ) ?? claimsProblem(signed, purpose: purpose)
         if let problem {
             throw await refuse(problem, signed)
         }

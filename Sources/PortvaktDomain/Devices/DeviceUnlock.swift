@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// What an unlock writes: the session it starts (one trip, the challenge taken with it), its DPoP proof, and its audit.
 public protocol DeviceUnlockStore: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// A checked `/oauth/authorize` request from the app (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core
 /// §3.1.2.1), kept sealed in the login flow until the code is issued. The server parses and

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// What finishing a login writes: the session, its code and member sync in one transaction, and the audit of a failed one.
 public protocol LoginCompletionStore: Sendable {

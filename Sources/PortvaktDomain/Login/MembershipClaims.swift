@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import Personnummer
 import PortvaktCore
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// What a membership claim keeps: the claim itself (its emails and tries counted in the database), the records it may name, and its audit events.
 public protocol MembershipClaimStore: Sendable {

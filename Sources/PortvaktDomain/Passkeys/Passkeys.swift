@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import Logging
 import PortvaktCore
-import WebAuthn
 import PortvaktModels
+import WebAuthn
 
 /// Passkeys on the web (S18): registration in My account after a fresh BankID or Vipps login,
 /// sign-in and step-up by an assertion with user verification, removal. Each ceremony's

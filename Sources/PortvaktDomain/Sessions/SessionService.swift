@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import PortvaktCore
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// Sessions from the token endpoint's side: redeeming codes, rotating refresh tokens, ending
 /// sessions. Every refusal is a ``GrantRefusal`` the app can act on.

@@ -1,8 +1,8 @@
 import Foundation
 import JWTKit
 import PortvaktCore
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// Signs access tokens for a session with the active ES256 key, and ID tokens with the active key
 /// of the algorithm the client registered (`id_token_signed_response_alg`, RS256 by default).

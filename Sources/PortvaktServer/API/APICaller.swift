@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// Who is calling the app's API: a valid access token of an active session, and the user's
 /// organisations and roles as the database holds them now (not as the token remembers them).

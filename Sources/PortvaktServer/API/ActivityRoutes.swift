@@ -3,9 +3,9 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// `POST /v1/activities` logs an activity (with an `Idempotency-Key`, so an offline queue can
 /// replay it safely); `GET /v1/activities[?organisation=slug]` lists what the caller may see.

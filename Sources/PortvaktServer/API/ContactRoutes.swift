@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// The people peer mentors support (``ContactBook``). `GET /v1/contacts[?organisation=slug]`
 /// lists names only; `GET /v1/contacts/{id}` opens the sealed details, only behind a fresh

@@ -3,9 +3,9 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// `POST /v1/expenses` submits an expense claim: behind a fresh biometric step-up for
 /// `expenses.submit`, with an `Idempotency-Key`. `GET /v1/expenses[?organisation=slug]` lists

@@ -4,9 +4,9 @@ import HTTPTypes
 import Hummingbird
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// The `Idempotency-Key` header of a write the app may send again (an offline queue replaying):
 /// the first request's result is returned for every repeat, and nothing more is written.

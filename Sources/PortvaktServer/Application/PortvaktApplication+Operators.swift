@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The operator's commands for going live (issue 45): organisations, the member systems' SCIM
 /// tokens and the member file import. Each opens the configured database (migrated) with the

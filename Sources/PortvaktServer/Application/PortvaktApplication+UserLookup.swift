@@ -3,8 +3,8 @@ import Logging
 import Personnummer
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The operator's commands about one person (issue 45, item 4): `user find` and `user erase`.
 /// Each opens the configured database (migrated) with the configured keys, as the other

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// Which account an operator's command names: its id (`user find` shows it) or its email.
 public enum UserReference: Sendable, Equatable {

@@ -4,10 +4,10 @@ import Logging
 import NIOCore
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktSandbox
 import PortvaktStorage
 import ServiceLifecycle
-import PortvaktModels
 
 /// Builds the Portvakt server: database, keys, routes. Running it serves until SIGTERM or SIGINT,
 /// then lets in-flight requests finish before closing the database.

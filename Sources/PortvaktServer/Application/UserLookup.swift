@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// What `user find` looks a person up by.
 public enum UserSearch: Sendable, Equatable {

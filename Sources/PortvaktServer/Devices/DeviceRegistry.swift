@@ -3,8 +3,8 @@ import Logging
 import PortvaktCore
 import PortvaktProtocol
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// A member's device keys: registration (after a recent BankID or Vipps login, five at most),
 /// the active list, revocation, and the single-use challenges their assertions answer.

@@ -4,8 +4,8 @@ import PortvaktCore
 import PortvaktProtocol
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The user's device keys and their challenges:
 ///

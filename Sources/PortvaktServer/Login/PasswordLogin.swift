@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktDomain
 import PortvaktCore
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// Checks an email and password. One answer for a wrong password and an unknown email; failures
 /// per account and per address are throttled with growing waits, counted before bcrypt runs.

@@ -2,8 +2,8 @@ import Foundation
 import Personnummer
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// Who BankID or Vipps says logged in, the member that is, and (S15) the claim of a membership
 /// by email when there is none.

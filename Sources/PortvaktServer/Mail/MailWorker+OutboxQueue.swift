@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The mail outbox: the store's `mail_outbox`, and SMTP or the sandbox's mailbox.
 extension MailWorker: OutboxQueue {

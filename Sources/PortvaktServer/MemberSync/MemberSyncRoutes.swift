@@ -4,8 +4,8 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// Review for an organisation's administrators (`org_admin` of that organisation only):
 ///

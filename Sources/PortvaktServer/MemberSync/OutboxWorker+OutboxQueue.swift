@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The member outbox: the store's `member_outbox`, and a signed POST to the organisation's
 /// member system.

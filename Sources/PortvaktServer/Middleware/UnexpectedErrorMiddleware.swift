@@ -2,9 +2,9 @@ import Hummingbird
 import Logging
 import NIOHTTP1
 import PortvaktCore
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// The last word on errors no route answered itself: a database that did not answer is a 503
 /// `temporarily_unavailable` ("try again", never "logged out"), anything else a 500

@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// The app's authorization request as `/oauth/authorize` and the BankID order start receive it,
 /// checked before anything is stored.

@@ -3,9 +3,9 @@ import PortvaktDomain
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// The app's authorization request as `/oauth/authorize` and the other-device page receive it,
 /// checked once for both.

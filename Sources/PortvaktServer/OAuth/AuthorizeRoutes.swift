@@ -3,9 +3,9 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// `GET /oauth/authorize`: checks the app's request, then sends the browser to BankID or Vipps,
 /// shows the password form, or, without `idp_hint`, the method page.

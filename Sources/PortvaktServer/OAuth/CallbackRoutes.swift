@@ -5,9 +5,9 @@ import Personnummer
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// `GET /oauth/callback/{bankid,vipps}`: the provider sends the browser back here with a code
 /// or an error. The broker exchanges the code, verifies the ID token, finds the member, and

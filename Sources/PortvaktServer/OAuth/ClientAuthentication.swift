@@ -6,9 +6,9 @@ import Logging
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// How a client proves itself at the token, revocation, introspection and PAR endpoints, by the
 /// method it registered (RFC 7591 `token_endpoint_auth_method`): nothing (a public client), its

@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `POST /oauth/password`: the email and password form. One answer for a wrong password and an
 /// unknown email; failures per account and per address are throttled with growing waits.

@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import Hummingbird
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `GET /metrics` in Prometheus text format: on the main port only with
 /// `Authorization: Bearer PORTVAKT_METRICS_TOKEN`, or without a token on `PORTVAKT_METRICS_PORT`,

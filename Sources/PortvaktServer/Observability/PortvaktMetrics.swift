@@ -1,7 +1,7 @@
 import Metrics
+import PortvaktModels
 import PortvaktStorage
 import Prometheus
-import PortvaktModels
 
 /// What Portvakt counts and times, in Prometheus form (swift-metrics, exported by
 /// swift-prometheus at `/metrics`). Labels are kinds and outcomes from the code, never a user id,

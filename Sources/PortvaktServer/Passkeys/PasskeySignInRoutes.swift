@@ -3,9 +3,9 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
-import PortvaktModels
 
 /// Sign-in with a passkey (S18.2) in a login's flow, from the passkey page or the password
 /// page's email field: `POST /oauth/passkey/options` gives the challenge (bound to the flow),

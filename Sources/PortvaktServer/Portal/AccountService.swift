@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktDomain
 import PortvaktCore
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// What "My account" reads and does: the member's account, organisations, sessions, devices
 /// and security events; removing a phone and ending sessions.

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// "My account": who is signed in, their organisations and roles in words, how this sign-in
 /// happened, their biometric phones, where they are signed in, and their recent security events,

@@ -4,10 +4,10 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktSandbox
 import PortvaktStorage
-import PortvaktModels
 
 /// The web portal: the start page, sign-in through Portvakt's own `/oauth/authorize` as the
 /// client ``PortalClient``, "My account", sign-out, and the language switch.

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// A SCIM refusal (RFC 7644 §3.12): `{"schemas": [Error], "status": "400", "scimType": …,
 /// "detail": …}`, never the API's OAuth JSON. The detail says what to send instead and never

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// SCIM 2.0 for the member systems (RFC 7643, RFC 7644), at `/scim/v2`:
 ///

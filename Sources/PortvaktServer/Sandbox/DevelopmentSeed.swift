@@ -2,9 +2,9 @@ import Foundation
 import Logging
 import Personnummer
 import PortvaktCore
+import PortvaktModels
 import PortvaktSandbox
 import PortvaktStorage
-import PortvaktModels
 
 /// Puts the sandbox's organisations and test people's member records into the development
 /// database, so a new user can log in at once. Organisations that exist already are left alone,

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `GET /sandbox/mailbox`: in development without `PORTVAKT_SMTP_URL`, the emails Portvakt
 /// "sent", newest first (recipient, subject, time, text), so a newcomer can follow an invitation

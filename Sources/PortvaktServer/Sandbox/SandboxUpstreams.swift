@@ -2,9 +2,9 @@ import AsyncHTTPClient
 import Foundation
 import JWTKit
 import PortvaktCore
+import PortvaktModels
 import PortvaktSandbox
 import PortvaktStorage
-import PortvaktModels
 
 /// In development, providers without configuration are the in-process sandbox: the broker
 /// registers itself there as a confidential client (a client secret for Vipps, `private_key_jwt`

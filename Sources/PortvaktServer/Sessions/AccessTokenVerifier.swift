@@ -5,8 +5,8 @@ import PortvaktCore
 import PortvaktHTTP
 import PortvaktStorage
 import PortvaktDomain
-import PortvaktProtocol
 import PortvaktModels
+import PortvaktProtocol
 
 /// Checks the access token of a resource request: presented as its binding requires (Bearer or
 /// DPoP with a proof by its key), valid (``TokenVerifier``), and its session still active.

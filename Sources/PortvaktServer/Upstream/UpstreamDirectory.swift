@@ -1,6 +1,6 @@
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The identity providers the broker can send users to right now, and the BankID order API.
 actor UpstreamDirectory {

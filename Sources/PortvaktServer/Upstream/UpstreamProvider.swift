@@ -5,8 +5,8 @@ import JWTKit
 import NIOCore
 import NIOHTTP1
 import PortvaktCore
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The broker as a confidential OIDC client of one provider (Vipps or BankID): discovery and
 /// JWKS (cached), the authorization URL, the code exchange, ID token verification and userinfo.

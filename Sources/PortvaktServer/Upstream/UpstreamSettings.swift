@@ -1,8 +1,8 @@
 import Foundation
 import JWTKit
 import PortvaktCore
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// How the broker reaches one identity provider as a confidential client.
 public struct UpstreamSettings: Sendable {

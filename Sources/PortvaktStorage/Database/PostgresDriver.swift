@@ -1,10 +1,10 @@
 import Logging
 import Metrics
+import PortvaktModels
 import PostgresKit
 import PostgresNIO
 import ServiceLifecycle
 import SQLKit
-import PortvaktModels
 
 /// A PostgreSQL connection pool (PostgresNIO's `PostgresClient`); several server instances may
 /// share the database.

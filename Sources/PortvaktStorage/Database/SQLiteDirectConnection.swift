@@ -1,6 +1,6 @@
 import Foundation
-import VaporCSQLite
 import PortvaktModels
+import VaporCSQLite
 
 /// A value bound to or read from a statement run by ``SQLiteDirectConnection``.
 enum SQLiteValue: Sendable, Equatable {

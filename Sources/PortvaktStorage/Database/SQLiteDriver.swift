@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import NIOPosix
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// One SQLite file, reached through one connection that runs one transaction at a time.
 ///

@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// Version 5: the audit trail becomes a hash chain. Each event gets a sequence number, the hash
 /// of the event before it and its own hash (SHA-256 over that previous hash and the event's

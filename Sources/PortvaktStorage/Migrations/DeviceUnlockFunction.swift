@@ -3,7 +3,7 @@ import SQLKit
 /// Version 16: on PostgreSQL, the write of a biometric unlock is one function call, one round trip
 /// instead of seven statements and three commits (SQLite runs the same steps on its direct
 /// connection: `PortvaktStore+DeviceUnlock.swift`). The challenge's checks are the domain's
-/// `DeviceUnlockRule`, in its order and with its reasons; `UnlockRuleTests` holds both to it.
+/// `DeviceChallengeRule`, in its order and with its reasons; `UnlockRuleTests` holds both to it.
 ///
 /// Records the request's DPoP proof (a replay changes nothing: `replayed_proof`), takes the
 /// challenge (deleted whatever follows, so it answers one assertion at most) and, when
@@ -14,7 +14,6 @@ import SQLKit
 /// row): the outcome (`started`, `device_removed`, `replayed_proof`, or the challenge's refusal reason) and the
 /// organisation, slug and role for the new access token.
 enum DeviceUnlockFunction {
-
     static func apply(_ db: any SQLDatabase) async throws {
         guard db.dialect.name == "postgresql" else { return }
         try await db.raw(SQLQueryString(definition)).run()

@@ -1,5 +1,5 @@
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// Version 28: no session starts for a disabled account (issue 45 item 5, "disabled means
 /// disabled, everywhere").

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// Brings a database up to ``Migration/all``.
 ///

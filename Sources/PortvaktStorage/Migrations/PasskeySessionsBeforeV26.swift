@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// Version 30: the sessions a passkey opened before version 26 name no passkey, so removing the
 /// passkey could not end them (review IV, L1). They end now, once: their people sign in again.

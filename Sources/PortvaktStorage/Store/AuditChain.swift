@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension AuditRow {
     /// HMAC-SHA256 under the key `keyId` names (SHA-256 for an event chained before the chain had

@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Logs an activity once per idempotency key.

@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktCore
 import Metrics
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Appends an event to the audit trail.

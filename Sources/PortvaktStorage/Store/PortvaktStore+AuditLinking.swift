@@ -1,9 +1,9 @@
 import Foundation
 import Metrics
 import PortvaktCore
+import PortvaktModels
 import SQLKit
 import Synchronization
-import PortvaktModels
 
 extension PortvaktStore {
     /// Links the events committed but not yet in the hash chain, oldest first, in batches of

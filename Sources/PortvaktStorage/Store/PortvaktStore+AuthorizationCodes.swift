@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     public func insertAuthorizationCode(_ code: AuthorizationCode) async throws {

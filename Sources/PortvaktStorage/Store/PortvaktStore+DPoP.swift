@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Records a DPoP proof's `jti` (as a hash, scoped to its key by the caller) until it

@@ -1,11 +1,11 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
-    /// Records the DPoP proof, takes the challenge and, when the domain's `DeviceUnlockRule` lets
+    /// Records the DPoP proof, takes the challenge and, when the domain's `DeviceChallengeRule` lets
     /// it start the unlock, clears the device's failure counter, ends the session the device had with this
     /// client, and starts the new one with its refresh token and audit event: one transaction and
     /// one trip to the database (on SQLite one synchronous run on the direct connection, on
@@ -38,8 +38,8 @@ extension PortvaktStore {
         let taken = try db.run(
             "DELETE FROM device_challenges WHERE challenge_hash = ?1 RETURNING device_id, purpose, action, expires_at", .blob(grant.challengeHash)
         ).first
-        let challenge = taken.map { DeviceUnlockRule.TakenChallenge(deviceID: $0[0].text, purpose: $0[1].text, action: $0[2].text, expiresAt: $0[3].integer) }
-        if let reason = DeviceUnlockRule.refusal(of: challenge, for: grant) { return .challengeRefused(reason: reason) }
+        let challenge = taken.map { DeviceChallengeRule.TakenChallenge(deviceID: $0[0].text, purpose: $0[1].text, action: $0[2].text, expiresAt: $0[3].integer) }
+        if let reason = DeviceChallengeRule.refusal(ofUnlock: challenge, for: grant) { return .challengeRefused(reason: reason) }
         guard let deviceID = session.deviceId,
               try !db.run("UPDATE devices SET last_used_at = ?1 WHERE id = ?2 AND revoked_at IS NULL RETURNING id", .integer(time), .text(deviceID)).isEmpty
         else { return .deviceRemoved }

@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// - Parameter limit: how many active devices the user may have, this one included.

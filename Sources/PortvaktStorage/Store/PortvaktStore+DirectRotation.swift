@@ -16,12 +16,11 @@ extension PortvaktStore {
         let step = RefreshRotationRule.decide(
             token: token, session: session, successor: successor, clientID: request.clientID, dpopJKT: request.dpopJKT, now: request.now
         )
-        guard let token, let session, step != .unknown else { return .unknown }
+        guard step != .unknown, let token, let session else { return .unknown }
         switch step {
-        case .unknown: return .unknown
         case .wrongKey: return .wrongKey(session)
         case .expired: return .expired(session)
-        case .rotate, .repeatSuccessor, .revokeForReuse: break
+        case .unknown, .rotate, .repeatSuccessor, .revokeForReuse: break
         }
         try db.run("UPDATE sessions SET idle_expires_at = ?1 WHERE id = ?2", .integer(request.idleExpiry(of: session)), .text(session.id))
         switch step {

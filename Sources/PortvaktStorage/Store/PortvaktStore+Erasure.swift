@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// What erasing the account would remove; nil when no account has this id.

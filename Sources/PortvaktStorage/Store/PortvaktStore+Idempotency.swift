@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Inserts `row` unless its user has used its key already. Concurrent replays are settled by

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// Which index key the database's blind indexes are under (``IndexKeyStateMigration``).
 public struct IndexKeyState: Sendable, Equatable {

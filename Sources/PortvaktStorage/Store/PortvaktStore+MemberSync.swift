@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// The organisation's sync log, newest first; optionally one outcome or status.

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Adds a member record. `personnummer` is sealed for this record's id by `seal`.

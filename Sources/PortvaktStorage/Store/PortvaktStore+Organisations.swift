@@ -1,6 +1,6 @@
 import Foundation
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// - Throws: ``StoreError/duplicate(_:)`` when the slug is taken.

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Stores `challenge` for its binding, replacing one that binding had (one at a time each),

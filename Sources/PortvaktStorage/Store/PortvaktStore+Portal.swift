@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Keeps a portal sign-in's sealed payload (PKCE verifier, where to go after) by its state's hash.

@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// One presentation of a refresh token (the parameters of ``PortvaktStore/rotateRefreshToken(hash:successorHash:clientID:dpopJKT:proof:idleLifetime:now:)``).
 struct RotationRequest: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore: SigningKeyRepository {
     public func signingKeys() async throws -> [StoredSigningKey] {

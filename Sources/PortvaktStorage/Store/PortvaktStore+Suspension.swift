@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// Suspends the membership resting on a record, in one transaction with its audit events:

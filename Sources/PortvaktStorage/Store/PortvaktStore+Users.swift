@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 extension PortvaktStore {
     /// - Throws: ``StoreError/duplicate(_:)`` when the email or personnummer belongs to another user.

@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import SQLKit
 import Tracing
-import PortvaktModels
 
 /// Portvakt's records, on whichever database the driver reaches. Every query is written once
 /// with SQLKit and runs unchanged on SQLite and PostgreSQL.

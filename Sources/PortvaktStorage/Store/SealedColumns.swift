@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import SQLKit
 import PortvaktModels
+import SQLKit
 
 /// Every column holding a value sealed with the data encryption keys (`PORTVAKT_ENCRYPTION_KEYS`),
 /// with the context (AES-GCM associated data) each row's value is sealed with. The sealers use

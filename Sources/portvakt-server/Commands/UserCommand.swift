@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import PortvaktServer
 import PortvaktModels
+import PortvaktServer
 
 /// `portvakt-server user …`: one account at a time (issue 45, item 4). `find` and `erase` are in
 /// `UserFindErase.swift`.

@@ -8,13 +8,19 @@ import Testing
 struct DependencyDirectionTests {
     static let packageManifest = ArchitectureTests.sources.appending(path: "../Package.swift").standardized
 
-    /// The names in a target's `dependencies: [...]` list in Package.swift.
+    /// The names in a target's `dependencies: [...]` list in Package.swift (brackets inside it balanced).
     static func dependencies(of target: String) throws -> [String] {
         let manifest = try String(contentsOf: packageManifest, encoding: .utf8)
-        let declaration = try #require(manifest.firstRange(of: "name: \"\(target)\","), "\(target) is declared")
-        let rest = manifest[declaration.upperBound...]
-        let list = try #require(rest.firstMatch(of: #/dependencies: \[(?<names>[^\]]*)\]/#))
-        return list.output.names.matches(of: #/"(\w+)"/#).map { String($0.output.1) }
+        let declaration = try Regex(#"\.target\(\s*name: ""# + target + #"","#)
+        let start = try #require(manifest.firstMatch(of: declaration), "\(target) is declared as a target").range.upperBound
+        let list = try #require(manifest[start...].firstRange(of: "dependencies: ["), "\(target) lists its dependencies")
+        var depth = 1
+        var end = list.upperBound
+        while depth > 0, end < manifest.endIndex {
+            if manifest[end] == "[" { depth += 1 } else if manifest[end] == "]" { depth -= 1 }
+            end = manifest.index(after: end)
+        }
+        return manifest[list.upperBound..<end].matches(of: #/"(\w+)"/#).map { String($0.output.1) }
     }
 
     @Test("No domain file imports PortvaktStorage, names PortvaktStore, or holds a store other than through a protocol")
@@ -22,7 +28,8 @@ struct DependencyDirectionTests {
         let files = try ArchitectureTests.swiftFiles(under: "PortvaktDomain")
         #expect(files.count >= 60, "the domain was read (\(files.count) files)")
         for (path, text) in files {
-            #expect(text.firstMatch(of: #/(?m)^(@testable )?import PortvaktStorage$/#) == nil, "\(path) imports storage")
+            let importsStorage = #/(?m)^\s*(@\w+\s+)*((public|package|internal|fileprivate|private)\s+)?import\s+((struct|class|enum|protocol|func|var|let|typealias)\s+)?PortvaktStorage\b/#
+            #expect(text.firstMatch(of: importsStorage) == nil, "\(path) imports storage")
             let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
             #expect(code.firstMatch(of: #/\bPortvaktStore\b/#) == nil, "\(path) names the concrete store")
         }
@@ -43,7 +50,27 @@ struct DependencyDirectionTests {
         let files = try ArchitectureTests.swiftFiles(under: "PortvaktModels")
         #expect(files.count >= 20, "the models were read (\(files.count) files)")
         for (path, text) in files {
-            #expect(text.firstMatch(of: #/import (SQLKit|SQLiteKit|PostgresKit|PostgresNIO|Hummingbird\w*|NIO\w*|PortvaktStorage|PortvaktDomain)\b/#) == nil, "\(path)")
+            #expect(text.firstMatch(of: #/import (SQLKit|SQLiteKit|PostgresKit|PostgresNIO|Hummingbird\w*|NIO\w*|PortvaktHTTP|PortvaktStorage|PortvaktDomain)\b/#) == nil, "\(path)")
+        }
+    }
+
+    @Test("A row's storage-only columns (its sealed parts, blind index, handle hash) are named by storage and the models alone")
+    func storageOnlyColumnsStayInStorage() throws {
+        var columns = Set<String>()
+        for (_, text) in try ArchitectureTests.swiftFiles(under: "PortvaktModels") {
+            var inPublicType = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.firstMatch(of: #/^(public|package) (struct|enum|final class)/#) != nil { inPublicType = line.hasPrefix("public") }
+                if inPublicType, let column = line.firstMatch(of: #/^    package (let|var) (\w+): [^{]*$/#) { columns.insert(String(column.output.2)) }
+            }
+        }
+        #expect(columns.isSuperset(of: ["personnummerSealed", "personnummerIndex", "payloadSealed", "handleHash"]), "\(columns.sorted())")
+        let outside = try ["PortvaktDomain", "PortvaktServer", "PortvaktSandbox", "PortvaktHTTP", "portvakt-server", "portvakt"]
+            .flatMap { try ArchitectureTests.swiftFiles(under: $0) }
+        for (path, text) in outside {
+            for column in columns {
+                #expect(text.firstMatch(of: try Regex("\\.\(column)\\b")) == nil, "\(path) reads \(column)")
+            }
         }
     }
 

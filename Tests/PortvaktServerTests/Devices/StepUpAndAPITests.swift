@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// Step-up before sensitive data (S11) and the app's API with its organisation rules, over HTTP.
 @Suite("Step-up and the protected API")

@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktCore
 import PortvaktKit
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 /// The SDK against a live Portvakt over HTTP: the app's side of login, refresh, unlock,
 /// step-up and the offline queue, with the sandbox's providers as the browser's other end.

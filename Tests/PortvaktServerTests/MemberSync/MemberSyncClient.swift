@@ -1,8 +1,8 @@
 import Foundation
 import NIOHTTP1
+import PortvaktModels
 import PortvaktStorage
 import Testing
-import PortvaktModels
 
 /// Helpers for the member sync tests: the sync log as an administrator sees it, the sandbox
 /// member systems, and waiting for the outbox worker.

@@ -2,13 +2,13 @@ import Foundation
 import Hummingbird
 import Logging
 import PortvaktCore
+import PortvaktModels
 import PortvaktServer
 @testable import PortvaktStorage
 import PortvaktTestSupport
 import ServiceLifecycle
 import Synchronization
 import Testing
-import PortvaktModels
 
 @Suite("Member outbox with several workers")
 struct OutboxDeliveryTests {

@@ -2,12 +2,12 @@ import Foundation
 import NIOHTTP1
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktSandbox
 @testable import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// Issue 45 item 5, "Disabled means disabled, everywhere", with `user disable`, `user enable` and
 /// `user sign-out` (item 4) through the functions the commands call, and an administrator's

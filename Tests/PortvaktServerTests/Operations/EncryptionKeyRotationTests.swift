@@ -1,12 +1,12 @@
 import Crypto
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Synchronization
 import Testing
 @testable import PortvaktServer
-import PortvaktModels
 
 /// Issue 46 item 5: `rotate-encryption-key` re-seals every sealed value under the newest key, so
 /// the older one can be removed from `PORTVAKT_ENCRYPTION_KEYS` and everything still opens.

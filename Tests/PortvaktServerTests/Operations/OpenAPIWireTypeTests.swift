@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktHTTP
+import PortvaktModels
 import PortvaktProtocol
 import Testing
-import PortvaktModels
 
 /// Issue 48 item 3: the `/v1` wire types the server, the Kit and the CLI share, and
 /// `openapi.json`, describe the same bodies.

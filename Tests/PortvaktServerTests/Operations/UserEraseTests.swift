@@ -2,13 +2,13 @@ import Foundation
 import NIOHTTP1
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktSandbox
 @testable import PortvaktServer
 import PortvaktStorage
 import PortvaktTestSupport
 import SQLKit
 import Testing
-import PortvaktModels
 
 /// `user find` and `user erase` (issue 45, item 4), through the functions the commands call, on a
 /// live server of each database started as `dev --no-seed` starts it, so that the test's person

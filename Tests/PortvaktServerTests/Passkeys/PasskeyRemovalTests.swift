@@ -1,11 +1,11 @@
 import Foundation
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
-import PortvaktModels
 
 /// Issue 44 item 2: removing a passkey (what the "copied passkey" message tells people to do)
 /// ends every session it opened, as removing a phone ends those it unlocked.

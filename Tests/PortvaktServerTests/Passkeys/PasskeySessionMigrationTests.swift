@@ -1,9 +1,9 @@
 import Foundation
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// Review IV, L1: a session a passkey opened before version 26 names no passkey, so removing the
 /// passkey could not end it; version 30 ends those once. Here, beside the domain, so the ACR

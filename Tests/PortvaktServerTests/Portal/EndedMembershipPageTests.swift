@@ -1,10 +1,10 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
-import PortvaktModels
 
 /// An ended membership on the administration pages (issue 45): the record stays for a while
 /// (PRIVACY.md), so the Members page shows it, marked, and nothing counts it as needing action.

@@ -2,11 +2,11 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
-import PortvaktModels
 
 /// S17: the member downloads their data from My account; every retention period in PRIVACY.md
 /// is enforced by the server's purge.

@@ -22,12 +22,14 @@ struct DatabaseOutageTests {
             try await TestDatabase.setAvailable(false, database: url.database)
             do {
                 // Asked at once: each waits out the connection pool's lease deadline, and they wait together.
-                async let me = broker.api(.GET, "/v1/me", token: access)
-                async let userinfo = broker.api(.GET, "/oauth/userinfo", token: access)
-                async let rotation = broker.refresh(refresh)
-                async let page = broker.send(AppLogin().authorizeURL(method: "vipps"), headers: [("Accept", "text/html")])
+                async let me = Self.named("GET /v1/me") { try await broker.api(.GET, "/v1/me", token: access) }
+                async let userinfo = Self.named("GET /oauth/userinfo") { try await broker.api(.GET, "/oauth/userinfo", token: access) }
+                async let rotation = Self.named("refresh") { try await broker.refresh(refresh) }
+                async let page = Self.named("authorize page") {
+                    try await broker.send(AppLogin().authorizeURL(method: "vipps"), headers: [("Accept", "text/html")])
+                }
                 // A member system is told the same in SCIM's shape (RFC 7644 §3.12), never OAuth JSON.
-                async let users = broker.scim(.GET, "/Users", token: scim.token)
+                async let users = Self.named("SCIM GET /Users") { try await broker.scim(.GET, "/Users", token: scim.token) }
                 for (path, reply) in try await [("/v1/me", me), ("/oauth/userinfo", userinfo)] {
                     #expect(reply.status == 503, "\(path): \(reply.status) \(reply.body)")
                     #expect(reply.string("error") == "temporarily_unavailable")
@@ -50,6 +52,23 @@ struct DatabaseOutageTests {
             #expect(try await broker.eventually { try await broker.api(.GET, "/v1/me", token: access).status == 200 })
             let after = try await broker.refresh(refresh)
             #expect(after.status == 200, "the session survived the outage: \(after.body)")
+        }
+    }
+
+    /// A request that got no answer, named, with how long it waited: which one did is the finding.
+    struct Unanswered: Error, CustomStringConvertible {
+        let request: String
+        let waited: Duration
+        let error: any Error
+        var description: String { "\(request): no answer after \(waited): \(error)" }
+    }
+
+    static func named<Answer: Sendable>(_ request: String, _ send: () async throws -> Answer) async throws -> Answer {
+        let started = ContinuousClock.now
+        do {
+            return try await send()
+        } catch {
+            throw Unanswered(request: request, waited: ContinuousClock.now - started, error: error)
         }
     }
 }

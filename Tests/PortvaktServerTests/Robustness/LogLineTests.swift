@@ -1,8 +1,8 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// A log line is one event: no value a client sends can start another, and start-up says what
 /// an operator needs, not the configuration's innards.

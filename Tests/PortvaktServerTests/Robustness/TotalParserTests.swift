@@ -1,12 +1,12 @@
 import Foundation
 import Personnummer
 import PortvaktCore
+import PortvaktModels
 import PortvaktProtocol
 import PortvaktTestSupport
 import QRCode
 import Testing
 @testable import PortvaktServer
-import PortvaktModels
 
 /// Every parser of outside data is total: over random Unicode (combining marks, keycaps,
 /// fullwidth digits, NBSP, NUL and other controls, broken percent-encoding) it returns a value or

@@ -1,10 +1,10 @@
 import Foundation
 import NIOHTTP1
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// Issue 45: bad input is a SCIM 4xx that says what is wrong and writes nothing; a token reaches
 /// its own organisation only; discovery describes what Portvakt keeps.

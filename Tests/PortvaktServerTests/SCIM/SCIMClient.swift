@@ -1,10 +1,10 @@
 import Foundation
 import NIOHTTP1
 import PortvaktDomain
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// A member system's side of SCIM (issue 45), over HTTP against a ``LiveBroker``.
 extension LiveBroker {

@@ -1,7 +1,7 @@
 import Foundation
+import PortvaktModels
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// The SCIM routes' column of the authorization matrix (issue 45, ``ExpectedAccess/memberSystemCallers``):
 /// the callers' headers, NHF's record the routes name, and the body each route is sent.

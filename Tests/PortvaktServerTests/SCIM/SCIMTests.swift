@@ -1,10 +1,10 @@
 import Foundation
 import NIOHTTP1
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
-import PortvaktModels
 
 /// Issue 45: the member systems keep Portvakt's member records over SCIM 2.0 (RFC 7643/7644),
 /// each with a token of its own organisation; a record they end ends the membership.

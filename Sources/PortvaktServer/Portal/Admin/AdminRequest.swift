@@ -4,8 +4,8 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// One request to an organisation's administration pages, after the checks every one of them
 /// makes on the server: signed in, a member of the organisation in the path (else 404, as if it

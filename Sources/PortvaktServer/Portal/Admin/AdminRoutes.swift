@@ -3,8 +3,8 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// An organisation's administration in the portal, under `/admin/{slug}`: overview, members,
 /// member sync, deliveries to the member system, merging accounts, and the audit trail. Every

@@ -1,7 +1,7 @@
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// What the administration pages show in words: sign-in methods, sync outcomes, delivery states
 /// and errors, audit events and merge refusals. Ids stay in the JSON API and the exports.

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// What an organisation's administration pages work with: the domain's operations (review,
 /// merge, member administration, invitations and suspension, mail) and what their lists read (no writes).

@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// The audit trail as files: ids and codes only, as the trail holds them (never a number).
 enum AuditExport {

@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 import PortvaktCore
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `/admin/{slug}/audit`: the organisation's audit trail, newest first, in words, by kind and
 /// member, pages of 50; whether the hash chain verifies (the same walk as `portvakt-server audit

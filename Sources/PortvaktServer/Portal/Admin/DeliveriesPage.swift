@@ -3,8 +3,8 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `/admin/{slug}/deliveries`: the updates for the organisation's member system (waiting,
 /// retrying, gave up, delivered) with attempts, next try and the last error in words, and

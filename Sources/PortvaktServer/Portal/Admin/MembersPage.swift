@@ -3,8 +3,8 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `/admin/{slug}/members`: the member list (search by name, filters from the overview, pages of
 /// 25) and one member: their phones ("Remove all devices" for a lost phone, in every organisation

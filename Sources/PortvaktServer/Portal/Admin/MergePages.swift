@@ -4,8 +4,8 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `/admin/{slug}/merge`: two accounts of one person. Search and pick the account to keep and
 /// the one to merge into it, see exactly what moves (or why the merge is refused), confirm after

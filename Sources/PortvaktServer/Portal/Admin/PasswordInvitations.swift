@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import PortvaktCore
 import PortvaktDomain
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// An administrator's invitation to password login, from the member's side: the link works once,
 /// for 24 hours, and only for the account it was bound to (or, for a record without one, a new

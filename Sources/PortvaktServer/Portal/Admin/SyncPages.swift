@@ -3,8 +3,8 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
 import PortvaktModels
+import PortvaktStorage
 
 /// `/admin/{slug}/sync`: the member-sync log in words, filtered by outcome, open/closed and date;
 /// one entry with both numbers masked. Revealing them in full and resolving a conflict need a
