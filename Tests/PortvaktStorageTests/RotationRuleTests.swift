@@ -133,7 +133,16 @@ struct RotationRuleTests {
                 #expect(presented == token, "\(kind): a refusal leaves the token as it was")
             } else {
                 #expect(after?.idleExpiresAt == min(now.addingTimeInterval(3600).millisecondsSince1970, session.absoluteExpiresAt), "\(kind): the idle expiry moves")
-                #expect(presented?.rotatedAt != nil, "\(kind): the token is rotated")
+                let successor = try await store.refreshToken(hash: Self.h(request.successor))
+                switch rule.expected {
+                case .rotate:
+                    #expect(presented?.rotatedAt == now.millisecondsSince1970 && successor?.parentId == token?.id, "\(kind): rotated into the successor")
+                    #expect(successor?.rotatedAt == nil && presented?.successorId == successor?.id)
+                case .repeatSuccessor:
+                    #expect(successor != nil && successor?.rotatedAt == nil && presented == token, "\(kind): the same unused successor, nothing new")
+                default:
+                    #expect(presented == token, "\(kind): reuse rotates nothing; it ends the session")
+                }
             }
         }
     }

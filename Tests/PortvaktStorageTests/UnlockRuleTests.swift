@@ -6,13 +6,14 @@ import PortvaktModels
 import PortvaktProtocol
 import PortvaktStorage
 import PortvaktTestSupport
+import SQLKit
 import Testing
 
 /// Issue 48 item 1: the biometric unlock's checks are described once (the domain's
 /// `DeviceChallengeRule`) and run twice (SQLite's transaction, PostgreSQL's function). Each case
 /// writes a device and the challenge it signed, asks the rule about that challenge, then unlocks:
 /// both databases answer what the rule decided, and what the case expects, and the challenge is
-/// used up whatever the answer.
+/// used up whatever the answer (unless the request's proof was a replay, which changes nothing).
 @Suite("Device unlock: one rule, both databases")
 struct UnlockRuleTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -105,11 +106,15 @@ struct UnlockRuleTests {
             case .replayedProof: "replayed_proof"
             }
             #expect(answer == rule.expected, "\(kind): the store answers as the rule and the case say")
-            let left = try await store.takeDeviceChallenge(hash: challenge.challengeHash, now: Self.now)
-            #expect((left != nil) == (rule.proofReplayed && rule.challengeExists), "\(kind): the challenge is used up, unless the proof was a replay")
+            // Read as a row: taking it would hide an expired one.
+            let left = try await store.driver.withSession { db in
+                try await db.select().column("challenge_hash").from("device_challenges").where("challenge_hash", .equal, challenge.challengeHash).all().count
+            }
+            #expect((left == 1) == (rule.proofReplayed && rule.challengeExists), "\(kind): the challenge is used up, unless the proof was a replay")
             let started = try await store.session(id: grant.session.id)
             #expect((started != nil) == (rule.expected == "started"), "\(kind): a session starts only when the unlock does")
             let before = try await store.session(id: previous.id)
+            #expect(before != nil, "\(kind): the device's earlier session is kept as a row")
             let replaced = before?.revokedReason == "replaced_by_unlock"
             #expect(replaced == (rule.expected == "started"), "\(kind): the device's session is replaced only by an unlock that starts")
             #expect(rule.deviceRevoked || replaced || before?.revokedAt == nil, "\(kind): a refusal leaves the device's session alone")
