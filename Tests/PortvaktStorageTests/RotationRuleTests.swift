@@ -113,8 +113,9 @@ struct RotationRuleTests {
             let request = try await rule.arrange(store, session)
             let now = Self.start.addingTimeInterval(request.at)
             let token = try await store.refreshToken(hash: Self.h(request.token))
+            let owner: Session? = if let token { try await store.session(id: token.sessionId) } else { nil }
             let decided = RefreshRotationRule.decide(
-                token: token, session: try await token.asyncMap { try await store.session(id: $0.sessionId) } ?? nil,
+                token: token, session: owner,
                 successor: token?.rotatedAt == nil ? nil : try await store.refreshToken(hash: Self.h(request.successor)),
                 clientID: request.client, dpopJKT: request.jkt, now: now
             )
@@ -173,12 +174,5 @@ struct RotationRuleTests {
         case .unknown: .unknown
         case .replayedProof: nil
         }
-    }
-}
-
-private extension Optional {
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }
