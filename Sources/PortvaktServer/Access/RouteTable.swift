@@ -29,6 +29,12 @@ public struct RouteTable: Sendable {
         return path == sandboxPrefix || path.hasPrefix(sandboxPrefix + "/")
     }
 
+    /// Whether `path` is `/scim` or under it, where the member systems' routes are. Read by its
+    /// first segment, as the router reads it (`//scim/v2/Users` is `/scim/v2/Users` to it).
+    static func isSCIM(_ path: String) -> Bool {
+        path.split(separator: "/").first == "scim"
+    }
+
     /// The declaration of the route `request` matched; nil when it matched none (404), and for
     /// the 405 answers to the methods a path does not serve (``MethodNotAllowed``).
     func declaration(of request: Request, context: some RequestContext) -> RouteDeclaration? {
@@ -37,13 +43,12 @@ public struct RouteTable: Sendable {
     }
 
     /// Who reads the answer to `request`: its route's declared surface. A request no declared
-    /// route answers (an unknown address, a method the address does not take) is answered as its
-    /// client asks: a page to a browser (`text/html` in `Accept`), JSON to a program. That is
-    /// what decided those answers before surfaces were declared too: ``BrowserErrorPages`` turns
-    /// a 404 or 405 into a page by `Accept` alone, and a page's refusal is a page only for `text/html`
-    /// (``OAuthFailure``'s `response(from:context:)`).
+    /// route answers (an unknown address, a method the address does not take) is answered in
+    /// SCIM's shape under `/scim` (only member systems call there), else as its client asks: a page
+    /// to a browser (`text/html` in `Accept`, ``BrowserErrorPages``), JSON to a program.
     func surface(of request: Request, context: some RequestContext) -> Surface {
         if let declared = declaration(of: request, context: context) { return declared.surface }
+        if Self.isSCIM(request.uri.path) { return .scim }
         return request.headers[.accept]?.contains("text/html") == true ? .page : .json
     }
 

@@ -73,6 +73,12 @@ struct SCIMError: Error, Sendable, HTTPResponseError {
         switch error {
         case let refusal as SCIMError: self = refusal
         case let refusal as DirectoryError: self.init(refusal)
+        case let error as HTTPError where error.status == .notFound:
+            // The router's own 404 has no message: no route at this address.
+            self.init(
+                status: .notFound, kind: nil,
+                detail: error.body ?? "Portvakt serves SCIM at \(SCIMDiscovery.base): /Users, /ServiceProviderConfig, /ResourceTypes and /Schemas."
+            )
         case let error as HTTPError where error.status.code < 500:
             // The query string's parser (a repeated or malformed field).
             self.init(status: error.status, kind: .invalidValue, detail: error.body ?? "The request is malformed.")

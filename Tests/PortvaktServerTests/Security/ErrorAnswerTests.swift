@@ -36,6 +36,25 @@ struct ErrorAnswerTests {
                 let reply = try await broker.send(path, headers: browser + (token.map { [("Authorization", "Bearer \($0)")] } ?? []))
                 #expect(reply.status == status && reply.json["schemas"] as? [String] == [LiveBroker.scimError] && reply.json["error"] == nil, "\(path): \(reply.status) \(reply.body.prefix(200))")
             }
+            // So does an address or a method no SCIM route serves, with a token or without, to a program or a browser.
+            let unserved: [(String, String?, [(String, String)])] = [("/scim/v2/Groups", system.token, browser), ("/scim/v2/Groups", nil, []), ("/scim/v1/Users", nil, browser), ("/scim", system.token, []), ("//scim/v2/Groups", nil, browser)]
+            for (path, token, accept) in unserved {
+                let reply = try await broker.send(path, headers: accept + (token.map { [("Authorization", "Bearer \($0)")] } ?? []))
+                #expect(reply.status == 404 && reply.json["schemas"] as? [String] == [LiveBroker.scimError] && reply.json["status"] as? String == "404", "\(path): \(reply.status) \(reply.body.prefix(200))")
+            }
+            let unservedMethods: [(String, [(String, String)])] = [("/scim/v2/ServiceProviderConfig", browser), ("/scim/v2/ServiceProviderConfig", []), ("//scim/v2/ServiceProviderConfig", browser)]
+            for (path, accept) in unservedMethods {
+                let wrongMethod = try await broker.send(path, method: .DELETE, headers: accept + [("Authorization", "Bearer \(system.token)")])
+                #expect(wrongMethod.status == 405 && wrongMethod.headers["allow"] == "GET", "\(wrongMethod.status) \(wrongMethod.headers)")
+                #expect(wrongMethod.json["schemas"] as? [String] == [LiveBroker.scimError] && wrongMethod.json["status"] as? String == "405", "\(wrongMethod.body.prefix(200))")
+            }
+            // Elsewhere an unknown address is still a page to a browser and the 405 still the API's JSON.
+            let nowhere = try await broker.send("/no-such-page", headers: browser)
+            #expect(nowhere.status == 404 && nowhere.headers["content-type"]?.hasPrefix("text/html") == true)
+            let wrongMethod = try await broker.send("/.well-known/openid-configuration", method: .DELETE)
+            #expect(wrongMethod.status == 405 && wrongMethod.json["error"] as? String == "method_not_allowed", "\(wrongMethod.body.prefix(200))")
+            let wrongMethodInBrowser = try await broker.send("/.well-known/openid-configuration", method: .DELETE, headers: browser)
+            #expect(wrongMethodInBrowser.status == 405 && wrongMethodInBrowser.headers["content-type"]?.hasPrefix("text/html") == true)
         }
     }
 
