@@ -30,17 +30,21 @@ struct DatabaseOutageTests {
                 }
                 // A member system is told the same in SCIM's shape (RFC 7644 §3.12), never OAuth JSON.
                 async let users = Self.named("SCIM GET /Users") { try await broker.scim(.GET, "/Users", token: scim.token) }
-                for (path, reply) in try await [("/v1/me", me), ("/oauth/userinfo", userinfo)] {
+                // Every answer is awaited before any is judged, so a failure names each request that got none.
+                let replies = await [me, userinfo, rotation, page, users]
+                let unanswered = replies.compactMap { reply -> Unanswered? in if case .failure(let error) = reply { error } else { nil } }
+                guard unanswered.isEmpty else { throw Unanswered.Several(requests: unanswered) }
+                for (path, reply) in try [("/v1/me", replies[0].get()), ("/oauth/userinfo", replies[1].get())] {
                     #expect(reply.status == 503, "\(path): \(reply.status) \(reply.body)")
                     #expect(reply.string("error") == "temporarily_unavailable")
                     #expect(reply.string("message_id") == "temporarily_unavailable")
                 }
-                let refused = try await rotation
+                let refused = try replies[2].get()
                 #expect(refused.status == 503, "\(refused.body)")
                 #expect(refused.string("error") == "temporarily_unavailable")
-                let shown = try await page
+                let shown = try replies[3].get()
                 #expect(shown.status == 503 && shown.body.contains("<html"), "browsers get a page: \(shown.status) \(shown.body.prefix(200))")
-                let listed = try await users
+                let listed = try replies[4].get()
                 #expect(listed.status == 503, "\(listed.body.prefix(200))")
                 #expect(listed.json["schemas"] as? [String] == [LiveBroker.scimError] && listed.json["status"] as? String == "503" && listed.json["error"] == nil)
             } catch {
@@ -61,14 +65,19 @@ struct DatabaseOutageTests {
         let waited: Duration
         let error: any Error
         var description: String { "\(request): no answer after \(waited): \(error)" }
+
+        struct Several: Error, CustomStringConvertible {
+            let requests: [Unanswered]
+            var description: String { requests.map(\.description).joined(separator: "; ") }
+        }
     }
 
-    static func named<Answer: Sendable>(_ request: String, _ send: () async throws -> Answer) async throws -> Answer {
+    static func named(_ request: String, _ send: () async throws -> LiveBroker.Reply) async -> Result<LiveBroker.Reply, Unanswered> {
         let started = ContinuousClock.now
         do {
-            return try await send()
+            return .success(try await send())
         } catch {
-            throw Unanswered(request: request, waited: ContinuousClock.now - started, error: error)
+            return .failure(Unanswered(request: request, waited: ContinuousClock.now - started, error: error))
         }
     }
 }
