@@ -27,7 +27,7 @@ public final class PostgresDriver: DatabaseDriver {
             try await Self.leased { started in
                 try await client.withConnection { connection in
                     started()
-                    return try await body(connection.sql(queryLogLevel: nil, logger: logger))
+                    return try await Self.untilClosed(connection) { try await body(connection.sql(queryLogLevel: nil, logger: logger)) }
                 }
             }
         }
@@ -37,9 +37,13 @@ public final class PostgresDriver: DatabaseDriver {
         let (logger, client) = (self.logger, self.client)
         return try await Self.translatingErrors {
             try await Self.leased { started in
-                try await client.withTransaction(logger: logger) { connection in
+                try await client.withConnection { connection in
                     started()
-                    return try await body(connection.sql(queryLogLevel: nil, logger: logger))
+                    return try await Self.untilClosed(connection) {
+                        try await connection.withTransaction(logger: logger) { connection in
+                            try await body(connection.sql(queryLogLevel: nil, logger: logger))
+                        }
+                    }
                 }
             }
         }
@@ -75,6 +79,25 @@ public final class PostgresDriver: DatabaseDriver {
                 }
             }
             throw CancellationError()
+        }
+    }
+
+    /// `operation`'s result, or ``StoreError/unavailable(_:)`` as soon as `connection` closes, whichever
+    /// comes first. The pool can hand out a connection the server has just dropped (a restart, a
+    /// failover, `pg_terminate_backend`) before it hears of the close; a query written to it then is
+    /// lost without an error, and its caller would wait for ever, deaf to cancellation. So the caller
+    /// stops waiting when the connection closes, and the lost query's task is left to nobody. A slow
+    /// operation on a live connection (a migration waiting for another's lock) is not limited.
+    static func untilClosed<R: Sendable>(_ connection: PostgresConnection, _ operation: @escaping @Sendable () async throws -> R) async throws -> R {
+        let work = Task { try await operation() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let answer = FirstAnswer(continuation)
+                connection.closeFuture.whenComplete { _ in answer.give(.failure(StoreError.unavailable("the database closed the connection"))) }
+                Task { answer.give(await work.result) }
+            }
+        } onCancel: {
+            work.cancel()
         }
     }
 
