@@ -11,6 +11,7 @@ import SQLKit
 public final class PostgresDriver: DatabaseDriver {
     public let kind = DatabaseKind.postgres
     private let client: PostgresClient
+    private let closeWatch = ConnectionCloseWatch()
     private let logger: Logger
 
     /// An arbitrary constant that names Portvakt's migration lock among advisory locks.
@@ -22,24 +23,24 @@ public final class PostgresDriver: DatabaseDriver {
     }
 
     public func withSession<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let (logger, client) = (self.logger, self.client)
+        let (logger, client, closeWatch) = (self.logger, self.client, self.closeWatch)
         return try await Self.translatingErrors {
             try await Self.leased { started in
                 try await client.withConnection { connection in
                     started()
-                    return try await Self.untilClosed(connection) { try await body(connection.sql(queryLogLevel: nil, logger: logger)) }
+                    return try await closeWatch.untilClosed(connection) { try await body(connection.sql(queryLogLevel: nil, logger: logger)) }
                 }
             }
         }
     }
 
     public func withTransaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let (logger, client) = (self.logger, self.client)
+        let (logger, client, closeWatch) = (self.logger, self.client, self.closeWatch)
         return try await Self.translatingErrors {
             try await Self.leased { started in
                 try await client.withConnection { connection in
                     started()
-                    return try await Self.untilClosed(connection) {
+                    return try await closeWatch.untilClosed(connection) {
                         try await connection.withTransaction(logger: logger) { connection in
                             try await body(connection.sql(queryLogLevel: nil, logger: logger))
                         }
@@ -79,25 +80,6 @@ public final class PostgresDriver: DatabaseDriver {
                 }
             }
             throw CancellationError()
-        }
-    }
-
-    /// `operation`'s result, or ``StoreError/unavailable(_:)`` as soon as `connection` closes, whichever
-    /// comes first. The pool can hand out a connection the server has just dropped (a restart, a
-    /// failover, `pg_terminate_backend`) before it hears of the close; a query written to it then is
-    /// lost without an error, and its caller would wait for ever, deaf to cancellation. So the caller
-    /// stops waiting when the connection closes, and the lost query's task is left to nobody. A slow
-    /// operation on a live connection (a migration waiting for another's lock) is not limited.
-    static func untilClosed<R: Sendable>(_ connection: PostgresConnection, _ operation: @escaping @Sendable () async throws -> R) async throws -> R {
-        let work = Task { try await operation() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let answer = FirstAnswer(continuation)
-                connection.closeFuture.whenComplete { _ in answer.give(.failure(StoreError.unavailable("the database closed the connection"))) }
-                Task { answer.give(await work.result) }
-            }
-        } onCancel: {
-            work.cancel()
         }
     }
 
