@@ -41,13 +41,12 @@ final class ConnectionCloseWatch: Sendable {
 }
 
 extension ConnectionCloseWatch {
-    /// `operation`'s result, or ``StoreError/unavailable(_:)`` as soon as `connection` closes, whichever
-    /// comes first. The pool can hand out a connection the server has just dropped (a restart, a
+    /// `operation`'s result, or ``StoreError/unavailable(_:)`` once `connection` has closed (250 ms
+    /// after), whichever comes first. The pool can hand out a connection the server has just dropped (a restart, a
     /// failover, `pg_terminate_backend`) before it hears of the close; a query written to it then is
     /// lost without an error, and its caller would wait for ever, deaf to cancellation. So the caller
     /// stops waiting when the connection closes, and the lost query's task is left to nobody. A slow
     /// operation on a live connection (a migration waiting for another's lock) is not limited.
-
     func untilClosed<R: Sendable>(_ connection: PostgresConnection, _ operation: @escaping @Sendable () async throws -> R) async throws -> R {
         let work = Task { try await operation() }
         return try await withTaskCancellationHandler {
