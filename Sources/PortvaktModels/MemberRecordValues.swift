@@ -90,8 +90,26 @@ public struct MemberRecordWriteEffects: Sendable {
     /// Accounts that took a record because they carry its personnummer (as a login by that number
     /// would link them): (account, record).
     public var linked: [(userID: String, recordID: String)] = []
+    /// Accounts whose record now carries a number that is not theirs (or who have none): their
+    /// membership on it ended and the organisation's review has an entry (issue 58).
+    public var detached: [DetachedHolder] = []
+    /// Accounts whose record's role changed to one above peer mentor: (account, record).
+    public var promoted: [(userID: String, recordID: String)] = []
 
     public init() {}
+}
+
+/// An account that held a record until the record's number said it is someone else's.
+public struct DetachedHolder: Sendable, Hashable {
+    public let userID: String
+    public let recordID: String
+    public let organisationID: String
+
+    public init(userID: String, recordID: String, organisationID: String) {
+        self.userID = userID
+        self.recordID = recordID
+        self.organisationID = organisationID
+    }
 }
 
 /// The one attribute a directory listing is filtered on (SCIM `filter` with `eq`).

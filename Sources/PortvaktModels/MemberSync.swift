@@ -63,6 +63,10 @@ public struct MemberSyncEntry: Sendable, Hashable, Codable {
     }
 
     public static func vaultRecord(entryID: String) -> String { "member-sync:\(entryID)" }
+
+    /// The source of a review entry the member directory left when a record's new number was
+    /// not its holder's; a login's is `bankid-login-detached` or `vipps-login-detached`.
+    public static let directoryDetachedSource = "member-directory-detached"
 }
 
 /// A message for an organisation's own member system, delivered by the outbox worker. The

@@ -40,8 +40,9 @@ struct DirectoryHarness: Sendable {
         try await DirectoryStore.with { store in
             let nhf = try await store.createOrganisation(slug: "nhf", name: "NHF")
             let hlf = try await store.createOrganisation(slug: "hlf", name: "HLF")
+            let mailer = Mailer(store: store, cipher: try Fixtures().keys.cipher, accountURL: { "https://portvakt.example/account" }, now: { Fixtures.now })
             let directory = MemberDirectory(
-                store: store, vault: vault, personnummerContext: .production, leaving: MembershipEnding(store: store),
+                store: store, vault: vault, personnummerContext: .production, leaving: MembershipEnding(store: store), mailer: mailer,
                 logger: Logger(label: "portvakt.test"), now: { Fixtures.now }
             )
             try await body(DirectoryHarness(store: store, vault: vault, directory: directory, organisationID: nhf.id, otherOrganisationID: hlf.id))

@@ -43,6 +43,10 @@ public enum AuditAction: String, Sendable, CaseIterable {
 
     // Member records and the member-sync write-back.
     case memberLinkRefused = "member.link.refused"
+    /// A record's number disagreed with the account holding it: the account's membership on it ended, to the organisation's review.
+    case memberDetached = "member.detached"
+    /// A member system or an import gave an existing account a membership or a role above peer mentor: the person's own security event.
+    case membershipGranted = "membership.granted"
     case memberOutboxRetried = "member.outbox.retried"
     case memberClaimCodeSent = "member.claim.code_sent"
     case memberClaimLinked = "member.claim.linked"

@@ -16,6 +16,7 @@ public protocol MemberAdministrationStore: Sendable {
     func memberRecords(organisationID: String) async throws -> [MemberRecord]
     func recordHolders(organisationID: String) async throws -> [String: String]
     func outboxMessages(organisationID: String, status: String?) async throws -> [OutboxMessage]
+    func organisationRoles(userID: String) async throws -> [OrganisationRoles]
 }
 
 /// An administrator's actions on members and deliveries that the JSON API and the portal share:
@@ -52,21 +53,37 @@ public struct MemberAdministration: Sendable {
         return try await store.outboxMessages(organisationID: organisation.organisationID, status: status)
     }
 
+    /// Administrator scope (DESIGN.md, "Trust between organisations"): a person's own sign-in
+    /// methods (devices, passkeys, sessions, password) are changed by an organisation's
+    /// administrator only when the person belongs to that organisation alone; a person in others
+    /// too does it in My account (or the operator, with `user sign-out`).
+    public static func mayChangeSignInMethods(memberOf organisations: Set<String>, by organisationID: String) -> Bool {
+        organisations == [organisationID]
+    }
+
+    /// Whether this organisation's administrators may change the member's sign-in methods.
+    public func mayChangeSignInMethods(of userID: String, in organisationID: String) async throws -> Bool {
+        Self.mayChangeSignInMethods(memberOf: Set(try await store.organisationRoles(userID: userID).map(\.organisationID)), by: organisationID)
+    }
+
     /// A lost phone: every biometric device of the member is revoked, which ends the sessions
     /// they unlocked; the member is told by email. A phone unlocks the member in every
     /// organisation they belong to, so one organisation's administrator needs the policy of the
     /// other sensitive actions (``SensitiveAction/devicesRemoveAll``), checked before anything
-    /// about the member is read.
+    /// about the member is read, and acts only on a member of theirs alone
+    /// (``mayChangeSignInMethods(memberOf:by:)``).
     /// - Returns: how many were revoked.
     /// - Throws: ``DomainError/notAllowed`` for anyone but an administrator there;
     ///   ``DomainError/stepUpRequired(_:)`` without a fresh BankID, Vipps or passkey sign-in;
-    ///   ``DomainError/notFound(_:)`` for someone who is not a member of the organisation.
+    ///   ``DomainError/notFound(_:)`` for someone who is not a member of the organisation;
+    ///   ``DomainError/signInMethodsElsewhere`` for a member of other organisations too.
     public func removeAllDevices(of userID: String, in organisation: OrganisationRoles, by actor: Actor, source: String) async throws -> Int {
         let now = now()
         try actor.authorize(.devicesRemoveAll, in: organisation, at: now)
         guard try await store.memberships(organisationID: organisation.organisationID).contains(where: { $0.userId == userID }) else {
             throw DomainError.notFound("member")
         }
+        guard try await mayChangeSignInMethods(of: userID, in: organisation.organisationID) else { throw DomainError.signInMethodsElsewhere }
         var revoked = 0
         for device in try await store.activeDevices(userID: userID) where try await store.revokeDevice(id: device.id, userID: userID, now: now) {
             revoked += 1

@@ -37,6 +37,7 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let suspendOwnMembership = Reason(rawValue: "suspend_own_membership")
         public static let notSuspended = Reason(rawValue: "not_suspended")
         public static let inviteSuspended = Reason(rawValue: "invite_suspended")
+        public static let signInMethodsElsewhere = Reason(rawValue: "sign_in_methods_elsewhere")
     }
 
     private enum Code: Sendable, Hashable {
@@ -132,6 +133,11 @@ public struct DomainError: Error, Sendable, Hashable, CustomStringConvertible {
     )
     public static let inviteAccountElsewhere = refused(
         .conflict, .inviteAccountElsewhere, "The member's account also has roles in other organisations, which a password would open too."
+    )
+    /// Issue 58: the person belongs to other organisations too, whose sign-in the change would end.
+    public static let signInMethodsElsewhere = refused(
+        .conflict, .signInMethodsElsewhere,
+        "The person is a member of other organisations too: they remove their devices themselves in My account, or operations signs them out (user sign-out)."
     )
     public static let inviteEmailOtherOrganisations = refused(
         .conflict, .inviteEmailOtherOrganisations, "The email address is also on members of other organisations not linked to the same account."

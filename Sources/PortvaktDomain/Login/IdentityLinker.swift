@@ -20,16 +20,20 @@ public protocol IdentityLinkStore: Sendable {
     ) async throws -> User
     func memberSyncEntries(organisationID: String, outcome: MemberSyncOutcome?, status: String?, limit: Int) async throws -> [MemberSyncEntry]
     func recordMemberSync(_ writes: MemberSyncWrites, now: Date) async throws
+    /// Ends `holderID`'s memberships resting on the record, as ending a membership does, with
+    /// `writes`, in one transaction; nil when that account no longer holds it.
+    @discardableResult
+    func detachMemberRecord(id recordID: String, from holderID: String, reason: String, writes: MemberSyncWrites, now: Date) async throws -> EndedAccess?
 }
 
-/// Finds the user behind a BankID or Vipps login, as DESIGN.md orders it: the linked provider
-/// account, then a user with the same personnummer, then member records with the same
-/// personnummer or verified phone number (joining the user who already holds such a record).
-/// Nobody is created without a member record.
+/// Finds the user behind a BankID or Vipps login, as ``LinkingRule`` decides it: the linked
+/// provider account, then the account with the same verified personnummer, then the member
+/// records with that personnummer or the verified phone number (joining only an account with the
+/// login's own number, else creating one). Nobody is created without a member record.
 ///
-/// Phone numbers are reassigned, mistyped and shared in families, so a phone match links only a
-/// record with no number that no account holds; any other is not linked, audited, and (when the
-/// provider gave a personnummer) put on the organisation's review list.
+/// A record carrying the login's number but held by an account that is not this person's is
+/// detached from it and goes to its organisation's review; the login goes on with the records
+/// that agree, so one organisation's bad data never refuses a person everywhere.
 public struct IdentityLinker: Sendable {
     public let store: any IdentityLinkStore
     public let vault: PersonnummerVault
@@ -72,18 +76,32 @@ public struct IdentityLinker: Sendable {
                     return user
                 }
                 var records: [MemberRecord] = []
-                if let index { records = try await store.memberRecords(personnummerIndex: index) }
+                if let index {
+                    for record in try await store.memberRecords(personnummerIndex: index) {
+                        let holder = try await store.user(holdingAnyOf: [record])
+                        if LinkingRule.byNumber(holder: holder, loginIndex: index) == .detach, let holder {
+                            try await detach(record, from: holder, login: login, now: now)
+                        }
+                        records.append(record)
+                    }
+                }
                 if let phone = login.phone {
-                    let byPhone = try await store.memberRecords(phone: phone).filter { candidate in !records.contains { $0.id == candidate.id } }
-                    let (linkable, refused) = try await phoneMatches(byPhone, index: index)
-                    records += linkable
+                    var refused: [(MemberRecord, String)] = []
+                    for record in try await store.memberRecords(phone: phone) where !records.contains(where: { $0.id == record.id }) {
+                        let holder = try await store.user(holdingAnyOf: [record])
+                        switch LinkingRule.byPhone(record, holder: holder, loginIndex: index, loginName: login.name) {
+                        case .take: records.append(record)
+                        case .refuse(let reason): refused.append((record, reason))
+                        case .detach: break
+                        }
+                    }
                     if !refused.isEmpty { try await recordRefused(refused, login: login, now: now) }
                 }
                 guard let first = records.first else { return nil }
                 if let holder = try await store.user(holdingAnyOf: records) {
-                    // A record may carry the login's number (an administrator took it into the
-                    // record), yet be held by an account with another number: never that account.
-                    if let held = holder.personnummer?.index, held != index { return nil }
+                    // Only an account with the login's own number is left holding one (a
+                    // concurrent first login of this person); any other was detached above.
+                    guard let index, holder.personnummer?.index == index else { return nil }
                     _ = try await store.linkIdentity(userID: holder.id, provider: login.provider, subject: login.subject, now: now)
                     return holder
                 }
@@ -117,9 +135,9 @@ public struct IdentityLinker: Sendable {
     /// (an address shared in a family or by a coordinator must not hand over someone else's
     /// membership). An organisation with two such records is left out: a person decides.
     public func claimableByEmail(_ records: [MemberRecord], name: String?) async throws -> [MemberRecord] {
-        guard let name, !Self.words(name).isEmpty else { return [] }
+        guard let name, !LinkingRule.words(name).isEmpty else { return [] }
         var free: [MemberRecord] = []
-        for record in records where record.personnummer == nil && Self.sameName(record.fullName, name) {
+        for record in records where record.personnummer == nil && LinkingRule.sameName(record.fullName, name) {
             if try await store.user(holdingAnyOf: [record]) == nil { free.append(record) }
         }
         let organisations = Dictionary(grouping: free, by: \.organisationId)
@@ -145,58 +163,47 @@ public struct IdentityLinker: Sendable {
         }
     }
 
-    /// Names compared without case and accents by their first given name and last surname, a
-    /// hyphenated name being one (`Kari Nordmann` is `Kari Elisabeth Nordmann`; `Lise Berg` is
-    /// not `Anne-Lise Berg`, nor `Ida Kari Nordmann`).
-    static func sameName(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (words(a), words(b))
-        guard x.count >= 2, y.count >= 2 else { return false }
-        return x.first == y.first && x.last == y.last
+    /// A record whose number is the login's, held by an account that is not this person's: the
+    /// account's memberships on it end (as an ending does) and the organisation's review gets an
+    /// open entry naming the account, in one transaction; audited on the record and the login.
+    private func detach(_ record: MemberRecord, from holder: User, login: Login, now: Date) async throws {
+        let source = "\(login.provider.rawValue)-login"
+        var writes = MemberSyncWrites()
+        writes.entries.append(MemberSyncEntry(
+            occurredAt: now, organisationID: record.organisationId, memberRecordID: record.id, userID: holder.id,
+            source: "\(source)-detached", outcome: .conflict
+        ))
+        let reason = holder.personnummer == nil ? "holder_without_number" : "holder_with_another_number"
+        writes.audit.append(AuditEvent(
+            occurredAt: now, action: .memberDetached, outcome: reason, organisationID: UUID(uuidString: record.organisationId),
+            subjectType: "member", subjectID: record.id, source: source, details: ["holder": holder.id]
+        ))
+        try await store.detachMemberRecord(id: record.id, from: holder.id, reason: MembershipEnding.sessionReason, writes: writes, now: now)
     }
 
-    private static func words(_ name: String) -> [String] {
-        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "nb_NO"))
-            .split(whereSeparator: { !$0.isLetter && $0 != "-" }).map(String.init)
-    }
-
-    /// The phone-matched records a login may link, and those it may not. A phone number proves
-    /// only that the phone is the person's now: it may claim a record that has no number and
-    /// that no account holds yet, nothing more (an account is joined by its own credentials,
-    /// the personnummer or the provider account, never by a phone).
-    /// (A record held by an account with the login's own personnummer is that person's: a
-    /// concurrent first login of theirs made it a moment ago.)
-    private func phoneMatches(_ records: [MemberRecord], index: String?) async throws -> (linkable: [MemberRecord], refused: [MemberRecord]) {
-        var linkable: [MemberRecord] = [], refused: [MemberRecord] = []
-        for record in records {
-            let holder = try await store.user(holdingAnyOf: [record])
-            let ownHolder = index != nil && holder?.personnummer?.index == index
-            let free = record.personnummer == nil && (holder == nil || ownHolder)
-            if free { linkable.append(record) } else { refused.append(record) }
-        }
-        return (linkable, refused)
-    }
-
-    /// A refused phone match, audited for the record and for the login. With the login's
-    /// personnummer it goes to the organisation's review list as a conflict entry holding that
-    /// number sealed, as a sync conflict does; without one there is nothing to decide on.
-    private func recordRefused(_ records: [MemberRecord], login: Login, now: Date) async throws {
+    /// Refused phone matches, audited for the record and for the login. One where phone and name
+    /// matched, with the login's personnummer, also goes to the organisation's review list as a
+    /// conflict entry holding that number sealed, as a sync conflict does; no other (a phone
+    /// alone never puts a number in front of the organisation that recorded the phone).
+    private func recordRefused(_ refusals: [(MemberRecord, String)], login: Login, now: Date) async throws {
         let source = "\(login.provider.rawValue)-phone-match"
         var writes = MemberSyncWrites()
-        for record in records {
+        for (record, reason) in refusals {
             let entryID = UUID().uuidString.lowercased()
             let holder = try await store.user(holdingAnyOf: [record])
-            // One open review entry per record: repeated logins add audit events, not entries.
-            let open = try await store.memberSyncEntries(organisationID: record.organisationId, outcome: .conflict, status: "open", limit: 500)
-                .contains { $0.memberRecordId == record.id && $0.source == source }
-            if let number = login.personnummer, !open {
-                writes.entries.append(MemberSyncEntry(
-                    id: entryID, occurredAt: now, organisationID: record.organisationId, memberRecordID: record.id, userID: holder?.id,
-                    source: source, outcome: .conflict, loginPersonnummer: try vault.seal(number, record: MemberSyncEntry.vaultRecord(entryID: entryID))
-                ))
-            }
-            let reason = login.personnummer == nil ? "phone_match_without_number" : "phone_match_not_free"
             var details = ["holder": holder?.id ?? "none"]
-            if login.personnummer != nil, !open { details["entry"] = entryID }
+            if let number = login.personnummer, reason == LinkingRule.notFree {
+                // One open review entry per record: repeated logins add audit events, not entries.
+                let open = try await store.memberSyncEntries(organisationID: record.organisationId, outcome: .conflict, status: "open", limit: 500)
+                    .contains { $0.memberRecordId == record.id && $0.source == source }
+                if !open {
+                    writes.entries.append(MemberSyncEntry(
+                        id: entryID, occurredAt: now, organisationID: record.organisationId, memberRecordID: record.id, userID: holder?.id,
+                        source: source, outcome: .conflict, loginPersonnummer: try vault.seal(number, record: MemberSyncEntry.vaultRecord(entryID: entryID))
+                    ))
+                    details["entry"] = entryID
+                }
+            }
             writes.audit.append(AuditEvent(
                 occurredAt: now, action: .memberLinkRefused, outcome: reason, actorUserID: nil,
                 organisationID: UUID(uuidString: record.organisationId), subjectType: "member", subjectID: record.id, source: source,

@@ -20,6 +20,9 @@ public enum MailNotice: Sendable, Hashable {
     case membershipLinked
     /// A passkey was added to the account (S18.1); its name as the member gave it.
     case passkeyAdded(name: String?)
+    /// A member system or an import of `organisation` (its name) gave the account a membership
+    /// or a role above peer mentor (issue 58).
+    case membershipGranted(organisation: String?, role: Role)
 
     /// The outbox's `kind`.
     public var kind: String {
@@ -31,6 +34,7 @@ public enum MailNotice: Sendable, Hashable {
         case .membershipCode: "membership_code"
         case .membershipLinked: "membership_linked"
         case .passkeyAdded: "passkey_added"
+        case .membershipGranted: "membership_granted"
         }
     }
 
@@ -105,6 +109,20 @@ public enum MailNotice: Sendable, Hashable {
                 l.pick("\(key) kan nå logge inn på kontoen din i nettleseren, og bekrefte administratorhandlinger.",
                        "\(key) can now sign in to your account in the browser, and confirm administrators' actions."),
                 notYou,
+            ]
+        case .membershipGranted(let organisation, let role):
+            subject = l.pick("Du har fått et medlemskap eller en rolle", "You were given a membership or a role")
+            let who = Self.cleaned(organisation) ?? l.pick("En organisasjon", "An organisation")
+            let as_ = switch role {
+            case .peerMentor: l.pick("likeperson", "peer mentor")
+            case .coordinator: l.pick("koordinator", "coordinator")
+            case .orgAdmin: l.pick("administrator", "administrator")
+            }
+            paragraphs = [
+                l.pick("\(who) har registrert deg som \(as_) i medlemssystemet sitt, og kontoen din i likepersonsappen har nå den rollen der.",
+                       "\(who) registered you as \(as_) in its member system, and your account in the peer-mentor app now has that role there."),
+                l.pick("Kjenner du ikke igjen dette? Kontakt organisasjonen, eller se Min konto på \(accountURL).",
+                       "Do you not recognise this? Contact the organisation, or see My account at \(accountURL)."),
             ]
         }
         return (subject, ([greeting] + paragraphs + [signature]).joined(separator: "\n\n"))

@@ -38,6 +38,13 @@ extension MemberDirectory {
     /// records an account took by its personnummer.
     func effectEvents(_ effects: MemberRecordWriteEffects, in organisationID: String, actor: DirectoryActor, at now: Date) -> [AuditEvent] {
         MembershipEnding.auditEvents(for: effects.ended, in: organisationID, source: actor.source, details: actor.details, at: now)
+            + effects.detached.map { detached in
+                AuditEvent(
+                    occurredAt: now, action: .memberDetached, outcome: "number_not_holders", organisationID: UUID(uuidString: organisationID),
+                    subjectType: "member", subjectID: detached.recordID, source: actor.source,
+                    details: actor.details.merging(["holder": detached.userID]) { _, own in own }
+                )
+            }
             + effects.linked.map { link in
                 AuditEvent(
                     occurredAt: now, action: .memberDirectoryLinked, outcome: "success", organisationID: UUID(uuidString: organisationID),

@@ -16,6 +16,8 @@ public protocol MemberDirectoryStore: Sendable {
         adding additions: [MemberRecord], changing changes: [MemberRecordChange], reason: String,
         audit: @escaping @Sendable (MemberRecordWriteEffects) -> [AuditEvent], now: Date
     ) async throws -> (written: [MemberRecord], effects: MemberRecordWriteEffects)
+    func user(id: String) async throws -> User?
+    func organisation(id: String) async throws -> Organisation?
 }
 
 /// An organisation's member records as its member system (SCIM), its import files and its
@@ -36,17 +38,19 @@ public struct MemberDirectory: Sendable {
     let vault: PersonnummerVault
     let personnummerContext: Personnummer.Context
     let leaving: MembershipEnding
+    let mailer: Mailer
     let logger: Logger
     let now: @Sendable () -> Date
 
     public init(
-        store: any MemberDirectoryStore, vault: PersonnummerVault, personnummerContext: Personnummer.Context, leaving: MembershipEnding, logger: Logger,
-        now: @escaping @Sendable () -> Date
+        store: any MemberDirectoryStore, vault: PersonnummerVault, personnummerContext: Personnummer.Context, leaving: MembershipEnding, mailer: Mailer,
+        logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.vault = vault
         self.personnummerContext = personnummerContext
         self.leaving = leaving
+        self.mailer = mailer
         self.logger = logger
         self.now = now
     }
@@ -173,12 +177,17 @@ extension MemberDirectory {
         adding additions: [MemberRecord], changing changes: [MemberRecordChange], in organisationID: String, by actor: DirectoryActor,
         events: [AuditEvent], now: Date
     ) async throws -> [MemberRecord] {
+        let roles = Dictionary(additions.map { ($0.id, $0.role) } + changes.map { ($0.before.id, $0.values.role) }) { _, last in last }
         do {
             let (written, effects) = try await store.writeMemberRecords(
                 adding: additions, changing: changes, reason: MembershipEnding.sessionReason,
-                audit: { [self] done in events + effectEvents(done, in: organisationID, actor: actor, at: now) }, now: now
+                audit: { [self] done in
+                    events + effectEvents(done, in: organisationID, actor: actor, at: now)
+                        + Self.grants(done, roles: roles).map { grantEvent($0, in: organisationID, actor: actor, at: now) }
+                }, now: now
             )
             leaving.log(effects.ended, in: organisationID, source: actor.source)
+            await tell(Self.grants(effects, roles: roles), in: organisationID)
             return written
         } catch let error as StoreError {
             if let refusal = DirectoryError.from(error) { throw refusal }

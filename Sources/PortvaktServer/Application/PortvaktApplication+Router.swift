@@ -17,7 +17,7 @@ extension PortvaktApplication {
     ) throws -> (router: Router<PortvaktRequestContext>, served: [String], declared: RouteTable) {
         let declared = try routes.table(sandboxMounted: sandbox != nil)
         let router = Router(context: PortvaktRequestContext.self)
-        let clientAddresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader)
+        let clientAddresses = ClientAddressResolver(trustedProxies: configuration.trustedProxies, header: configuration.proxyHeader, traceHeader: configuration.proxyTraceHeader)
         if configuration.tracing { router.add(middleware: RequestTracingMiddleware(resolver: clientAddresses)) }
         router.add(middleware: ClientAddressMiddleware(resolver: clientAddresses))
         router.add(middleware: RequestIDMiddleware())

@@ -134,7 +134,7 @@ struct ServerServices: Sendable {
         identities = ProviderIdentities(linker: linker, claims: claims, personnummerContext: personnummerContext, browserBinding: browserBinding)
         memberDirectory = MemberDirectory(
             store: store, vault: keys.vault, personnummerContext: personnummerContext,
-            leaving: MembershipEnding(store: store, logger: logger, now: now), logger: logger, now: now
+            leaving: MembershipEnding(store: store, logger: logger, now: now), mailer: mailer, logger: logger, now: now
         )
         scimTokens = SCIMTokens(store: store, now: now)
         activities = ActivityLog(store: store, now: now)

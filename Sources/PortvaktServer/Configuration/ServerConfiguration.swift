@@ -96,6 +96,8 @@ public struct ServerConfiguration: Sendable {
     var trustedProxies: [IPNetwork] = []
     /// The one header those proxies write; the other is ignored.
     var proxyHeader: ProxyHeader = .xForwardedFor
+    /// The header the trusted proxies pass a trace on in; nil: none is continued from them.
+    var proxyTraceHeader: String?
     /// The relying parties (`PORTVAKT_CLIENTS_FILE`; without it the development clients in
     /// development and none in production), with those named in `PORTVAKT_LEGACY_CLIENTS`
     /// allowed to go without PAR and DPoP for app versions from before them (audited each time).
@@ -260,6 +262,12 @@ public struct ServerConfiguration: Sendable {
         }
         configuration.proxyHeader = try settings.parse("PORTVAKT_PROXY_HEADER", default: .xForwardedFor, expected: "x-forwarded-for or forwarded (the one header the trusted proxies write)") {
             ProxyHeader(rawValue: $0.lowercased())
+        }
+        configuration.proxyTraceHeader = try settings.parse(
+            "PORTVAKT_PROXY_TRACE_HEADER", default: nil as String?, expected: "a header name, like x-proxy-traceparent (the header the trusted proxies set, never the client's)"
+        ) { text -> String?? in
+            let name = text.trimmingCharacters(in: .whitespaces).lowercased()
+            return !name.isEmpty && name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) ? .some(name) : .none
         }
         configuration.clientsFile = settings[ClientsFile.setting]
         var clients = if let path = configuration.clientsFile {

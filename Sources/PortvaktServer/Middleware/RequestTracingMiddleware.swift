@@ -7,9 +7,10 @@ import Tracing
 /// request log shows it (none for a path no route matched), the query (its values redacted by
 /// ``RedactingTracer``) and the status. Added only when tracing is on.
 ///
-/// A caller's trace is continued only from a trusted proxy or this machine, and only from a
-/// well-formed `traceparent` (version 00, lowercase hex): `tracestate` is never read, and nothing
-/// else of the request reaches the propagator, which logs what it cannot parse.
+/// A caller's trace is continued only from the header ``ClientAddressResolver/traceHeader(peer:)``
+/// names for its peer (a trusted proxy's own, or this machine's `traceparent`), and only when
+/// well formed (version 00, lowercase hex): `tracestate` is never read, and nothing else of the
+/// request reaches the propagator, which logs what it cannot parse.
 struct RequestTracingMiddleware: RouterMiddleware {
     typealias Context = PortvaktRequestContext
 
@@ -17,8 +18,8 @@ struct RequestTracingMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var parent = InstrumentationContext.current ?? .topLevel
-        if resolver.vouchesForTraces(peer: context.peer),
-           let traceparent = request.headers[.traceparent].flatMap(Self.wellFormed) {
+        if let header = resolver.traceHeader(peer: context.peer).flatMap(HTTPField.Name.init),
+           let traceparent = request.headers[header].flatMap(Self.wellFormed) {
             InstrumentationSystem.instrument.extract(["traceparent": traceparent], into: &parent, using: TraceparentExtractor())
         }
         return try await withSpan(request.method.rawValue, context: parent, ofKind: .server) { span in
@@ -63,8 +64,4 @@ private struct TraceparentExtractor: Extractor {
     func extract(key: String, from carrier: [String: String]) -> String? {
         carrier[key]
     }
-}
-
-extension HTTPField.Name {
-    static let traceparent = Self("traceparent")!
 }

@@ -37,7 +37,7 @@ enum PortalWords {
     /// The security events a person sees of their own, in words.
     static let eventActions = [
         "login.succeeded", "device.unlock", "device.registered", "device.revoked", "device.assertion_failed", "device.step_up", "user.password_step_up", "account.data_exported",
-        "passkey.registered", "passkey.removed", "passkey.refused",
+        "passkey.registered", "passkey.removed", "passkey.refused", "membership.granted",
     ]
 
     static func event(_ action: String, outcome: String, source: String?, _ language: Language) -> String {
@@ -58,6 +58,12 @@ enum PortalWords {
         case "passkey.registered": language.pick("La til en passnøkkel", "Added a passkey")
         case "passkey.removed": language.pick("Fjernet en passnøkkel", "Removed a passkey")
         case "passkey.refused": language.pick("En passnøkkel ble avvist", "A passkey was refused")
+        case "membership.granted":
+            switch outcome {
+            case "coordinator": language.pick("Et medlemssystem registrerte deg som koordinator", "A member system registered you as coordinator")
+            case "org_admin": language.pick("Et medlemssystem registrerte deg som administrator", "A member system registered you as administrator")
+            default: language.pick("Et medlemssystem registrerte deg som likeperson", "A member system registered you as peer mentor")
+            }
         case "user.password_step_up":
             outcome == "success" ? language.pick("Bekreftet med passord", "Confirmed with password")
                 : language.pick("Feil passord ved bekreftelse", "Wrong password when confirming")

@@ -13,6 +13,9 @@ struct ClientAddressResolver: Sendable {
     let trustedProxies: [IPNetwork]
     /// The header the trusted proxies write.
     var header: ProxyHeader = .xForwardedFor
+    /// The header in which the trusted proxies pass on a trace they started or vouch for
+    /// (`PORTVAKT_PROXY_TRACE_HEADER`); nil: a trusted proxy's requests start new traces.
+    var traceHeader: String? = nil
 
     func clientAddress(peer: String?, forwarded: [String], forwardedFor: [String]) -> String {
         guard let peer = peer.flatMap(IPAddress.init) else { return "unknown" }
@@ -32,12 +35,14 @@ struct ClientAddressResolver: Sendable {
         return nearest.description
     }
 
-    /// Whether a caller at `peer` may continue its own trace (`traceparent`): a trusted proxy,
-    /// or this machine (the embedded sandbox, a sidecar). Anyone else starts a new trace, so that
-    /// strangers cannot choose which of their requests are sampled.
-    func vouchesForTraces(peer: String?) -> Bool {
-        guard let address = peer.flatMap(IPAddress.init) else { return false }
-        return address.isLoopback || isTrusted(address)
+    /// The header whose trace a request from `peer` continues, so that strangers cannot choose
+    /// which of their requests are sampled: from a trusted proxy only the header the operator
+    /// named for it (a proxy passes a client's own `traceparent` on unread), from this machine
+    /// that is no proxy (the embedded sandbox, a sidecar) `traceparent`, from anyone else none.
+    func traceHeader(peer: String?) -> String? {
+        guard let address = peer.flatMap(IPAddress.init) else { return nil }
+        if isTrusted(address) { return traceHeader }
+        return address.isLoopback ? "traceparent" : nil
     }
 
     private func isTrusted(_ address: IPAddress) -> Bool {

@@ -51,7 +51,18 @@ extension PortvaktStore {
             }
             var effects = MemberRecordWriteEffects()
             effects.ended = try await Self.endMemberships(recordIDs: changes.filter(\.ends).map(\.before.id), reason: reason, at: time, in: db)
-            try await Self.moveRoles(changes.filter { $0.values.active && $0.values.role != $0.before.role }, in: db)
+            let numbered = changes.filter { if case .set = $0.personnummer { $0.values.active } else { false } }.map(\.before.id)
+            effects.detached = try await Self.disagreeingHolders(recordIDs: numbered, in: db)
+            if !effects.detached.isEmpty {
+                effects.ended += try await Self.detach(effects.detached, reason: reason, at: time, in: db)
+                for detached in effects.detached {
+                    try await db.insert(into: "member_sync_log").row(MemberSyncEntry(
+                        occurredAt: now, organisationID: detached.organisationID, memberRecordID: detached.recordID, userID: detached.userID,
+                        source: MemberSyncEntry.directoryDetachedSource, outcome: .conflict
+                    )).run()
+                }
+            }
+            effects.promoted = try await Self.moveRoles(changes.filter { $0.values.active && $0.values.role != $0.before.role }, in: db)
             let lasting = changes.filter(\.values.active).map(\.before.id) + additions.filter(\.isActive).map(\.id)
             effects.linked = try await Self.linkHolders(recordIDs: lasting, at: time, in: db)
             for event in audit(effects) { try await Self.append(event, in: db, keys: auditKeys) }
@@ -152,9 +163,7 @@ extension PortvaktStore {
     }
 
     /// Ends, in the caller's transaction, the memberships resting on these records. An account
-    /// left with none anywhere loses every way in at once: its sessions are revoked (`reason`;
-    /// their refresh tokens stop working), its portal sessions deleted, its devices revoked and
-    /// its passkeys removed.
+    /// left with none anywhere loses every way in at once (``endAccess(lost:reason:at:in:)``).
     static func endMemberships(recordIDs: [String], reason: String, at time: Int64, in db: any SQLDatabase) async throws -> [EndedAccess] {
         var lost: [String: Set<String>] = [:]
         for batch in recordIDs.batches(of: batchSize) {
@@ -162,6 +171,48 @@ extension PortvaktStore {
                 lost[try row.decode(column: "user_id", as: String.self), default: []].insert(try row.decode(column: "organisation_id", as: String.self))
             }
         }
+        return try await endAccess(lost: lost, reason: reason, at: time, in: db)
+    }
+
+    /// Ends, in the caller's transaction, each account's memberships resting on its record (and
+    /// no one else's), as ``endMemberships(recordIDs:reason:at:in:)`` does.
+    static func detach(_ holders: [DetachedHolder], reason: String, at time: Int64, in db: any SQLDatabase) async throws -> [EndedAccess] {
+        var lost: [String: Set<String>] = [:]
+        for holder in holders {
+            for row in try await db.delete(from: "memberships").where("member_record_id", .equal, holder.recordID).where("user_id", .equal, holder.userID)
+                .returning("organisation_id").all() {
+                lost[holder.userID, default: []].insert(try row.decode(column: "organisation_id", as: String.self))
+            }
+        }
+        return try await endAccess(lost: lost, reason: reason, at: time, in: db)
+    }
+
+    /// The accounts holding these records whose verified number is not the record's (or who have
+    /// none): ``LinkingRule/holderAgrees(holderIndex:recordIndex:)`` in SQL.
+    private static func disagreeingHolders(recordIDs: [String], in db: any SQLDatabase) async throws -> [DetachedHolder] {
+        var holders: [DetachedHolder] = []
+        for batch in recordIDs.batches(of: batchSize) {
+            for row in try await db.raw("""
+                SELECT DISTINCT memberships.user_id, memberships.member_record_id, member_records.organisation_id \
+                FROM memberships JOIN member_records ON member_records.id = memberships.member_record_id \
+                JOIN users ON users.id = memberships.user_id \
+                WHERE memberships.member_record_id IN (\(binds: batch)) \
+                AND (users.personnummer_index IS NULL OR users.personnummer_index <> member_records.personnummer_index)
+                """).all() {
+                holders.append(DetachedHolder(
+                    userID: try row.decode(column: "user_id", as: String.self), recordID: try row.decode(column: "member_record_id", as: String.self),
+                    organisationID: try row.decode(column: "organisation_id", as: String.self)
+                ))
+            }
+        }
+        return holders
+    }
+
+    /// What losing these memberships (account → organisations) leaves each account: one left with
+    /// none anywhere loses every way in at once: its sessions are revoked (`reason`; their
+    /// refresh tokens stop working), its portal sessions deleted, its devices revoked and its
+    /// passkeys removed.
+    private static func endAccess(lost: [String: Set<String>], reason: String, at time: Int64, in db: any SQLDatabase) async throws -> [EndedAccess] {
         let users = lost.keys.sorted()
         var keeping = Set<String>()
         for batch in users.batches(of: batchSize) {
@@ -194,7 +245,9 @@ extension PortvaktStore {
 
     /// Moves the roles resting on these records to each record's new role (an account with that
     /// role in the organisation already keeps the one it has).
-    private static func moveRoles(_ changes: [MemberRecordChange], in db: any SQLDatabase) async throws {
+    /// - Returns: the accounts now holding a record at a role above peer mentor, which they are told of.
+    private static func moveRoles(_ changes: [MemberRecordChange], in db: any SQLDatabase) async throws -> [(userID: String, recordID: String)] {
+        var promoted: [(userID: String, recordID: String)] = []
         for batch in changes.batches(of: batchSize) {
             let roles = Dictionary(batch.map { ($0.before.id, $0.values.role) }, uniquingKeysWith: { _, last in last })
             let moved = try await db.delete(from: "memberships").where("member_record_id", .in, batch.map(\.before.id))
@@ -208,8 +261,12 @@ extension PortvaktStore {
                     SQLBind(membership.createdAt)
                 )
             }
-            try await insert.ignoringConflicts(with: ["user_id", "organisation_id", "role"]).run()
+            for row in try await insert.ignoringConflicts(with: ["user_id", "organisation_id", "role"]).returning("user_id", "member_record_id", "role").all() {
+                guard try row.decode(column: "role", as: String.self) != Role.peerMentor.rawValue else { continue }
+                promoted.append((try row.decode(column: "user_id", as: String.self), try row.decode(column: "member_record_id", as: String.self)))
+            }
         }
+        return promoted
     }
 
     /// Gives each lasting record that no account holds to the account carrying its personnummer,

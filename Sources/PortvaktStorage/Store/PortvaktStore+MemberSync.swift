@@ -45,6 +45,20 @@ extension PortvaktStore {
         try await write { db in try await writes.apply(in: db, auditKeys: auditKeys, now: now) }
     }
 
+    /// Ends `holderID`'s memberships resting on the record (an account left with none loses every
+    /// way in, as an ending does), with `writes`, in one transaction.
+    /// - Returns: what it did to the account; nil when the account no longer held the record
+    ///   (then nothing is written).
+    @discardableResult
+    public func detachMemberRecord(id recordID: String, from holderID: String, reason: String, writes: MemberSyncWrites, now: Date = Date()) async throws -> EndedAccess? {
+        try await write { db in
+            let holders = [DetachedHolder(userID: holderID, recordID: recordID, organisationID: "")]
+            guard let ended = try await Self.detach(holders, reason: reason, at: now.millisecondsSince1970, in: db).first else { return nil }
+            try await writes.apply(in: db, auditKeys: auditKeys, now: now)
+            return ended
+        }
+    }
+
     /// Resolves an open conflict, with the writes the decision brings (the record's new number,
     /// an outbox message, audit events) in the same transaction.
     /// - Returns: false when the entry is not an open conflict (resolved already, or unknown).

@@ -15,8 +15,13 @@ extension PortvaktStore {
     public func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit: AuditEvent) async throws {
         try await write { db in
             // A disabled account is never merged: its ways in would open the other (issue 45 item 5).
-            guard try await db.select().column("id").from("users").where("id", .in, [keepID, removeID])
-                .where("disabled_at", .is, SQLLiteral.null).all().count == 2 else {
+            // PostgreSQL: both rows are locked (in one order, so two merges cannot deadlock), and
+            // a disable or an erasure that got there first is waited for and then seen: a merge
+            // never undoes it (issue 58). SQLite writes one transaction at a time.
+            let lock: SQLQueryString = db.dialect.name == "postgresql" ? " FOR UPDATE" : ""
+            guard try await db.raw("""
+                SELECT id FROM users WHERE id IN (\(binds: [keepID, removeID])) AND disabled_at IS NULL ORDER BY id\(lock)
+                """).all().count == 2 else {
                 throw StoreError.notFound("users")
             }
             let removed = try await db.select().column("*").from("users").where("id", .equal, removeID).first(as: User.self)

@@ -16,10 +16,10 @@ struct IdentityLinkingTests {
         try PersonnummerVault(cipher: FieldCipher(keys: [.init(id: "k1", bytes: Data(repeating: 7, count: 32))]), indexKey: Data(repeating: 9, count: 32))
     }
 
-    static func member(_ store: PortvaktStore, vault: PersonnummerVault, number: Personnummer?, phone: String?) async throws -> MemberRecord {
+    static func member(_ store: PortvaktStore, vault: PersonnummerVault, number: Personnummer?, phone: String?, name: String = "Test Person") async throws -> MemberRecord {
         let organisation = try await store.createOrganisation(slug: "org-\(UUID().uuidString.prefix(8))", name: "Org")
         return try await store.createMemberRecord(
-            organisationID: organisation.id, NewMemberRecord(fullName: "Test Person", phone: phone, role: .coordinator),
+            organisationID: organisation.id, NewMemberRecord(fullName: name, phone: phone, role: .coordinator),
             personnummer: number.map { n in { id in try vault.protect(n, record: MemberRecord.personnummerContext(recordID: id)) } }
         )
     }
@@ -77,13 +77,16 @@ struct IdentityLinkingTests {
 
             // Review III item 1: a login without a personnummer (Vipps `nin` not approved) whose phone
             // matches a record someone holds (and with a number) is not that someone.
-            let byPhone = try await linker.user(for: .init(provider: .vipps, subject: "v-2", personnummer: nil, phone: "+4790000099", name: nil), now: Date())
+            let byPhone = try await linker.user(for: .init(provider: .vipps, subject: "v-2", personnummer: nil, phone: "+4790000099", name: "Test Person"), now: Date())
             #expect(byPhone == nil, "a phone never joins an account")
             #expect(try await store.user(provider: .vipps, subject: "v-2") == nil)
             #expect(try await store.auditEvents(subjectType: "identity", subjectID: "vipps:v-2").map(\.outcome) == ["phone_match_without_number"])
-            // A free record (no number, no holder) is still claimed by phone.
-            let free = try await store.createMemberRecord(organisationID: record.organisationId, NewMemberRecord(fullName: "Free", phone: "+4790000097", role: .peerMentor))
-            let claimed = try #require(try await linker.user(for: .init(provider: .vipps, subject: "v-4", personnummer: nil, phone: "+4790000097", name: nil), now: Date()))
+            // A free record (no number, no holder) is still claimed by phone, with the same name (issue 58).
+            let free = try await store.createMemberRecord(organisationID: record.organisationId, NewMemberRecord(fullName: "Fri Person", phone: "+4790000097", role: .peerMentor))
+            let otherName = try await linker.user(for: .init(provider: .vipps, subject: "v-5", personnummer: nil, phone: "+4790000097", name: "Annen Person"), now: Date())
+            #expect(otherName == nil, "a phone without the record's name takes nothing")
+            #expect(try await store.auditEvents(subjectType: "identity", subjectID: "vipps:v-5").map(\.outcome) == ["phone_match_name_differs"])
+            let claimed = try #require(try await linker.user(for: .init(provider: .vipps, subject: "v-4", personnummer: nil, phone: "+4790000097", name: "Fri Kristine Person"), now: Date()))
             #expect(try await store.memberships(userID: claimed.id).map(\.memberRecordId) == [free.id])
             let stranger = try await linker.user(for: .init(provider: .vipps, subject: "v-3", personnummer: nil, phone: "+4790000098", name: nil), now: Date())
             #expect(stranger == nil)
@@ -104,11 +107,12 @@ extension IdentityLinkingTests {
             let ingridRecord = try await Self.member(store, vault: vault, number: ingridNumber, phone: "+4790000011")
             // And a record of another organisation without a number, which her first login joins by phone.
             let other = try await store.createOrganisation(slug: "org-phone-b", name: "Org B")
-            let empty = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Ingrid H", phone: "+4790000022", role: .orgAdmin))
-            let ingrid = try #require(try await linker.user(for: .init(provider: .bankid, subject: "ingrid-b", personnummer: ingridNumber, phone: "+4790000022", name: nil), now: Date()))
+            let empty = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Ingrid Hansen", phone: "+4790000022", role: .orgAdmin))
+            let ingrid = try #require(try await linker.user(for: .init(provider: .bankid, subject: "ingrid-b", personnummer: ingridNumber, phone: "+4790000022", name: "Ingrid Hansen"), now: Date()))
             #expect(Set(try await store.memberships(userID: ingrid.id).compactMap(\.memberRecordId)) == [ingridRecord.id, empty.id])
 
-            let una = try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000011", name: nil), now: Date())
+            // Phone and name both match (a namesake), so the mismatch of numbers goes to the review.
+            let una = try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000011", name: "Test Person"), now: Date())
             #expect(una == nil, "not linked: not_registered")
             #expect(try await store.user(provider: .vipps, subject: "una-v") == nil)
             #expect(try await store.identityProviders(userID: ingrid.id) == ["bankid"], "Ingrid's account gained no Vipps login")
@@ -119,24 +123,30 @@ extension IdentityLinkingTests {
             #expect(try await store.auditEvents(subjectType: "identity", subjectID: "vipps:una-v").map(\.action) == ["login.link.refused"])
 
             // A record without a number, held by an account with another number: not linked, nothing written back.
-            let stranger = try await linker.user(for: .init(provider: .bankid, subject: "una-b", personnummer: unaNumber, phone: "+4790000022", name: nil), now: Date())
+            let stranger = try await linker.user(for: .init(provider: .bankid, subject: "una-b", personnummer: unaNumber, phone: "+4790000022", name: "Ingrid Hansen"), now: Date())
             #expect(stranger == nil)
             #expect(try await store.memberships(userID: ingrid.id).compactMap(\.memberRecordId).count == 2, "nothing joined Ingrid's account")
 
             // A record with no number and no holder still links by phone.
-            let free = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Una U", phone: "+4790000033", role: .peerMentor))
-            let linked = try await linker.user(for: .init(provider: .vipps, subject: "una-v2", personnummer: unaNumber, phone: "+4790000033", name: nil), now: Date())
+            let free = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Una Utenfor", phone: "+4790000033", role: .peerMentor))
+            let linked = try await linker.user(for: .init(provider: .vipps, subject: "una-v2", personnummer: unaNumber, phone: "+4790000033", name: "Una Utenfor"), now: Date())
             #expect(linked != nil && linked?.id != ingrid.id)
             #expect(try await store.memberships(userID: try #require(linked?.id)).compactMap(\.memberRecordId) == [free.id])
 
             // An administrator took Per's number into a record Ingrid's account holds: Per's login
-            // finds the record by number, but never the account of another person's number.
+            // finds the record by number, never the account of another person's number; the
+            // record leaves Ingrid's account for the review, and Per's login takes it (issue 58).
             let perNumber = try Personnummer("02829116912", context: .test)
             var writes = MemberSyncWrites()
             writes.personnummerUpdates.append((empty.id, try vault.protect(perNumber, record: MemberRecord.personnummerContext(recordID: empty.id))))
             try await store.recordMemberSync(writes, now: Date())
-            #expect(try await linker.user(for: .init(provider: .vipps, subject: "per-v", personnummer: perNumber, phone: nil, name: nil), now: Date()) == nil)
+            let per = try #require(try await linker.user(for: .init(provider: .vipps, subject: "per-v", personnummer: perNumber, phone: nil, name: nil), now: Date()))
+            #expect(per.id != ingrid.id)
             #expect(try await store.identityProviders(userID: ingrid.id) == ["bankid"])
+            #expect(try await store.memberships(userID: ingrid.id).compactMap(\.memberRecordId) == [ingridRecord.id])
+            #expect(try await store.memberships(userID: per.id).compactMap(\.memberRecordId) == [empty.id])
+            let detached = try await store.memberSyncEntries(organisationID: other.id, outcome: .conflict, status: "open")
+            #expect(detached.filter { $0.source == "vipps-login-detached" }.map(\.userId) == [ingrid.id])
         }
     }
 
@@ -147,14 +157,15 @@ extension IdentityLinkingTests {
             let linker = IdentityLinker(store: store, vault: vault)
             let ingridNumber = try Personnummer("23466814679", context: .test)
             let unaNumber = try Personnummer("26449933086", context: .test)
-            let ingridRecord = try await Self.member(store, vault: vault, number: ingridNumber, phone: "+4790000011")
+            // Ingrid's record carries a namesake's name.
+            let ingridRecord = try await Self.member(store, vault: vault, number: ingridNumber, phone: "+4790000011", name: "Una Utenfor")
             let ingrid = try #require(try await linker.user(for: .init(provider: .bankid, subject: "ingrid-b", personnummer: ingridNumber, phone: nil, name: nil), now: Date()))
-            // Una's Vipps login matches Ingrid's record by phone only: an entry under Ingrid's account, with Una's number.
-            #expect(try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000011", name: nil), now: Date()) == nil)
+            // Una's Vipps login matches Ingrid's record by phone and name only: an entry under Ingrid's account, with Una's number.
+            #expect(try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000011", name: "Una Utenfor"), now: Date()) == nil)
             // Later the same Vipps account gets a record of its own, and then Una asks to be erased.
             let other = try await store.createOrganisation(slug: "org-erase-b", name: "Org B")
-            _ = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Una U", phone: "+4790000033", role: .peerMentor))
-            let una = try #require(try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000033", name: nil), now: Date()))
+            _ = try await store.createMemberRecord(organisationID: other.id, NewMemberRecord(fullName: "Una Utenfor", phone: "+4790000033", role: .peerMentor))
+            let una = try #require(try await linker.user(for: .init(provider: .vipps, subject: "una-v", personnummer: unaNumber, phone: "+4790000033", name: "Una Utenfor"), now: Date()))
             let before = try await store.memberSyncEntries(organisationID: ingridRecord.organisationId, outcome: .conflict, status: "open")
             #expect(before.count == 1 && before.first?.userId == ingrid.id && before.first?.loginPersonnummer != nil)
 

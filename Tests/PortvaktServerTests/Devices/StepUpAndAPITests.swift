@@ -190,10 +190,17 @@ struct StepUpAndAPITests {
             let magnusDevice = try await broker.registerDevice(TestDevice(), token: magnusLogin.access)
             #expect(try await broker.api(.DELETE, "/v1/organisations/nhf/members/\(magnusID)/devices", token: ola).status == 403, "coordinators do not")
             #expect(try await broker.api(.DELETE, "/v1/organisations/nhf/members/\(jonasID)/devices", token: ingrid).status == 404, "not a member here")
-            let revoked = try await broker.api(.DELETE, "/v1/organisations/nhf/members/\(magnusID)/devices", token: ingrid)
+            // Issue 58: Magnus is HLF's coordinator too, where his phone unlocks as well: he removes it himself.
+            let elsewhere = try await broker.api(.DELETE, "/v1/organisations/nhf/members/\(magnusID)/devices", token: ingrid)
+            #expect(elsewhere.status == 409 && elsewhere.string("error") == "conflict" && elsewhere.body.contains("My account"), "\(elsewhere.body)")
+            #expect(try await broker.challenge(magnusDevice.id, purpose: .unlock).status == 201, "his phone still unlocks")
+            let kari = try await broker.bankIDLogin("kari")
+            let kariID = try await broker.userID(token: kari.access)
+            let kariDevice = try await broker.registerDevice(TestDevice(), token: kari.access)
+            let revoked = try await broker.api(.DELETE, "/v1/organisations/nhf/members/\(kariID)/devices", token: ingrid)
             #expect(revoked.status == 200)
             #expect(revoked.json["revoked"] as? Int == 1)
-            #expect(try await broker.challenge(magnusDevice.id, purpose: .unlock).status == 404)
+            #expect(try await broker.challenge(kariDevice.id, purpose: .unlock).status == 404)
 
             // /v1/me: the home screen follows the highest role.
             #expect(try await broker.api(.GET, "/v1/me", token: ingrid).string("home_screen") == "organisation_admin")

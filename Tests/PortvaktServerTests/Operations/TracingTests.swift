@@ -45,7 +45,7 @@ struct TracingTests {
         #expect(SpanRedaction.url("https://rp:s3cret@member.example/updates?x=1") == "https://member.example/updates?x=[redacted]", "no password from the authority")
     }
 
-    @Test("S21.3: a caller's traceparent is continued only when well formed (version 00, lowercase hex, no zero id) and only from this machine or a trusted proxy")
+    @Test("S21.3: a caller's traceparent is continued only when well formed (version 00, lowercase hex, no zero id), from this machine, and from a trusted proxy only in the header the operator named for it (issue 58 item 6)")
     func callersTracesAreContinuedWithCare() {
         let good = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
         #expect(RequestTracingMiddleware.wellFormed(good) == good)
@@ -56,8 +56,13 @@ struct TracingTests {
             #expect(RequestTracingMiddleware.wellFormed(bad) == nil, "\(bad)")
         }
         let resolver = ClientAddressResolver(trustedProxies: [IPNetwork("10.0.0.0/8")!])
-        #expect(resolver.vouchesForTraces(peer: "127.0.0.1") && resolver.vouchesForTraces(peer: "::1") && resolver.vouchesForTraces(peer: "10.1.2.3"))
-        #expect(!resolver.vouchesForTraces(peer: "192.0.2.7") && !resolver.vouchesForTraces(peer: nil))
+        #expect(resolver.traceHeader(peer: "127.0.0.1") == "traceparent" && resolver.traceHeader(peer: "::1") == "traceparent")
+        #expect(resolver.traceHeader(peer: "10.1.2.3") == nil, "a proxy passes its client's own traceparent on: not read")
+        #expect(resolver.traceHeader(peer: "192.0.2.7") == nil && resolver.traceHeader(peer: nil) == nil)
+        let named = ClientAddressResolver(trustedProxies: [IPNetwork("10.0.0.0/8")!, IPNetwork("127.0.0.1/32")!], traceHeader: "x-proxy-traceparent")
+        #expect(named.traceHeader(peer: "10.1.2.3") == "x-proxy-traceparent")
+        #expect(named.traceHeader(peer: "127.0.0.1") == "x-proxy-traceparent", "a proxy on this machine is a proxy too")
+        #expect(named.traceHeader(peer: "192.0.2.7") == nil)
     }
 
     @Test("S21.3: through RedactingTracer, attributes, names, statuses, events and errors reach the exporter's span redacted; ids and numbers pass unchanged")

@@ -80,6 +80,7 @@ enum AdminText: String, PageTexts {
     case remove = "admin_remove"
     case removeAllDevices = "admin_remove_all_devices"
     case removeAllExplained = "admin_remove_all_explained"
+    case devicesElsewhere = "admin_devices_elsewhere"
     case removedAccount = "admin_removed_account"
     case repeatPassword = "admin_repeat_password"
     case resolve = "admin_resolve"
@@ -263,6 +264,9 @@ enum AdminText: String, PageTexts {
         case .removeAllExplained: language.pick(
             "Mistet telefon? Da kan ingen av medlemmets telefoner låse opp lenger, i alle organisasjoner medlemmet er med i, ikke bare denne, og innloggingene de åpnet avsluttes.",
             "Lost phone? Then none of the member's phones can unlock any more, in every organisation the member belongs to, not only this one, and the sign-ins they opened end.")
+        case .devicesElsewhere: language.pick(
+            "Medlemmet er også med i andre organisasjoner, og telefonene låser opp der også. Medlemmet fjerner dem selv under Min konto, eller driften logger medlemmet ut overalt. Ingenting er endret.",
+            "The member also belongs to other organisations, where the phones unlock too. The member removes them in My account, or operations signs the member out everywhere. Nothing was changed.")
         case .removedAccount: language.pick("Kontoen som slås inn", "The account merged into it")
         case .repeatPassword: language.pick("Gjenta passordet", "Repeat the password")
         case .resolve: language.pick("Lagre valget", "Save the choice")

@@ -41,6 +41,19 @@ enum AdminWords {
                 "A \(via) sign-in matched this member by phone number only, with another national identity number than the record or account holds. It was not linked to the member."
             )
         }
+        if source == MemberSyncEntry.directoryDetachedSource {
+            return language.pick(
+                "Medlemssystemet ga medlemmet et fødselsnummer som ikke er kontoens som hadde medlemskapet. Kontoen mistet medlemskapet her; neste innlogging med det nummeret får det.",
+                "The member system gave the member a national identity number that is not that of the account holding the membership. The account lost the membership here; the next sign-in with that number gets it."
+            )
+        }
+        if source.hasSuffix("-login-detached") {
+            let via = source.hasPrefix("bankid") ? "BankID" : "Vipps"
+            return language.pick(
+                "En innlogging med \(via) med medlemmets fødselsnummer fant medlemskapet hos en konto uten det nummeret. Kontoen mistet medlemskapet, og innloggingen fikk det.",
+                "A \(via) sign-in with the member's national identity number found the membership held by an account without that number. The account lost the membership, and the sign-in took it."
+            )
+        }
         let via = source == "bankid-login" ? "BankID" : source == "vipps-login" ? "Vipps" : language.pick("administrator", "an administrator")
         return switch outcome {
         case .updated: language.pick("Fødselsnummeret fra innloggingen med \(via) er lagt inn i medlemsregisteret.",
@@ -160,6 +173,7 @@ enum AdminWords {
         case .inviteAccountWithoutEmail: AdminText.inviteAccountWithoutEmail.text(language)
         case .inviteAccountElsewhere: AdminText.inviteAccountElsewhere.text(language)
         case .inviteEmailOtherOrganisations: AdminText.inviteEmailOtherOrganisations.text(language)
+        case .signInMethodsElsewhere: AdminText.devicesElsewhere.text(language)
         case .suspendOwnMembership: AdminText.suspendOwn.text(language)
         case .notSuspended: AdminText.notSuspended.text(language)
         case .inviteSuspended: language.pick(

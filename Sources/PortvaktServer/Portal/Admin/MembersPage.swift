@@ -85,6 +85,8 @@ struct MembersPage {
         if admin.query["done"] == "lifted" { frame.status = AdminText.suspensionLifted.text(language) }
         if invited { frame.status = AdminText.inviteMade.text(language) }
         let steppedUp = try await admin.hasStepUp(for: .devicesRemoveAll)
+        var ownsSignIn = true
+        if let userID { ownsSignIn = try await admin.administration.mayChangeSignInMethods(of: userID, in: admin.organisationID) }
         // Issue 45 item 5: the membership of an account that holds the record, not the administrator's own.
         let holder = record.isActive && userID != admin.adminID ? userID : nil
         let suspended = record.suspendedAt != nil
@@ -103,7 +105,7 @@ struct MembersPage {
                     lastUsed: device.lastUsedAt.map { LocalTime.text(Date(millisecondsSince1970: $0), language) } ?? PortalText.neverUsed.text(language)
                 )
             },
-            hasDevices: !devices.isEmpty,
+            hasDevices: !devices.isEmpty, removable: !devices.isEmpty && ownsSignIn, devicesElsewhere: !devices.isEmpty && !ownsSignIn,
             steppedUp: steppedUp,
             canSuspend: holder != nil, holder: holder, suspended: suspended, suspendSteppedUp: suspendSteppedUp,
             invited: invited
@@ -123,6 +125,8 @@ struct MembersPage {
                 _ = try await admin.administration.removeAllDevices(of: userID, in: admin.organisation, by: actor, source: "portal")
             } catch let refusal as DomainError where refusal.kind == .stepUpRequired {
                 return stepUpNeeded(record)
+            } catch let refusal as DomainError where refusal.reason == .signInMethodsElsewhere {
+                return admin.problem(refusal, back: "\(admin.base)/members/\(record.id)")
             }
         }
         return admin.redirect("\(admin.base)/members/\(record.id)?done=devices_removed")
@@ -237,6 +241,9 @@ struct MemberView: PageValues {
     let onFile: String
     let devices: [Device]
     let hasDevices: Bool
+    /// This organisation's administrators may remove them: the member belongs to it alone.
+    let removable: Bool
+    let devicesElsewhere: Bool
     /// The administrator may remove the member's devices now (``SensitiveAction/devicesRemoveAll``).
     let steppedUp: Bool
     /// An active membership of an account that holds the record, not the administrator's own.

@@ -1,0 +1,48 @@
+import Foundation
+import Logging
+import PortvaktCore
+import PortvaktModels
+
+/// The person is told (DESIGN.md, "Trust between organisations"): when a member system or an
+/// import gives an existing account a membership, or a role above peer mentor, the account gets
+/// a security event of its own (My account) and its email a notice, so an organisation cannot
+/// enrol or promote someone without their knowing.
+extension MemberDirectory {
+    struct Grant: Sendable, Hashable {
+        let userID: String
+        let recordID: String
+        let role: Role
+    }
+
+    /// What a write granted: every record an existing account took by its number, and every role
+    /// change to one above peer mentor.
+    static func grants(_ effects: MemberRecordWriteEffects, roles: [String: Role]) -> [Grant] {
+        var grants: [Grant] = []
+        for (userID, recordID) in effects.linked + effects.promoted {
+            guard let role = roles[recordID] else { continue }
+            let grant = Grant(userID: userID, recordID: recordID, role: role)
+            if !grants.contains(grant) { grants.append(grant) }
+        }
+        return grants
+    }
+
+    /// The person's own security event: its actor is the account, as My account lists them.
+    func grantEvent(_ grant: Grant, in organisationID: String, actor: DirectoryActor, at now: Date) -> AuditEvent {
+        AuditEvent(
+            occurredAt: now, action: .membershipGranted, outcome: grant.role.rawValue, actorUserID: UUID(uuidString: grant.userID),
+            organisationID: UUID(uuidString: organisationID), subjectType: "member", subjectID: grant.recordID, source: actor.source,
+            details: actor.details
+        )
+    }
+
+    /// The notices by email, after the write committed; a notice that cannot be queued is logged.
+    func tell(_ grants: [Grant], in organisationID: String) async {
+        guard !grants.isEmpty else { return }
+        let name = try? await store.organisation(id: organisationID)?.name
+        for grant in grants {
+            let email = try? await store.user(id: grant.userID)?.email
+            // Portvakt keeps no language per member: Bokmål, the organisations' own.
+            await mailer.notify(.membershipGranted(organisation: name, role: grant.role), to: email ?? nil, logger: logger)
+        }
+    }
+}
