@@ -48,6 +48,13 @@ final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, 
     }
     func append(_ event: AuditEvent) async throws { lock.withLock { _audit.append(event) } }
     func enqueueMail(_ messages: [MailOutboxMessage]) async throws { lock.withLock { _mail += messages } }
+    func organisationRoles(userID: String) async throws -> [OrganisationRoles] {
+        lock.withLock {
+            members.compactMap { organisation, list in
+                list.contains { $0.userId == userID } ? OrganisationRoles(organisationID: organisation, slug: organisation, roles: [.peerMentor]) : nil
+            }
+        }
+    }
 }
 
 @Suite("An administrator's actions on members and deliveries, on an in-memory store")
@@ -70,6 +77,18 @@ struct MemberAdministrationTests {
         await #expect(throws: DomainError.notAllowed) { try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: coordinator, source: "api") }
         await #expect(throws: DomainError.notFound("member")) { try await administration.removeAllDevices(of: "hanne", in: Fixtures.nhf, by: confirmedIngrid, source: "api") }
         #expect(try await administration.removeAllDevices(of: "kari", in: Fixtures.nhf, by: confirmedIngrid, source: "api") == 0)
+        #expect(store.mail.isEmpty && store.audit.isEmpty)
+    }
+
+    @Test("Issue 58 item 3: a member of another organisation too keeps every phone whatever this organisation's administrator asks; nothing revoked, nobody told")
+    func removeDevicesOfAMemberElsewhere() async throws {
+        store.addMember("magnus", to: "org-nhf")
+        store.addMember("magnus", to: "org-hlf")
+        try store.addDevice("phone-m", of: "magnus")
+        await #expect(throws: DomainError.signInMethodsElsewhere) {
+            try await administration.removeAllDevices(of: "magnus", in: Fixtures.nhf, by: confirmedIngrid, source: "api")
+        }
+        #expect(try await store.activeDevices(userID: "magnus").count == 1)
         #expect(store.mail.isEmpty && store.audit.isEmpty)
     }
 

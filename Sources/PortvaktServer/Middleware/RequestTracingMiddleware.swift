@@ -18,7 +18,7 @@ struct RequestTracingMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var parent = InstrumentationContext.current ?? .topLevel
-        if let header = resolver.traceHeader(peer: context.peer).flatMap(HTTPField.Name.init),
+        if let header = resolver.traceHeader(peer: context.peer).flatMap({ HTTPField.Name($0) }),
            let traceparent = request.headers[header].flatMap(Self.wellFormed) {
             InstrumentationSystem.instrument.extract(["traceparent": traceparent], into: &parent, using: TraceparentExtractor())
         }

@@ -143,7 +143,7 @@ struct PageTemplateKeysTests {
         Sample(template: "admin_home", values: [AdminHomeView(organisations: [.init(name: "Laget", href: "/admin/lag", role: "administrator")], hasOrganisations: true)]),
         Sample(template: "admin_member", values: [MemberView(
             name: "Kari", path: "/admin/lag/members/id", role: "peer mentor", ended: false, email: "kari@example.org", canInvite: true, logins: "BankID",
-            onFile: "Yes", devices: [.init(name: "Phone", kind: "Face ID", lastUsed: "today")], hasDevices: true, steppedUp: true,
+            onFile: "Yes", devices: [.init(name: "Phone", kind: "Face ID", lastUsed: "today")], hasDevices: true, removable: true, devicesElsewhere: true, steppedUp: true,
             canSuspend: true, holder: "user", suspended: false, suspendSteppedUp: true, invited: false
         ), administration]),
         Sample(template: "admin_members", values: [MembersView(
