@@ -96,6 +96,8 @@ extension OrganisationRoles {
         var result: [OrganisationRoles] = []
         for row in rows {
             if let last = result.last, last.organisationID == row.organisationID {
+                // Two records may give one role (one membership a record): the role counts once.
+                guard !last.roles.contains(row.role) else { continue }
                 result[result.count - 1] = OrganisationRoles(organisationID: last.organisationID, slug: last.slug, roles: last.roles + [row.role])
             } else {
                 result.append(OrganisationRoles(organisationID: row.organisationID, slug: row.slug, roles: [row.role]))

@@ -52,8 +52,9 @@ actor InMemoryStore: ConflictReviewStore, AccountMergeStore {
 
     func user(id: String) async throws -> User? { users[id] }
     func organisationRoles(userID: String) async throws -> [OrganisationRoles] { roles[userID] ?? [] }
+    func memberOrganisationIDs(userID: String) async throws -> Set<String> { Set((roles[userID] ?? []).map(\.organisationID)) }
     func identityProviders(userID: String) async throws -> [String] { providers[userID] ?? [] }
-    func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit event: AuditEvent) async throws {
+    func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, confinedTo organisationID: String?, audit event: AuditEvent) async throws {
         if let mergeFailure { throw mergeFailure }
         merges.append((keepID, removeID))
         audit.append(event)

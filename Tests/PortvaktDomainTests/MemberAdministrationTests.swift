@@ -48,12 +48,8 @@ final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, 
     }
     func append(_ event: AuditEvent) async throws { lock.withLock { _audit.append(event) } }
     func enqueueMail(_ messages: [MailOutboxMessage]) async throws { lock.withLock { _mail += messages } }
-    func organisationRoles(userID: String) async throws -> [OrganisationRoles] {
-        lock.withLock {
-            members.compactMap { organisation, list in
-                list.contains { $0.userId == userID } ? OrganisationRoles(organisationID: organisation, slug: organisation, roles: [.peerMentor]) : nil
-            }
-        }
+    func memberOrganisationIDs(userID: String) async throws -> Set<String> {
+        lock.withLock { Set(members.compactMap { organisation, list in list.contains { $0.userId == userID } ? organisation : nil }) }
     }
 }
 

@@ -28,6 +28,7 @@ actor InMemoryInvitations: MemberInvitationStore, MailOutboxStore {
     }
     func user(email: String) async throws -> User? { users.values.first { $0.email?.lowercased() == email.lowercased() } }
     func organisationRoles(userID: String) async throws -> [OrganisationRoles] { roles[userID] ?? [] }
+    func memberOrganisationIDs(userID: String) async throws -> Set<String> { Set((roles[userID] ?? []).map(\.organisationID)) }
     func memberRecords(email: String) async throws -> [MemberRecord] { records.filter { $0.email?.lowercased() == email.lowercased() } }
     func insertPasswordInvite(_ invite: PasswordInvite, mail: MailOutboxMessage, audit: AuditEvent) async throws {
         invites.append((invite, mail, audit))

@@ -6,8 +6,9 @@ import PortvaktModels
 public protocol AccountMergeStore: Sendable {
     func user(id: String) async throws -> User?
     func organisationRoles(userID: String) async throws -> [OrganisationRoles]
+    func memberOrganisationIDs(userID: String) async throws -> Set<String>
     func identityProviders(userID: String) async throws -> [String]
-    func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit: AuditEvent) async throws
+    func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, confinedTo organisationID: String?, audit: AuditEvent) async throws
 }
 
 /// Merging two accounts of one person (an administrator found a duplicate): the kept account
@@ -43,6 +44,9 @@ public struct AccountMerge: Sendable {
             throw DomainError.mergeDuplicateData
         } catch let error as StoreError where error.isNotFound {
             throw DomainError.mergeAccountGone
+        } catch let error as StoreError where error.isConstraint {
+            // A membership elsewhere appeared (or a suspension there) after the check above.
+            throw DomainError.mergeOtherOrganisation
         }
     }
 
@@ -52,7 +56,8 @@ public struct AccountMerge: Sendable {
         guard adminID != keep, adminID != remove else { return .mergeOwnAccount }
         for account in [keep, remove] {
             if try await store.user(id: account)?.disabledAt != nil { return .mergeAccountDisabled }
-            let organisations = Set(try await store.organisationRoles(userID: account).map(\.organisationID))
+            // A suspended membership counts: lifting it gives it back to the kept account.
+            let organisations = try await store.memberOrganisationIDs(userID: account)
             guard organisations.contains(organisationID) else { return .mergeNotMembers }
             guard organisations == [organisationID] else { return .mergeOtherOrganisation }
         }
@@ -73,7 +78,7 @@ public struct AccountMerge: Sendable {
         }
         let keptBefore = try await access(of: keep)
         let removedBefore = try await access(of: remove)
-        try await store.mergeUsers(keep: keep, remove: remove, personnummer: personnummer, audit: AuditEvent(
+        try await store.mergeUsers(keep: keep, remove: remove, personnummer: personnummer, confinedTo: organisationID, audit: AuditEvent(
             occurredAt: now, action: .userMerged, outcome: "success", actorUserID: actor.flatMap(UUID.init(uuidString:)),
             organisationID: organisationID.flatMap(UUID.init(uuidString:)), subjectType: "user", subjectID: keep, source: source, details: [
                 "removed": remove, "kept_before": keptBefore.description, "removed_before": removedBefore.description,

@@ -16,7 +16,7 @@ public protocol MemberAdministrationStore: Sendable {
     func memberRecords(organisationID: String) async throws -> [MemberRecord]
     func recordHolders(organisationID: String) async throws -> [String: String]
     func outboxMessages(organisationID: String, status: String?) async throws -> [OutboxMessage]
-    func organisationRoles(userID: String) async throws -> [OrganisationRoles]
+    func memberOrganisationIDs(userID: String) async throws -> Set<String>
 }
 
 /// An administrator's actions on members and deliveries that the JSON API and the portal share:
@@ -63,7 +63,8 @@ public struct MemberAdministration: Sendable {
 
     /// Whether this organisation's administrators may change the member's sign-in methods.
     public func mayChangeSignInMethods(of userID: String, in organisationID: String) async throws -> Bool {
-        Self.mayChangeSignInMethods(memberOf: Set(try await store.organisationRoles(userID: userID).map(\.organisationID)), by: organisationID)
+        // A suspended membership counts: the person still belongs there.
+        Self.mayChangeSignInMethods(memberOf: try await store.memberOrganisationIDs(userID: userID), by: organisationID)
     }
 
     /// A lost phone: every biometric device of the member is revoked, which ends the sessions

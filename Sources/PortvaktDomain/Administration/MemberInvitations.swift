@@ -6,7 +6,7 @@ import PortvaktModels
 public protocol MemberInvitationStore: Sendable {
     func user(holdingAnyOf records: [MemberRecord]) async throws -> User?
     func user(email: String) async throws -> User?
-    func organisationRoles(userID: String) async throws -> [OrganisationRoles]
+    func memberOrganisationIDs(userID: String) async throws -> Set<String>
     func memberRecords(email: String) async throws -> [MemberRecord]
     func insertPasswordInvite(_ invite: PasswordInvite, mail: MailOutboxMessage, audit: AuditEvent) async throws
 }
@@ -50,7 +50,7 @@ public struct MemberInvitations: Sendable {
             // and whose roles are all in this organisation.
             guard let held = holder.email else { throw DomainError.inviteAccountWithoutEmail }
             guard held.lowercased() == address.address.lowercased() else { throw DomainError.inviteEmailOtherAccount }
-            guard try await store.organisationRoles(userID: holder.id).allSatisfy({ $0.organisationID == record.organisationId }) else {
+            guard try await store.memberOrganisationIDs(userID: holder.id).allSatisfy({ $0 == record.organisationId }) else {
                 throw DomainError.inviteAccountElsewhere
             }
         }

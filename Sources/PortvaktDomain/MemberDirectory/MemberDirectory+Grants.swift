@@ -26,12 +26,13 @@ extension MemberDirectory {
         return grants
     }
 
-    /// The person's own security event: its actor is the account, as My account lists them.
+    /// The person's security event: the account is its subject (My account lists those too), the
+    /// member system its actor, as the details name it.
     func grantEvent(_ grant: Grant, in organisationID: String, actor: DirectoryActor, at now: Date) -> AuditEvent {
         AuditEvent(
-            occurredAt: now, action: .membershipGranted, outcome: grant.role.rawValue, actorUserID: UUID(uuidString: grant.userID),
-            organisationID: UUID(uuidString: organisationID), subjectType: "member", subjectID: grant.recordID, source: actor.source,
-            details: actor.details
+            occurredAt: now, action: .membershipGranted, outcome: grant.role.rawValue,
+            organisationID: UUID(uuidString: organisationID), subjectType: "user", subjectID: grant.userID, source: actor.source,
+            details: actor.details.merging(["member": grant.recordID]) { _, own in own }
         )
     }
 

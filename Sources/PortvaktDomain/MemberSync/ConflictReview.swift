@@ -94,8 +94,9 @@ public struct ConflictReview: Sendable {
         var writes = MemberSyncWrites()
         if decision == .login, let sealed = entry.loginPersonnummer {
             let number = try vault.open(sealed, record: MemberSyncEntry.vaultRecord(entryID: entry.id))
-            // The record's account has another person's number: the login's is not this member's.
-            if let held = try await store.user(holdingAnyOf: [record])?.personnummer?.index, held != vault.blindIndex(number) {
+            // The record's account has another person's number, or none verified: the login's is
+            // not known to be this account's (a record's number is always its holder's: LinkingRule).
+            if let holder = try await store.user(holdingAnyOf: [record]), holder.personnummer?.index != vault.blindIndex(number) {
                 throw DomainError.heldByAnotherPerson
             }
             // Ended records too: the organisation's unique index counts them.

@@ -185,12 +185,22 @@ public enum PortvaktApplication {
             throw ConfigurationError("the password must be 10 to 128 characters")
         }
         let hash = try await PasswordChecker.hash(password, cost: configuration.bcryptCost)
-        return try await withStore(configuration: configuration, logger: logger) { store, _ in
+        return try await withStore(configuration: configuration, logger: logger) { store, keys in
             let records = try await store.memberRecords(email: email)
             guard try await store.user(email: email) != nil || !records.isEmpty else {
                 throw ConfigurationError("no member record has the email \(email); the organisation must register the member first")
             }
-            let user = try await store.setPassword(email: email, passwordHash: hash, memberRecords: records)
+            // The operator vouches for the person (as for merge-users): a new account takes the
+            // number its records agree on, so that person's BankID or Vipps login is this account
+            // (an account without a verified number is never joined by one: LinkingRule).
+            let numbers = try records.compactMap { record in
+                try record.personnummer.map { try keys.vault.open($0.sealed, record: MemberRecord.personnummerContext(recordID: record.id)) }
+            }
+            let agreed = Set(numbers.map(\.digits)).count == 1 ? numbers.first : nil
+            let user = try await store.setPassword(
+                email: email, passwordHash: hash, memberRecords: records,
+                personnummer: agreed.map { number in { id in try keys.vault.protect(number, record: User.personnummerRecord(userID: id)) } }
+            )
             try await store.append(AuditEvent(occurredAt: Date(), action: .userPasswordSet, outcome: "success", subjectType: "user", subjectID: user.id))
             return user.id
         }

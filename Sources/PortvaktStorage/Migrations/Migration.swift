@@ -40,5 +40,6 @@ public struct Migration: Sendable {
         Migration(version: 30, name: "end passkey sessions that name no passkey", apply: PasskeySessionsBeforeV26.apply),
         Migration(version: 31, name: "signing key algorithms", apply: SigningKeyAlgorithms.apply),
         Migration(version: 32, name: "index key state", apply: IndexKeyStateMigration.apply),
+        Migration(version: 33, name: "memberships by record", apply: MembershipsByRecord.apply),
     ]
 }

@@ -55,9 +55,10 @@ extension PortvaktStore {
                     """).all().map { try $0.decode(column: "id", as: String.self) })
                 guard !lasting.isEmpty else { throw StoreError.constraint("member record ended") }
             }
+            // One membership a record, two records with one role included (issue 58 item 5).
             var seen = Set<String>()
             let memberships = memberRecords.compactMap { record -> Membership? in
-                guard lasting.contains(record.id), seen.insert(record.organisationId + "/" + record.role.rawValue).inserted else { return nil }
+                guard lasting.contains(record.id), seen.insert(record.id).inserted else { return nil }
                 return Membership(userId: id, organisationId: record.organisationId, role: record.role, memberRecordId: record.id, createdAt: time)
             }
             try await db.insert(into: "users").row(user).run()
@@ -71,7 +72,13 @@ extension PortvaktStore {
 
     /// Users invited by email (the admin command): the user with this email, created with the
     /// roles of the member records that carry the email when there is none yet; then the password.
-    public func setPassword(email: String, passwordHash: String, memberRecords: [MemberRecord], now: Date = Date()) async throws -> User {
+    /// - Parameter personnummer: the new user's number, sealed for it, when the operator vouches
+    ///   for the records' (``LinkingRule``: an account without a verified number holds no record
+    ///   with one); nil for none.
+    public func setPassword(
+        email: String, passwordHash: String, memberRecords: [MemberRecord], personnummer seal: ((_ userID: String) throws -> ProtectedPersonnummer)? = nil,
+        now: Date = Date()
+    ) async throws -> User {
         let email = email.lowercased()
         if let existing = try await user(email: email) {
             try await write { db in
@@ -81,7 +88,7 @@ extension PortvaktStore {
         }
         guard let first = memberRecords.first else { throw StoreError.notFound("member_records") }
         let user = try await createMemberUser(
-            displayName: first.fullName, email: email, personnummer: nil, provider: .password, subject: email,
+            displayName: first.fullName, email: email, personnummer: seal, provider: .password, subject: email,
             memberRecords: memberRecords, now: now
         )
         try await write { db in

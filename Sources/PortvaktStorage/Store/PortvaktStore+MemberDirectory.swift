@@ -243,8 +243,8 @@ extension PortvaktStore {
         }
     }
 
-    /// Moves the roles resting on these records to each record's new role (an account with that
-    /// role in the organisation already keeps the one it has).
+    /// Moves the roles resting on these records to each record's new role (each record keeps its
+    /// holder, whatever other records the holder has).
     /// - Returns: the accounts now holding a record at a role above peer mentor, which they are told of.
     private static func moveRoles(_ changes: [MemberRecordChange], in db: any SQLDatabase) async throws -> [(userID: String, recordID: String)] {
         var promoted: [(userID: String, recordID: String)] = []
@@ -261,7 +261,7 @@ extension PortvaktStore {
                     SQLBind(membership.createdAt)
                 )
             }
-            for row in try await insert.ignoringConflicts(with: ["user_id", "organisation_id", "role"]).returning("user_id", "member_record_id", "role").all() {
+            for row in try await insert.returning("user_id", "member_record_id", "role").all() {
                 guard try row.decode(column: "role", as: String.self) != Role.peerMentor.rawValue else { continue }
                 promoted.append((try row.decode(column: "user_id", as: String.self), try row.decode(column: "member_record_id", as: String.self)))
             }
@@ -281,7 +281,7 @@ extension PortvaktStore {
                 FROM member_records JOIN users ON users.personnummer_index = member_records.personnummer_index \
                 WHERE member_records.id IN (\(binds: batch)) AND member_records.ended_at IS NULL AND member_records.suspended_at IS NULL \
                 AND NOT EXISTS (SELECT 1 FROM memberships held WHERE held.member_record_id = member_records.id) \
-                ON CONFLICT (user_id, organisation_id, role) DO NOTHING RETURNING user_id, member_record_id
+                ON CONFLICT DO NOTHING RETURNING user_id, member_record_id
                 """).all()
             for row in rows {
                 let userID = try row.decode(column: "user_id", as: String.self)

@@ -10,9 +10,14 @@ extension PortvaktStore {
     ///
     /// - Parameter personnummer: the kept user's number afterwards, sealed for the kept user (the
     ///   caller takes the removed user's when the kept one has none); nil leaves it as it is.
+    /// - Parameter organisationID: an administrator's merge stays inside this organisation: checked
+    ///   again here, with both rows locked, against the memberships (suspended ones included).
     /// - Throws: ``StoreError/notFound(_:)`` when either user is missing or disabled; ``StoreError/duplicate(_:)``
-    ///   when both wrote under the same idempotency key.
-    public func mergeUsers(keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, audit: AuditEvent) async throws {
+    ///   when both wrote under the same idempotency key; ``StoreError/constraint(_:)`` when either
+    ///   account belongs to another organisation than `organisationID`.
+    public func mergeUsers(
+        keep keepID: String, remove removeID: String, personnummer: ProtectedPersonnummer?, confinedTo organisationID: String? = nil, audit: AuditEvent
+    ) async throws {
         try await write { db in
             // A disabled account is never merged: its ways in would open the other (issue 45 item 5).
             // PostgreSQL: both rows are locked (in one order, so two merges cannot deadlock), and
@@ -24,6 +29,9 @@ extension PortvaktStore {
                 """).all().count == 2 else {
                 throw StoreError.notFound("users")
             }
+            if let organisationID, try await Self.memberOrganisationIDs(userIDs: [keepID, removeID], in: db) != [organisationID] {
+                throw StoreError.constraint("merge_other_organisation")
+            }
             let removed = try await db.select().column("*").from("users").where("id", .equal, removeID).first(as: User.self)
             try await db.update("identities").set("user_id", to: keepID).where("user_id", .equal, removeID).run()
             try await db.update("member_records").set("suspended_user_id", to: keepID).where("suspended_user_id", .equal, removeID).run()
@@ -31,7 +39,7 @@ extension PortvaktStore {
                 try await db.insert(into: "memberships").row(Membership(
                     userId: keepID, organisationId: membership.organisationId, role: membership.role,
                     memberRecordId: membership.memberRecordId, createdAt: membership.createdAt
-                )).ignoringConflicts(with: ["user_id", "organisation_id", "role"]).run()
+                )).ignoringConflicts().run()
             }
             for (table, column) in [
                 ("devices", "user_id"), ("activities", "user_id"), ("expense_claims", "user_id"), ("contacts", "assigned_user_id"),

@@ -73,10 +73,16 @@ extension PortvaktStore {
         }
     }
 
-    /// The user's own recent audit events (where they acted), newest first.
+    /// The user's own recent audit events (where they acted, or an organisation acted on their
+    /// account: `subject_type` user), newest first.
     public func auditEvents(actorUserID: String, actions: [String], limit: Int = 20) async throws -> [AuditEvent] {
         try await read { db in
-            try await Self.auditRows(Self.selectAuditEvents(db).where("actor_user_id", .equal, actorUserID).where("action", .in, actions)
+            try await Self.auditRows(Self.selectAuditEvents(db)
+                .where { own in
+                    own.where("actor_user_id", .equal, actorUserID)
+                        .orWhere { subject in subject.where("subject_type", .equal, "user").where("subject_id", .equal, actorUserID) }
+                }
+                .where("action", .in, actions)
                 .orderBy("occurred_at", .descending).limit(limit)).map(\.event)
         }
     }

@@ -61,9 +61,10 @@ extension PortvaktStore {
                 let rows = try await db.raw("""
                     INSERT INTO memberships (user_id, organisation_id, role, member_record_id, created_at) \
                     SELECT users.id, \(bind: record.organisationId), \(bind: record.role.rawValue), \(bind: record.id), CAST(\(bind: time) AS BIGINT) \
-                    FROM users WHERE users.id = \(bind: holder) \
+                    FROM users JOIN member_records lifted ON lifted.id = \(bind: record.id) WHERE users.id = \(bind: holder) \
+                    AND (lifted.personnummer_index IS NULL OR lifted.personnummer_index = users.personnummer_index) \
                     AND NOT EXISTS (SELECT 1 FROM memberships held WHERE held.member_record_id = \(bind: record.id)) \
-                    ON CONFLICT (user_id, organisation_id, role) DO NOTHING RETURNING user_id
+                    ON CONFLICT DO NOTHING RETURNING user_id
                     """).all()
                 restoredTo = rows.isEmpty ? nil : holder
             }

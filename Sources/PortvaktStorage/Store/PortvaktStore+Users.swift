@@ -82,7 +82,8 @@ extension PortvaktStore {
         }
     }
 
-    /// - Throws: ``StoreError/duplicate(_:)`` when the user has this role there already.
+    /// - Throws: ``StoreError/duplicate(_:)`` when the record is held already, or, without a record,
+    ///   when the user has this role there without one already.
     public func addMembership(
         userID: String, organisationID: String, role: Role, memberRecordID: String?, now: Date = Date()
     ) async throws -> Membership {
@@ -111,6 +112,21 @@ extension PortvaktStore {
 }
 
 extension PortvaktStore {
+    /// Every organisation the account belongs to, one where its membership is suspended included:
+    /// what an administrator's scope asks (issue 58), since lifting the suspension gives the
+    /// membership back to this account.
+    public func memberOrganisationIDs(userID: String) async throws -> Set<String> {
+        try await read { db in try await Self.memberOrganisationIDs(userIDs: [userID], in: db) }
+    }
+
+    static func memberOrganisationIDs(userIDs: [String], in db: any SQLDatabase) async throws -> Set<String> {
+        let rows = try await db.raw("""
+            SELECT organisation_id FROM memberships WHERE user_id IN (\(binds: userIDs)) \
+            UNION SELECT organisation_id FROM member_records WHERE suspended_user_id IN (\(binds: userIDs)) AND ended_at IS NULL
+            """).all()
+        return Set(try rows.map { try $0.decode(column: "organisation_id", as: String.self) })
+    }
+
     /// The user's organisations with their roles, in one query.
     public func organisationRoles(userID: String) async throws -> [OrganisationRoles] {
         try await read { db in try await Self.organisationRoles(userID: userID, in: db) }

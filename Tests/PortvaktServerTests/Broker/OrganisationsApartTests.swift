@@ -139,4 +139,33 @@ struct OrganisationsApartTests {
             #expect(refusal.filter { $0.action == "member.link.refused" }.map(\.outcome) == ["phone_match_name_differs"])
         }
     }
+
+    @Test("Item 5: an account holding two records of one organisation keeps each whatever their roles: a role change onto the other's role, then the other ended, leaves Kari signed in with the first", arguments: TestDatabase.kinds)
+    func twoRecordsOneRole(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let nhf = try await broker.scimToken(organisation: "nhf")
+            let second = try #require(try await broker.scimCreate(LiveBroker.scimUser(
+                externalID: "kari-coordinator", userName: "kari-coordinator", given: "Kari", family: "Nordmann", phone: "+4790000001", role: "coordinator"
+            ), token: nhf.token)["id"] as? String)
+            let kari = try await broker.tokens(provider: "vipps", user: "kari")
+            let kariID = try await broker.userID(token: try #require(kari["access_token"] as? String))
+            let first = try #require(try await broker.memberRecord("nhf", externalRef: "sandbox-kari"))
+            #expect(Set(try await broker.withStore { try await $0.memberships(userID: kariID).compactMap(\.memberRecordId) }) == [first.id, second])
+
+            let raised = try await broker.scim(.PATCH, "/Users/\(first.id)", token: nhf.token, json: LiveBroker.scimPatch([
+                ["op": "replace", "path": "\(LiveBroker.scimMembership):role", "value": "coordinator"],
+            ]))
+            #expect(raised.status == 200, "\(raised.body.prefix(300))")
+            #expect(Set(try await broker.withStore { try await $0.memberships(userID: kariID).compactMap(\.memberRecordId) }) == [first.id, second],
+                    "the raised record is still hers")
+            let ended = try await broker.scim(.PATCH, "/Users/\(second)", token: nhf.token, json: LiveBroker.scimPatch([
+                ["op": "replace", "path": "active", "value": false],
+            ]))
+            #expect(ended.status == 200, "\(ended.body.prefix(300))")
+            let roles = try await broker.withStore { try await $0.organisationRoles(userID: kariID) }
+            #expect(roles.map(\.roles) == [[.coordinator]], "her first record still makes her NHF's coordinator")
+            let refreshed = try await broker.refresh(try #require(kari["refresh_token"] as? String))
+            #expect(refreshed.status == 200, "her sign-in goes on: \(refreshed.body.prefix(200))")
+        }
+    }
 }

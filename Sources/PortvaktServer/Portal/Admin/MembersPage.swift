@@ -99,7 +99,8 @@ struct MembersPage {
             email: record.email ?? "–", canInvite: record.email != nil && record.suspendedAt == nil,
             logins: record.isActive ? AdminWords.logins(providers, language) : "–",
             onFile: AdminWords.yesNo(record.personnummer != nil, language),
-            devices: devices.map { device in
+            // A member of other organisations too: their phones are their own, not this organisation's to see.
+            devices: (ownsSignIn ? devices : []).map { device in
                 MemberView.Device(
                     name: device.name, kind: PortalWords.biometric(device.biometricKind, language),
                     lastUsed: device.lastUsedAt.map { LocalTime.text(Date(millisecondsSince1970: $0), language) } ?? PortalText.neverUsed.text(language)

@@ -75,7 +75,7 @@ struct PasswordInvitations: Sendable {
         guard holder?.id == invite.userId, owner == nil || owner?.id == holder?.id else { return nil }
         if let holder {
             guard holder.disabledAt == nil, holder.email?.lowercased() == invite.email.lowercased(),
-                  try await store.organisationRoles(userID: holder.id).allSatisfy({ $0.organisationID == record.organisationId })
+                  try await store.memberOrganisationIDs(userID: holder.id).allSatisfy({ $0 == record.organisationId })
             else { return nil }
         } else {
             // As when it was sent: no other organisation's member carries the address.
