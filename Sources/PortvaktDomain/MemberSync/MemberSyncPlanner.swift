@@ -35,6 +35,7 @@ public struct MemberSyncPlanner: Sendable {
         var writes = MemberSyncWrites()
         var index: String?
         if case .number(let number) = provided { index = vault.blindIndex(number) }
+        var updatedOrganisations = Set<String>()
         for membership in try await store.memberships(userID: user.id) {
             guard let recordID = membership.memberRecordId, let record = try await store.memberRecord(id: recordID),
                   !writes.entries.contains(where: { $0.memberRecordId == recordID })
@@ -50,11 +51,15 @@ public struct MemberSyncPlanner: Sendable {
             case .number(let number):
                 if let existing = record.personnummer?.index {
                     outcome = existing == index ? .confirmed : .conflict
-                } else if try await otherRecordHolds(index!, in: record) {
+                } else if try await otherRecordHolds(index!, in: record)
+                            || updatedOrganisations.contains(record.organisationId) {
+                    // Another record of the organisation has the number, or takes it in this very
+                    // login (the person holds two of its records): an administrator decides which.
                     outcome = .conflict
                 } else {
                     outcome = .updated
                     writes.personnummerUpdates.append((record.id, try vault.protect(number, record: MemberRecord.personnummerContext(recordID: record.id))))
+                    updatedOrganisations.insert(record.organisationId)
                     if let message = try await outboxMessage(for: record, number: number, source: source, now: now) {
                         writes.outbox.append(message)
                     }

@@ -47,7 +47,7 @@ struct AccountService: Sendable {
             organisationRoles: try await store.organisationRoles(userID: userID),
             sessions: try await store.activeSessions(userID: userID, now: now()),
             devices: try await store.activeDevices(userID: userID),
-            events: try await store.auditEvents(actorUserID: userID, actions: eventActions),
+            events: try await store.securityEvents(userID: userID, actions: eventActions),
             passkeys: try await passkeys.list(userID: userID),
             mayAddPasskey: actor?.satisfies(.passkeyRegister, at: now()) ?? false
         )

@@ -73,14 +73,22 @@ extension PortvaktStore {
         }
     }
 
-    /// The user's own recent audit events (where they acted, or an organisation acted on their
-    /// account: `subject_type` user), newest first.
+    /// The user's own recent audit events (where they acted), newest first.
     public func auditEvents(actorUserID: String, actions: [String], limit: Int = 20) async throws -> [AuditEvent] {
+        try await read { db in
+            try await Self.auditRows(Self.selectAuditEvents(db).where("actor_user_id", .equal, actorUserID).where("action", .in, actions)
+                .orderBy("occurred_at", .descending).limit(limit)).map(\.event)
+        }
+    }
+
+    /// The security events My account shows: where the user acted, or an organisation acted on
+    /// their account (`subject_type` user: a membership granted), newest first.
+    public func securityEvents(userID: String, actions: [String], limit: Int = 20) async throws -> [AuditEvent] {
         try await read { db in
             try await Self.auditRows(Self.selectAuditEvents(db)
                 .where { own in
-                    own.where("actor_user_id", .equal, actorUserID)
-                        .orWhere { subject in subject.where("subject_type", .equal, "user").where("subject_id", .equal, actorUserID) }
+                    own.where("actor_user_id", .equal, userID)
+                        .orWhere { subject in subject.where("subject_type", .equal, "user").where("subject_id", .equal, userID) }
                 }
                 .where("action", .in, actions)
                 .orderBy("occurred_at", .descending).limit(limit)).map(\.event)

@@ -94,7 +94,7 @@ struct OrganisationsApartTests {
             let roles = try await broker.withStore { try await $0.memberships(userID: jonasID) }
             #expect(roles.contains { $0.organisationId == nhf.organisationID && $0.role == .orgAdmin })
             let events = try await broker.withStore { store in
-                try await store.auditEvents(actorUserID: jonasID, actions: ["membership.granted"])
+                try await store.securityEvents(userID: jonasID, actions: ["membership.granted"])
             }
             #expect(events.map(\.outcome) == ["org_admin"], "his own security event, as My account lists them")
             let mail = try await broker.withStore { try await $0.recentMail() }.filter { $0.kind == "membership_granted" }
@@ -113,7 +113,7 @@ struct OrganisationsApartTests {
                 ["op": "replace", "path": "\(LiveBroker.scimMembership):role", "value": "coordinator"],
             ]))
             #expect(raised.status == 200, "\(raised.body.prefix(300))")
-            #expect(try await broker.withStore { try await $0.auditEvents(actorUserID: kariID, actions: ["membership.granted"]) }.map(\.outcome) == ["coordinator"])
+            #expect(try await broker.withStore { try await $0.securityEvents(userID: kariID, actions: ["membership.granted"]) }.map(\.outcome) == ["coordinator"])
         }
     }
 
