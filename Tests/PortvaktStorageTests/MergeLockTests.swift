@@ -65,6 +65,29 @@ struct MergeLockTests {
         }
     }
 
+    @Test("Issue 58 item 5: a merge moves each record's membership with it, two records of one role included; a role without a record moves once", arguments: TestDatabase.kinds)
+    func mergeMovesEveryRecord(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let nhf = try await store.createOrganisation(slug: "nhf", name: "NHF")
+            let first = try await store.createMemberRecord(organisationID: nhf.id, NewMemberRecord(fullName: "Kari Nordmann", role: .peerMentor))
+            let second = try await store.createMemberRecord(organisationID: nhf.id, NewMemberRecord(fullName: "Kari N.", role: .peerMentor))
+            let keep = try await store.createUser(displayName: "Kari")
+            let remove = try await store.createUser(displayName: "Kari N.")
+            _ = try await store.addMembership(userID: keep.id, organisationID: nhf.id, role: .peerMentor, memberRecordID: first.id)
+            _ = try await store.addMembership(userID: remove.id, organisationID: nhf.id, role: .peerMentor, memberRecordID: second.id)
+            _ = try await store.addMembership(userID: keep.id, organisationID: nhf.id, role: .coordinator, memberRecordID: nil)
+            _ = try await store.addMembership(userID: remove.id, organisationID: nhf.id, role: .coordinator, memberRecordID: nil)
+            try await store.mergeUsers(keep: keep.id, remove: remove.id, personnummer: nil, confinedTo: nhf.id, audit: AuditEvent(
+                occurredAt: Date(), action: .userMerged, outcome: "success", subjectType: "user", subjectID: keep.id, source: "test"
+            ))
+            let held = try await store.memberships(userID: keep.id)
+            #expect(Set(held.compactMap(\.memberRecordId)) == [first.id, second.id], "both records are the kept account's")
+            #expect(held.filter { $0.memberRecordId == nil }.map(\.role) == [.coordinator])
+            #expect(try await store.user(id: remove.id) == nil)
+            #expect(try await store.organisationRoles(userID: keep.id).map(\.roles) == [[.coordinator, .peerMentor]], "each role once")
+        }
+    }
+
     /// Polls pg_stat_activity (bounded: 10 s) until a backend of this database waits on a lock.
     static func untilSomeBackendWaitsOnALock(_ store: PortvaktStore) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)

@@ -185,22 +185,31 @@ public enum PortvaktApplication {
             throw ConfigurationError("the password must be 10 to 128 characters")
         }
         let hash = try await PasswordChecker.hash(password, cost: configuration.bcryptCost)
-        return try await withStore(configuration: configuration, logger: logger) { store, keys in
-            let records = try await store.memberRecords(email: email)
-            guard try await store.user(email: email) != nil || !records.isEmpty else {
-                throw ConfigurationError("no member record has the email \(email); the organisation must register the member first")
+        return try await withStore(configuration: configuration, logger: logger) { store, _ in
+            var records = try await store.memberRecords(email: email)
+            if let existing = try await store.user(email: email) {
+                // The address opens only what the organisations that recorded it hold (issue 58):
+                // an account that belongs elsewhere too gets no password by this command.
+                let recorded = Set(records.map(\.organisationId))
+                guard try await store.memberOrganisationIDs(userID: existing.id).isSubset(of: recorded) else {
+                    throw ConfigurationError(
+                        "the account with the email \(email) belongs to organisations whose member records do not carry that email; the person adds a password themselves or signs in with BankID or Vipps"
+                    )
+                }
+            } else {
+                guard !records.isEmpty else {
+                    throw ConfigurationError("no member record has the email \(email); the organisation must register the member first")
+                }
+                // A record with a personnummer becomes an account only through BankID or Vipps
+                // (LinkingRule): that login comes first, and then this command adds the password.
+                records = records.filter { $0.personnummer == nil }
+                guard !records.isEmpty else {
+                    throw ConfigurationError(
+                        "the member records with the email \(email) carry a national identity number: the person signs in with BankID or Vipps first, then a password can be set for that account"
+                    )
+                }
             }
-            // The operator vouches for the person (as for merge-users): a new account takes the
-            // number its records agree on, so that person's BankID or Vipps login is this account
-            // (an account without a verified number is never joined by one: LinkingRule).
-            let numbers = try records.compactMap { record in
-                try record.personnummer.map { try keys.vault.open($0.sealed, record: MemberRecord.personnummerContext(recordID: record.id)) }
-            }
-            let agreed = Set(numbers.map(\.digits)).count == 1 ? numbers.first : nil
-            let user = try await store.setPassword(
-                email: email, passwordHash: hash, memberRecords: records,
-                personnummer: agreed.map { number in { id in try keys.vault.protect(number, record: User.personnummerRecord(userID: id)) } }
-            )
+            let user = try await store.setPassword(email: email, passwordHash: hash, memberRecords: records)
             try await store.append(AuditEvent(occurredAt: Date(), action: .userPasswordSet, outcome: "success", subjectType: "user", subjectID: user.id))
             return user.id
         }

@@ -25,12 +25,18 @@ enum MembershipsByRecord {
             INSERT INTO memberships_by_record (user_id, organisation_id, role, member_record_id, created_at)
             SELECT user_id, organisation_id, role, member_record_id, created_at FROM memberships
             """).run()
-        // Should two accounts ever have held one record, the earliest keeps it.
+        // Should two accounts ever have held one record, the one verified with the record's number
+        // keeps it, else the earliest (the other keeps what else it holds).
         try await db.raw("""
             DELETE FROM memberships_by_record WHERE member_record_id IS NOT NULL AND EXISTS (
-                SELECT 1 FROM memberships_by_record earlier WHERE earlier.member_record_id = memberships_by_record.member_record_id
-                AND (earlier.created_at, earlier.user_id, earlier.role)
-                    < (memberships_by_record.created_at, memberships_by_record.user_id, memberships_by_record.role)
+                SELECT 1 FROM memberships_by_record other
+                JOIN member_records record ON record.id = other.member_record_id
+                LEFT JOIN users other_user ON other_user.id = other.user_id
+                LEFT JOIN users this_user ON this_user.id = memberships_by_record.user_id
+                WHERE other.member_record_id = memberships_by_record.member_record_id
+                AND (CASE WHEN other_user.personnummer_index = record.personnummer_index THEN 0 ELSE 1 END, other.created_at, other.user_id, other.role)
+                    < (CASE WHEN this_user.personnummer_index = record.personnummer_index THEN 0 ELSE 1 END,
+                       memberships_by_record.created_at, memberships_by_record.user_id, memberships_by_record.role)
             )
             """).run()
         try await db.raw("DROP TABLE memberships").run()

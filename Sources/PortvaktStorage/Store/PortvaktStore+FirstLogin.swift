@@ -71,14 +71,8 @@ extension PortvaktStore {
     }
 
     /// Users invited by email (the admin command): the user with this email, created with the
-    /// roles of the member records that carry the email when there is none yet; then the password.
-    /// - Parameter personnummer: the new user's number, sealed for it, when the operator vouches
-    ///   for the records' (``LinkingRule``: an account without a verified number holds no record
-    ///   with one); nil for none.
-    public func setPassword(
-        email: String, passwordHash: String, memberRecords: [MemberRecord], personnummer seal: ((_ userID: String) throws -> ProtectedPersonnummer)? = nil,
-        now: Date = Date()
-    ) async throws -> User {
+    /// roles of `memberRecords` when there is none yet; then the password.
+    public func setPassword(email: String, passwordHash: String, memberRecords: [MemberRecord], now: Date = Date()) async throws -> User {
         let email = email.lowercased()
         if let existing = try await user(email: email) {
             try await write { db in
@@ -88,7 +82,7 @@ extension PortvaktStore {
         }
         guard let first = memberRecords.first else { throw StoreError.notFound("member_records") }
         let user = try await createMemberUser(
-            displayName: first.fullName, email: email, personnummer: seal, provider: .password, subject: email,
+            displayName: first.fullName, email: email, personnummer: nil, provider: .password, subject: email,
             memberRecords: memberRecords, now: now
         )
         try await write { db in

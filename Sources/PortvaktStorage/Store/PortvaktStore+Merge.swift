@@ -35,6 +35,10 @@ extension PortvaktStore {
             let removed = try await db.select().column("*").from("users").where("id", .equal, removeID).first(as: User.self)
             try await db.update("identities").set("user_id", to: keepID).where("user_id", .equal, removeID).run()
             try await db.update("member_records").set("suspended_user_id", to: keepID).where("suspended_user_id", .equal, removeID).run()
+            // A record's membership moves with its holder (a record is held by one account); one
+            // without a record moves unless the kept account has that role without one already.
+            try await db.update("memberships").set("user_id", to: keepID)
+                .where("user_id", .equal, removeID).where("member_record_id", .isNot, SQLLiteral.null).run()
             for membership in try await db.select().column("*").from("memberships").where("user_id", .equal, removeID).all(as: Membership.self) {
                 try await db.insert(into: "memberships").row(Membership(
                     userId: keepID, organisationId: membership.organisationId, role: membership.role,

@@ -4,6 +4,7 @@ import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
+@testable import PortvaktServer
 
 /// Issue 58: one organisation's member system or administrator never reaches another's members.
 /// Each attack as the review made it: NHF's SCIM token, sandbox BankID and Vipps logins, NHF's
@@ -54,6 +55,31 @@ struct OrganisationsApartTests {
             let again = try await broker.providerLogin(AppLogin(), provider: "vipps", user: "una").app
             #expect(again.error == "access_denied" && again.messageID == "not_registered", "the attacker's account holds nothing")
             #expect(!broker.logs.text.contains(Self.sigridNumber) && !broker.logs.text.contains(nhf.token))
+        }
+    }
+
+    @Test("Item 1, by password: NHF's token plants a record with a Blindeforbundet member's number and the attacker's address; the operator's set-password makes no account of it, and her BankID login gets one of her own", arguments: TestDatabase.kinds)
+    func noPasswordAccountOfANumber(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind) { broker in
+            let nhf = try await broker.scimToken(organisation: "nhf")
+            try await broker.scimCreate(LiveBroker.scimUser(
+                externalID: "plant-3", userName: "plant-3", given: "Sigrid", family: "Larsen", email: "attacker@example.org", personnummer: Self.sigridNumber
+            ), token: nhf.token)
+            await #expect(throws: ConfigurationError.self, "a record with a number becomes an account only by BankID or Vipps") {
+                try await PortvaktApplication.setPassword(
+                    configuration: broker.configuration, logger: TestDatabase.logger, email: "attacker@example.org", password: PasswordLoginTests.password
+                )
+            }
+            #expect(try await broker.withStore { try await $0.user(email: "attacker@example.org") } == nil)
+            let sigrid = try await broker.tokens(provider: "bankid", user: "sigrid")
+            let sigridID = try await broker.userID(token: try #require(sigrid["access_token"] as? String))
+            // Her account took NHF's record by her number, and her own organisation's address: NHF's address opens it not.
+            await #expect(throws: ConfigurationError.self, "still no password by NHF's address") {
+                try await PortvaktApplication.setPassword(
+                    configuration: broker.configuration, logger: TestDatabase.logger, email: "attacker@example.org", password: PasswordLoginTests.password
+                )
+            }
+            #expect(try await broker.withStore { try await $0.user(id: sigridID)?.passwordHash } == nil)
         }
     }
 

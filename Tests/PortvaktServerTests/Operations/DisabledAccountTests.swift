@@ -255,6 +255,8 @@ struct DisabledAccountTests {
             let record = try #require(try await broker.memberRecord("nhf", externalRef: "sandbox-magnus")).id
             let hlfRecord = try #require(try await broker.memberRecord("hlf", externalRef: "sandbox-magnus")).id
             let path = "/admin/nhf/members/\(record)"
+            // Issue 58: her record carries her number, so her account is made by BankID; then the password.
+            _ = try await broker.bankIDLogin("ingrid")
             _ = try await PortvaktApplication.setPassword(
                 configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
             )

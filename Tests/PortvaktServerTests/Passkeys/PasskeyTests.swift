@@ -212,6 +212,8 @@ struct PasskeyTests {
     @Test("S18.1: without a BankID or Vipps login in the last five minutes no passkey is added; the page offers the confirmation instead", arguments: TestDatabase.kinds)
     func registrationNeedsAFreshElectronicID(kind: DatabaseKind) async throws {
         try await Self.run(kind) { broker in
+            // Issue 58: her record carries her number, so her account is made by BankID; then the password.
+            _ = try await broker.bankIDLogin("ingrid")
             _ = try await PortvaktApplication.setPassword(
                 configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
             )

@@ -21,6 +21,8 @@ struct AdminDevicesTests {
                 return try #require(try await store.memberRecords(organisationID: nhf.id).first { $0.externalRef == "sandbox-kari" }).id
             }
             let path = "/admin/nhf/members/\(record)"
+            // Issue 58: her record carries her number, so her account is made by BankID; then the password.
+            _ = try await broker.bankIDLogin("ingrid")
             _ = try await PortvaktApplication.setPassword(
                 configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
             )

@@ -72,6 +72,8 @@ struct AdminPortalTests {
     func stepUpBeforeRevealAndResolve(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
             let entry = try await Self.sofiesConflict(broker)
+            // Issue 58: her record carries her number, so her account is made by BankID; then the password.
+            _ = try await broker.bankIDLogin("ingrid")
             _ = try await PortvaktApplication.setPassword(
                 configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
             )

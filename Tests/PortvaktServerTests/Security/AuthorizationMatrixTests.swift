@@ -330,6 +330,8 @@ struct AuthorizationMatrixTests {
     /// session and its two step-ups; a coordinator; another organisation's administrator; a DPoP-bound token without its proof.
     /// The names are ``ExpectedAccess/apiCallers``.
     static func apiCallers(_ broker: LiveBroker) async throws -> [APICaller] {
+        // Issue 58: her record carries her number, so her account is made by BankID; then the password.
+        _ = try await broker.bankIDLogin("ingrid")
         _ = try await PortvaktApplication.setPassword(
             configuration: broker.configuration, logger: TestDatabase.logger, email: "ingrid@sandbox.portvakt.test", password: PasswordLoginTests.password
         )
