@@ -130,6 +130,17 @@ struct OrganisationsApartTests {
             let refused = try await broker.api(.DELETE, "/v1/organisations/nhf/members/\(jonasID)/devices", token: ingrid.access)
             #expect(refused.status == 409 && refused.body.contains("My account"), "\(refused.body)")
             #expect(try await broker.challenge(phone.id, purpose: .unlock).status == 201, "his phone still unlocks him for HLF")
+            // The portal, one policy: the member page names no phone of his and offers no removal; the form is refused all the same.
+            let portal = try await PortalTests.signIn(broker, person: "ingrid", method: "vipps").cookie
+            let enrolled = try #require(try await broker.withStore { store in
+                try await store.memberRecords(organisationID: nhf.organisationID).first { $0.externalRef == "enrol-1" }
+            })
+            let page = try await AdminPortalTests.get(broker, "/admin/nhf/members/\(enrolled.id)", cookie: portal)
+            #expect(page.status == 200 && !page.body.contains("/devices/remove") && !page.body.contains("Karis iPhone"), "\(page.body.prefix(300))")
+            #expect(page.body.contains("Min konto"), "the page says he removes them himself")
+            let posted = try await AdminPortalTests.post(broker, "/admin/nhf/members/\(enrolled.id)/devices/remove", cookie: portal, form: [("csrf", try PortalTests.csrf(in: page.body))])
+            #expect(posted.status == 409, "\(posted.status) \(posted.body.prefix(300))")
+            #expect(try await broker.challenge(phone.id, purpose: .unlock).status == 201)
 
             // A role raised above peer mentor is told too.
             let kari = try await broker.tokens(provider: "vipps", user: "kari")
