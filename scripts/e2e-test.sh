@@ -232,6 +232,7 @@ for message in sys.stdin.read().split("<li>")[1:]:
   # S14: email and password — one message for a wrong password, then in. Ingrid's record carries
   # her number, so her account is made by her BankID login first (issue 58); the operator then adds the password.
   cli ingrid-bankid login --provider bankid --user ingrid --no-enable-biometrics
+  [ "$code" = 0 ] || fail "Ingrid's BankID login, which makes the account her password is set for: exit $code"
   (cd "$server_dir" && echo "e2e-password-123" | env "${server_env[@]}" "$bin/portvakt-server" set-password --dev --email ingrid@sandbox.portvakt.test >/dev/null)
   out=$(echo "not-the-password" | PORTVAKT_CLI_HOME="$work/$suite-ingrid" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" login --provider password --email ingrid@sandbox.portvakt.test --json --lang en 2>>"$work/stderr") && code=0 || code=$?
   check S14.2 "a wrong password gets one message" 3 message_id=wrong_email_or_password

@@ -203,9 +203,13 @@ public enum PortvaktApplication {
                 // A record with a personnummer becomes an account only through BankID or Vipps
                 // (LinkingRule): that login comes first, and then this command adds the password.
                 records = records.filter { $0.personnummer == nil }
+                // A record another account holds (one linked by phone, say) stays that account's.
+                var free: [MemberRecord] = []
+                for record in records where try await store.user(holdingAnyOf: [record]) == nil { free.append(record) }
+                records = free
                 guard !records.isEmpty else {
                     throw ConfigurationError(
-                        "the member records with the email \(email) carry a national identity number: the person signs in with BankID or Vipps first, then a password can be set for that account"
+                        "the member records with the email \(email) carry a national identity number or belong to another account: the person signs in with BankID or Vipps first, then a password can be set for that account"
                     )
                 }
             }
