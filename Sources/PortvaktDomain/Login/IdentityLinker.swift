@@ -86,12 +86,12 @@ public struct IdentityLinker: Sendable {
                     }
                 }
                 if let phone = login.phone {
-                    var refused: [(MemberRecord, String)] = []
+                    var refused: [(record: MemberRecord, holder: User?, reason: String)] = []
                     for record in try await store.memberRecords(phone: phone) where !records.contains(where: { $0.id == record.id }) {
                         let holder = try await store.user(holdingAnyOf: [record])
                         switch LinkingRule.byPhone(record, holder: holder, loginIndex: index, loginName: login.name) {
                         case .take: records.append(record)
-                        case .refuse(let reason): refused.append((record, reason))
+                        case .refuse(let reason): refused.append((record, holder, reason))
                         case .detach: break
                         }
                     }
@@ -185,12 +185,11 @@ public struct IdentityLinker: Sendable {
     /// matched, with the login's personnummer, also goes to the organisation's review list as a
     /// conflict entry holding that number sealed, as a sync conflict does; no other (a phone
     /// alone never puts a number in front of the organisation that recorded the phone).
-    private func recordRefused(_ refusals: [(MemberRecord, String)], login: Login, now: Date) async throws {
+    private func recordRefused(_ refusals: [(record: MemberRecord, holder: User?, reason: String)], login: Login, now: Date) async throws {
         let source = "\(login.provider.rawValue)-phone-match"
         var writes = MemberSyncWrites()
-        for (record, reason) in refusals {
+        for (record, holder, reason) in refusals {
             let entryID = UUID().uuidString.lowercased()
-            let holder = try await store.user(holdingAnyOf: [record])
             var details = ["holder": holder?.id ?? "none"]
             if let number = login.personnummer, reason == LinkingRule.notFree {
                 // One open review entry per record: repeated logins add audit events, not entries.

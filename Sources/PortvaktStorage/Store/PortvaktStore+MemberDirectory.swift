@@ -54,7 +54,7 @@ extension PortvaktStore {
             let numbered = changes.filter { if case .set = $0.personnummer { $0.values.active } else { false } }.map(\.before.id)
             effects.detached = try await Self.disagreeingHolders(recordIDs: numbered, in: db)
             if !effects.detached.isEmpty {
-                effects.ended += try await Self.detach(effects.detached, reason: reason, at: time, in: db)
+                effects.ended += try await Self.detach(effects.detached.map { ($0.userID, $0.recordID) }, reason: reason, at: time, in: db)
                 for detached in effects.detached {
                     try await db.insert(into: "member_sync_log").row(MemberSyncEntry(
                         occurredAt: now, organisationID: detached.organisationID, memberRecordID: detached.recordID, userID: detached.userID,
@@ -176,7 +176,7 @@ extension PortvaktStore {
 
     /// Ends, in the caller's transaction, each account's memberships resting on its record (and
     /// no one else's), as ``endMemberships(recordIDs:reason:at:in:)`` does.
-    static func detach(_ holders: [DetachedHolder], reason: String, at time: Int64, in db: any SQLDatabase) async throws -> [EndedAccess] {
+    static func detach(_ holders: [(userID: String, recordID: String)], reason: String, at time: Int64, in db: any SQLDatabase) async throws -> [EndedAccess] {
         var lost: [String: Set<String>] = [:]
         for holder in holders {
             for row in try await db.delete(from: "memberships").where("member_record_id", .equal, holder.recordID).where("user_id", .equal, holder.userID)

@@ -52,8 +52,7 @@ extension PortvaktStore {
     @discardableResult
     public func detachMemberRecord(id recordID: String, from holderID: String, reason: String, writes: MemberSyncWrites, now: Date = Date()) async throws -> EndedAccess? {
         try await write { db in
-            let holders = [DetachedHolder(userID: holderID, recordID: recordID, organisationID: "")]
-            guard let ended = try await Self.detach(holders, reason: reason, at: now.millisecondsSince1970, in: db).first else { return nil }
+            guard let ended = try await Self.detach([(holderID, recordID)], reason: reason, at: now.millisecondsSince1970, in: db).first else { return nil }
             try await writes.apply(in: db, auditKeys: auditKeys, now: now)
             return ended
         }
