@@ -6,7 +6,8 @@ public struct AuthorizationCode: Sendable, Hashable, Codable {
     public let sessionId: String
     public let clientId: String
     public let redirectUri: String
-    /// The PKCE S256 challenge (RFC 7636 §4.2) the redeemer's verifier must match.
+    /// The PKCE S256 challenge (RFC 7636 §4.2) the redeemer's verifier must match; empty for a
+    /// confidential client's code issued without one (the column predates that case).
     public let codeChallenge: String
     public let scope: String
     public let nonce: String?
@@ -16,20 +17,25 @@ public struct AuthorizationCode: Sendable, Hashable, Codable {
     public let dpopJkt: String?
 
     public init(
-        codeHash: Data, sessionID: String, clientID: String, redirectURI: String, codeChallenge: String,
+        codeHash: Data, sessionID: String, clientID: String, redirectURI: String, codeChallenge: String?,
         scope: String, nonce: String?, createdAt: Date, expiresAt: Date, dpopJKT: String? = nil
     ) {
         self.codeHash = codeHash
         self.sessionId = sessionID
         self.clientId = clientID
         self.redirectUri = redirectURI
-        self.codeChallenge = codeChallenge
+        self.codeChallenge = codeChallenge ?? ""
         self.scope = scope
         self.nonce = nonce
         self.createdAt = createdAt.millisecondsSince1970
         self.expiresAt = expiresAt.millisecondsSince1970
         self.dpopJkt = dpopJKT
     }
+}
+
+extension AuthorizationCode {
+    /// The PKCE challenge, nil when the code was issued without one.
+    public var challenge: String? { codeChallenge.isEmpty ? nil : codeChallenge }
 }
 
 /// What presenting a code found.

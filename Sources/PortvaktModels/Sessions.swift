@@ -21,19 +21,25 @@ public struct Session: Sendable, Hashable, Codable {
     /// The RFC 7638 thumbprint of the client's DPoP key (RFC 9449) its tokens are bound to; nil
     /// for Bearer tokens.
     public let dpopJkt: String?
+    /// The scopes granted at login, space-separated, which decide the claims of its tokens
+    /// (`ClaimScopes`); nil for a session from before version 34 and a device unlock's, which
+    /// carry every claim (Portvakt's own app).
+    public var scope: String? = nil
 
     /// A new session of a login at `now`.
     public static func starting(
         userID: String, clientID: String, deviceID: String? = nil, passkeyID: String? = nil, amr: [String], acr: String, authTime: Date,
-        idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, dpopJKT: String? = nil, now: Date
+        idleLifetime: TimeInterval, absoluteLifetime: TimeInterval, dpopJKT: String? = nil, scope: String? = nil, now: Date
     ) -> Session {
-        Session(
+        var session = Session(
             id: newID(), userId: userID, clientId: clientID, deviceId: deviceID, passkeyId: passkeyID, amr: amr.joined(separator: " "),
             acr: acr, authTime: authTime.millisecondsSince1970, createdAt: now.millisecondsSince1970,
             idleExpiresAt: now.addingTimeInterval(idleLifetime).millisecondsSince1970,
             absoluteExpiresAt: now.addingTimeInterval(absoluteLifetime).millisecondsSince1970,
             revokedAt: nil, revokedReason: nil, dpopJkt: dpopJKT
         )
+        session.scope = scope
+        return session
     }
 
     /// Whether the session can still be used at `now`.
@@ -42,7 +48,7 @@ public struct Session: Sendable, Hashable, Codable {
         return revokedAt == nil && time < idleExpiresAt && time < absoluteExpiresAt
     }
 
-    package init(id: String, userId: String, clientId: String, deviceId: String?, passkeyId: String?, amr: String, acr: String, authTime: Int64, createdAt: Int64, idleExpiresAt: Int64, absoluteExpiresAt: Int64, revokedAt: Int64?, revokedReason: String?, dpopJkt: String?) {
+    package init(id: String, userId: String, clientId: String, deviceId: String?, passkeyId: String?, amr: String, acr: String, authTime: Int64, createdAt: Int64, idleExpiresAt: Int64, absoluteExpiresAt: Int64, revokedAt: Int64?, revokedReason: String?, dpopJkt: String?, scope: String? = nil) {
         self.id = id
         self.userId = userId
         self.clientId = clientId
@@ -57,6 +63,7 @@ public struct Session: Sendable, Hashable, Codable {
         self.revokedAt = revokedAt
         self.revokedReason = revokedReason
         self.dpopJkt = dpopJkt
+        self.scope = scope
     }
 }
 

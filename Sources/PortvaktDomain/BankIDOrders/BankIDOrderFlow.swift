@@ -178,8 +178,8 @@ public struct BankIDOrderFlow: Sendable {
         guard user.disabledAt == nil else {
             return try await fail(order, hintCode: Self.accountDisabled, reason: "the account is disabled")
         }
-        guard try await completion.isMember(user) else {
-            return try await fail(order, hintCode: Self.notRegistered, reason: "no organisation has this person as a member")
+        guard try await completion.admission(of: user, to: order.payload.request.clientID) == .admitted else {
+            return try await fail(order, hintCode: Self.notRegistered, reason: "not a member of an organisation this client admits")
         }
         let code = refreshSecret.orderCode(forSession: order.sessionID)
         // The order API says nothing of the level of assurance: the session does not claim BankID's high level.

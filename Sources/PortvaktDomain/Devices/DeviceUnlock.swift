@@ -72,7 +72,7 @@ public struct DeviceUnlock: Sendable {
         case .started(let started):
             DomainMetrics.deviceUnlocked()
             return try await tokens.tokens(
-                for: started.session, organisations: started.organisations, user: user, refreshToken: refreshToken, scope: "openid", nonce: nil,
+                for: started.session, organisations: started.organisations, user: user, refreshToken: refreshToken, nonce: nil,
                 withIDToken: true
             )
         case .challengeRefused(let reason):

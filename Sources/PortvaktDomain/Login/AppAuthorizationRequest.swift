@@ -7,13 +7,14 @@ import PortvaktProtocol
 /// §3.1.2.1), kept sealed in the login flow until the code is issued. The server parses and
 /// checks it (`AppAuthorizationRequest+Parsing.swift`).
 public struct AppAuthorizationRequest: Codable, Sendable, Hashable {
-    public static let supportedScopes: Set<String> = ["openid", "profile", "email", "offline_access"]
+    public static let supportedScopes: Set<String> = ["openid", "profile", "email", "offline_access", ClaimScopes.organisations]
 
     public var clientID: String
     public var redirectURI: String
     public var state: String?
     public var nonce: String?
-    public var codeChallenge: String
+    /// The PKCE S256 challenge; nil only for a confidential client that sent a `nonce` instead.
+    public var codeChallenge: String?
     public var scope: String
     public var language: Language
     /// `idp_hint`: which method the app's button chose; nil shows the method page.
@@ -30,7 +31,7 @@ public struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     public var continuation: String?
 
     public init(
-        clientID: String, redirectURI: String, state: String?, nonce: String?, codeChallenge: String, scope: String, language: Language,
+        clientID: String, redirectURI: String, state: String?, nonce: String?, codeChallenge: String?, scope: String, language: Language,
         method: IdentityProvider?, loginHint: String? = nil, maxAge: Int? = nil, dpopJKT: String? = nil, continuation: String? = nil
     ) {
         self.clientID = clientID
@@ -56,10 +57,10 @@ public struct AppAuthorizationRequest: Codable, Sendable, Hashable {
             return URLComponents.appending(fields, to: path)
         }
         var fields = [
-            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
-            ("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope),
+            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"), ("scope", scope),
             ("ui_locales", (language ?? self.language).rawValue),
         ]
+        if let codeChallenge { fields += [("code_challenge", codeChallenge), ("code_challenge_method", "S256")] }
         if let state { fields.append(("state", state)) }
         if let nonce { fields.append(("nonce", nonce)) }
         if let method { fields.append(("idp_hint", method.rawValue)) }

@@ -11,6 +11,7 @@ public protocol LoginCompletionStore: Sendable {
         session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent, bankIDOrderID: String?, now: Date
     ) async throws
     func memberships(userID: String) async throws -> [Membership]
+    func organisationRoles(userID: String) async throws -> [OrganisationRoles]
     func append(_ event: AuditEvent) async throws
 }
 
@@ -22,6 +23,8 @@ public struct LoginCompletion: Sendable {
     let lifetimes: SessionLifetimes
     let portal: PortalSessionRule
     let address: PublicAddress
+    /// Per client that registered `organisations`: the slugs of the organisations whose members alone it admits.
+    let clientOrganisations: [String: [String]]
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -40,13 +43,14 @@ public struct LoginCompletion: Sendable {
 
     public init(
         store: any LoginCompletionStore, planner: MemberSyncPlanner, lifetimes: SessionLifetimes, portal: PortalSessionRule, address: PublicAddress,
-        logger: Logger, now: @escaping @Sendable () -> Date
+        clientOrganisations: [String: [String]] = [:], logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.planner = planner
         self.lifetimes = lifetimes
         self.portal = portal
         self.address = address
+        self.clientOrganisations = clientOrganisations
         self.logger = logger
         self.now = now
     }
@@ -79,9 +83,16 @@ public struct LoginCompletion: Sendable {
     public func succeed(_ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil) async throws -> String {
         // An operator may have disabled the account (issue 45 item 5): the same words on every way in.
         guard user.disabledAt == nil else { return try await failDisabled(login) }
-        // A member system may have ended every membership since the account was made (issue 45).
-        guard try await isMember(user) else {
+        switch try await admission(of: user, to: login.request.clientID) {
+        case .admitted:
+            break
+        case .notMember:
+            // A member system may have ended every membership since the account was made (issue 45).
             return try await fail(login, error: .accessDenied, message: .notRegistered, reason: "no organisation has this person as a member")
+        case .membersOnly(let slugs):
+            try await recordFailure(method: login.method, message: .notRegistered, reason: "not a member of an organisation this client admits")
+            await forgetContinuation(of: login.request)
+            return membersOnlyPage(login.request, organisations: slugs)
         }
         let code: String
         do {
@@ -126,7 +137,7 @@ public struct LoginCompletion: Sendable {
             userID: user.id, clientID: request.clientID, passkeyID: method.passkeyID, amr: method.amr, acr: method.acr,
             authTime: min(method.authTime ?? now, now),
             idleLifetime: forPortal ? portal.idle : lifetimes.idle,
-            absoluteLifetime: forPortal ? portal.absolute : lifetimes.absolute, now: now
+            absoluteLifetime: forPortal ? portal.absolute : lifetimes.absolute, scope: request.scope, now: now
         )
         var memberSync = MemberSyncWrites()
         if let personnummer {
@@ -152,10 +163,32 @@ public struct LoginCompletion: Sendable {
         return code
     }
 
-    /// Whether any organisation has the account as a member now: a login of someone whose every
-    /// membership ended signs nobody in.
-    public func isMember(_ user: User) async throws -> Bool {
-        try await !store.memberships(userID: user.id).isEmpty
+    /// Whether a login may sign the person in to a client.
+    public enum Admission: Sendable, Equatable {
+        case admitted
+        /// No organisation has the account as a member now: a login of someone whose every
+        /// membership ended signs nobody in.
+        case notMember
+        /// The client registered `organisations` (these slugs), and the person belongs to none of them.
+        case membersOnly([String])
+    }
+
+    public func admission(of user: User, to clientID: String) async throws -> Admission {
+        guard let required = clientOrganisations[clientID], !required.isEmpty else {
+            return try await store.memberships(userID: user.id).isEmpty ? .notMember : .admitted
+        }
+        let slugs = try await store.organisationRoles(userID: user.id).map(\.slug)
+        if slugs.isEmpty { return .notMember }
+        return required.contains(where: slugs.contains) ? .admitted : .membersOnly(required)
+    }
+
+    /// The page that tells a person an organisation-bound client is not for them, and from which
+    /// the client hears `access_denied` (never a code): `/oauth/members-only`, which shows it
+    /// only for a redirect URI registered for the client.
+    public func membersOnlyPage(_ request: AppAuthorizationRequest, organisations: [String]) -> String {
+        var fields = [("client_id", request.clientID), ("redirect_uri", request.redirectURI), ("ui_locales", request.language.rawValue)]
+        if let state = request.state { fields.append(("state", state)) }
+        return URLComponents.appending(fields, to: address.current + "/oauth/members-only")
     }
 
     /// Sends the app an error with its message id, and records the failure.

@@ -39,7 +39,7 @@ public struct SessionService: Sendable {
             parentID: nil, expiresAt: Date(millisecondsSince1970: session.absoluteExpiresAt), now: now()
         )
         return try await tokens.tokens(
-            for: session, refreshToken: refreshToken, scope: redeemed.scope, nonce: redeemed.nonce, withIDToken: true
+            for: session, refreshToken: refreshToken, nonce: redeemed.nonce, withIDToken: true
         )
     }
 
@@ -66,10 +66,8 @@ public struct SessionService: Sendable {
             problem = "The code was issued to another client."
         } else if redirectURI != redeemed.redirectUri {
             problem = "redirect_uri does not match the authorization request."
-        } else if let verifier, !PKCE.verify(verifier: verifier, challenge: redeemed.codeChallenge) {
-            problem = "code_verifier does not match the code_challenge."
-        } else if verifier == nil {
-            problem = "code_verifier is required."
+        } else if let problem = Self.pkceProblem(challenge: redeemed.challenge, verifier: verifier) {
+            problem = problem
         } else if let bound = redeemed.dpopJkt, bound != proofKey {
             problem = "The code is bound to another DPoP key (dpop_jkt)."
         }
@@ -85,6 +83,18 @@ public struct SessionService: Sendable {
             session = bound
         }
         return (session, redeemed)
+    }
+
+    /// PKCE at the token endpoint (RFC 7636 §4.6, RFC 9700 §2.1.1): a code issued with a challenge
+    /// needs its verifier, and a code issued without one takes none, so neither a stripped nor an
+    /// injected verifier passes.
+    static func pkceProblem(challenge: String?, verifier: String?) -> String? {
+        switch (challenge, verifier) {
+        case (let challenge?, let verifier?): PKCE.verify(verifier: verifier, challenge: challenge) ? nil : "code_verifier does not match the code_challenge."
+        case (.some, nil): "code_verifier is required."
+        case (nil, .some): "code_verifier was sent, but the authorization request had no code_challenge."
+        case (nil, nil): nil
+        }
     }
 
     /// `refresh_token` (RFC 6749 §6) with rotation: a repeat gets the same successor while that
@@ -105,7 +115,7 @@ public struct SessionService: Sendable {
         case .rotated(let rotated), .repeated(let rotated):
             if case .rotated = rotation { DomainMetrics.refreshRotated() }
             return try await tokens.tokens(
-                for: rotated.session, organisations: rotated.organisations, refreshToken: successor, scope: "openid", nonce: nil, withIDToken: false
+                for: rotated.session, organisations: rotated.organisations, refreshToken: successor, nonce: nil, withIDToken: false
             )
         case .reused(let session):
             DomainMetrics.refreshReuseDetected()

@@ -16,7 +16,8 @@ public struct AccessTokenClaims: JWTPayload {
     public let amr: [String]
     public let acr: String
     public let authTime: Int
-    public let org: [OrganisationClaim]
+    /// The organisations and roles, only with the scope `organisations` (``ClaimScopes``).
+    public let org: [OrganisationClaim]?
     /// Set only on an elevated token: the action a biometric step-up allowed (RFC 9470 style).
     public var stepUp: String? = nil
     /// The DPoP key the token is bound to (RFC 9449 §6.1); nil for a Bearer token.
@@ -56,10 +57,15 @@ public struct IDTokenClaims: JWTPayload {
     public let sid: String
     public let amr: [String]
     public let acr: String
-    public let name: String
+    /// With the scope `profile`.
+    public var name: String?
+    /// With the scope `email`, when the account has one.
+    public var email: String?
+    /// With the scope `organisations`.
+    public var org: [OrganisationClaim]?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, sid, amr, acr, name
+        case iss, sub, aud, exp, iat, nonce, sid, amr, acr, name, email, org
         case authTime = "auth_time"
     }
 

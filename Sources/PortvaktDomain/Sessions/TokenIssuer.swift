@@ -34,8 +34,9 @@ public struct TokenIssuer: Sendable {
     /// - Parameters:
     ///   - organisations: the user's organisations and roles when the caller has read them already.
     ///   - user: the session's user when the caller has read it already (the ID token names them).
+    /// The claims follow the scopes the session was granted (``ClaimScopes``).
     public func tokens(
-        for session: Session, organisations: [OrganisationRoles]? = nil, user: User? = nil, refreshToken: String, scope: String, nonce: String?,
+        for session: Session, organisations: [OrganisationRoles]? = nil, user: User? = nil, refreshToken: String, nonce: String?,
         withIDToken: Bool
     ) async throws -> TokenResponse {
         let now = self.now()
@@ -43,7 +44,8 @@ public struct TokenIssuer: Sendable {
         let kid = set.active.kid
         let lifetime = Int(lifetimes.accessToken)
         let amr = session.amr.split(separator: " ").map(String.init)
-        let access = try await accessClaims(session, organisations: organisations, scope: scope, amr: amr, acr: session.acr, authTime: Int(session.authTime / 1000), lifetime: lifetime, now: now)
+        let scope = session.scope ?? ClaimScopes.everything
+        let access = try await accessClaims(session, organisations: organisations, amr: amr, acr: session.acr, authTime: Int(session.authTime / 1000), lifetime: lifetime, now: now)
         let accessToken = try await keys.sign(access, kid: JWKIdentifier(string: kid), header: ["typ": "at+jwt"])
         let issuedAt = Int(now.timeIntervalSince1970)
         var idToken: String?
@@ -51,11 +53,14 @@ public struct TokenIssuer: Sendable {
         if withIDToken, scope.split(separator: " ").contains("openid") {
             let user = if let known { known } else { try await store.user(id: session.userId) }
             known = user
-            let name = user?.displayName ?? ""
-            let claims = IDTokenClaims(
+            let granted = ClaimScopes(session.scope)
+            var claims = IDTokenClaims(
                 iss: address.current, sub: session.userId, aud: session.clientId, exp: issuedAt + lifetime, iat: issuedAt,
-                authTime: Int(session.authTime / 1000), nonce: nonce, sid: session.id, amr: amr, acr: session.acr, name: name
+                authTime: Int(session.authTime / 1000), nonce: nonce, sid: session.id, amr: amr, acr: session.acr
             )
+            if granted.name { claims.name = user?.displayName ?? "" }
+            if granted.email { claims.email = user?.email }
+            claims.org = access.org
             let algorithm = idTokenAlgorithms[session.clientId] ?? .rs256
             idToken = try await keys.sign(claims, kid: JWKIdentifier(string: set.active(algorithm).kid))
         }
@@ -96,7 +101,7 @@ public struct TokenIssuer: Sendable {
         let (keys, set) = try await signingKeys.collection(now: now)
         let lifetime = Int(lifetimes.stepUp)
         var claims = try await accessClaims(
-            session, scope: "openid", amr: proof.amr, acr: proof.acr, authTime: Int(now.timeIntervalSince1970), lifetime: lifetime, now: now
+            session, amr: proof.amr, acr: proof.acr, authTime: Int(now.timeIntervalSince1970), lifetime: lifetime, now: now
         )
         claims.stepUp = action.rawValue
         let token = try await keys.sign(claims, kid: JWKIdentifier(string: set.active.kid), header: ["typ": "at+jwt"])
@@ -104,15 +109,20 @@ public struct TokenIssuer: Sendable {
     }
 
     private func accessClaims(
-        _ session: Session, organisations: [OrganisationRoles]? = nil, scope: String, amr: [String], acr: String, authTime: Int, lifetime: Int, now: Date
+        _ session: Session, organisations: [OrganisationRoles]? = nil, amr: [String], acr: String, authTime: Int, lifetime: Int, now: Date
     ) async throws -> AccessTokenClaims {
-        let organisations = if let organisations { organisations } else { try await store.organisationRoles(userID: session.userId) }
+        let granted = ClaimScopes(session.scope)
+        var org: [OrganisationClaim]?
+        if granted.organisations {
+            let organisations = if let organisations { organisations } else { try await store.organisationRoles(userID: session.userId) }
+            org = organisations.map { OrganisationClaim(id: $0.organisationID, slug: $0.slug, roles: $0.roles.map(\.rawValue)) }
+        }
         let issuedAt = Int(now.timeIntervalSince1970)
         return AccessTokenClaims(
             iss: address.current, sub: session.userId, aud: session.clientId, clientID: session.clientId,
-            exp: issuedAt + lifetime, iat: issuedAt, jti: randomToken(bytes: 16), sid: session.id, scope: scope,
+            exp: issuedAt + lifetime, iat: issuedAt, jti: randomToken(bytes: 16), sid: session.id, scope: session.scope ?? ClaimScopes.everything,
             amr: amr, acr: acr, authTime: authTime,
-            org: organisations.map { OrganisationClaim(id: $0.organisationID, slug: $0.slug, roles: $0.roles.map(\.rawValue)) },
+            org: org,
             cnf: session.dpopJkt.map(Confirmation.init(jkt:))
         )
     }

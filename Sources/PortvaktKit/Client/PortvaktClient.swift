@@ -90,6 +90,10 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
+    /// What the app asks for: the person's name, email, and organisations and roles (OIDC Core
+    /// §5.4; `organisations` is Portvakt's own scope), the claims its tokens carry.
+    static let scope = "openid profile email organisations"
+
     /// The login in the browser for `method` (S1.1, S2.1): a fresh PKCE S256 challenge, `state`
     /// and `nonce` pushed to Portvakt first (PAR, RFC 9126), so the browser carries only the
     /// `request_uri`; the proof binds the code to the proof key.
@@ -98,7 +102,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         let state = randomToken(bytes: 16)
         let answer = try await perform("POST", "oauth/par", form: [
             ("client_id", configuration.clientID), ("redirect_uri", configuration.redirectURI), ("response_type", "code"),
-            ("scope", "openid"), ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"),
+            ("scope", Self.scope), ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"),
             ("state", state), ("nonce", randomToken(bytes: 16)), ("ui_locales", language.rawValue),
             ("idp_hint", method == .bankIDOrder ? LoginMethod.bankID.rawValue : method.rawValue),
         ], as: PushedRequestResponse.self)
@@ -148,7 +152,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         let returnURL = configuration.bankIDReturnURL
         let body = BankIDOrderStartRequest(
             clientID: configuration.clientID, redirectURI: configuration.redirectURI, codeChallenge: PKCE.challenge(for: verifier),
-            codeChallengeMethod: "S256", returnURL: returnURL, uiLocales: language.rawValue, dpopJKT: try await dpop?.thumbprint()
+            codeChallengeMethod: "S256", returnURL: returnURL, scope: Self.scope, uiLocales: language.rawValue, dpopJKT: try await dpop?.thumbprint()
         )
         let answer = try await send("POST", "bankid/orders", body, accessToken: nil, as: BankIDOrderStarted.self)
         guard let launch = URL(string: answer.launchURL) else { throw Self.badResponse }

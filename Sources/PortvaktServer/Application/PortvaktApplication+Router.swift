@@ -68,6 +68,7 @@ extension PortvaktApplication {
         TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: routes)
         PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: routes)
         SessionRoutes(profile: services.profile, clients: services.clients, dpop: services.dpop, sessions: services.sessions).register(on: routes)
+        MembersOnlyRoutes(clients: services.clients, store: services.clients.store).register(on: routes)
         BankIDOrderRoutes(flow: services.bankIDOrders, clients: services.clients, now: clock).register(on: routes)
         OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, now: clock).register(on: routes)
         DeviceRoutes(devices: services.devices, callers: services.callers).register(on: routes)

@@ -89,7 +89,8 @@ struct ServerServices: Sendable {
         completion = LoginCompletion(
             store: store, planner: planner, lifetimes: lifetimes,
             portal: .init(clientID: PortalClient.id, idle: PortalRoutes.idleLifetime, absolute: PortalRoutes.absoluteLifetime),
-            address: address, logger: logger, now: now
+            address: address, clientOrganisations: Dictionary(uniqueKeysWithValues: configuration.clients.map { ($0.id, $0.organisations) }),
+            logger: logger, now: now
         )
         let linker = IdentityLinker(store: store, vault: keys.vault)
         authorizationRequests = AuthorizationRequests(flows: flows, clients: clients, sessions: sessions)

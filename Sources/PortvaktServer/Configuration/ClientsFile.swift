@@ -13,7 +13,8 @@ enum ClientsFile {
     static let fields: Set<String> = [
         "client_id", "client_name", "redirect_uris", "post_logout_redirect_uris", "token_endpoint_auth_method", "client_secret",
         "client_secret_file", "jwks", "jwks_uri", "id_token_signed_response_alg", "dpop_bound_access_tokens",
-        "require_pushed_authorization_requests", "scope", "bankid_return_url", "portvakt_api",
+        "require_pushed_authorization_requests", "scope", "bankid_return_url", "portvakt_api", "require_pkce", "first_party",
+        "organisations", "backchannel_logout_uri", "backchannel_logout_session_required",
     ]
 
     /// The clients of the file at `path`; a relative `client_secret_file` is read beside it.
@@ -77,8 +78,8 @@ enum ClientsFile {
             guard !redirects.isEmpty || !loopbackPaths.isEmpty else { throw problem("redirect_uris", "must name at least one redirect URI") }
             let logoutRedirects = try strings("post_logout_redirect_uris") ?? []
             for uri in logoutRedirects {
-                guard case .exact = try RedirectURI(uri, field: "post_logout_redirect_uris", entry: self) else {
-                    throw problem("post_logout_redirect_uris", "has \(uri): a loopback address with any port is only for redirect_uris")
+                if case .loopback = try RedirectURI(uri, field: "post_logout_redirect_uris", entry: self) {
+                    try loopbackWithPort(uri, field: "post_logout_redirect_uris")
                 }
             }
             var client = AppClient(
@@ -92,6 +93,14 @@ enum ClientsFile {
             client.requiresDPoP = try bool("dpop_bound_access_tokens") ?? false
             client.requiresPushedRequests = try bool("require_pushed_authorization_requests") ?? false
             client.portvaktAPI = try bool("portvakt_api") ?? false
+            client.requiresPKCE = try bool("require_pkce") ?? false
+            // Portvakt's own app is the organisations' own service.
+            client.firstParty = try bool("first_party") ?? client.portvaktAPI
+            client.organisations = try organisationSlugs()
+            client.backchannelLogoutURI = try backchannelLogoutURI()
+            if try bool("backchannel_logout_session_required") == false {
+                throw problem("backchannel_logout_session_required", "cannot be false: every logout_token names its session (sid)")
+            }
             if let scope = try string("scope") {
                 let scopes = Set(scope.split(separator: " ").map(String.init))
                 guard !scopes.isEmpty, scopes.isSubset(of: AppAuthorizationRequest.supportedScopes) else {
@@ -149,6 +158,40 @@ enum ClientsFile {
             case "https": return uri
             case "http" where AppClient.loopbackHosts.contains(host) && environment == .development: return uri
             default: throw problem("jwks_uri", "has \(uri): it must be https (plain http only on the loopback address in development)")
+            }
+        }
+
+        /// A sign-out's return on the loopback address is compared exactly, so it names its port;
+        /// plain http there is for trying a web application out (development only).
+        private func loopbackWithPort(_ uri: String, field: String) throws(ConfigurationError) {
+            guard environment == .development else {
+                throw problem(field, "has \(uri): plain http is only for development; use https")
+            }
+            guard URLComponents(string: uri)?.port != nil else {
+                throw problem(field, "has \(uri): a loopback address needs its port, like http://127.0.0.1:8080/signed-out (compared exactly)")
+            }
+        }
+
+        /// `organisations`: organisations' slugs (one that no organisation has admits nobody).
+        private func organisationSlugs() throws(ConfigurationError) -> [String] {
+            let slugs = try strings("organisations") ?? []
+            for slug in slugs where slug.isEmpty || !slug.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) {
+                throw problem("organisations", "has \"\(slug)\": an organisation's slug, like hlf")
+            }
+            return slugs
+        }
+
+        /// `backchannel_logout_uri`: https, or http on the loopback address in development; no
+        /// fragment (OIDC Back-Channel Logout 1.0 §2.2).
+        private func backchannelLogoutURI() throws(ConfigurationError) -> String? {
+            guard let uri = try string("backchannel_logout_uri") else { return nil }
+            guard let components = URLComponents(string: uri), let host = components.host, !host.isEmpty, components.fragment == nil, components.user == nil else {
+                throw problem("backchannel_logout_uri", "has \(uri): an absolute URL without a fragment")
+            }
+            switch components.scheme?.lowercased() {
+            case "https": return uri
+            case "http" where AppClient.loopbackHosts.contains(host) && environment == .development: return uri
+            default: throw problem("backchannel_logout_uri", "has \(uri): it must be https (plain http only on the loopback address in development)")
             }
         }
 

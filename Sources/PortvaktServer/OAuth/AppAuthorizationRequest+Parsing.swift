@@ -38,7 +38,7 @@ extension AppAuthorizationRequest {
             RedirectError(redirectURI: redirectURI, state: state, error: error, description: description, language: language)
         }
         guard fields["response_type"] == "code" else { throw refuse(.unsupportedResponseType, "response_type must be code") }
-        let challenge = try checkPKCE(method: fields["code_challenge_method"], challenge: fields["code_challenge"], refuse: refuse)
+        let challenge = try checkPKCE(method: fields["code_challenge_method"], challenge: fields["code_challenge"], nonce: fields["nonce"], client: client, refuse: refuse)
         guard let state, (8...512).contains(state.count) else { throw refuse(.invalidRequest, "state must be 8 to 512 characters") }
         let scope = try checkNonceAndScope(nonce: fields["nonce"], scope: fields["scope"], client: client, refuse: refuse)
         var method: IdentityProvider?
@@ -83,7 +83,7 @@ extension AppAuthorizationRequest {
             throw OAuthFailure.invalidRequest("redirect_uri is not registered for this client.")
         }
         let refuse = { (error: OAuthErrorCode, description: String) in OAuthFailure(error: error, description: description) }
-        let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, refuse: refuse)
+        let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, nonce: body.nonce, client: client, refuse: refuse)
         let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, client: client, refuse: refuse)
         if let jkt = body.dpopJKT, !isThumbprint(jkt) { throw OAuthFailure.invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint.") }
         let request = AppAuthorizationRequest(
@@ -93,8 +93,16 @@ extension AppAuthorizationRequest {
         return (request, client)
     }
 
-    /// PKCE with S256 only (RFC 7636 §4.3, RFC 9700 §2.1.1); returns the challenge.
-    private static func checkPKCE<E: Error>(method: String?, challenge: String?, refuse: (OAuthErrorCode, String) -> E) throws(E) -> String {
+    /// PKCE with S256 only (RFC 7636 §4.3); returns the challenge. As RFC 9700 §2.1.1 asks:
+    /// always from a public client; a confidential one may go without when it sends an OIDC
+    /// `nonce`, unless it registered `require_pkce`. A challenge that is sent is always checked
+    /// and always bound to the code (no downgrade at the token endpoint).
+    private static func checkPKCE<E: Error>(
+        method: String?, challenge: String?, nonce: String?, client: AppClient, refuse: (OAuthErrorCode, String) -> E
+    ) throws(E) -> String? {
+        if method == nil, challenge == nil, client.isConfidential, !client.requiresPKCE, nonce != nil {
+            return nil
+        }
         guard method == "S256" else {
             throw refuse(.invalidRequest, "PKCE with code_challenge_method=S256 is required (plain is not accepted)")
         }

@@ -37,6 +37,17 @@ struct AppClient: Sendable, Hashable {
     /// member's data, devices, step-up) and which may use the device unlock grant. Any other
     /// relying party's tokens open only `/oauth/userinfo`.
     var portvaktAPI = false
+    /// `require_pkce`: PKCE even from a confidential client that sends a `nonce` (RFC 9700 §2.1.1
+    /// lets such a client go without); a public client needs it always.
+    var requiresPKCE = false
+    /// `first_party`: the organisations' own service, which a person is not asked to consent to.
+    var firstParty = false
+    /// `organisations`: the slugs of the organisations whose members alone may sign in here; empty
+    /// for every member.
+    var organisations: [String] = []
+    /// `backchannel_logout_uri` (OIDC Back-Channel Logout 1.0 §2.2): told, with a `logout_token`,
+    /// whenever a session that signed this client in ends.
+    var backchannelLogoutURI: String? = nil
 
     /// RFC 7591 `token_endpoint_auth_method` and what it checks against.
     enum Authentication: Sendable, Hashable {
@@ -92,6 +103,12 @@ struct AppClient: Sendable, Hashable {
         return rebuilt == uri && loopbackPaths.contains(components.percentEncodedPath)
     }
 
+    /// Whether a sign-out may return to `uri` (OIDC RP-Initiated Logout §3): registered, compared
+    /// exactly, port included.
+    func allowsPostLogoutRedirect(_ uri: String) -> Bool {
+        postLogoutRedirectURIs.contains(uri)
+    }
+
     /// Whether the BankID app may return to `url`: on the allow-list, and never plain `http://`,
     /// which any program on the device could answer.
     func allowsBankIDReturn(_ url: String) -> Bool {
@@ -111,11 +128,11 @@ struct AppClient: Sendable, Hashable {
         AppClient(
             id: "no.portvakt.app", name: "Portvakt (development)", redirectURIs: ["no.portvakt.app:/oauth/callback"], loopbackPaths: [],
             postLogoutRedirectURIs: ["no.portvakt.app:/oauth/logout"], bankIDReturnURLs: ["no.portvakt.app:/bankid/return"],
-            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true, portvaktAPI: true
+            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true, portvaktAPI: true, firstParty: true
         ),
         AppClient(
             id: "portvakt-cli", name: "portvakt CLI", redirectURIs: [], loopbackPaths: ["/callback"], postLogoutRedirectURIs: [],
-            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true, portvaktAPI: true
+            idTokenAlgorithm: .es256, requiresPushedRequests: true, requiresDPoP: true, portvaktAPI: true, firstParty: true
         ),
     ]
 }

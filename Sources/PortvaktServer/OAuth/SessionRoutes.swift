@@ -3,6 +3,7 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
+import PortvaktModels
 
 /// `GET /oauth/userinfo` (OIDC Core §5.3) and `/oauth/end-session` (OIDC RP-Initiated Logout).
 struct SessionRoutes {
@@ -26,49 +27,75 @@ struct SessionRoutes {
 
     private func userinfo(_ caller: APICaller) async throws -> Response {
         guard let user = try await profile.user(of: caller.actor) else { throw OAuthFailure.sessionExpired }
-        return try Responses.json(Userinfo(sub: user.id, name: user.displayName, email: user.email, org: caller.claims.org))
+        let granted = ClaimScopes(caller.claims.scope)
+        return try Responses.json(Userinfo(
+            sub: user.id, name: granted.name ? user.displayName : nil, email: granted.email ? user.email : nil,
+            org: granted.organisations ? caller.claims.org ?? [] : nil
+        ))
     }
 
-    /// Ends the session named by `id_token_hint` (an ID token we issued, expired or not), then
-    /// returns to a registered `post_logout_redirect_uri` or shows a page.
+    /// OIDC RP-Initiated Logout 1.0 §2: ends the session named by `id_token_hint` (an ID token we
+    /// issued, expired or not), then returns to a `post_logout_redirect_uri` registered for the
+    /// client (`client_id`, or the hint's audience; both must agree), with `state`, or shows a page
+    /// that says what happened. Anonymous: the hint is what names the session, and a cross-site
+    /// request can do no more than the hint's holder could (end that sign-in).
     private func endSession(_ query: String?, _ request: Request) async throws -> Response {
         guard let fields = FormFields(query ?? "") else {
-            return BrokerPage.problem(.invalidLoginRequest, reason: "the request is malformed", language: .nb)
+            return refused("the request is malformed", language: PortalLanguage.of(request))
         }
-        let language = Language(uiLocales: fields["ui_locales"])
-        var client: AppClient?
+        let language = fields["ui_locales"].map { Language(uiLocales: $0) } ?? PortalLanguage.of(request)
+        // Everything is checked before anything ends: a refused sign-out ends nothing, as its page says.
+        var client = fields["client_id"].flatMap(clients.client)
+        if fields["client_id"] != nil, client == nil {
+            return refused("client_id is not a registered client", language: language)
+        }
+        var named: Session?
         if let hint = fields["id_token_hint"] {
             guard let (claims, session) = try await sessions.named(byIDToken: hint) else {
-                return BrokerPage.problem(.invalidLoginRequest, reason: "id_token_hint is not a token from this server", language: language)
+                return refused("id_token_hint is not an ID token from this server", language: language)
+            }
+            if let client, client.id != claims.aud {
+                return refused("id_token_hint was issued to another client than client_id", language: language)
             }
             client = clients.client(claims.aud)
-            if let session, session.revokedAt == nil {
-                // An ID token is no proof of the key a session is bound to: only a DPoP proof by
-                // that key ends it here (review II, item 9); the app signs out with /oauth/revoke.
-                if let bound = session.dpopJkt {
-                    let key = try? await dpop.proofKey(request, at: .authorizationServer)
-                    guard key == bound else {
-                        return BrokerPage.problem(.invalidLoginRequest, reason: "this sign-in is bound to the app's key: sign out in the app", language: language)
-                    }
-                }
-                try await sessions.end(session, reason: "logout", now: sessions.now())
-            }
+            named = session.flatMap { $0.revokedAt == nil ? $0 : nil }
         }
+        var returnTo: String?
         if let uri = fields["post_logout_redirect_uri"] {
-            guard let client, client.postLogoutRedirectURIs.contains(uri) else {
-                return BrokerPage.problem(.invalidLoginRequest, reason: "post_logout_redirect_uri is not registered", language: language)
+            guard let client else {
+                return refused("post_logout_redirect_uri needs id_token_hint or client_id to say whose it is", language: language)
             }
-            var query: [(String, String)] = []
-            if let state = fields["state"] { query.append(("state", state)) }
-            return Responses.redirect(to: query.isEmpty ? uri : URLComponents.appending(query, to: uri), status: .seeOther)
+            guard client.allowsPostLogoutRedirect(uri) else {
+                return refused("post_logout_redirect_uri is not registered for this client", language: language)
+            }
+            returnTo = fields["state"].map { URLComponents.appending([("state", $0)], to: uri) } ?? uri
         }
+        if let session = named {
+            // An ID token is no proof of the key a session is bound to: only a DPoP proof by
+            // that key ends it here (review II, item 9); the app signs out with /oauth/revoke.
+            if let bound = session.dpopJkt {
+                let key = try? await dpop.proofKey(request, at: .authorizationServer)
+                guard key == bound else {
+                    return refused("this sign-in is bound to the app's key: sign out in the app", language: language)
+                }
+            }
+            try await sessions.end(session, reason: "logout", now: sessions.now())
+        }
+        if let returnTo { return Responses.redirect(to: returnTo, status: .seeOther) }
         return BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil, values: EmptyValues()))
     }
 
+    /// A sign-out request Portvakt cannot act on: the page says so, in the sign-out's own words.
+    private func refused(_ reason: String, language: Language) -> Response {
+        let values = BrokerNoticeView(heading: BrokerText.notSignedOut.text(language), message: BrokerText.signOutRefused.text(language), reason: reason)
+        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguageURL: nil, values: values), status: .badRequest)
+    }
+
+    /// The claims of the token's scopes (``ClaimScopes``); what is nil is left out.
     private struct Userinfo: Encodable {
         let sub: String
-        let name: String
+        let name: String?
         let email: String?
-        let org: [OrganisationClaim]
+        let org: [OrganisationClaim]?
     }
 }

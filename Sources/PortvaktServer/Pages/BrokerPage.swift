@@ -39,6 +39,16 @@ enum BrokerPage {
     }
 }
 
+/// What `broker_notice` reads: a page of the broker that is neither a login step nor the app's
+/// dead end (a client for other organisations' members, a sign-out that could not be done).
+struct BrokerNoticeView: PageValues {
+    let heading: String
+    let message: String
+    /// The one-line technical reason, in English.
+    var reason: String? = nil
+    var action: NoticeView.Action? = nil
+}
+
 /// What `broker_problem` reads.
 struct BrokerProblemView: PageValues {
     let message: String

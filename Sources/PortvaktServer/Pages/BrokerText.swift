@@ -43,6 +43,9 @@ enum BrokerText: String, PageTexts {
     case passkeyCopied = "passkey_copied"
     case passkeyExpired = "passkey_expired"
     case passkeyOrEmail = "passkey_or_email"
+    case notForYou = "not_for_you"
+    case notSignedOut = "not_signed_out"
+    case signOutRefused = "sign_out_refused"
 
     func text(_ language: Language) -> String {
         switch self {
@@ -103,6 +106,24 @@ enum BrokerText: String, PageTexts {
             )
         case .passkeyExpired: language.pick("Det tok for lang tid. Prøv igjen.", "That took too long. Try again.")
         case .passkeyOrEmail: language.pick("Har du en passnøkkel, kan du velge den i e-postfeltet.", "If you have a passkey, you can choose it in the email field.")
+        case .notForYou: language.pick("Du kan ikke logge inn her", "You cannot log in here")
+        case .notSignedOut: language.pick("Utloggingen kunne ikke fullføres", "The sign-out could not be completed")
+        case .signOutRefused:
+            language.pick(
+                "Portvakt kunne ikke avgjøre hvilken innlogging som skulle avsluttes. Du kan fortsatt være logget inn: logg ut i tjenesten igjen, eller lukk nettleseren.",
+                "Portvakt could not tell which sign-in to end. You may still be signed in: sign out in the service again, or close the browser."
+            )
         }
+    }
+
+    /// "This service is for members of HLF" (names joined with "or").
+    static func membersOnly(_ names: [String], language: Language) -> String {
+        let joined = names.count > 1 ? names.dropLast().joined(separator: ", ") + language.pick(" eller ", " or ") + names.last! : names.first ?? ""
+        return language.pick("Denne tjenesten er for medlemmer av \(joined).", "This service is for members of \(joined).")
+    }
+
+    static func backToService(_ name: String?, language: Language) -> String {
+        guard let name else { return language.pick("Tilbake til tjenesten", "Back to the service") }
+        return language.pick("Tilbake til \(name)", "Back to \(name)")
     }
 }

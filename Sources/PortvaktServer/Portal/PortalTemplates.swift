@@ -26,6 +26,7 @@ enum PortalTemplates {
         ("broker_passkey", EmbeddedFile.text(PackageResources.broker_passkey_mustache)),
         ("broker_password", EmbeddedFile.text(PackageResources.broker_password_mustache)),
         ("broker_problem", EmbeddedFile.text(PackageResources.broker_problem_mustache)),
+        ("broker_notice", EmbeddedFile.text(PackageResources.broker_notice_mustache)),
         ("broker_claim_code", EmbeddedFile.text(PackageResources.broker_claim_code_mustache)),
         ("broker_claim_email", EmbeddedFile.text(PackageResources.broker_claim_email_mustache)),
         ("layout", EmbeddedFile.text(PackageResources.layout_mustache)),

@@ -41,5 +41,6 @@ public struct Migration: Sendable {
         Migration(version: 31, name: "signing key algorithms", apply: SigningKeyAlgorithms.apply),
         Migration(version: 32, name: "index key state", apply: IndexKeyStateMigration.apply),
         Migration(version: 33, name: "memberships by record", apply: MembershipsByRecord.apply),
+        Migration(version: 34, name: "session scopes", apply: SessionScopes.apply),
     ]
 }

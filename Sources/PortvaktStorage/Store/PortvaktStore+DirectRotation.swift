@@ -70,7 +70,7 @@ extension PortvaktStore {
         let rows = try db.run(
             """
             SELECT id, user_id, client_id, device_id, passkey_id, amr, acr, auth_time, created_at, idle_expires_at, absolute_expires_at, \
-            revoked_at, revoked_reason, dpop_jkt FROM sessions WHERE id = ?1
+            revoked_at, revoked_reason, dpop_jkt, scope FROM sessions WHERE id = ?1
             """,
             .text(id)
         )
@@ -80,7 +80,7 @@ extension PortvaktStore {
                 id: try columns.text(), userId: try columns.text(), clientId: try columns.text(), deviceId: columns.optionalText(),
                 passkeyId: columns.optionalText(), amr: try columns.text(), acr: try columns.text(), authTime: try columns.integer(), createdAt: try columns.integer(),
                 idleExpiresAt: try columns.integer(), absoluteExpiresAt: try columns.integer(), revokedAt: columns.optionalInteger(),
-                revokedReason: columns.optionalText(), dpopJkt: columns.optionalText()
+                revokedReason: columns.optionalText(), dpopJkt: columns.optionalText(), scope: columns.optionalText()
             )
         }
     }

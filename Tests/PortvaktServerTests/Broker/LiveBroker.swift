@@ -237,24 +237,28 @@ struct AppCallback: Sendable {
 struct AppLogin: Sendable {
     var clientID = "no.portvakt.app"
     var redirectURI = "no.portvakt.app:/oauth/callback"
+    /// What the app asks for (PortvaktClient.scope): every claim.
+    var scope = "openid profile email organisations"
+    /// false: no code_challenge (a confidential client that sends a nonce may, RFC 9700 §2.1.1).
+    var usesPKCE = true
     let verifier = PKCE.makeVerifier()
     let state = randomToken(bytes: 12)
     let nonce = randomToken(bytes: 12)
 
     func authorizeURL(method: String?, extra: [(String, String)] = []) -> String {
-        var fields = [
-            ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"), ("scope", "openid"),
-            ("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256"), ("state", state), ("nonce", nonce),
-        ]
+        var fields = [("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"), ("scope", scope), ("state", state), ("nonce", nonce)]
+        if usesPKCE { fields += [("code_challenge", PKCE.challenge(for: verifier)), ("code_challenge_method", "S256")] }
         if let method { fields.append(("idp_hint", method)) }
         return "/oauth/authorize?" + (fields + extra).map { "\($0.0)=\(FormFields.encode($0.1))" }.joined(separator: "&")
     }
 
-    func redeem(_ code: String, at broker: LiveBroker, verifier: String? = nil, clientID: String? = nil) async throws -> LiveBroker.Reply {
-        try await broker.token([
-            ("grant_type", "authorization_code"), ("client_id", clientID ?? self.clientID), ("code", code),
-            ("redirect_uri", redirectURI), ("code_verifier", verifier ?? self.verifier),
-        ])
+    /// - Parameters:
+    ///   - verifier: the code_verifier to send instead of this login's own (sent only when it uses PKCE).
+    ///   - extra: more form fields, such as a confidential client's secret.
+    func redeem(_ code: String, at broker: LiveBroker, verifier: String? = nil, clientID: String? = nil, extra: [(String, String)] = []) async throws -> LiveBroker.Reply {
+        var form = [("grant_type", "authorization_code"), ("client_id", clientID ?? self.clientID), ("code", code), ("redirect_uri", redirectURI)]
+        if let verifier = verifier ?? (usesPKCE ? self.verifier : nil) { form.append(("code_verifier", verifier)) }
+        return try await broker.token(form + extra)
     }
 }
 

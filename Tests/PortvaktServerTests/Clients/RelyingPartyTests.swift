@@ -1,0 +1,211 @@
+import Foundation
+import PortvaktCore
+import PortvaktProtocol
+import PortvaktStorage
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktServer
+
+/// Issue 59: web applications as they come. PKCE as RFC 9700 §2.1.1 asks it, claims by scope
+/// (OIDC Core §5.4), clients bound to organisations, and RP-initiated logout back to the
+/// loopback address; over the broker's HTTP with the sandbox's BankID and Vipps.
+@Suite("Relying parties")
+struct RelyingPartyTests {
+    static let secret = "web-secret-0123456789-abcdefghijklmn"
+    static let callback = "https://kurs.example/callback"
+    static let signedOut = "http://127.0.0.1:8123/signed-out"
+
+    static func settings() throws -> [String: String] {
+        let file = """
+        {"clients": [
+          {"client_id": "course-site", "client_name": "Kurs", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
+           "token_endpoint_auth_method": "client_secret_post", "post_logout_redirect_uris": ["\(signedOut)"]},
+          {"client_id": "strict-site", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
+           "token_endpoint_auth_method": "client_secret_post", "require_pkce": true},
+          {"client_id": "hlf-site", "client_name": "HLF-kurs", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
+           "token_endpoint_auth_method": "client_secret_post", "organisations": ["hlf"]},
+          {"client_id": "no.nhf.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.nhf.app:/oauth/callback"]}
+        ]}
+        """
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clients-\(UUID().uuidString).json").path
+        try file.write(toFile: path, atomically: true, encoding: .utf8)
+        return ["PORTVAKT_CLIENTS_FILE": path, "PORTVAKT_LEGACY_CLIENTS": ""]
+    }
+
+    static func login(_ client: String, scope: String = "openid profile", pkce: Bool = true, redirect: String = callback) -> AppLogin {
+        var login = AppLogin()
+        login.clientID = client
+        login.redirectURI = redirect
+        login.scope = scope
+        login.usesPKCE = pkce
+        return login
+    }
+
+    static let secretField = [("client_secret", secret)]
+
+    @Test("Issue 59 item 1: a confidential client with a nonce signs in without PKCE; a public client, one registered require_pkce, or one without a nonce must send it; a code issued with a challenge needs its verifier, and one issued without refuses a verifier (no downgrade either way)", arguments: TestDatabase.kinds)
+    func pkceAsRFC9700Asks(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: try Self.settings()) { broker in
+            let plain = Self.login("course-site", pkce: false)
+            let (signedIn, _) = try await broker.providerLogin(plain, provider: "vipps", user: "kari")
+            let code = try #require(signedIn.code, "no code: \(signedIn.fields)")
+            let redeemed = try await plain.redeem(code, at: broker, extra: Self.secretField)
+            #expect(redeemed.status == 200, "\(redeemed.body)")
+            #expect(LiveBroker.claims(try #require(redeemed.string("id_token")))["nonce"] as? String == plain.nonce)
+
+            for (client, keepsNonce, why) in [("no.nhf.app", true, "a public client"), ("strict-site", true, "require_pkce"), ("course-site", false, "no nonce")] {
+                var refused = Self.login(client, pkce: false)
+                if client == "no.nhf.app" { refused.redirectURI = "no.nhf.app:/oauth/callback" }
+                var url = refused.authorizeURL(method: "vipps")
+                if !keepsNonce { url = url.replacingOccurrences(of: "&nonce=\(refused.nonce)", with: "") }
+                let fields = AppCallback(location: try await broker.send(url).location).fields
+                #expect(fields["error"] == "invalid_request" && fields["code"] == nil, "\(why): \(fields)")
+                #expect(fields["error_description"]?.contains("PKCE") == true, "\(why): \(fields)")
+            }
+
+            // Downgrade: a challenge at authorize, no verifier at the token endpoint.
+            let withChallenge = Self.login("course-site")
+            let (second, _) = try await broker.providerLogin(withChallenge, provider: "vipps", user: "kari")
+            let stripped = try await broker.token([
+                ("grant_type", "authorization_code"), ("client_id", "course-site"), ("code", try #require(second.code)),
+                ("redirect_uri", Self.callback), ("client_secret", Self.secret),
+            ])
+            #expect(stripped.status == 400 && stripped.string("error") == "invalid_grant", "\(stripped.body)")
+            #expect(stripped.string("error_description") == "code_verifier is required.")
+
+            // A verifier for a code issued without a challenge.
+            let (third, _) = try await broker.providerLogin(plain, provider: "vipps", user: "kari")
+            let injected = try await plain.redeem(try #require(third.code), at: broker, verifier: PKCE.makeVerifier(), extra: Self.secretField)
+            #expect(injected.status == 400 && injected.string("error") == "invalid_grant", "\(injected.body)")
+        }
+    }
+
+    @Test("Issue 59 item 2: claims follow the scopes, in the ID token, the access token, userinfo and after a refresh: name with profile, email with email, organisations only with organisations; discovery lists the scope", arguments: TestDatabase.kinds)
+    func claimsByScope(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: try Self.settings()) { broker in
+            let discovery = try await broker.send("/.well-known/openid-configuration").json
+            #expect((discovery["scopes_supported"] as? [String])?.contains("organisations") == true)
+            #expect((discovery["claims_supported"] as? [String])?.contains("org") == true)
+
+            let profileOnly = try await Self.signIn(broker, Self.login("course-site", scope: "openid profile"))
+            let idToken = LiveBroker.claims(try #require(profileOnly.string("id_token")))
+            let access = LiveBroker.claims(try #require(profileOnly.string("access_token")))
+            #expect(idToken["name"] as? String == "Kari Nordmann")
+            #expect(idToken["email"] == nil && idToken["org"] == nil && access["org"] == nil, "\(idToken) \(access)")
+            let info = try await Self.userinfo(broker, profileOnly)
+            #expect(info["name"] as? String == "Kari Nordmann" && info["email"] == nil && info["org"] == nil, "\(info)")
+
+            let refreshed = try await broker.token([
+                ("grant_type", "refresh_token"), ("client_id", "course-site"), ("client_secret", Self.secret),
+                ("refresh_token", try #require(profileOnly.string("refresh_token"))),
+            ])
+            #expect(refreshed.status == 200 && refreshed.string("scope") == "openid profile", "\(refreshed.body)")
+            #expect(LiveBroker.claims(try #require(refreshed.string("access_token")))["org"] == nil)
+            #expect(try await Self.userinfo(broker, refreshed)["org"] == nil)
+
+            let organisations = try await Self.signIn(broker, Self.login("course-site", scope: "openid email organisations"))
+            let withOrganisations = try await Self.userinfo(broker, organisations)
+            #expect(withOrganisations["name"] == nil && withOrganisations["email"] != nil, "\(withOrganisations)")
+            let slugs = (withOrganisations["org"] as? [[String: Any]])?.compactMap { $0["slug"] as? String }
+            #expect(slugs == ["nhf"], "\(withOrganisations)")
+            #expect((LiveBroker.claims(try #require(organisations.string("access_token")))["org"] as? [[String: Any]])?.count == 1)
+            #expect(LiveBroker.claims(try #require(organisations.string("id_token")))["name"] == nil)
+        }
+    }
+
+    @Test("Issue 59 item 4: a client bound to HLF tells an NHF member so on a page (403) that leads the client to access_denied, and opens no session for her; an HLF member gets a code", arguments: TestDatabase.kinds)
+    func organisationBoundClient(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: try Self.settings()) { broker in
+            var kari = Self.login("hlf-site")
+            kari.scope = "openid"
+            let start = try await broker.send(kari.authorizeURL(method: "vipps", extra: [("ui_locales", "en")]))
+            let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=kari&sandbox_action=approve")
+            let back = try await broker.send(try #require(atProvider.location))
+            let page = try #require(back.location)
+            #expect(page.hasPrefix(broker.baseURL + "/oauth/members-only?"), "\(page)")
+            #expect(!page.contains("code="))
+            let shown = try await broker.send(page)
+            #expect(shown.status == 403)
+            #expect(shown.body.contains("This service is for members of HLF."), "\(shown.body)")
+            let link = try #require(shown.body.range(of: #"href="https://kurs\.example/callback\?[^"]+""#, options: .regularExpression).map { String(shown.body[$0]) })
+            let fields = AppCallback(location: String(link.dropFirst(6).dropLast()).replacingOccurrences(of: "&amp;", with: "&")).fields
+            #expect(fields["error"] == "access_denied" && fields["state"] == kari.state && fields["code"] == nil, "\(fields)")
+            let kariID = try #require(try await broker.withStore { try await $0.user(email: "kari@sandbox.portvakt.test") }?.id)
+            let sessions = try await broker.withStore { try await $0.activeSessions(userID: kariID) }
+            #expect(!sessions.contains { $0.clientId == "hlf-site" })
+
+            // A page for a redirect the client did not register shows nothing to follow.
+            let forged = try await broker.send("/oauth/members-only?client_id=hlf-site&redirect_uri=https%3A%2F%2Fevil.example%2F&state=x")
+            #expect(forged.status == 400 && !forged.body.contains("evil.example"))
+
+            let jonas = Self.login("hlf-site")
+            let (admitted, _) = try await broker.providerLogin(jonas, provider: "vipps", user: "jonas")
+            #expect(admitted.code != nil, "\(admitted.fields)")
+        }
+    }
+
+    @Test("Issue 59 items 6 and 7: RP-initiated logout ends the session and returns to the registered loopback address with its port and state; an unregistered return, a client_id that is not the hint's, or a return without either is refused on a sign-out page, never the login's words", arguments: TestDatabase.kinds)
+    func rpInitiatedLogout(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: try Self.settings()) { broker in
+            let tokens = try await Self.signIn(broker, Self.login("course-site"))
+            let hint = try #require(tokens.string("id_token"))
+            let encoded = FormFields.encode(Self.signedOut)
+            for (query, reason) in [
+                ("id_token_hint=\(hint)&post_logout_redirect_uri=\(FormFields.encode("http://127.0.0.1:8124/signed-out"))", "not registered"),
+                ("id_token_hint=\(hint)&client_id=hlf-site&post_logout_redirect_uri=\(encoded)", "another client"),
+                ("post_logout_redirect_uri=\(encoded)", "needs id_token_hint or client_id"),
+            ] {
+                let refused = try await broker.send("/oauth/end-session?\(query)&ui_locales=en")
+                #expect(refused.status == 400 && refused.location == nil, "\(reason): \(refused.status)")
+                #expect(refused.body.contains("The sign-out could not be completed") && refused.body.contains(reason), "\(reason): \(refused.body)")
+                #expect(!refused.body.contains("login could not be started"))
+            }
+            let stillAlive = try await broker.token([
+                ("grant_type", "refresh_token"), ("client_id", "course-site"), ("client_secret", Self.secret), ("refresh_token", try #require(tokens.string("refresh_token"))),
+            ])
+            #expect(stillAlive.status == 200, "a refused sign-out ends nothing: \(stillAlive.body)")
+
+            let out = try await broker.send("/oauth/end-session?id_token_hint=\(hint)&client_id=course-site&post_logout_redirect_uri=\(encoded)&state=back-1")
+            #expect(out.status == 303 && out.location == Self.signedOut + "?state=back-1", "\(out.status) \(out.location ?? "")")
+            let ended = try await broker.token([
+                ("grant_type", "refresh_token"), ("client_id", "course-site"), ("client_secret", Self.secret), ("refresh_token", try #require(stillAlive.string("refresh_token"))),
+            ])
+            #expect(ended.status == 400 && ended.string("error") == "invalid_grant", "\(ended.body)")
+        }
+    }
+
+    @Test("Issue 59 item 6: post_logout_redirect_uris on the loopback address must name a port and are for development only; the new client fields are read and checked")
+    func clientsFileLogoutAddresses() throws {
+        func parse(_ entry: String, _ environment: ServerConfiguration.Environment = .development) throws -> [AppClient] {
+            try ClientsFile.parse(Data(#"{"clients": [\#(entry)]}"#.utf8), directory: "/tmp", environment: environment)
+        }
+        let base = #""client_id": "w", "redirect_uris": ["https://w.example/cb"], "client_secret": "\#(Self.secret)""#
+        let client = try #require(try parse(#"{\#(base), "post_logout_redirect_uris": ["http://127.0.0.1:8123/out"], "first_party": true, "require_pkce": true, "organisations": ["hlf"], "backchannel_logout_uri": "http://127.0.0.1:8123/bc"}"#).first)
+        #expect(client.allowsPostLogoutRedirect("http://127.0.0.1:8123/out") && !client.allowsPostLogoutRedirect("http://127.0.0.1:8124/out"))
+        #expect(client.firstParty && client.requiresPKCE && client.organisations == ["hlf"] && client.backchannelLogoutURI == "http://127.0.0.1:8123/bc")
+        for (entry, environment, words) in [
+            (#"{\#(base), "post_logout_redirect_uris": ["http://127.0.0.1/out"]}"#, ServerConfiguration.Environment.development, "needs its port"),
+            (#"{\#(base), "post_logout_redirect_uris": ["http://localhost:8123/out"]}"#, .development, "not localhost"),
+            (#"{\#(base), "post_logout_redirect_uris": ["http://127.0.0.1:8123/out"]}"#, .production, "only for development"),
+            (#"{\#(base), "organisations": ["HLF!"]}"#, .development, "slug"),
+            (#"{\#(base), "backchannel_logout_uri": "http://w.example/bc"}"#, .development, "must be https"),
+        ] {
+            let error = #expect(throws: ConfigurationError.self, "\(words)") { try parse(entry, environment) }
+            #expect(error?.description.contains(words) == true, "\(error?.description ?? "")")
+        }
+    }
+
+    /// Kari's Vipps login for `login` and its code redeemed with the client's secret.
+    static func signIn(_ broker: LiveBroker, _ login: AppLogin, user: String = "kari") async throws -> LiveBroker.Reply {
+        let (app, _) = try await broker.providerLogin(login, provider: "vipps", user: user)
+        let reply = try await login.redeem(try #require(app.code, "no code: \(app.fields)"), at: broker, extra: secretField)
+        #expect(reply.status == 200, "\(reply.body)")
+        return reply
+    }
+
+    static func userinfo(_ broker: LiveBroker, _ tokens: LiveBroker.Reply) async throws -> [String: Any] {
+        let reply = try await broker.send("/oauth/userinfo", headers: [("Authorization", "Bearer " + (tokens.string("access_token") ?? ""))])
+        #expect(reply.status == 200, "\(reply.body)")
+        return reply.json
+    }
+}
