@@ -2,7 +2,7 @@
 # Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, PortvaktKit's DocC catalog, a smoke test of
 # the real server binary on both databases, SIGTERM under load, the deployment files, schemathesis against /openapi.json, the web portal in Chromium with axe-core, a soak of unread request bodies (sockets and memory back
 # to baseline), an independent OIDC client (Python Authlib)
-# against its sandbox, spans over OTLP to a local receiver (opentelemetry-proto), an independent SCIM client (Python scim2-client) against /scim/v2, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
+# against its sandbox, spans over OTLP to a local receiver (opentelemetry-proto), an independent SCIM client (Python scim2-client) against /scim/v2, Apache's mod_auth_openidc at its defaults as a web relying party, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -94,6 +94,8 @@ second_lane_status=.build/second-lane-status.txt
 # (Its stages are joined by && because `set -e` does not hold inside a command tested by `||`.)
 second_lane() {
   within 10 scripts/interop-test.sh &&
+    # Apache's mod_auth_openidc at its defaults and a small relying party (issue 59).
+    within 5 scripts/relying-party-test.sh &&
     # The WebAuthn CBOR decoder under libFuzzer for a bounded time (a crash fails the run).
     FUZZ_SECONDS=${FUZZ_SECONDS:-60} within 5 scripts/fuzz-cbor.sh &&
     within 15 scripts/e2e-test.sh

@@ -25,6 +25,40 @@ public struct Session: Sendable, Hashable, Codable {
     /// (`ClaimScopes`); nil for a session from before version 34 and a device unlock's, which
     /// carry every claim (Portvakt's own app).
     public var scope: String? = nil
+    /// The browser's single sign-on this session was made under (``BrowserSession``); nil for the
+    /// app's and the CLI's, which take no part in it.
+    public var browserSessionId: String? = nil
+    /// 1 when the client hears of the session's end over the back channel (version 35's trigger
+    /// queues it); nil as 0.
+    public var notifyLogout: Int? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case id, userId, clientId, deviceId, passkeyId, amr, acr, authTime, createdAt, idleExpiresAt, absoluteExpiresAt, revokedAt, revokedReason, dpopJkt
+        case scope, browserSessionId, notifyLogout
+    }
+
+    /// The columns of versions 34 and 35 are written only when set, so a row is still written to a
+    /// database of an earlier version (the migrations' own tests make those).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(userId, forKey: .userId)
+        try container.encode(clientId, forKey: .clientId)
+        try container.encodeIfPresent(deviceId, forKey: .deviceId)
+        try container.encodeIfPresent(passkeyId, forKey: .passkeyId)
+        try container.encode(amr, forKey: .amr)
+        try container.encode(acr, forKey: .acr)
+        try container.encode(authTime, forKey: .authTime)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(idleExpiresAt, forKey: .idleExpiresAt)
+        try container.encode(absoluteExpiresAt, forKey: .absoluteExpiresAt)
+        try container.encodeIfPresent(revokedAt, forKey: .revokedAt)
+        try container.encodeIfPresent(revokedReason, forKey: .revokedReason)
+        try container.encodeIfPresent(dpopJkt, forKey: .dpopJkt)
+        if let scope { try container.encode(scope, forKey: .scope) }
+        if let browserSessionId { try container.encode(browserSessionId, forKey: .browserSessionId) }
+        if let notifyLogout { try container.encode(notifyLogout, forKey: .notifyLogout) }
+    }
 
     /// A new session of a login at `now`.
     public static func starting(

@@ -16,6 +16,10 @@ public enum OAuthErrorCode: String, Sendable, Hashable, Codable, CaseIterable, C
     case temporarilyUnavailable = "temporarily_unavailable"
     /// OpenID Connect Core §3.1.2.6.
     case loginRequired = "login_required"
+    /// OIDC Core §3.1.2.6: `prompt=none`, and the person has not yet let this client have what it asks for.
+    case consentRequired = "consent_required"
+    /// OIDC Core §3.1.2.6: `prompt=none`, and the browser's sign-in cannot answer without a page.
+    case interactionRequired = "interaction_required"
     // RFC 6750 §3.1
     case invalidToken = "invalid_token"
     case insufficientScope = "insufficient_scope"

@@ -68,6 +68,10 @@ actor InMemorySessions: SessionStore, TokenIssuerStore, SigningKeyRepository {
 
     func append(_ event: AuditEvent) async throws { audit.append(event) }
 
+    /// No browser sign-ins here: the domain's tests of sessions make none.
+    func browserSession(idHash: Data, now: Date) async throws -> BrowserSession? { nil }
+    func endBrowserSession(id: String, reason: String, now: Date) async throws -> Int { 0 }
+
     func user(id: String) async throws -> User? { nil }
     func organisationRoles(userID: String) async throws -> [OrganisationRoles] { [] }
 

@@ -333,6 +333,18 @@ def other_device(driver):
         fail(f"the way back did not lead to the method choice: {driver.current_url}")
 
 
+def sign_out_pages(driver):
+    """RP-initiated logout's own pages (issue 59): a sign-out Portvakt cannot act on, in its own
+    words (never the login's), and the signed-out page; each in Bokmål and English."""
+    for language, heading in [("nb", "Utloggingen kunne ikke fullføres"), ("en", "The sign-out could not be completed")]:
+        driver.get(f"{BASE}/oauth/end-session?post_logout_redirect_uri=https%3A%2F%2Fx.example%2F&ui_locales={language}")
+        if driver.find_element(By.TAG_NAME, "h1").text != heading or "login could not be started" in driver.page_source:
+            fail(f"the refused sign-out page ({language}) says {driver.find_element(By.TAG_NAME, 'h1').text!r}")
+        check_languages(driver, "sign-out-refused")
+        driver.get(f"{BASE}/oauth/end-session?ui_locales={language}")
+        check_languages(driver, "signed-out")
+
+
 def main():
     driver = browser()
     try:
@@ -344,6 +356,7 @@ def main():
         refused_forms(driver)
         ended_session(driver)
         other_device(driver)
+        sign_out_pages(driver)
         claim_flow.run(sys.modules[__name__], driver)
     finally:
         driver.quit()

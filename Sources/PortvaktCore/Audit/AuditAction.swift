@@ -9,6 +9,12 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case loginCodeRedemption = "login.code_redemption"
     case loginLinkRefused = "login.link.refused"
     case legacyClient = "oauth.legacy_client"
+    /// A person let a third-party client have what it asked for (issue 59 item 3).
+    case consentGranted = "consent.granted"
+    case consentDeclined = "consent.declined"
+    case consentWithdrawn = "consent.withdrawn"
+    /// A browser's single sign-on at Portvakt ended (a sign-out there or at a client).
+    case browserSignedOut = "browser.signed_out"
 
     // Sessions.
     case sessionEnded = "session.ended"

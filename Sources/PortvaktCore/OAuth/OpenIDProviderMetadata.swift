@@ -28,6 +28,8 @@ public struct OpenIDProviderMetadata: Codable, Sendable, Equatable {
     public var authorizationResponseIssParameterSupported: Bool?
     public var dpopSigningAlgValuesSupported: [String]?
     public var requirePushedAuthorizationRequests: Bool?
+    public var backchannelLogoutSupported: Bool?
+    public var backchannelLogoutSessionSupported: Bool?
 
     public init(issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksURI: String) {
         self.issuer = issuer
@@ -62,5 +64,7 @@ public struct OpenIDProviderMetadata: Codable, Sendable, Equatable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case backchannelLogoutSupported = "backchannel_logout_supported"
+        case backchannelLogoutSessionSupported = "backchannel_logout_session_supported"
     }
 }

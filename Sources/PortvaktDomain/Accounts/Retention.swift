@@ -15,4 +15,7 @@ public enum Retention {
     /// who left and for the member system to take the member back, then it goes. A record the
     /// member system deletes goes at once.
     public static let endedMemberRecords: TimeInterval = 90 * 86_400
+    /// A back-channel logout (client, session and account ids) after it was queued: long enough
+    /// for its retries (about 35 minutes) and for an operator to see a dead one.
+    public static let logouts: TimeInterval = 7 * 86_400
 }

@@ -24,6 +24,11 @@ public struct AppAuthorizationRequest: Codable, Sendable, Hashable {
     /// OIDC `max_age` (0 for `prompt=login`): the person must authenticate at BankID or Vipps
     /// now, not be let through by a session there; checked against the provider's `auth_time`.
     public var maxAge: Int?
+    /// OIDC `prompt`, space-separated: `none` (answer from the browser's sign-in or with an
+    /// error, never a page), `login`, `consent`, `select_account`.
+    public var prompt: String?
+    /// OIDC `acr_values`: a browser's sign-in is reused only when its `acr` is one of these.
+    public var acrValues: String?
     /// `dpop_jkt` (RFC 9449 §10): the thumbprint of the DPoP key that alone may redeem the code.
     public var dpopJKT: String?
     /// Set when the request was pushed (PAR, RFC 9126): the handle of the stored request, which the
@@ -48,6 +53,8 @@ public struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         self.continuation = continuation
     }
 
+    public var prompts: Set<String> { Set((prompt ?? "").split(separator: " ").map(String.init)) }
+
     /// The same request with another method, as a link on the method and password pages;
     /// `path` sends it to another page of the broker (BankID on another device).
     public func authorizeURL(method: IdentityProvider?, language: Language? = nil, path: String = "/oauth/authorize") -> String {
@@ -66,6 +73,8 @@ public struct AppAuthorizationRequest: Codable, Sendable, Hashable {
         if let method { fields.append(("idp_hint", method.rawValue)) }
         if let maxAge { fields.append(("max_age", String(maxAge))) }
         if let dpopJKT { fields.append(("dpop_jkt", dpopJKT)) }
+        if let prompt { fields.append(("prompt", prompt)) }
+        if let acrValues { fields.append(("acr_values", acrValues)) }
         return URLComponents.appending(fields, to: path)
     }
 }

@@ -8,10 +8,12 @@ import PortvaktProtocol
 public protocol LoginCompletionStore: Sendable {
     func takeLoginFlow(stateHash: Data, now: Date) async throws -> LoginFlow?
     func recordLogin(
-        session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent, bankIDOrderID: String?, now: Date
+        session: Session?, code: AuthorizationCode?, browser: BrowserLogin?, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent,
+        bankIDOrderID: String?, now: Date
     ) async throws
     func memberships(userID: String) async throws -> [Membership]
     func organisationRoles(userID: String) async throws -> [OrganisationRoles]
+    func consent(userID: String, clientID: String) async throws -> Consent?
     func append(_ event: AuditEvent) async throws
 }
 
@@ -23,8 +25,8 @@ public struct LoginCompletion: Sendable {
     let lifetimes: SessionLifetimes
     let portal: PortalSessionRule
     let address: PublicAddress
-    /// Per client that registered `organisations`: the slugs of the organisations whose members alone it admits.
-    let clientOrganisations: [String: [String]]
+    /// Each registered client's policy; a client not named (the portal) is first party and signs the browser in.
+    let policies: [String: ClientPolicy]
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -43,14 +45,14 @@ public struct LoginCompletion: Sendable {
 
     public init(
         store: any LoginCompletionStore, planner: MemberSyncPlanner, lifetimes: SessionLifetimes, portal: PortalSessionRule, address: PublicAddress,
-        clientOrganisations: [String: [String]] = [:], logger: Logger, now: @escaping @Sendable () -> Date
+        policies: [String: ClientPolicy] = [:], logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.planner = planner
         self.lifetimes = lifetimes
         self.portal = portal
         self.address = address
-        self.clientOrganisations = clientOrganisations
+        self.policies = policies
         self.logger = logger
         self.now = now
     }
@@ -77,15 +79,81 @@ public struct LoginCompletion: Sendable {
         }
     }
 
+    /// How a login in the browser ended.
+    public enum Finished: Sendable, Equatable {
+        /// The client's redirect with its code; `browserSignedIn` when the browser's sign-in was made too.
+        case code(String, browserSignedIn: Bool)
+        /// Where to send the browser instead: the client's redirect with an error, or the members-only page.
+        case refused(String)
+        /// The browser is signed in; the person is asked next whether the third-party client may
+        /// have what it asked for (the code comes from that sign-in, ``fromBrowserSession(_:_:user:)``).
+        case consentNeeded
+    }
+
+    /// The policy of a client: the portal, inside the server, is first party and signs the browser in.
+    public func policy(of clientID: String) -> ClientPolicy {
+        policies[clientID] ?? ClientPolicy(singleSignOn: true)
+    }
+
     /// Issues the code and returns where to send the browser.
     /// Every BankID and Vipps login in the browser, membership claim, password and passkey ends
     /// here: a disabled account or one no organisation has is refused with its message.
-    public func succeed(_ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil) async throws -> String {
+    /// - Parameter browser: the cookie's hash for a new sign-in of this browser at Portvakt, and
+    ///   its earlier sign-in if any; used when the client takes part in single sign-on.
+    public func succeed(
+        _ login: PendingLogin, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil,
+        browser: (idHash: Data, earlier: BrowserSession?)? = nil
+    ) async throws -> Finished {
         // An operator may have disabled the account (issue 45 item 5): the same words on every way in.
+        guard user.disabledAt == nil else { return .refused(try await failDisabled(login)) }
+        if let refused = try await refusal(of: user, login: login) { return .refused(refused) }
+        let policy = policy(of: login.request.clientID)
+        let signIn = browser.flatMap { browser in
+            policy.singleSignOn ? BrowserLogin(session: BrowserSession(
+                idHash: browser.idHash, userID: user.id, provider: method.provider.rawValue, amr: method.amr, acr: method.acr,
+                authTime: min(method.authTime ?? now(), now()), passkeyID: method.passkeyID,
+                idle: lifetimes.browserIdle, absolute: lifetimes.browserAbsolute, now: now()
+            ), replacing: browser.earlier) : nil
+        }
+        do {
+            if let signIn, !policy.consentCovers(try await store.consent(userID: user.id, clientID: login.request.clientID), scope: login.request.scope) {
+                try await recordBrowserLogin(signIn, user: user, method: method, personnummer: personnummer)
+                return .consentNeeded
+            }
+            let code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer, browser: signIn)
+            await forgetContinuation(of: login.request)
+            return .code(appRedirect(login.request, [("code", code)]), browserSignedIn: signIn != nil)
+        } catch let error as StoreError where error.isDisabledAccount {
+            // Disabled between the check above and the session (migration 28 refused it).
+            return .refused(try await failDisabled(login))
+        }
+    }
+
+    /// A code from the browser's sign-in, without a new authentication (single sign-on): the
+    /// same checks as a login's, a session resting on that sign-in, no write-back, and the
+    /// method, level and time of the authentication that made it.
+    public func fromBrowserSession(_ request: AppAuthorizationRequest, _ browser: BrowserSession, user: User) async throws -> String {
+        let login = PendingLogin(request: request, method: IdentityProvider(rawValue: browser.provider) ?? .password)
         guard user.disabledAt == nil else { return try await failDisabled(login) }
+        if let refused = try await refusal(of: user, login: login) { return refused }
+        let method = Method(
+            provider: login.method, amr: browser.amr.split(separator: " ").map(String.init), acr: browser.acr,
+            authTime: Date(millisecondsSince1970: browser.authTime), passkeyID: browser.passkeyId
+        )
+        do {
+            let code = try await issueCode(for: request, user: user, method: method, restingOn: browser)
+            await forgetContinuation(of: request)
+            return appRedirect(request, [("code", code)])
+        } catch let error as StoreError where error.isDisabledAccount {
+            return try await failDisabled(login)
+        }
+    }
+
+    /// Why the person may not sign in to the login's client now, as the redirect that says so; nil when they may.
+    private func refusal(of user: User, login: PendingLogin) async throws -> String? {
         switch try await admission(of: user, to: login.request.clientID) {
         case .admitted:
-            break
+            return nil
         case .notMember:
             // A member system may have ended every membership since the account was made (issue 45).
             return try await fail(login, error: .accessDenied, message: .notRegistered, reason: "no organisation has this person as a member")
@@ -94,15 +162,25 @@ public struct LoginCompletion: Sendable {
             await forgetContinuation(of: login.request)
             return membersOnlyPage(login.request, organisations: slugs)
         }
-        let code: String
-        do {
-            code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer)
-        } catch let error as StoreError where error.isDisabledAccount {
-            // Disabled between the check above and the session (migration 28 refused it).
-            return try await failDisabled(login)
+    }
+
+    /// A login that signs the browser in and issues no code yet: the sign-in, the write-back and
+    /// the audit event, in one transaction.
+    private func recordBrowserLogin(_ signIn: BrowserLogin, user: User, method: Method, personnummer: ProvidedPersonnummer?) async throws {
+        let now = self.now()
+        var memberSync = MemberSyncWrites()
+        if let personnummer {
+            memberSync = try await planner.plan(for: user, provided: personnummer, source: method.source, now: now)
         }
-        await forgetContinuation(of: login.request)
-        return appRedirect(login.request, [("code", code)])
+        try await store.recordLogin(
+            session: nil, code: nil, browser: signIn, eidLogin: [.bankid, .vipps].contains(method.provider), memberSync: memberSync,
+            audit: AuditEvent(
+                occurredAt: now, action: .loginSucceeded, outcome: "success", actorUserID: UUID(uuidString: user.id),
+                subjectType: "browser_session", subjectID: signIn.session.id, source: method.source, details: [:]
+            ),
+            bankIDOrderID: nil, now: now
+        )
+        DomainMetrics.login(provider: method.provider.rawValue, outcome: "success")
     }
 
     /// A pushed request's pages carry a link of their own (``AppAuthorizationRequest/continuation``);
@@ -127,18 +205,23 @@ public struct LoginCompletion: Sendable {
     ///   - bankIDOrderID: the BankID order this login completes, in the same transaction.
     /// - Throws: ``StoreError/notFound(_:)`` (`passkeys`) when the passkey that signed in was
     ///   removed meanwhile: no session outlives its passkey.
+    ///   - browser: the browser's new sign-in, written in the same transaction.
+    ///   - restingOn: the browser's sign-in the code is issued from (single sign-on): no new
+    ///     authentication, so nothing is written back and the last eID login stays as it was.
     public func issueCode(
         for request: AppAuthorizationRequest, user: User, method: Method, personnummer: ProvidedPersonnummer? = nil,
-        code: String = randomToken(), bankIDOrderID: String? = nil
+        code: String = randomToken(), bankIDOrderID: String? = nil, browser: BrowserLogin? = nil, restingOn: BrowserSession? = nil
     ) async throws -> String {
         let now = self.now()
         let forPortal = request.clientID == portal.clientID
-        let session = Session.starting(
+        var session = Session.starting(
             userID: user.id, clientID: request.clientID, passkeyID: method.passkeyID, amr: method.amr, acr: method.acr,
             authTime: min(method.authTime ?? now, now),
             idleLifetime: forPortal ? portal.idle : lifetimes.idle,
             absoluteLifetime: forPortal ? portal.absolute : lifetimes.absolute, scope: request.scope, now: now
         )
+        session.browserSessionId = browser?.session.id ?? restingOn?.id
+        if policy(of: request.clientID).notifiesLogout { session.notifyLogout = 1 }
         var memberSync = MemberSyncWrites()
         if let personnummer {
             memberSync = try await planner.plan(for: user, provided: personnummer, source: method.source, now: now)
@@ -151,10 +234,11 @@ public struct LoginCompletion: Sendable {
                 nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.authorizationCode),
                 dpopJKT: request.dpopJKT
             ),
-            eidLogin: [.bankid, .vipps].contains(method.provider), memberSync: memberSync,
+            browser: browser, eidLogin: restingOn == nil && [.bankid, .vipps].contains(method.provider), memberSync: memberSync,
             audit: AuditEvent(
                 occurredAt: now, action: .loginSucceeded, outcome: "success", actorUserID: UUID(uuidString: user.id),
-                subjectType: "session", subjectID: session.id, source: method.source, details: ["client": request.clientID]
+                subjectType: "session", subjectID: session.id, source: restingOn == nil ? method.source : "single-sign-on",
+                details: ["client": request.clientID]
             ),
             bankIDOrderID: bankIDOrderID, now: now
         )
@@ -174,7 +258,8 @@ public struct LoginCompletion: Sendable {
     }
 
     public func admission(of user: User, to clientID: String) async throws -> Admission {
-        guard let required = clientOrganisations[clientID], !required.isEmpty else {
+        let required = policy(of: clientID).organisations
+        guard !required.isEmpty else {
             return try await store.memberships(userID: user.id).isEmpty ? .notMember : .admitted
         }
         let slugs = try await store.organisationRoles(userID: user.id).map(\.slug)

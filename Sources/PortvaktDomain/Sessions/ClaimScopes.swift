@@ -15,6 +15,9 @@ public struct ClaimScopes: Sendable, Hashable {
         scopes = Set((scope ?? Self.everything).split(separator: " ").map(String.init))
     }
 
+    /// The scopes that give claims beyond `sub` (what a consent page names).
+    public var claimScopes: Set<String> { scopes.intersection(["profile", "email", Self.organisations]) }
+
     public var name: Bool { scopes.contains("profile") }
     public var email: Bool { scopes.contains("email") }
     public var organisations: Bool { scopes.contains(Self.organisations) }

@@ -21,6 +21,10 @@ public struct SessionLifetimes: Sendable {
     public var deviceChallenge: TimeInterval = 60
     /// A device key is registered only this soon after a BankID, Vipps or password login.
     public var deviceRegistration: TimeInterval = 300
+    /// A browser's single sign-on at Portvakt ends unused this long (`PORTVAKT_SSO_IDLE_SECONDS`)…
+    public var browserIdle: TimeInterval = 2 * 3600
+    /// …and this long after its login whatever happens (`PORTVAKT_SSO_ABSOLUTE_SECONDS`).
+    public var browserAbsolute: TimeInterval = 12 * 3600
 
     public init(accessToken: TimeInterval, idle: TimeInterval, absolute: TimeInterval) {
         self.accessToken = accessToken

@@ -12,13 +12,17 @@ public struct SessionService: Sendable {
     let verifier: TokenVerifier
     let refreshSecret: RefreshTokenSecret
     let idleLifetime: TimeInterval
+    /// Per client that registered `organisations`: the slugs whose members alone it admits, checked
+    /// again at every refresh, so a person who left the organisation is signed out there.
+    let clientOrganisations: [String: [String]]
     let logger: Logger
     public let now: @Sendable () -> Date
 
     public init(
         store: any SessionStore, tokens: TokenIssuer, verifier: TokenVerifier, refreshSecret: RefreshTokenSecret, idleLifetime: TimeInterval,
-        logger: Logger, now: @escaping @Sendable () -> Date
+        clientOrganisations: [String: [String]] = [:], logger: Logger, now: @escaping @Sendable () -> Date
     ) {
+        self.clientOrganisations = clientOrganisations
         self.store = store
         self.tokens = tokens
         self.verifier = verifier
@@ -66,8 +70,8 @@ public struct SessionService: Sendable {
             problem = "The code was issued to another client."
         } else if redirectURI != redeemed.redirectUri {
             problem = "redirect_uri does not match the authorization request."
-        } else if let problem = Self.pkceProblem(challenge: redeemed.challenge, verifier: verifier) {
-            problem = problem
+        } else if let pkce = Self.pkceProblem(challenge: redeemed.challenge, verifier: verifier) {
+            problem = pkce
         } else if let bound = redeemed.dpopJkt, bound != proofKey {
             problem = "The code is bound to another DPoP key (dpop_jkt)."
         }
@@ -113,6 +117,11 @@ public struct SessionService: Sendable {
         )
         switch rotation {
         case .rotated(let rotated), .repeated(let rotated):
+            if let required = clientOrganisations[clientID], !required.isEmpty,
+               !rotated.organisations.contains(where: { required.contains($0.slug) }) {
+                try await end(rotated.session, reason: "organisation_left", now: now)
+                throw GrantRefusal.sessionEnded
+            }
             if case .rotated = rotation { DomainMetrics.refreshRotated() }
             return try await tokens.tokens(
                 for: rotated.session, organisations: rotated.organisations, refreshToken: successor, nonce: nil, withIDToken: false
@@ -200,6 +209,22 @@ public struct SessionService: Sendable {
             occurredAt: now(), action: .legacyClient, outcome: Outcome.success.rawValue, actorUserID: nil,
             subjectType: "client", subjectID: clientID, details: ["skipped": skipped]
         ))
+    }
+
+    /// A browser's sign-in at Portvakt ends, and every client session it signed in (each client
+    /// that asked is told over the back channel), with the audit event.
+    public func endBrowserSignIn(id: String, userID: String, reason: String) async throws {
+        let now = self.now()
+        let ended = try await store.endBrowserSession(id: id, reason: reason, now: now)
+        try await store.append(AuditEvent(
+            occurredAt: now, action: .browserSignedOut, outcome: Outcome.success.rawValue, actorUserID: UUID(uuidString: userID),
+            subjectType: "browser_session", subjectID: id, details: ["reason": reason, "sessions_ended": String(ended)]
+        ))
+    }
+
+    /// The live browser sign-in of a cookie's hash, without moving its idle time on.
+    public func browserSession(idHash: Data) async throws -> BrowserSession? {
+        try await store.browserSession(idHash: idHash, now: now())
     }
 
     public func end(_ session: Session, reason: String, now: Date) async throws {

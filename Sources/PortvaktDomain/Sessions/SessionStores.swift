@@ -16,6 +16,9 @@ public protocol SessionStore: Sendable {
     func append(_ event: AuditEvent) async throws
     /// The session's user, asked only of a session a disabling ended (is the account disabled still?).
     func user(id: String) async throws -> User?
+    func browserSession(idHash: Data, now: Date) async throws -> BrowserSession?
+    @discardableResult
+    func endBrowserSession(id: String, reason: String, now: Date) async throws -> Int
 }
 
 /// What issuing tokens reads: the user and their roles as they are now.

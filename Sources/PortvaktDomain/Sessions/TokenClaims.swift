@@ -71,3 +71,19 @@ public struct IDTokenClaims: JWTPayload {
 
     public func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
+
+/// A back-channel logout token (OIDC Back-Channel Logout 1.0 §2.4): who, which session, the
+/// logout event, no `nonce`; `typ` `logout+jwt` in its header.
+public struct LogoutTokenClaims: JWTPayload {
+    public static let event = "http://schemas.openid.net/event/backchannel-logout"
+    public let iss: String
+    public let sub: String
+    public let aud: String
+    public let iat: Int
+    public let exp: Int
+    public let jti: String
+    public let sid: String
+    public let events: [String: [String: String]]
+
+    public func verify(using algorithm: some JWTAlgorithm) async throws {}
+}

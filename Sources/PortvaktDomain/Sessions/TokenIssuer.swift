@@ -74,6 +74,20 @@ public struct TokenIssuer: Sendable {
         )
     }
 
+    /// The logout token that tells `clientID` its session `sessionID` ended, signed as its ID
+    /// tokens are (the key of the algorithm it registered), valid two minutes.
+    public func logoutToken(clientID: String, sessionID: String, userID: String) async throws -> String {
+        let now = self.now()
+        let (keys, set) = try await signingKeys.collection(now: now)
+        let issuedAt = Int(now.timeIntervalSince1970)
+        let claims = LogoutTokenClaims(
+            iss: address.current, sub: userID, aud: clientID, iat: issuedAt, exp: issuedAt + 120, jti: randomToken(bytes: 16), sid: sessionID,
+            events: [LogoutTokenClaims.event: [:]]
+        )
+        let algorithm = idTokenAlgorithms[clientID] ?? .rs256
+        return try await keys.sign(claims, kid: JWKIdentifier(string: set.active(algorithm).kid), header: ["typ": "logout+jwt"])
+    }
+
     /// How a step-up was proved: a device key after biometrics, or the password entered again.
     public enum StepUpProof: Sendable {
         case deviceKey(BiometricKind)

@@ -35,6 +35,8 @@ struct ExpiryPurgeService: Service {
             ("passkey challenges", { try await store.purgeExpiredWebAuthnChallenges(now: now) }),
             ("audit addresses", { try await store.purgeAuditAddresses(before: now.addingTimeInterval(-Retention.auditAddresses)) }),
             ("emails", { try await store.purgeMail(before: now.addingTimeInterval(-Retention.mail)) }),
+            ("browser sign-ins", { try await store.purgeExpiredBrowserSessions(now: now) }),
+            ("back-channel logouts", { try await store.purgeLogouts(before: now.addingTimeInterval(-Retention.logouts)) }),
             ("ended member records", { try await store.purgeEndedMemberRecords(before: now.addingTimeInterval(-Retention.endedMemberRecords)) }),
         ]
         var purged: [String: String] = [:]

@@ -91,7 +91,13 @@ public enum PortvaktApplication {
                     store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: outbound, readiness: readiness,
                     maxAttempts: configuration.outboxMaxAttempts, logger: logger, now: clock
                 ),
-                mailWorker, IndexKeyGuard(
+                mailWorker,
+                // Back-channel logouts go to the relying parties themselves, never to the sandbox.
+                LogoutWorker(
+                    store: store, clients: configuration.clients, tokens: services.tokens, http: network, readiness: readiness,
+                    timeout: configuration.upstreamTimeout, logger: logger, now: clock
+                ),
+                IndexKeyGuard(
                     store: store, fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID, readiness: readiness, logger: logger
                 ),
             ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.metricsHost, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),

@@ -78,8 +78,10 @@ struct ServerServices: Sendable {
             verifier: verifier, store: store, highAssuranceOrganisations: configuration.highAssuranceOrganisations,
             portvaktAPIClients: Set(configuration.clients.filter(\.portvaktAPI).map(\.id)), now: now
         )
+        let clientOrganisations = Dictionary(uniqueKeysWithValues: configuration.clients.map { ($0.id, $0.organisations) })
         sessions = SessionService(
-            store: store, tokens: tokens, verifier: tokenVerifier, refreshSecret: refreshSecret, idleLifetime: lifetimes.idle, logger: logger, now: now
+            store: store, tokens: tokens, verifier: tokenVerifier, refreshSecret: refreshSecret, idleLifetime: lifetimes.idle,
+            clientOrganisations: clientOrganisations, logger: logger, now: now
         )
 
         let memberSystems = memberSystems
@@ -89,8 +91,7 @@ struct ServerServices: Sendable {
         completion = LoginCompletion(
             store: store, planner: planner, lifetimes: lifetimes,
             portal: .init(clientID: PortalClient.id, idle: PortalRoutes.idleLifetime, absolute: PortalRoutes.absoluteLifetime),
-            address: address, clientOrganisations: Dictionary(uniqueKeysWithValues: configuration.clients.map { ($0.id, $0.organisations) }),
-            logger: logger, now: now
+            address: address, policies: Dictionary(uniqueKeysWithValues: configuration.clients.map { ($0.id, $0.policy) }), logger: logger, now: now
         )
         let linker = IdentityLinker(store: store, vault: keys.vault)
         authorizationRequests = AuthorizationRequests(flows: flows, clients: clients, sessions: sessions)
@@ -114,7 +115,8 @@ struct ServerServices: Sendable {
             logger: logger, now: now
         )
         account = AccountService(
-            store: store, sessions: sessions, export: PersonalDataExport(store: store, vault: keys.vault, now: now), passkeys: passkeys, now: now
+            store: store, sessions: sessions, export: PersonalDataExport(store: store, vault: keys.vault, now: now), passkeys: passkeys,
+            clientNames: Dictionary(uniqueKeysWithValues: configuration.clients.compactMap { client in client.name.map { (client.id, $0) } }), now: now
         )
         portalSessions = PortalSessions(
             store: store, cipher: keys.cipher, sessions: sessions, address: address, csrfKey: PortalSessionCookie.csrfKey(keys), logger: logger

@@ -97,6 +97,10 @@ enum ClientsFile {
             // Portvakt's own app is the organisations' own service.
             client.firstParty = try bool("first_party") ?? client.portvaktAPI
             client.organisations = try organisationSlugs()
+            // The unlock grant opens a session without a login: nothing there checks an organisation.
+            if client.portvaktAPI, !client.organisations.isEmpty {
+                throw problem("organisations", "is not for a portvakt_api client (its device unlock signs in without a login to check it against)")
+            }
             client.backchannelLogoutURI = try backchannelLogoutURI()
             if try bool("backchannel_logout_session_required") == false {
                 throw problem("backchannel_logout_session_required", "cannot be false: every logout_token names its session (sid)")

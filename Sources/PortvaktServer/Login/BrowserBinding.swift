@@ -84,6 +84,18 @@ struct BrowserBinding: Sendable {
         Cookie(name: claimCookieName, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax).description
     }
 
+    // MARK: - A consent
+
+    /// The consent form's token: bound to the browser's sign-in (its cookie's reference) and to
+    /// the request it answers, so a form made elsewhere answers nothing.
+    func consentToken(reference: String, handle: String) -> String {
+        mac("consent", reference, handle).base64URLEncoded()
+    }
+
+    func isConsentToken(_ token: String?, reference: String, handle: String) -> Bool {
+        isValid(token, for: "consent", reference, handle)
+    }
+
     // MARK: - HMAC
 
     private func isValid(_ given: String?, for parts: String...) -> Bool {

@@ -13,6 +13,8 @@ struct LoginFlows: Sendable {
     let address: PublicAddress
     /// Binds each login sent to a provider to the browser that started it.
     let binding: BrowserBinding
+    /// The browser's single sign-on cookie.
+    var singleSignOn: SingleSignOnCookie { SingleSignOnCookie(address: address) }
     let now: @Sendable () -> Date
 
     /// The provider's callback: one path per provider, so a response cannot be replayed at the

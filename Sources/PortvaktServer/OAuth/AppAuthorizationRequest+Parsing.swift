@@ -38,7 +38,7 @@ extension AppAuthorizationRequest {
             RedirectError(redirectURI: redirectURI, state: state, error: error, description: description, language: language)
         }
         guard fields["response_type"] == "code" else { throw refuse(.unsupportedResponseType, "response_type must be code") }
-        let challenge = try checkPKCE(method: fields["code_challenge_method"], challenge: fields["code_challenge"], nonce: fields["nonce"], client: client, refuse: refuse)
+        let challenge = try checkPKCE(method: fields["code_challenge_method"], challenge: fields["code_challenge"], nonce: fields["nonce"], scope: fields["scope"], client: client, refuse: refuse)
         guard let state, (8...512).contains(state.count) else { throw refuse(.invalidRequest, "state must be 8 to 512 characters") }
         let scope = try checkNonceAndScope(nonce: fields["nonce"], scope: fields["scope"], client: client, refuse: refuse)
         var method: IdentityProvider?
@@ -52,19 +52,27 @@ extension AppAuthorizationRequest {
             maxAge = seconds
         }
         let prompts = Set((fields["prompt"] ?? "").split(separator: " ").map(String.init))
-        // Portvakt keeps no login session of its own, so it can never answer without asking.
-        if prompts.contains("none") { throw refuse(.loginRequired, "Portvakt always asks the person to log in; prompt=none cannot be met") }
-        if prompts.contains("login") { maxAge = 0 }
+        guard prompts.isSubset(of: ["none", "login", "consent", "select_account"]) else {
+            throw refuse(.invalidRequest, "prompt may be none, login, consent or select_account")
+        }
+        if prompts.contains("none"), prompts.count > 1 { throw refuse(.invalidRequest, "prompt=none cannot be combined with another prompt") }
+        // One account a person: choosing it is signing in again.
+        if prompts.contains("login") || prompts.contains("select_account") { maxAge = 0 }
+        let acrValues = fields["acr_values"]
+        if let acrValues, acrValues.utf8.count > 512 { throw refuse(.invalidRequest, "acr_values is too long") }
         var dpopJKT: String?
         if let jkt = fields["dpop_jkt"] {
             guard isThumbprint(jkt) else { throw refuse(.invalidRequest, "dpop_jkt must be a base64url SHA-256 JWK thumbprint") }
             dpopJKT = jkt
         }
         let hint = fields["login_hint"].flatMap { $0.utf8.count <= 64 && $0.allSatisfy { $0.isLetter || $0.isNumber || "+@.-_".contains($0) } ? $0 : nil }
-        return AppAuthorizationRequest(
+        var request = AppAuthorizationRequest(
             clientID: clientID, redirectURI: redirectURI, state: state, nonce: fields["nonce"], codeChallenge: challenge,
             scope: scope, language: language, method: method, loginHint: hint, maxAge: maxAge, dpopJKT: dpopJKT
         )
+        request.prompt = prompts.isEmpty ? nil : prompts.sorted().joined(separator: " ")
+        request.acrValues = acrValues
+        return request
     }
 
     /// An RFC 7638 SHA-256 thumbprint: 43 base64url characters.
@@ -83,7 +91,7 @@ extension AppAuthorizationRequest {
             throw OAuthFailure.invalidRequest("redirect_uri is not registered for this client.")
         }
         let refuse = { (error: OAuthErrorCode, description: String) in OAuthFailure(error: error, description: description) }
-        let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, nonce: body.nonce, client: client, refuse: refuse)
+        let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, nonce: body.nonce, scope: body.scope, client: client, refuse: refuse)
         let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, client: client, refuse: refuse)
         if let jkt = body.dpopJKT, !isThumbprint(jkt) { throw OAuthFailure.invalidRequest("dpop_jkt must be a base64url SHA-256 JWK thumbprint.") }
         let request = AppAuthorizationRequest(
@@ -94,13 +102,15 @@ extension AppAuthorizationRequest {
     }
 
     /// PKCE with S256 only (RFC 7636 §4.3); returns the challenge. As RFC 9700 §2.1.1 asks:
-    /// always from a public client; a confidential one may go without when it sends an OIDC
-    /// `nonce`, unless it registered `require_pkce`. A challenge that is sent is always checked
-    /// and always bound to the code (no downgrade at the token endpoint).
+    /// always from a public client; a confidential one may go without when it makes an OpenID
+    /// Connect request (`openid`) with a `nonce` of at least 16 characters, which its ID token
+    /// carries back and so binds the code, unless it registered `require_pkce`. A challenge that
+    /// is sent is always checked and always bound to the code (no downgrade at the token endpoint).
     private static func checkPKCE<E: Error>(
-        method: String?, challenge: String?, nonce: String?, client: AppClient, refuse: (OAuthErrorCode, String) -> E
+        method: String?, challenge: String?, nonce: String?, scope: String?, client: AppClient, refuse: (OAuthErrorCode, String) -> E
     ) throws(E) -> String? {
-        if method == nil, challenge == nil, client.isConfidential, !client.requiresPKCE, nonce != nil {
+        let openID = (scope ?? "openid").split(separator: " ").contains("openid")
+        if method == nil, challenge == nil, client.isConfidential, !client.requiresPKCE, openID, let nonce, nonce.count >= 16 {
             return nil
         }
         guard method == "S256" else {

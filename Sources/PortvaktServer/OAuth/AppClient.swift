@@ -87,6 +87,12 @@ struct AppClient: Sendable, Hashable {
 
     var isConfidential: Bool { authentication != .none }
 
+    /// What a login does for this client. Portvakt's own app and CLI keep their sessions on the
+    /// device: they neither make nor use the browser's single sign-on.
+    var policy: ClientPolicy {
+        ClientPolicy(organisations: organisations, firstParty: firstParty, singleSignOn: !portvaktAPI, notifiesLogout: backchannelLogoutURI != nil)
+    }
+
     /// The loopback interface as a redirect URI names it (RFC 8252 §7.3; never `localhost`, §8.3).
     static let loopbackHosts: Set<String> = ["127.0.0.1", "[::1]", "::1"]
 

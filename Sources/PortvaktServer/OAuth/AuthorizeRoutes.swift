@@ -27,6 +27,10 @@ struct AuthorizeRoutes {
         case .request(let checked): request = checked
         case .refused(let response): return response
         }
+        if completion.policy(of: request.clientID).singleSignOn, let answer = try await fromSignIn(request, httpRequest) {
+            return answer
+        }
+        if request.prompts.contains("none") { return refuse(request, .loginRequired, "the person is not signed in at Portvakt in this browser") }
 
         switch request.method {
         case nil:
@@ -42,6 +46,37 @@ struct AuthorizeRoutes {
         case .bankid, .vipps:
             return try await startUpstream(request, provider: request.method!)
         }
+    }
+
+    /// Single sign-on (OIDC Core §3.1.2.3): the browser's sign-in answers when it meets the
+    /// request (no `prompt=login`, younger than `max_age`, an `acr` of `acr_values`, the method of
+    /// `idp_hint`) and the person has let a third party have what it asks; otherwise `prompt=none`
+    /// gets its error and any other request goes on to a login (or the consent page).
+    private func fromSignIn(_ request: AppAuthorizationRequest, _ httpRequest: Request) async throws -> Response? {
+        let silent = request.prompts.contains("none")
+        guard let browser = try await flows.browserSession(of: httpRequest), let user = try await flows.store.user(id: browser.userId) else {
+            return silent ? refuse(request, .loginRequired, "the person is not signed in at Portvakt in this browser") : nil
+        }
+        let age = flows.now().timeIntervalSince(Date(millisecondsSince1970: browser.authTime))
+        let acceptable = (request.acrValues?.split(separator: " ").map(String.init)).map { $0.isEmpty || $0.contains(browser.acr) } ?? true
+        guard request.maxAge.map({ age <= TimeInterval($0) }) ?? true, acceptable, request.method.map({ $0.rawValue == browser.provider }) ?? true else {
+            return silent ? refuse(request, .loginRequired, "the browser's sign-in is older, or of another method or level, than the request asks") : nil
+        }
+        let policy = completion.policy(of: request.clientID)
+        let consented = policy.consentCovers(try await flows.store.consent(userID: user.id, clientID: request.clientID), scope: request.scope)
+        if !consented || (request.prompts.contains("consent") && !policy.firstParty) {
+            if silent { return refuse(request, .consentRequired, "the person has not let this client have what it asks for") }
+            var asked = request
+            asked.method = nil
+            let handle = try await flows.continuation(for: asked, expiresAt: flows.now().addingTimeInterval(flows.lifetimes.loginFlow))
+            return Responses.redirect(to: ConsentRoutes.url(clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
+        }
+        return Responses.redirect(to: try await completion.fromBrowserSession(request, browser, user: user), status: .seeOther)
+    }
+
+    /// The client's redirect with an OIDC error and no page (`prompt=none`).
+    private func refuse(_ request: AppAuthorizationRequest, _ error: OAuthErrorCode, _ description: String) -> Response {
+        Responses.redirect(to: completion.appRedirect(request, [("error", error.rawValue), ("error_description", description)]), status: .seeOther)
     }
 
     private func startUpstream(_ request: AppAuthorizationRequest, provider: IdentityProvider) async throws -> Response {

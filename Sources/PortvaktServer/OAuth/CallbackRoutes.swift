@@ -89,7 +89,7 @@ struct CallbackRoutes {
                 page.headers[.setCookie] = identities.browserBinding.claimSetting(for: handle)
                 return page
             }
-            return Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: provided), status: .seeOther)
+            return try await flows.finish(login, user: user, method: method, personnummer: provided, completion: completion, request: request)
         } catch let error as UpstreamError {
             let location: String
             switch error {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
@@ -15,7 +16,9 @@ import PortvaktProtocol
 struct ClaimRoutes {
     let claims: MembershipClaims
     let completion: LoginCompletion
-    let binding: BrowserBinding
+    let flows: LoginFlows
+    /// The claim's binding to its browser (also `flows.binding`).
+    var binding: BrowserBinding { flows.binding }
 
     func register(on routes: DeclaredRoutes) {
         routes.post("/oauth/claim/email", .loginForm, surface: .page) { request, _ in try await sendCode(request) }
@@ -53,8 +56,8 @@ struct ClaimRoutes {
         let email = binding.signedEmail(fields["email"], signature: fields["email_signature"], handle: handle).map { (address: $0, signature: fields["email_signature"] ?? "") }
         switch try await claims.confirm(handle: handle, code: String((fields["code"] ?? "").prefix(32))) {
         case .linked(let login, let user, let method, let personnummer):
-            var response = Responses.redirect(to: try await completion.succeed(login, user: user, method: method, personnummer: personnummer), status: .seeOther)
-            response.headers[.setCookie] = binding.claimClearing
+            var response = try await flows.finish(login, user: user, method: method, personnummer: personnummer, completion: completion, request: request)
+            response.headers.append(HTTPField(name: .setCookie, value: binding.claimClearing))
             return response
         case .wrongCode(let left):
             return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.wrongCode(triesLeft: left, language), status: .badRequest)

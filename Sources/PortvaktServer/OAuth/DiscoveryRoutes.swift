@@ -46,6 +46,9 @@ struct DiscoveryRoutes {
         // The app and the CLI must push (the portal, a client inside the server, need not): per client, not for every client.
         document.requirePushedAuthorizationRequests = false
         document.claimsSupported = ["sub", "name", "email", "sid", "amr", "acr", "auth_time", "org"]
+        // OIDC Back-Channel Logout 1.0 §2.1: every logout_token names its session (sid).
+        document.backchannelLogoutSupported = true
+        document.backchannelLogoutSessionSupported = true
         return document
     }
 }

@@ -3,19 +3,18 @@ import Hummingbird
 import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
-import PortvaktStorage
+import PortvaktProtocol
 
 /// `GET /oauth/members-only` (anonymous): where a login ends when the client registered
 /// `organisations` and the person belongs to none of them (``LoginCompletion/membersOnlyPage(_:organisations:)``).
 /// The page names the organisations; its one link takes the client `access_denied`, and only to a
 /// redirect URI registered for that client, as an `/oauth/authorize` error would.
 struct MembersOnlyRoutes {
-    static let path = "/oauth/members-only"
     let clients: AppClients
-    let store: PortvaktStore
+    let organisations: any AdministrationReadStore
 
     func register(on routes: DeclaredRoutes) {
-        routes.get(Self.path, .anonymous, surface: .page) { request, _ in
+        routes.get("/oauth/members-only", .anonymous, surface: .page) { request, _ in
             try await page(request)
         }
     }
@@ -29,11 +28,14 @@ struct MembersOnlyRoutes {
         let language = fields["ui_locales"].map { Language(uiLocales: $0) } ?? PortalLanguage.of(request)
         var names: [String] = []
         for slug in client.organisations {
-            names.append(try await store.organisation(slug: slug)?.name ?? slug.uppercased())
+            names.append(try await organisations.organisation(slug: slug)?.name ?? slug.uppercased())
         }
         let message = BrokerText.membersOnly(names, language: language)
+        // The client hears what it hears of someone no organisation has: that a person belongs to
+        // another disability organisation is not its to learn.
         let back = LoginCompletion.redirect(
-            to: redirectURI, [("error", "access_denied"), ("error_description", BrokerText.membersOnly(names, language: .en))],
+            to: redirectURI,
+            [("error", OAuthErrorCode.accessDenied.rawValue), ("error_description", UserMessage.notRegistered.text(.en)), ("message_id", UserMessage.notRegistered.id)],
             state: fields["state"], issuer: clients.address.current
         )
         let values = BrokerNoticeView(

@@ -42,6 +42,6 @@ struct PasswordRoutes {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is finished", language: login.request.language)
         }
         let method = LoginCompletion.Method(provider: .password, amr: ["pwd"], acr: "urn:portvakt:password")
-        return Responses.redirect(to: try await completion.succeed(taken, user: user, method: method), status: .seeOther)
+        return try await flows.finish(taken, user: user, method: method, completion: completion, request: request)
     }
 }

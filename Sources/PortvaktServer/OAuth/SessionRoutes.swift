@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
@@ -50,6 +51,7 @@ struct SessionRoutes {
             return refused("client_id is not a registered client", language: language)
         }
         var named: Session?
+        var hinted: String?
         if let hint = fields["id_token_hint"] {
             guard let (claims, session) = try await sessions.named(byIDToken: hint) else {
                 return refused("id_token_hint is not an ID token from this server", language: language)
@@ -58,6 +60,7 @@ struct SessionRoutes {
                 return refused("id_token_hint was issued to another client than client_id", language: language)
             }
             client = clients.client(claims.aud)
+            hinted = claims.sub
             named = session.flatMap { $0.revokedAt == nil ? $0 : nil }
         }
         var returnTo: String?
@@ -79,10 +82,36 @@ struct SessionRoutes {
                     return refused("this sign-in is bound to the app's key: sign out in the app", language: language)
                 }
             }
-            try await sessions.end(session, reason: "logout", now: sessions.now())
+            // Signing out at one client signs the browser out at Portvakt, and so at every other
+            // client it signed in (each told over the back channel when it asked).
+            if let signIn = session.browserSessionId {
+                try await sessions.endBrowserSignIn(id: signIn, userID: session.userId, reason: "logout")
+            } else {
+                try await sessions.end(session, reason: "logout", now: sessions.now())
+            }
         }
-        if let returnTo { return Responses.redirect(to: returnTo, status: .seeOther) }
-        return BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil, values: EmptyValues()))
+        // The browser's own sign-in ends too, this being a sign-out at Portvakt (OIDC RP-Initiated
+        // Logout §2), when the hint was that person's, or when the person confirmed it on the page
+        // below: a link from anywhere (the cookie is SameSite=Lax) cannot sign a browser out alone.
+        let cookie = SingleSignOnCookie(address: clients.address)
+        if let reference = cookie.reference(in: request), let signIn = try await sessions.browserSession(idHash: SingleSignOnCookie.hash(reference)) {
+            let confirmed = request.method == .post && fields["confirm"] == "yes"
+            guard hinted == signIn.userId || confirmed else {
+                let values = SignOutView(heading: BrokerText.signOutQuestion.text(language), message: BrokerText.signOutExplained.text(language))
+                return BrokerPage.response(BrokerPage.render("broker_sign_out", language: language, switchLanguageURL: nil, values: values))
+            }
+            try await sessions.endBrowserSignIn(id: signIn.id, userID: signIn.userId, reason: "logout")
+        }
+        var response = returnTo.map { Responses.redirect(to: $0, status: .seeOther) }
+            ?? BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil, values: EmptyValues()))
+        if cookie.reference(in: request) != nil { response.headers.append(HTTPField(name: .setCookie, value: cookie.clearing)) }
+        return response
+    }
+
+    /// What `broker_sign_out` reads: the question before a browser signs out at Portvakt.
+    struct SignOutView: PageValues {
+        let heading: String
+        let message: String
     }
 
     /// A sign-out request Portvakt cannot act on: the page says so, in the sign-out's own words.

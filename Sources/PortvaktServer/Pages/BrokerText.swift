@@ -46,6 +46,18 @@ enum BrokerText: String, PageTexts {
     case notForYou = "not_for_you"
     case notSignedOut = "not_signed_out"
     case signOutRefused = "sign_out_refused"
+    case consentIntro = "consent_intro"
+    case consentWho = "consent_who"
+    case consentName = "consent_name"
+    case consentEmail = "consent_email"
+    case consentOrganisations = "consent_organisations"
+    case consentRevocable = "consent_revocable"
+    case consentAllow = "consent_allow"
+    case consentDeny = "consent_deny"
+    case consentExpired = "consent_expired"
+    case signOutQuestion = "sign_out_question"
+    case signOutExplained = "sign_out_explained"
+    case signOutButton = "sign_out_button"
 
     func text(_ language: Language) -> String {
         switch self {
@@ -108,6 +120,23 @@ enum BrokerText: String, PageTexts {
         case .passkeyOrEmail: language.pick("Har du en passnøkkel, kan du velge den i e-postfeltet.", "If you have a passkey, you can choose it in the email field.")
         case .notForYou: language.pick("Du kan ikke logge inn her", "You cannot log in here")
         case .notSignedOut: language.pick("Utloggingen kunne ikke fullføres", "The sign-out could not be completed")
+        case .consentIntro: language.pick("Tjenesten er ikke en av organisasjonenes egne. Hvis du sier ja, får den:", "This service is not one of the organisations' own. If you allow it, it gets:")
+        case .consentWho: language.pick("at det er deg (et nummer som er det samme hver gang)", "that it is you (a number that is the same each time)")
+        case .consentName: language.pick("navnet ditt", "your name")
+        case .consentEmail: language.pick("e-postadressen din", "your email address")
+        case .consentOrganisations: language.pick("hvilke organisasjoner du er medlem av, og rollene dine der", "which organisations you are a member of, and your roles there")
+        case .consentRevocable: language.pick("Du kan trekke dette tilbake under Min konto, «Tjenester».", "You can take this back in My account, under “Applications”.")
+        case .consentAllow: language.pick("Ja, gi tilgang", "Allow")
+        case .consentDeny: language.pick("Nei", "Do not allow")
+        case .consentExpired:
+            language.pick("Spørsmålet er utløpt eller allerede besvart. Gå tilbake til tjenesten og logg inn på nytt.", "This question has expired or was answered already. Go back to the service and log in again.")
+        case .signOutQuestion: language.pick("Vil du logge ut av Portvakt?", "Sign out of Portvakt?")
+        case .signOutExplained:
+            language.pick(
+                "Du er logget inn i Portvakt i denne nettleseren. Logger du ut, blir du også logget ut av tjenestene du åpnet med den.",
+                "You are signed in at Portvakt in this browser. Signing out also signs you out of the services you opened with it."
+            )
+        case .signOutButton: language.pick("Logg ut", "Sign out")
         case .signOutRefused:
             language.pick(
                 "Portvakt kunne ikke avgjøre hvilken innlogging som skulle avsluttes. Du kan fortsatt være logget inn: logg ut i tjenesten igjen, eller lukk nettleseren.",
@@ -120,6 +149,11 @@ enum BrokerText: String, PageTexts {
     static func membersOnly(_ names: [String], language: Language) -> String {
         let joined = names.count > 1 ? names.dropLast().joined(separator: ", ") + language.pick(" eller ", " or ") + names.last! : names.first ?? ""
         return language.pick("Denne tjenesten er for medlemmer av \(joined).", "This service is for members of \(joined).")
+    }
+
+    /// "Give Kurs access to your details?"
+    static func consentHeading(_ name: String, language: Language) -> String {
+        language.pick("Vil du gi \(name) tilgang?", "Give \(name) access?")
     }
 
     static func backToService(_ name: String?, language: Language) -> String {

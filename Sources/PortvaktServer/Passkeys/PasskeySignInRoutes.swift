@@ -70,7 +70,7 @@ struct PasskeySignInRoutes {
         }
         let method = passkeys.loginMethod(user: signedIn.user, passkey: signedIn.passkey)
         do {
-            return Responses.redirect(to: try await completion.succeed(taken, user: signedIn.user, method: method), status: .seeOther)
+            return try await flows.finish(taken, user: signedIn.user, method: method, completion: completion, request: request)
         } catch let error as StoreError where error.isNotFound && error.detail == "passkeys" {
             // Removed between the check of its answer and the session: it opens nothing.
             let failed = try await completion.fail(taken, error: .serverError, message: .loginFailed, reason: "passkey removed during sign-in")

@@ -18,6 +18,7 @@ struct AccountActions {
         case othersEnded = "others_ended"
         case passkeyAdded = "passkey_added"
         case passkeyRemoved = "passkey_removed"
+        case consentWithdrawn = "consent_withdrawn"
 
         var text: PortalText {
             switch self {
@@ -26,6 +27,7 @@ struct AccountActions {
             case .deviceRemoved: .deviceRemoved
             case .sessionEnded: .sessionEnded
             case .othersEnded: .otherSessionsEnded
+            case .consentWithdrawn: .consentWithdrawn
             }
         }
     }
@@ -39,6 +41,10 @@ struct AccountActions {
     func endSession(_ id: String) async throws -> Response {
         guard id != signedIn.portal.sessionId else { return notFound() }
         return try await account.endSession(id, userID: userID) ? done(.sessionEnded) : notFound()
+    }
+
+    func withdrawConsent(_ clientID: String) async throws -> Response {
+        try await account.withdrawConsent(clientID: clientID, userID: userID) ? done(.consentWithdrawn) : notFound()
     }
 
     func endOthers() async throws -> Response {

@@ -11,6 +11,8 @@ struct AccountService: Sendable {
     let sessions: SessionService
     let export: PersonalDataExport
     let passkeys: Passkeys
+    /// The names the relying parties registered (`client_name`), by client id.
+    var clientNames: [String: String] = [:]
     let now: @Sendable () -> Date
 
     func user(id: String) async throws -> User? {
@@ -23,6 +25,10 @@ struct AccountService: Sendable {
         let organisationNames: [String: String]
         let organisationRoles: [OrganisationRoles]
         let sessions: [Session]
+        /// The browsers signed in at Portvakt (single sign-on).
+        let browserSignIns: [BrowserSession]
+        /// The third-party services the person let have their details.
+        let consents: [Consent]
         let devices: [Device]
         let events: [AuditEvent]
         let passkeys: [Passkey]
@@ -46,6 +52,8 @@ struct AccountService: Sendable {
             organisationNames: Dictionary(uniqueKeysWithValues: try await store.organisations().map { ($0.id, $0.name) }),
             organisationRoles: try await store.organisationRoles(userID: userID),
             sessions: try await store.activeSessions(userID: userID, now: now()),
+            browserSignIns: try await store.browserSessions(userID: userID, now: now()),
+            consents: try await store.consents(userID: userID),
             devices: try await store.activeDevices(userID: userID),
             events: try await store.securityEvents(userID: userID, actions: eventActions),
             passkeys: try await passkeys.list(userID: userID),
@@ -77,6 +85,10 @@ struct AccountService: Sendable {
 
     /// Ends one of the member's sessions; false when it is not theirs.
     func endSession(_ id: String, userID: String) async throws -> Bool {
+        if let signIn = try await store.browserSessions(userID: userID, now: now()).first(where: { $0.id == id }) {
+            try await sessions.endBrowserSignIn(id: signIn.id, userID: userID, reason: "signed_out_from_portal")
+            return true
+        }
         guard let session = try await store.session(id: id), session.userId == userID else { return false }
         if session.revokedAt == nil {
             try await sessions.end(session, reason: "signed_out_from_portal", now: now())
@@ -89,5 +101,19 @@ struct AccountService: Sendable {
         for session in try await store.activeSessions(userID: userID, now: now) where session.id != current {
             try await sessions.end(session, reason: "signed_out_from_portal", now: now)
         }
+        // The other browsers' sign-ins at Portvakt end too, so none of them answers a client again.
+        let here = try await store.session(id: current)?.browserSessionId
+        for signIn in try await store.browserSessions(userID: userID, now: now) where signIn.id != here {
+            try await sessions.endBrowserSignIn(id: signIn.id, userID: userID, reason: "signed_out_from_portal")
+        }
+    }
+
+    /// Takes back a consent: the service gets nothing more, and its sessions of the person end;
+    /// false when there was none.
+    func withdrawConsent(clientID: String, userID: String) async throws -> Bool {
+        try await store.revokeConsent(userID: userID, clientID: clientID, audit: AuditEvent(
+            occurredAt: now(), action: .consentWithdrawn, outcome: "success", actorUserID: UUID(uuidString: userID),
+            subjectType: "client", subjectID: clientID, source: "portal", details: [:]
+        ), now: now())
     }
 }

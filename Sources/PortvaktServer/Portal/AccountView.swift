@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PortvaktCore
+import PortvaktDomain
 import PortvaktHTTP
 import PortvaktModels
 import PortvaktStorage
@@ -54,7 +55,21 @@ struct AccountView {
                                              where: isCurrent ? PortalText.thisBrowser.text(language) : PortalWords.client(session.clientId, language),
                                              since: time(session.authTime), method: PortalWords.method(amr: session.amr, language))
             },
+            browserSignIns: overview.browserSignIns.map { signIn in
+                MyAccountView.Session(id: signIn.id, current: signIn.id == current?.browserSessionId,
+                                      where: PortalText.browserSignIn.text(language), since: time(signIn.authTime), method: PortalWords.method(amr: signIn.amr, language))
+            },
             others: sessions.contains { $0.id != signedIn.portal.sessionId },
+            applications: overview.consents.map { consent in
+                let scopes = ClaimScopes(consent.scope)
+                let gets = [scopes.name ? PortalText.consentName : nil, scopes.email ? .consentEmail : nil, scopes.organisations ? .consentOrganisations : nil]
+                    .compactMap { $0?.text(language) }
+                return MyAccountView.Application(
+                    id: consent.clientId, name: account.clientNames[consent.clientId] ?? consent.clientId,
+                    gets: gets.joined(separator: ", "), since: time(consent.grantedAt)
+                )
+            },
+            hasApplications: !overview.consents.isEmpty,
             events: events.map { MyAccountView.Event(when: LocalTime.text($0.occurredAt, language), what: PortalWords.event($0.action, outcome: $0.outcome, source: $0.source, language)) },
             hasEvents: !events.isEmpty,
             passkeysAvailable: account.passkeys.available,
@@ -86,8 +101,13 @@ struct MyAccountView: PageValues {
     let devices: [Device]
     let hasDevices: Bool
     let sessions: [Session]
+    /// The browsers signed in at Portvakt (single sign-on); `current` is this one.
+    let browserSignIns: [Session]
     /// Another session than this browser's is open.
     let others: Bool
+    /// The third-party services the person let have their details.
+    let applications: [Application]
+    let hasApplications: Bool
     let events: [Event]
     let hasEvents: Bool
     let passkeysAvailable: Bool
@@ -114,6 +134,14 @@ struct MyAccountView: PageValues {
         let `where`: String
         let since: String
         let method: String
+    }
+
+    struct Application: PageValues {
+        let id: String
+        let name: String
+        /// What it gets, in words.
+        let gets: String
+        let since: String
     }
 
     struct Event: PageValues {

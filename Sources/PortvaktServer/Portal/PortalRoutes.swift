@@ -61,6 +61,11 @@ struct PortalRoutes {
                 try await actions(request, signedIn).endSession(context.parameters.get("id") ?? "")
             }
         }
+        routes.post("/account/applications/:client/withdraw", .portalMember, surface: .page) { request, context in
+            try await withForm(request) { signedIn, _ in
+                try await actions(request, signedIn).withdrawConsent(context.parameters.get("client") ?? "")
+            }
+        }
         routes.post("/account/sessions/end-others", .portalMember, surface: .page) { request, _ in
             try await withForm(request) { signedIn, _ in try await actions(request, signedIn).endOthers() }
         }
@@ -190,8 +195,8 @@ struct PortalRoutes {
     }
 
     /// Ends a browser's portal session and the Portvakt session it rests on.
-    private func end(_ signedIn: SignedIn, reason: String) async throws {
-        try await portalSessions.close(signedIn, reason: reason)
+    private func end(_ signedIn: SignedIn, reason: String, signingBrowserOut: Bool = false) async throws {
+        try await portalSessions.close(signedIn, reason: reason, signingBrowserOut: signingBrowserOut)
     }
 
     /// The step-up's login must be the same person's, by BankID, Vipps or a device-bound passkey, just now;
@@ -224,8 +229,8 @@ struct PortalRoutes {
     }
 
     private func signOut(_ request: Request, _ signedIn: SignedIn) async throws -> Response {
-        try await end(signedIn, reason: "portal_sign_out")
-        return PortalPage.redirect(to: "/?signed_out=1", cookies: [cookie.clearing])
+        try await end(signedIn, reason: "portal_sign_out", signingBrowserOut: true)
+        return PortalPage.redirect(to: "/?signed_out=1", cookies: [SingleSignOnCookie(address: portalSessions.address).clearing, cookie.clearing])
     }
 
     // MARK: - Sessions and forms

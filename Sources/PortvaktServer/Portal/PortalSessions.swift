@@ -49,11 +49,17 @@ struct PortalSessions: Sendable {
         try await store.touchPortalSession(idHash: PortalSessionCookie.hash(reference), idle: idle, now: sessions.now())
     }
 
-    /// Ends a browser's portal session and the Portvakt session it rests on.
-    func close(_ signedIn: PortalRoutes.SignedIn, reason: String) async throws {
+    /// Ends a browser's portal session and the Portvakt session it rests on; with
+    /// `signingBrowserOut` (the person's "sign out") the browser's sign-in at Portvakt too, and
+    /// every client it signed in.
+    func close(_ signedIn: PortalRoutes.SignedIn, reason: String, signingBrowserOut: Bool = false) async throws {
         try await store.deletePortalSession(idHash: PortalSessionCookie.hash(signedIn.reference))
         if let session = try await store.session(id: signedIn.portal.sessionId), session.revokedAt == nil {
-            try await sessions.end(session, reason: reason, now: sessions.now())
+            if signingBrowserOut, let signIn = session.browserSessionId {
+                try await sessions.endBrowserSignIn(id: signIn, userID: session.userId, reason: reason)
+            } else {
+                try await sessions.end(session, reason: reason, now: sessions.now())
+            }
         }
     }
 }

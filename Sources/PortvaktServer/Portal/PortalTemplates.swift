@@ -27,6 +27,8 @@ enum PortalTemplates {
         ("broker_password", EmbeddedFile.text(PackageResources.broker_password_mustache)),
         ("broker_problem", EmbeddedFile.text(PackageResources.broker_problem_mustache)),
         ("broker_notice", EmbeddedFile.text(PackageResources.broker_notice_mustache)),
+        ("broker_consent", EmbeddedFile.text(PackageResources.broker_consent_mustache)),
+        ("broker_sign_out", EmbeddedFile.text(PackageResources.broker_sign_out_mustache)),
         ("broker_claim_code", EmbeddedFile.text(PackageResources.broker_claim_code_mustache)),
         ("broker_claim_email", EmbeddedFile.text(PackageResources.broker_claim_email_mustache)),
         ("layout", EmbeddedFile.text(PackageResources.layout_mustache)),

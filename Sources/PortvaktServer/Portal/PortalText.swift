@@ -50,6 +50,17 @@ enum PortalText: String, PageTexts {
     case sessionWhere = "session_where"
     case sessionSince = "session_since"
     case thisBrowser = "this_browser"
+    case browserSignIn = "browser_sign_in"
+    case applicationsTitle = "applications_title"
+    case applicationsIntro = "applications_intro"
+    case applicationGets = "application_gets"
+    case applicationSince = "application_since"
+    case applicationWithdraw = "application_withdraw"
+    case noApplications = "no_applications"
+    case consentWithdrawn = "consent_withdrawn"
+    case consentName = "consent_name_words"
+    case consentEmail = "consent_email_words"
+    case consentOrganisations = "consent_organisations_words"
     case endSession = "end_session"
     case endOtherSessions = "end_other_sessions"
     case eventsTitle = "events_title"
@@ -157,6 +168,18 @@ enum PortalText: String, PageTexts {
         case .sessionWhere: language.pick("Hvor", "Where")
         case .sessionSince: language.pick("Logget inn", "Signed in")
         case .thisBrowser: language.pick("Denne nettleseren", "This browser")
+        case .browserSignIn: language.pick("Innlogget i Portvakt i en nettleser (felles innlogging)", "Signed in at Portvakt in a browser (single sign-on)")
+        case .applicationsTitle: language.pick("Tjenester", "Applications")
+        case .applicationsIntro:
+            language.pick("Tjenester som ikke er organisasjonenes egne, og som du har gitt tilgang til opplysninger om deg:", "Services that are not the organisations' own, which you let have details about you:")
+        case .applicationGets: language.pick("Får", "Gets")
+        case .applicationSince: language.pick("Siden", "Since")
+        case .applicationWithdraw: language.pick("Trekk tilbake", "Take back")
+        case .noApplications: language.pick("Du har ikke gitt andre tjenester tilgang.", "You have not let any other service have your details.")
+        case .consentWithdrawn: language.pick("Tilgangen er trukket tilbake, og tjenesten er logget ut.", "The access is taken back, and the service is signed out.")
+        case .consentName: language.pick("navn", "name")
+        case .consentEmail: language.pick("e-postadresse", "email address")
+        case .consentOrganisations: language.pick("organisasjoner og roller", "organisations and roles")
         case .endSession: language.pick("Logg ut", "Sign out")
         case .endOtherSessions: language.pick("Logg ut alle andre steder", "Sign out everywhere else")
         case .eventsTitle: language.pick("Siste sikkerhetshendelser", "Recent security events")

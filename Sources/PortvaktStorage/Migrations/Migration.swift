@@ -42,5 +42,6 @@ public struct Migration: Sendable {
         Migration(version: 32, name: "index key state", apply: IndexKeyStateMigration.apply),
         Migration(version: 33, name: "memberships by record", apply: MembershipsByRecord.apply),
         Migration(version: 34, name: "session scopes", apply: SessionScopes.apply),
+        Migration(version: 35, name: "single sign-on, consents and back-channel logouts", apply: SingleSignOn.apply),
     ]
 }

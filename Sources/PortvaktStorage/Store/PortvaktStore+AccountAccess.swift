@@ -72,7 +72,7 @@ extension PortvaktStore {
         }
     }
 
-    /// Revokes the user's live sessions and deletes their portal sessions, in the caller's
+    /// Revokes the user's live sessions and deletes their portal sessions and browser sign-ins, in the caller's
     /// transaction; returns how many of each.
     private static func endAccess(userID: String, reason: String, at time: Int64, in db: any SQLDatabase) async throws -> (sessions: Int, portal: Int) {
         let sessions = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: reason)
@@ -80,6 +80,7 @@ extension PortvaktStore {
             .where("idle_expires_at", .greaterThan, time).where("absolute_expires_at", .greaterThan, time)
             .returning("id").all().count
         let portal = try await db.delete(from: "portal_sessions").where("user_id", .equal, userID).returning("id_hash").all().count
+        try await deleteBrowserSessions(userIDs: [userID], in: db)
         return (sessions, portal)
     }
 }

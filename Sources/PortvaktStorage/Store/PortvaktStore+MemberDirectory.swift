@@ -229,6 +229,7 @@ extension PortvaktStore {
                 .where("user_id", .in, batch).where("revoked_at", .is, SQLLiteral.null).returning("user_id").all()
             try count(endedSessions, into: &sessions)
             try await db.delete(from: "portal_sessions").where("user_id", .in, batch).run()
+            try await Self.deleteBrowserSessions(userIDs: batch, in: db)
             let revokedDevices = try await db.update("devices").set("revoked_at", to: time)
                 .where("user_id", .in, batch).where("revoked_at", .is, SQLLiteral.null).returning("user_id").all()
             try count(revokedDevices, into: &devices)

@@ -101,6 +101,8 @@ extension PortvaktStore {
             if !ended.isEmpty {
                 try await db.delete(from: "portal_sessions").where("session_id", .in, ended).run()
             }
+            // The browser sign-ins the passkey made end with it (their client sessions named it, above).
+            try await db.delete(from: "browser_sessions").where("passkey_id", .equal, id).run()
             try await self.append(audit, in: db)
             return PasskeyRemoval(passkey: removed, endedSessionIDs: ended)
         }

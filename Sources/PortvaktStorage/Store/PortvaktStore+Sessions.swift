@@ -16,30 +16,43 @@ extension PortvaktStore {
         return session
     }
 
-    /// A completed login in one transaction: the session, the app's single-use code, the time
-    /// of a BankID or Vipps login, what it did to the member records (with their outbox
-    /// messages) and the audit event. Either all of it is stored or none.
-    /// - Parameter bankIDOrderID: the pending BankID order this login completes, marked complete
-    ///   in the same transaction.
+    /// A completed login in one transaction: the session, the app's single-use code, the browser's
+    /// single sign-on, the time of a BankID or Vipps login, what it did to the member records (with
+    /// their outbox messages) and the audit event. Either all of it is stored or none.
+    /// - Parameters:
+    ///   - session: nil with `code` when the login only signs the browser in (a third party's
+    ///     consent is asked next, from that sign-in).
+    ///   - browser: the browser's new sign-in; a `session` made under an existing one names it
+    ///     (`browserSessionId`) and is refused when that sign-in has ended meanwhile.
+    ///   - bankIDOrderID: the pending BankID order this login completes, marked complete
+    ///     in the same transaction.
     /// - Throws: ``StoreError/notFound(_:)`` (`bankid_orders`) when that order had ended already;
-    ///   (`passkeys`) when the passkey that opened the session was removed meanwhile.
+    ///   (`passkeys`) when the passkey that opened the session was removed meanwhile;
+    ///   (`browser_sessions`) when the sign-in a session rests on has ended.
     public func recordLogin(
-        session: Session, code: AuthorizationCode, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent,
+        session: Session?, code: AuthorizationCode?, browser: BrowserLogin? = nil, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent,
         bankIDOrderID: String? = nil, now: Date = Date()
     ) async throws {
+        let time = now.millisecondsSince1970
         try await write { db in
+            guard let userID = session?.userId ?? browser?.session.userId else { throw StoreError.constraint("sessions") }
             if let bankIDOrderID {
                 guard try await Self.finishBankIDOrder(
-                    id: bankIDOrderID, status: .complete, hintCode: nil, userID: session.userId, now: now, in: db
+                    id: bankIDOrderID, status: .complete, hintCode: nil, userID: userID, now: now, in: db
                 ) != nil else { throw StoreError.notFound("bankid_orders") }
             }
-            if let passkeyID = session.passkeyId {
-                guard try await Self.lockPasskey(id: passkeyID, userID: session.userId, in: db) else { throw StoreError.notFound("passkeys") }
+            if let passkeyID = session?.passkeyId ?? browser?.session.passkeyId {
+                guard try await Self.lockPasskey(id: passkeyID, userID: userID, in: db) else { throw StoreError.notFound("passkeys") }
             }
-            try await db.insert(into: "sessions").row(session).run()
-            try await db.insert(into: "authorization_codes").row(code).run()
+            if let browser {
+                try await Self.insert(browser, at: time, in: db)
+            } else if let resting = session?.browserSessionId {
+                guard try await Self.lockBrowserSession(id: resting, in: db) else { throw StoreError.notFound("browser_sessions") }
+            }
+            if let session { try await db.insert(into: "sessions").row(session).run() }
+            if let code { try await db.insert(into: "authorization_codes").row(code).run() }
             if eidLogin {
-                try await db.update("users").set("last_eid_login_at", to: now.millisecondsSince1970).where("id", .equal, session.userId).run()
+                try await db.update("users").set("last_eid_login_at", to: time).where("id", .equal, userID).run()
             }
             try await memberSync.apply(in: db, auditKeys: auditKeys, now: now)
             try await append(audit, in: db)

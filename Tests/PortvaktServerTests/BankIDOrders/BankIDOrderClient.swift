@@ -8,7 +8,7 @@ extension LiveBroker {
     func startOrder(_ login: AppLogin, extra: [String: Any] = [:]) async throws -> Reply {
         let body: [String: Any] = [
             "client_id": login.clientID, "redirect_uri": login.redirectURI,
-            "code_challenge": PKCE.challenge(for: login.verifier), "code_challenge_method": "S256",
+            "code_challenge": PKCE.challenge(for: login.verifier), "code_challenge_method": "S256", "scope": login.scope,
         ]
         return try await postJSON("/bankid/orders", body.merging(extra) { $1 })
     }

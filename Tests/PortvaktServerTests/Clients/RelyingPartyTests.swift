@@ -77,6 +77,7 @@ struct RelyingPartyTests {
             let (third, _) = try await broker.providerLogin(plain, provider: "vipps", user: "kari")
             let injected = try await plain.redeem(try #require(third.code), at: broker, verifier: PKCE.makeVerifier(), extra: Self.secretField)
             #expect(injected.status == 400 && injected.string("error") == "invalid_grant", "\(injected.body)")
+            #expect(injected.string("error_description")?.contains("had no code_challenge") == true, "\(injected.body)")
         }
     }
 
@@ -113,7 +114,7 @@ struct RelyingPartyTests {
         }
     }
 
-    @Test("Issue 59 item 4: a client bound to HLF tells an NHF member so on a page (403) that leads the client to access_denied, and opens no session for her; an HLF member gets a code", arguments: TestDatabase.kinds)
+    @Test("Issue 59 item 4: a client bound to HLF tells an NHF member so on a page (403) that leads the client to access_denied, and opens no session for her; an HLF member gets a code, and is signed out there at his next refresh once HLF ends his membership", arguments: TestDatabase.kinds)
     func organisationBoundClient(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind, settings: try Self.settings()) { broker in
             var kari = Self.login("hlf-site")
@@ -126,10 +127,13 @@ struct RelyingPartyTests {
             #expect(!page.contains("code="))
             let shown = try await broker.send(page)
             #expect(shown.status == 403)
-            #expect(shown.body.contains("This service is for members of HLF."), "\(shown.body)")
+            let hlfName = try #require(try await broker.withStore { try await $0.organisation(slug: "hlf") }?.name)
+            #expect(shown.body.contains("This service is for members of \(hlfName)."), "\(shown.body)")
             let link = try #require(shown.body.range(of: #"href="https://kurs\.example/callback\?[^"]+""#, options: .regularExpression).map { String(shown.body[$0]) })
             let fields = AppCallback(location: String(link.dropFirst(6).dropLast()).replacingOccurrences(of: "&amp;", with: "&")).fields
             #expect(fields["error"] == "access_denied" && fields["state"] == kari.state && fields["code"] == nil, "\(fields)")
+            // The client hears what it would of someone no organisation has, not that she belongs to another.
+            #expect(fields["message_id"] == "not_registered" && fields["error_description"]?.contains("HLF") == false, "\(fields)")
             let kariID = try #require(try await broker.withStore { try await $0.user(email: "kari@sandbox.portvakt.test") }?.id)
             let sessions = try await broker.withStore { try await $0.activeSessions(userID: kariID) }
             #expect(!sessions.contains { $0.clientId == "hlf-site" })
@@ -141,7 +145,28 @@ struct RelyingPartyTests {
             let jonas = Self.login("hlf-site")
             let (admitted, _) = try await broker.providerLogin(jonas, provider: "vipps", user: "jonas")
             #expect(admitted.code != nil, "\(admitted.fields)")
+
+            // Magnus (NHF and HLF) signs in; once HLF ends his membership, his refresh there ends the session.
+            let magnus = try await Self.signIn(broker, Self.login("hlf-site"), user: "magnus")
+            let first = try await Self.refresh(broker, "hlf-site", magnus)
+            #expect(first.status == 200, "\(first.body)")
+            let magnusToken = try #require(magnus.string("id_token"))
+            let magnusID = try #require(LiveBroker.claims(magnusToken)["sub"] as? String)
+            try await broker.withStore { store in
+                let hlf = try #require(try await store.organisation(slug: "hlf"))
+                let records = try await store.memberships(userID: magnusID).filter { $0.organisationId == hlf.id }.compactMap(\.memberRecordId)
+                #expect(!records.isEmpty)
+                _ = try await store.endMemberships(recordIDs: records, reason: "test: left HLF", audit: { _ in [] })
+            }
+            let after = try await Self.refresh(broker, "hlf-site", first)
+            #expect(after.status == 400 && after.string("error") == "invalid_grant", "\(after.body)")
         }
+    }
+
+    static func refresh(_ broker: LiveBroker, _ client: String, _ tokens: LiveBroker.Reply) async throws -> LiveBroker.Reply {
+        try await broker.token([
+            ("grant_type", "refresh_token"), ("client_id", client), ("client_secret", secret), ("refresh_token", tokens.string("refresh_token") ?? ""),
+        ])
     }
 
     @Test("Issue 59 items 6 and 7: RP-initiated logout ends the session and returns to the registered loopback address with its port and state; an unregistered return, a client_id that is not the hint's, or a return without either is refused on a sign-out page, never the login's words", arguments: TestDatabase.kinds)
@@ -189,6 +214,7 @@ struct RelyingPartyTests {
             (#"{\#(base), "post_logout_redirect_uris": ["http://127.0.0.1:8123/out"]}"#, .production, "only for development"),
             (#"{\#(base), "organisations": ["HLF!"]}"#, .development, "slug"),
             (#"{\#(base), "backchannel_logout_uri": "http://w.example/bc"}"#, .development, "must be https"),
+            (#"{"client_id": "a", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"], "portvakt_api": true, "organisations": ["hlf"]}"#, .development, "not for a portvakt_api client"),
         ] {
             let error = #expect(throws: ConfigurationError.self, "\(words)") { try parse(entry, environment) }
             #expect(error?.description.contains(words) == true, "\(error?.description ?? "")")

@@ -165,7 +165,7 @@ struct OpenAPIDocumentTests {
             #expect(reply.json["openapi"] as? String == "3.1.0")
             let paths = try #require(reply.json["paths"] as? [String: [String: Any]])
             // Browser pages, the sandbox and operator endpoints are not part of the JSON API.
-            let pages = ["/", "/oauth/authorize", "/oauth/password", "/oauth/passkey", "/assets/passkey.js", "/oauth/end-session", "/oauth/callback/vipps", "/oauth/callback/bankid",
+            let pages = ["/", "/oauth/authorize", "/oauth/password", "/oauth/passkey", "/assets/passkey.js", "/oauth/end-session", "/oauth/members-only", "/oauth/consent", "/oauth/callback/vipps", "/oauth/callback/bankid",
                          "/oauth/bankid/other-device", "/oauth/bankid/other-device.js", "/openapi.json", "/metrics", "/language",
                          "/assets/portvakt.css"]
             for route in broker.routes {

@@ -327,7 +327,7 @@ struct AdminPortalTests {
         }
     }
 
-    @Test("prompt=none cannot be met (Portvakt keeps no login session): login_required to the app; max_age must be a number")
+    @Test("prompt=none for the app, which takes no part in the browser's single sign-on: login_required; max_age must be a number")
     func promptAndMaxAge() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             let login = AppLogin()

@@ -127,7 +127,9 @@ struct PageTemplateKeysTests {
         Sample(template: "account", values: [MyAccountView(
             name: "Kari", roles: ["peer mentor"], hasRoles: true, administers: [.init(href: "/admin/lag", label: "Administer")],
             method: "BankID", signedInAt: "today", devices: [.init(id: "id", name: "Phone", kind: "Face ID", lastUsed: "today")], hasDevices: true,
-            sessions: [.init(id: "id", current: false, where: "The app", since: "today", method: "BankID")], others: true,
+            sessions: [.init(id: "id", current: false, where: "The app", since: "today", method: "BankID")],
+            browserSignIns: [.init(id: "sso", current: true, where: "A browser", since: "today", method: "BankID")], others: true,
+            applications: [.init(id: "client", name: "Kurs", gets: "name", since: "today")], hasApplications: true,
             events: [.init(when: "today", what: "Signed in")], hasEvents: true, passkeysAvailable: true,
             passkeys: [.init(id: "id", name: "Key", created: "today", lastUsed: "today")], hasPasskeys: true, mayAddPasskey: true
         )]),
@@ -183,6 +185,9 @@ struct PageTemplateKeysTests {
         Sample(template: "broker_passkey", values: [PasskeyView(handle: "handle", methods: "/methods", error: "Cancelled")]),
         Sample(template: "broker_password", values: [PasswordView(handle: "handle", email: "kari@example.org", methods: "/methods", passkeys: true, error: "Wrong")]),
         Sample(template: "broker_problem", values: [BrokerProblemView(message: "Message", reason: "reason")]),
+        Sample(template: "broker_notice", values: [BrokerNoticeView(heading: "Heading", message: "Message", reason: "reason", action: .init(href: "/", label: "Back"))]),
+        Sample(template: "broker_sign_out", values: [SessionRoutes.SignOutView(heading: "Heading", message: "Message")]),
+        Sample(template: "broker_consent", values: [ConsentView(heading: "Heading", claims: ["your name"], clientID: "client", handle: "handle", token: "token")]),
         Sample(template: "notice", values: [notice]),
         Sample(template: "password_invite", values: [PasswordInviteView(
             action: "/portal/password/token", errors: [.init(field: "password", text: "Too short")], hasErrors: true, passwordError: "Too short", repeatError: "Differs"

@@ -13,7 +13,7 @@ struct CrossSiteFormTests {
     static let brokerForms = [
         "POST /oauth/password", "POST /oauth/passkey/options", "POST /oauth/passkey",
         "POST /oauth/claim/email", "POST /oauth/claim/code", "POST /oauth/claim/cancel",
-        "POST /oauth/bankid/other-device/collect", "POST /oauth/bankid/other-device/cancel",
+        "POST /oauth/bankid/other-device/collect", "POST /oauth/bankid/other-device/cancel", "POST /oauth/consent",
     ]
 
     @Test("A post from another site is refused with a page that says so; one from this site, or from no browser, reaches the form's own checks")

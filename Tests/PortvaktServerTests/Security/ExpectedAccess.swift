@@ -255,6 +255,10 @@ enum ExpectedAccess {
         .anyone("GET /oauth/callback/vipps"),
         .anyone("GET /oauth/end-session"),
         .anyone("POST /oauth/end-session"),
+        .anyone("GET /oauth/members-only"),
+        // Issue 59: the browser's sign-in (its cookie) and the form's token bound to it are the credential.
+        .anyone("GET /oauth/consent"),
+        .anyone("POST /oauth/consent"),
         .anyone("POST /bankid/orders"),
         .anyone("POST /bankid/orders/collect"),
         .anyone("POST /bankid/orders/qr"),
@@ -458,6 +462,7 @@ enum ExpectedAccess {
         ("POST /oauth/claim/code", "S15: the claim's handle bound to the browser's cookie, and the code sent by email"),
         ("POST /oauth/claim/cancel", "S15: the claim's handle bound to the browser's cookie; cancelling only tells the app not_registered"),
         ("POST /oauth/end-session", "OIDC RP-Initiated Logout: the id_token_hint names the session (a DPoP-bound one ends only with a proof by its key); it can only end a session"),
+        ("POST /oauth/consent", "issue 59: the browser's single sign-on cookie and the form's token, an HMAC of that cookie and the request it answers; a form of our own pages only"),
         ("POST /bankid/orders", "the app starts a BankID order for its checked authorization request (client, redirect URI, PKCE) before anyone has logged in"),
         ("POST /bankid/orders/collect", "the order's random session id from its start is the credential; the code it yields is redeemed only with the app's PKCE verifier"),
         ("POST /bankid/orders/qr", "the order's random session id: the next QR frame for the person to scan, nothing more"),

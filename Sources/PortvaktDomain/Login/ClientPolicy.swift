@@ -1,0 +1,30 @@
+import PortvaktModels
+
+/// What a login does for one client, as its registration says (the server reads it from
+/// `PORTVAKT_CLIENTS_FILE`).
+public struct ClientPolicy: Sendable, Hashable {
+    /// Slugs of the organisations whose members alone it admits; empty for every member.
+    public var organisations: [String] = []
+    /// The organisations' own service: nobody is asked to consent to it.
+    public var firstParty = true
+    /// Its logins sign the browser in at Portvakt (single sign-on) and may be answered from that
+    /// sign-in; false for Portvakt's own app and CLI, whose sessions live on the device.
+    public var singleSignOn = false
+    /// Told over the back channel when one of its sessions ends (`backchannel_logout_uri`).
+    public var notifiesLogout = false
+
+    public init(organisations: [String] = [], firstParty: Bool = true, singleSignOn: Bool = false, notifiesLogout: Bool = false) {
+        self.organisations = organisations
+        self.firstParty = firstParty
+        self.singleSignOn = singleSignOn
+        self.notifiesLogout = notifiesLogout
+    }
+
+    /// Whether `consent` (nil: none) covers the claims `scope` asks for (``ClaimScopes``).
+    public func consentCovers(_ consent: Consent?, scope: String) -> Bool {
+        if firstParty { return true }
+        let asked = ClaimScopes(scope).claimScopes
+        guard let consent else { return asked.isEmpty }
+        return asked.isSubset(of: ClaimScopes(consent.scope).scopes)
+    }
+}
