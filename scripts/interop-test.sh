@@ -29,9 +29,9 @@ authlib_secret=$(python3 -c "import secrets; print(secrets.token_urlsafe(32))")
 printf '%s\n' "$authlib_secret" >"$dir/authlib.secret"
 cat >"$dir/clients.json" <<JSON
 {"clients": [
-  {"client_id": "web-rq", "client_name": "requests-oauth2client", "redirect_uris": ["https://portal.interop.example/callback"],
+  {"client_id": "web-rq", "first_party": true, "client_name": "requests-oauth2client", "redirect_uris": ["https://portal.interop.example/callback"],
    "token_endpoint_auth_method": "client_secret_post", "client_secret": "$rq_secret"},
-  {"client_id": "web-authlib", "client_name": "Authlib", "redirect_uris": ["https://portal.interop.example/callback"],
+  {"client_id": "web-authlib", "first_party": true, "client_name": "Authlib", "redirect_uris": ["https://portal.interop.example/callback"],
    "client_secret_file": "authlib.secret"}
 ]}
 JSON

@@ -2,9 +2,9 @@
 # Web applications that are not Portvakt's own sign people in at the server binary: Apache's
 # mod_auth_openidc at its defaults, configured only from discovery (the "course site", client
 # apache-rp), and a small Python relying party (scripts/relying-party/rp_receiver.py) registered as
-# second-rp and hlf-only (HLF's members only). scripts/relying-party/flows.py is the browser and the
-# scenario: the course site's sign-in with the claims of its scope and its sign-out back to a
-# loopback page, an organisation-bound client, and PKCE downgrades (issue 59). Afterwards no client
+# second-rp (first party, back-channel logout), third-party (asks for consent) and hlf-only (HLF's
+# members only). scripts/relying-party/flows.py is the browser and the scenario: single sign-on,
+# consent, logout everywhere, an organisation-bound client and PKCE downgrades. Afterwards no client
 # secret, code or token may be in Portvakt's log.
 # Without Apache and mod_auth_openidc it fails under CI=true and warns otherwise.
 set -euo pipefail

@@ -21,7 +21,7 @@ receiver_pid=$!
 
 secret=$(python3 -c "import secrets; print(secrets.token_urlsafe(32))")
 cat >"$dir/clients.json" <<JSON
-{"clients": [{"client_id": "web-traced", "redirect_uris": ["https://portal.tracing.example/callback"],
+{"clients": [{"client_id": "web-traced", "first_party": true, "redirect_uris": ["https://portal.tracing.example/callback"],
   "token_endpoint_auth_method": "client_secret_post", "client_secret": "$secret"}]}
 JSON
 start_server "$dir" "$port" dev PORTVAKT_CLIENTS_FILE="$dir/clients.json" PORTVAKT_LOG_FORMAT=json OTEL_TRACES_EXPORTER=otlp \

@@ -7,7 +7,9 @@ party (scripts/relying-party/rp_receiver.py), which all listen on 127.0.0.1. It 
 
 0. Kari's first sign-in is with Vipps (her record carries no personnummer for BankID to find).
 a. The course site (Apache, mod_auth_openidc at its defaults: no PKCE before 2.4.15) signs Kari in with BankID.
-d. Signing out at the course site ends the sign-in and returns to its registered loopback page.
+b. Single sign-on: second-rp with prompt=none gets a code at once; a fresh browser gets login_required.
+c. Consent: a third party asks the first time, not the second; a deny is access_denied.
+d. Logout everywhere: signing out at the course site reaches second-rp over the back channel.
 e. hlf-only refuses Kari (NHF) with a page and admits Jonas (HLF).
 f. PKCE downgrades (RFC 9700 §2.1.1) are refused at the token endpoint.
 
@@ -19,10 +21,12 @@ Usage: flows.py CONFIG_JSON (issuer, apache, apache_pkce: none, S256 or unknown,
 """
 import base64
 import html
+import html.parser
 import http.cookiejar
 import json
 import re
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -118,6 +122,47 @@ class Browser:
             fail(f"{self.who}: {request.full_url} did not answer ({error})")
         self.pages.append(page)
         return page
+
+
+class Forms(html.parser.HTMLParser):
+    """The page's forms: action, method, hidden fields and submit buttons."""
+
+    def __init__(self, body):
+        super().__init__()
+        self.forms = []
+        self.feed(body)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": attrs.get("action", ""), "method": (attrs.get("method") or "get").lower(), "fields": {}, "buttons": []})
+        elif self.forms and tag == "input" and attrs.get("name"):
+            kind = (attrs.get("type") or "text").lower()
+            if kind == "submit":
+                self.forms[-1]["buttons"].append((attrs["name"], attrs.get("value", "")))
+            elif kind == "hidden":
+                self.forms[-1]["fields"][attrs["name"]] = attrs.get("value", "")
+        elif self.forms and tag == "button" and attrs.get("name") and (attrs.get("type") or "submit").lower() == "submit":
+            self.forms[-1]["buttons"].append((attrs["name"], attrs.get("value", "")))
+
+
+def consent_form(page):
+    if page.status != 200 or page.location:
+        return None
+    for form in Forms(page.body).forms:
+        if form["method"] == "post" and urllib.parse.urlsplit(urllib.parse.urljoin(page.url, form["action"])).path == "/oauth/consent":
+            return form
+    return None
+
+
+def answer_consent(browser, page, decision):
+    """Presses the consent page's button for `decision` (allow or deny)."""
+    form = consent_form(page)
+    button = next(((name, value) for name, value in form["buttons"] if value == decision), ("decision", decision))
+    fields = dict(form["fields"])
+    fields[button[0]] = button[1]
+    origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(page.url))
+    return browser.post(urllib.parse.urljoin(page.url, form["action"]), fields, origin)
 
 
 def is_method_page(page):
@@ -218,6 +263,7 @@ def course_site(browser):
     methods = browser.get(first.location)
     check(is_method_page(methods), "a. Portvakt shows Kari how she can sign in (the method page, with BankID)", methods)
     end = sign_in(browser, methods.url + "&idp_hint=bankid", "kari", until=APACHE + "/protected/redirect_uri")
+    check(consent_form(end) is None, "a. Kari is not asked to consent to the course site, a first-party service", end)
     check(redirect_with(end, APACHE + "/protected/redirect_uri", "code") and "iss" in query_of(end.location),
           "a. after BankID, Portvakt sends Kari back to the course site with a code and iss", end)
     back = browser.get(end.location)
@@ -240,8 +286,60 @@ def course_site(browser):
     check(not missing, f"a. the ID token carries sid, auth_time, acr and amr (missing: {', '.join(missing) or 'none'})", info)
 
 
-def sign_out(browser):
-    """d. RP-initiated logout from the course site, back to its registered loopback page."""
+def single_sign_on(browser):
+    """b. Returns the sid of second-rp's ID token and whether it got a refresh token."""
+    authorize = rp_login(browser, "second-rp", prompt="none")
+    check("code_challenge" in query_of(authorize), "b. second-rp asks with prompt=none and PKCE S256")
+    answer = browser.get(authorize)
+    check(answer.status == 303 and redirect_with(answer, RP + "/cb?", "code"),
+          "b. with prompt=none, Portvakt signs Kari in at second-rp at once (303 to its redirect URI, no page)", answer)
+    landed = browser.get(answer.location)
+    result = landed.json()
+    check(landed.status == 200 and result.get("token_status") == 200 and not result.get("problem"),
+          f"b. second-rp redeems the code (client_secret_post) and validates the ID token ({result.get('problem') or result.get('token_error') or 'ok'})", landed)
+    sid = (result.get("id_token") or {}).get("sid")
+    check(sid, "b. second-rp's ID token has a sid", landed)
+    stranger = Browser("a browser that never signed in")
+    answer = stranger.get(rp_login(stranger, "second-rp", prompt="none"))
+    check(redirect_with(answer, RP + "/cb?", "error") and query_of(answer.location)["error"] == "login_required"
+          and "code" not in query_of(answer.location), "b. a browser without a session gets error=login_required", answer)
+    landed = stranger.get(answer.location)
+    check(landed.json().get("error") == "login_required", "b. … which second-rp accepts as an answer (state and iss)", landed)
+    check(not any(consent_form(page) for page in browser.pages), "b. no consent page for second-rp, a first-party service")
+    return sid, result.get("refresh_token")
+
+
+def to_consent(browser, page):
+    """Portvakt sends a signed-in browser on to its consent page (a 303 to /oauth/consent)."""
+    if page.location and urllib.parse.urlsplit(urllib.parse.urljoin(page.url, page.location)).path == "/oauth/consent":
+        return browser.get(urllib.parse.urljoin(page.url, page.location))
+    return page
+
+
+def consent(browser):
+    """c."""
+    page = to_consent(browser, browser.get(rp_login(browser, "third-party")))
+    check(consent_form(page) is not None, "c. the first time Kari meets a third-party service, Portvakt asks her to consent", page)
+    answer = answer_consent(browser, page, "allow")
+    check(answer.status == 303 and redirect_with(answer, RP + "/cb3?", "code"), "c. when she allows it, the third party gets a code", answer)
+    landed = browser.get(answer.location)
+    check(landed.json().get("token_status") == 200 and not landed.json().get("problem"),
+          f"c. the third party redeems it ({landed.json().get('problem') or landed.json().get('token_error') or 'ok'})", landed)
+    again = browser.get(rp_login(browser, "third-party"))
+    check(again.status == 303 and redirect_with(again, RP + "/cb3?", "code"), "c. the second time, Portvakt does not ask again", again)
+    browser.get(again.location)
+
+    nora = Browser("Nora's browser")
+    page = to_consent(nora, sign_in(nora, rp_login(nora, "third-party"), "nora", method="vipps", until=RP))
+    check(consent_form(page) is not None, "c. Nora, signing in with Vipps, is asked to consent to the third party", page)
+    answer = answer_consent(nora, page, "deny")
+    check(redirect_with(answer, RP + "/cb3?", "error") and query_of(answer.location)["error"] == "access_denied"
+          and "code" not in query_of(answer.location), "c. when she denies it, the third party hears access_denied and gets no code", answer)
+    nora.get(answer.location)
+
+
+def logout_everywhere(browser, sid, had_refresh_token):
+    """d."""
     out = browser.get(APACHE + "/protected/redirect_uri?logout=" + urllib.parse.quote(LOGGED_OUT, safe=""))
     asked = query_of(out.location)
     check(out.location is not None and out.location.startswith(ISSUER + "/oauth/end-session?") and asked.get("id_token_hint")
@@ -255,6 +353,28 @@ def sign_out(browser):
     check(bye.status == 200 and "Signed out" in bye.body, "d. the course site says she is signed out", bye)
     again = browser.get(APACHE + "/protected/")
     check(again.status == 302, "d. the course site no longer lets her in without signing in", again)
+
+    def arrived(received):
+        return any(claims.get("sid") == sid for claims in received["verified"])
+
+    deadline = time.monotonic() + 20
+    received = rp_call("/received")
+    while not arrived(received) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        received = rp_call("/received")
+    check(arrived(received), "d. within 20 s, second-rp gets a verified logout_token (logout+jwt, iss, aud, iat, jti, the event, "
+          "no nonce) for the sid of its sign-in", detail=f"second-rp's receiver verified tokens for sids "
+          f"{[claims.get('sid') for claims in received['verified']]} and refused {received['rejected']}; it waited for {sid}")
+    if had_refresh_token:
+        refreshed = rp_call("/refresh?" + urllib.parse.urlencode({"sid": sid}), {})
+        check(refreshed.get("status") == 400 and refreshed.get("error") == "invalid_grant",
+              f"d. second-rp's refresh token is refused with invalid_grant (status {refreshed.get('status')}, {refreshed.get('error')})")
+    else:
+        print("note second-rp got no refresh token at sign-in; there was none to try after the logout", flush=True)
+    answer = browser.get(rp_login(browser, "second-rp", prompt="none"))
+    check(redirect_with(answer, RP + "/cb?", "error") and query_of(answer.location)["error"] == "login_required",
+          "d. after the logout, prompt=none at second-rp in the same browser gets login_required", answer)
+    browser.get(answer.location)
 
 
 def organisation_bound():
@@ -293,6 +413,8 @@ def downgrade():
 first_vipps_sign_in("kari")
 browser = Browser("Kari's browser")
 course_site(browser)
-sign_out(browser)
+sid, had_refresh_token = single_sign_on(browser)
+consent(browser)
+logout_everywhere(browser, sid, had_refresh_token)
 organisation_bound()
 downgrade()

@@ -38,7 +38,7 @@ extension LoginFlows {
             var request = login.request
             request.method = nil
             let handle = try await continuation(for: request, expiresAt: now().addingTimeInterval(lifetimes.loginFlow))
-            var response = Responses.redirect(to: ConsentRoutes.url(clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
+            var response = Responses.redirect(to: ConsentRoutes.url(issuer: address.current, clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
             response.headers.append(HTTPField(name: .setCookie, value: singleSignOn.setting(reference, lifetime: lifetimes.browserAbsolute)))
             return response
         }

@@ -69,7 +69,7 @@ struct AuthorizeRoutes {
             var asked = request
             asked.method = nil
             let handle = try await flows.continuation(for: asked, expiresAt: flows.now().addingTimeInterval(flows.lifetimes.loginFlow))
-            return Responses.redirect(to: ConsentRoutes.url(clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
+            return Responses.redirect(to: ConsentRoutes.url(issuer: flows.address.current, clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
         }
         return Responses.redirect(to: try await completion.fromBrowserSession(request, browser, user: user), status: .seeOther)
     }

@@ -18,8 +18,8 @@ struct ConsentRoutes {
     let completion: LoginCompletion
     let clients: AppClients
 
-    static func url(clientID: String, handle: String, language: Language) -> String {
-        URLComponents.appending([("client_id", clientID), ("continuation", handle), ("ui_locales", language.rawValue)], to: "/oauth/consent")
+    static func url(issuer: String, clientID: String, handle: String, language: Language) -> String {
+        URLComponents.appending([("client_id", clientID), ("continuation", handle), ("ui_locales", language.rawValue)], to: issuer + "/oauth/consent")
     }
 
     func register(on routes: DeclaredRoutes) {
@@ -44,7 +44,7 @@ struct ConsentRoutes {
             heading: BrokerText.consentHeading(client.name ?? client.id, language: language), claims: claims, clientID: client.id, handle: handle,
             token: flows.binding.consentToken(reference: reference, handle: handle)
         )
-        let url = Self.url(clientID: client.id, handle: handle, language: language.other)
+        let url = Self.url(issuer: clients.address.current, clientID: client.id, handle: handle, language: language.other)
         return BrokerPage.response(BrokerPage.render("broker_consent", language: language, switchLanguageURL: url, values: values))
     }
 

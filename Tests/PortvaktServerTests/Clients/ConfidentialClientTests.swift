@@ -30,10 +30,10 @@ struct ConfidentialClientTests {
         let jwks = #"{"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1", "x": "\#(point.x)", "y": "\#(point.y)"}]}"#
         let file = """
         {"clients": [
-          {"client_id": "web-basic", "redirect_uris": ["\(callback)"], "client_secret": "\(basicSecret)"},
-          {"client_id": "web-post", "redirect_uris": ["\(callback)"], "client_secret": "\(postSecret)", "token_endpoint_auth_method": "client_secret_post"},
-          {"client_id": "web-jwt", "redirect_uris": ["\(callback)"], "token_endpoint_auth_method": "private_key_jwt", "jwks": \(jwks)},
-          {"client_id": "no.nhf.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.nhf.app:/oauth/callback"]}
+          {"client_id": "web-basic", "first_party": true, "redirect_uris": ["\(callback)"], "client_secret": "\(basicSecret)"},
+          {"client_id": "web-post", "first_party": true, "redirect_uris": ["\(callback)"], "client_secret": "\(postSecret)", "token_endpoint_auth_method": "client_secret_post"},
+          {"client_id": "web-jwt", "first_party": true, "redirect_uris": ["\(callback)"], "token_endpoint_auth_method": "private_key_jwt", "jwks": \(jwks)},
+          {"client_id": "no.nhf.app", "first_party": true, "token_endpoint_auth_method": "none", "redirect_uris": ["no.nhf.app:/oauth/callback"]}
         ]}
         """
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("clients-\(UUID().uuidString).json").path
@@ -213,7 +213,7 @@ struct ConfidentialClientTests {
             var iterator = ports.makeAsyncIterator()
             let port = try #require(await iterator.next())
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("clients-\(UUID().uuidString).json").path
-            try #"{"clients": [{"client_id": "web-jwt", "redirect_uris": ["\#(Self.callback)"], "token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "http://127.0.0.1:\#(port)/jwks.json"}]}"#
+            try #"{"clients": [{"client_id": "web-jwt", "first_party": true, "redirect_uris": ["\#(Self.callback)"], "token_endpoint_auth_method": "private_key_jwt", "jwks_uri": "http://127.0.0.1:\#(port)/jwks.json"}]}"#
                 .write(toFile: file, atomically: true, encoding: .utf8)
             try await LiveBroker.run(kind, settings: ["PORTVAKT_CLIENTS_FILE": file, "PORTVAKT_LEGACY_CLIENTS": ""]) { broker in
                 func assertion(_ key: ES256PrivateKey, kid: String) async throws -> String {

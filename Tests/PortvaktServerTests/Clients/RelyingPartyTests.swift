@@ -19,11 +19,15 @@ struct RelyingPartyTests {
         let file = """
         {"clients": [
           {"client_id": "course-site", "client_name": "Kurs", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
-           "token_endpoint_auth_method": "client_secret_post", "post_logout_redirect_uris": ["\(signedOut)"]},
+           "token_endpoint_auth_method": "client_secret_post", "post_logout_redirect_uris": ["\(signedOut)"], "first_party": true},
           {"client_id": "strict-site", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
-           "token_endpoint_auth_method": "client_secret_post", "require_pkce": true},
+           "token_endpoint_auth_method": "client_secret_post", "require_pkce": true, "first_party": true},
           {"client_id": "hlf-site", "client_name": "HLF-kurs", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
-           "token_endpoint_auth_method": "client_secret_post", "organisations": ["hlf"]},
+           "token_endpoint_auth_method": "client_secret_post", "organisations": ["hlf"], "first_party": true},
+          {"client_id": "second-site", "client_name": "Aktivitetsportal", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
+           "token_endpoint_auth_method": "client_secret_post", "first_party": true, "backchannel_logout_uri": "http://127.0.0.1:9/backchannel"},
+          {"client_id": "third-party", "client_name": "Tredjepart", "redirect_uris": ["\(callback)"], "client_secret": "\(secret)",
+           "token_endpoint_auth_method": "client_secret_post", "first_party": false},
           {"client_id": "no.nhf.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.nhf.app:/oauth/callback"]}
         ]}
         """
@@ -219,6 +223,107 @@ struct RelyingPartyTests {
             let error = #expect(throws: ConfigurationError.self, "\(words)") { try parse(entry, environment) }
             #expect(error?.description.contains(words) == true, "\(error?.description ?? "")")
         }
+    }
+
+    @Test("Issue 59 items 3, 5 and 6: a Vipps login at one client signs the browser in; another first-party client gets a code with prompt=none and no page, as of that login; a third party asks for consent once (remembered, audited); prompt=none without a sign-in is login_required, before consent consent_required; max_age=0 goes to the provider; signing out at the first client ends the second's session and queues its back-channel logout", arguments: TestDatabase.kinds)
+    func singleSignOnConsentAndLogout(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: try Self.settings()) { broker in
+            // A Vipps login at the course site; the browser keeps Portvakt's single sign-on cookie.
+            let first = Self.login("course-site")
+            let start = try await broker.send(first.authorizeURL(method: "vipps"))
+            let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=kari&sandbox_action=approve")
+            let back = try await broker.send(try #require(atProvider.location))
+            let sso = try #require(Self.cookie("portvakt_sso", in: back), "no single sign-on cookie: \(back.headers)")
+            #expect(back.headers["set-cookie"]?.contains("HttpOnly") == true && back.headers["set-cookie"]?.contains("SameSite=Lax") == true)
+            let firstTokens = try await first.redeem(try #require(AppCallback(location: back.location).code), at: broker, extra: Self.secretField)
+            let firstID = LiveBroker.claims(try #require(firstTokens.string("id_token")))
+            let browser = [("Cookie", "portvakt_sso=\(sso)")]
+
+            // prompt=none at a second first-party client: a code straight away, as of that login.
+            let second = Self.login("second-site")
+            let silent = try await broker.send(second.authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            let secondCode = try #require(AppCallback(location: silent.location).code, "prompt=none: \(silent.status) \(silent.location ?? silent.body)")
+            let secondTokens = try await second.redeem(secondCode, at: broker, extra: Self.secretField)
+            let secondID = LiveBroker.claims(try #require(secondTokens.string("id_token")))
+            #expect(secondID["auth_time"] as? Int == firstID["auth_time"] as? Int && (secondID["amr"] as? [String]) == (firstID["amr"] as? [String]))
+            #expect(secondID["sid"] as? String != firstID["sid"] as? String)
+
+            // Without the cookie, prompt=none is login_required; max_age=0 asks the provider again.
+            let stranger = try await broker.send(second.authorizeURL(method: nil, extra: [("prompt", "none")]))
+            #expect(AppCallback(location: stranger.location).fields["error"] == "login_required", "\(stranger.location ?? "")")
+            let fresh = try await broker.send(second.authorizeURL(method: "vipps", extra: [("max_age", "0")]), headers: browser)
+            #expect(fresh.location?.contains("/sandbox/vipps/") == true, "\(fresh.location ?? "")")
+
+            // A third party: consent_required without a page, else the consent page, once.
+            let third = Self.login("third-party", scope: "openid profile email")
+            let unasked = try await broker.send(third.authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            #expect(AppCallback(location: unasked.location).fields["error"] == "consent_required", "\(unasked.location ?? "")")
+            let toConsent = try await broker.send(third.authorizeURL(method: nil, extra: [("ui_locales", "en")]), headers: browser)
+            let consentURL = try #require(toConsent.location)
+            #expect(consentURL.hasPrefix(broker.baseURL + "/oauth/consent?"), "\(consentURL)")
+            let page = try await broker.send(consentURL, headers: browser)
+            #expect(page.status == 200 && page.body.contains("Give Tredjepart access?") && page.body.contains("your email address"), "\(page.body)")
+            #expect(!page.body.contains("which organisations you are a member of"))
+            let form = try #require(Self.hiddenFields(page.body))
+            let forged = try await broker.send("/oauth/consent", method: .POST, form: form.map { $0.0 == "token" ? ($0.0, "forged") : $0 } + [("decision", "allow")],
+                                               headers: browser + [("Origin", broker.baseURL)])
+            #expect(forged.status == 403 && forged.location == nil)
+            let allowed = try await broker.send("/oauth/consent", method: .POST, form: form + [("decision", "allow")], headers: browser + [("Origin", broker.baseURL)])
+            #expect(AppCallback(location: allowed.location).code != nil, "\(allowed.status) \(allowed.location ?? allowed.body)")
+            let again = try await broker.send(Self.login("third-party", scope: "openid profile email").authorizeURL(method: nil), headers: browser)
+            #expect(AppCallback(location: again.location).code != nil, "the second time, no page: \(again.location ?? "")")
+            let kariID = try #require(firstID["sub"] as? String)
+            let events = try await broker.withStore { try await $0.auditEvents(actorUserID: kariID, actions: ["consent.granted"]) }
+            #expect(events.count == 1)
+            #expect(try await broker.withStore { try await $0.consent(userID: kariID, clientID: "third-party") }?.scope == "email profile")
+
+            // Signing out at the course site signs the browser out, and the second site with it.
+            let out = try await broker.send("/oauth/end-session?id_token_hint=\(try #require(firstTokens.string("id_token")))", headers: browser)
+            #expect(out.status == 200 && out.headers["set-cookie"]?.contains("portvakt_sso=;") == true, "\(out.status) \(out.headers)")
+            let after = try await broker.send(second.authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            #expect(AppCallback(location: after.location).fields["error"] == "login_required")
+            let refreshed = try await Self.refresh(broker, "second-site", secondTokens)
+            #expect(refreshed.status == 400 && refreshed.string("error") == "invalid_grant", "\(refreshed.body)")
+            let secondSID = try #require(secondID["sid"] as? String)
+            let queued = try await broker.withStore { store in
+                try await store.driver.withSession { db in
+                    try await db.raw("SELECT client_id, user_id FROM logout_outbox WHERE session_id = \(bind: secondSID)").all()
+                        .map { "\(try $0.decode(column: "client_id", as: String.self)) \(try $0.decode(column: "user_id", as: String.self))" }
+                }
+            }
+            #expect(queued == ["second-site \(kariID)"], "the second site's logout is queued once: \(queued)")
+        }
+    }
+
+    @Test("Issue 59 item 6: a sign-out link without an ID token signs nobody out of Portvakt: the page asks, and only the person's own post (the cookie is SameSite=Lax) does it")
+    func signOutAsksWithoutHint() async throws {
+        try await LiveBroker.run(.sqlite, settings: try Self.settings()) { broker in
+            let first = Self.login("course-site")
+            let start = try await broker.send(first.authorizeURL(method: "vipps"))
+            let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=kari&sandbox_action=approve")
+            let back = try await broker.send(try #require(atProvider.location))
+            let browser = [("Cookie", "portvakt_sso=\(try #require(Self.cookie("portvakt_sso", in: back)))")]
+            let asked = try await broker.send("/oauth/end-session?ui_locales=en", headers: browser)
+            #expect(asked.status == 200 && asked.body.contains("Sign out of Portvakt?") && asked.body.contains(#"name="confirm""#))
+            let still = try await broker.send(Self.login("second-site").authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            #expect(AppCallback(location: still.location).code != nil)
+            let done = try await broker.send("/oauth/end-session", method: .POST, form: [("confirm", "yes")], headers: browser)
+            #expect(done.status == 200)
+            let gone = try await broker.send(Self.login("second-site").authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            #expect(AppCallback(location: gone.location).fields["error"] == "login_required")
+        }
+    }
+
+    static func cookie(_ name: String, in reply: LiveBroker.Reply) -> String? {
+        guard let header = reply.headers["set-cookie"], header.hasPrefix(name + "=") else { return nil }
+        let value = header.dropFirst(name.count + 1).prefix { $0 != ";" }
+        return value.isEmpty ? nil : String(value)
+    }
+
+    /// The hidden fields of a page's form, as a browser would post them.
+    static func hiddenFields(_ html: String) -> [(String, String)]? {
+        let fields = html.matches(of: #/<input type="hidden" name="([a-z_]+)" value="([^"]*)">/#).map { (String($0.1), String($0.2)) }
+        return fields.isEmpty ? nil : fields
     }
 
     /// Kari's Vipps login for `login` and its code redeemed with the client's secret.

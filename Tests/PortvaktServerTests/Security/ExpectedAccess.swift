@@ -342,6 +342,9 @@ enum ExpectedAccess {
             .noSession,       .ok,              .ok,              .ok,              .ok,              .ok),
         .portal("POST /account/devices/{id}/remove",
             .noSession,       .ok,              .ok,              .ok,              .ok,              .ok),
+        // Issue 59: taking back a consent only takes access away from a service.
+        .portal("POST /account/applications/{client}/withdraw",
+            .noSession,       .ok,              .ok,              .ok,              .ok,              .ok),
         // Adding a passkey needs a BankID or Vipps login of the last five minutes; a passkey sign-in does not stand in (S18.1).
         .portal("POST /account/passkeys/options",
             .noSession,       .eIDStepUp,       .ok,              .eIDStepUp,       .ok,              .ok),
