@@ -45,9 +45,28 @@ passkeys() {
 
 if [ -n "${PASSKEYS_ONLY:-}" ]; then passkeys sqlite PORTVAKT_LOG_LEVEL=info; exit 0; fi
 
-suite sqlite portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info
+# The portal suite's clients: the development app and CLI as `dev` has them, and two web
+# applications for the relying parties' own pages (relying_party_pages.py): a third party, which
+# asks for consent, and one for HLF's members only. Their redirect is this server's own 404 page.
+clients=$(mktemp)
+cat >"$clients" <<'JSON'
+{"clients": [
+  {"client_id": "no.portvakt.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.portvakt.app:/oauth/callback"],
+   "post_logout_redirect_uris": ["no.portvakt.app:/oauth/logout"], "bankid_return_url": ["no.portvakt.app:/bankid/return"],
+   "id_token_signed_response_alg": "ES256", "require_pushed_authorization_requests": true, "dpop_bound_access_tokens": true, "portvakt_api": true},
+  {"client_id": "portvakt-cli", "token_endpoint_auth_method": "none", "redirect_uris": ["http://127.0.0.1/callback", "http://[::1]/callback"],
+   "id_token_signed_response_alg": "ES256", "require_pushed_authorization_requests": true, "dpop_bound_access_tokens": true, "portvakt_api": true},
+  {"client_id": "kurs-tredjepart", "client_name": "Kursportalen", "token_endpoint_auth_method": "client_secret_post",
+   "client_secret": "browser-suite-secret-0123456789-abcdef", "redirect_uris": ["http://127.0.0.1/relying-party/callback"]},
+  {"client_id": "hlf-kurs", "client_name": "HLF-kurs", "token_endpoint_auth_method": "client_secret_post", "first_party": true, "organisations": ["hlf"],
+   "client_secret": "browser-suite-secret-0123456789-abcdef", "redirect_uris": ["http://127.0.0.1/relying-party/callback"]}
+]}
+JSON
+trap 'rm -f "$clients"' EXIT
+
+suite sqlite portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info PORTVAKT_CLIENTS_FILE="$clients"
 if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
-  suite postgres portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(new_postgres_database "portvakt_browser_$$")"
+  suite postgres portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info PORTVAKT_CLIENTS_FILE="$clients" DATABASE_URL="$(new_postgres_database "portvakt_browser_$$")"
   drop_postgres_database "portvakt_browser_$$"
 fi
 passkeys sqlite PORTVAKT_LOG_LEVEL=info

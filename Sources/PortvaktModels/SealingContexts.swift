@@ -12,12 +12,15 @@ public enum SealingContext {
     public enum LoginFlowKind {
         public static let pushedRequest = "par"
         public static let continuation = "continuation"
+        /// A request waiting for the person's consent (`/oauth/consent`).
+        public static let consent = "consent"
     }
 
     public static func loginFlow(kind: String, id: String) -> String {
         switch kind {
         case LoginFlowKind.pushedRequest: "pushed-request:\(id)"
         case LoginFlowKind.continuation: "authorization-continuation:\(id)"
+        case LoginFlowKind.consent: "consent-request:\(id)"
         default: "login-flow:\(id)"
         }
     }

@@ -9,7 +9,7 @@ start page → "Try it" as Kari through the sandbox Vipps page → My account �
 (registered beforehand through the API) → sign out; the same as Ola with BankID; the password
 login; a form without its CSRF token and one from a foreign Origin are refused; a session that
 ended sends the person to a page that says so; BankID on another device and the way back; the
-administrators' pages (admin_flows.py); claiming a membership by an emailed code (claim_flow.py). axe-core runs on every page and state reached,
+administrators' pages (admin_flows.py); claiming a membership by an emailed code (claim_flow.py); a web application's consent, My account's applications and the members-only page (relying_party_pages.py). axe-core runs on every page and state reached,
 in Bokmål and English, at 1280 and 320 px: 0 violations of the WCAG 2.0/2.1/2.2 A and AA rules.
 """
 import base64, json, os, subprocess, sys, time, urllib.parse
@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from sandbox_login import call, login  # noqa: E402
 import admin_flows  # noqa: E402
 import claim_flow  # noqa: E402
+import relying_party_pages  # noqa: E402
 
 BASE, AXE_JS, SHOTS = sys.argv[1], sys.argv[2], sys.argv[3]
 SET_PASSWORD = sys.argv[4:]
@@ -358,6 +359,7 @@ def main():
         other_device(driver)
         sign_out_pages(driver)
         claim_flow.run(sys.modules[__name__], driver)
+        relying_party_pages.run(sys.modules[__name__], driver)
     finally:
         driver.quit()
     pages = sorted({page for page, _, _, _ in report})

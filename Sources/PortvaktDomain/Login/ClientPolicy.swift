@@ -20,11 +20,12 @@ public struct ClientPolicy: Sendable, Hashable {
         self.notifiesLogout = notifiesLogout
     }
 
-    /// Whether `consent` (nil: none) covers the claims `scope` asks for (``ClaimScopes``).
+    /// Whether `consent` (nil: none) covers the claims `scope` asks for (``ClaimScopes``). A third
+    /// party always asks first, for `openid` alone too: a code says who the person is, and that an
+    /// organisation has them as a member.
     public func consentCovers(_ consent: Consent?, scope: String) -> Bool {
         if firstParty { return true }
-        let asked = ClaimScopes(scope).claimScopes
-        guard let consent else { return asked.isEmpty }
-        return asked.isSubset(of: ClaimScopes(consent.scope).scopes)
+        guard let consent else { return false }
+        return ClaimScopes(scope).claimScopes.isSubset(of: ClaimScopes(consent.scope).scopes)
     }
 }

@@ -85,9 +85,10 @@ public struct LoginCompletion: Sendable {
         case code(String, browserSignedIn: Bool)
         /// Where to send the browser instead: the client's redirect with an error, or the members-only page.
         case refused(String)
-        /// The browser is signed in; the person is asked next whether the third-party client may
-        /// have what it asked for (the code comes from that sign-in, ``fromBrowserSession(_:_:user:)``).
-        case consentNeeded
+        /// The browser is signed in (`signIn`, the new sign-in's id); the person is asked next whether
+        /// the third-party client may have what it asked for (the code comes from that sign-in,
+        /// ``fromBrowserSession(_:_:user:)``).
+        case consentNeeded(signIn: String)
     }
 
     /// The policy of a client: the portal, inside the server, is first party and signs the browser in.
@@ -116,9 +117,12 @@ public struct LoginCompletion: Sendable {
             ), replacing: browser.earlier) : nil
         }
         do {
-            if let signIn, !policy.consentCovers(try await store.consent(userID: user.id, clientID: login.request.clientID), scope: login.request.scope) {
+            let asksAgain = login.request.prompts.contains("consent") && !policy.firstParty
+            let consented = policy.consentCovers(try await store.consent(userID: user.id, clientID: login.request.clientID), scope: login.request.scope)
+            if let signIn, asksAgain || !consented {
                 try await recordBrowserLogin(signIn, user: user, method: method, personnummer: personnummer)
-                return .consentNeeded
+                await forgetContinuation(of: login.request)
+                return .consentNeeded(signIn: signIn.session.id)
             }
             let code = try await issueCode(for: login.request, user: user, method: method, personnummer: personnummer, browser: signIn)
             await forgetContinuation(of: login.request)
@@ -134,6 +138,10 @@ public struct LoginCompletion: Sendable {
     /// method, level and time of the authentication that made it.
     public func fromBrowserSession(_ request: AppAuthorizationRequest, _ browser: BrowserSession, user: User) async throws -> String {
         let login = PendingLogin(request: request, method: IdentityProvider(rawValue: browser.provider) ?? .password)
+        // Portvakt's own app and CLI sign in on the device only.
+        guard policy(of: request.clientID).singleSignOn, browser.userId == user.id else {
+            return try await fail(login, error: .accessDenied, message: .loginFailed, reason: "this client takes no part in single sign-on")
+        }
         guard user.disabledAt == nil else { return try await failDisabled(login) }
         if let refused = try await refusal(of: user, login: login) { return refused }
         let method = Method(

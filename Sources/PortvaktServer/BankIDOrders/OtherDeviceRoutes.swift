@@ -46,6 +46,12 @@ struct OtherDeviceRoutes {
         case .request(let checked): request = checked
         case .refused(let response): return response
         }
+        // An order's code comes without the browser's sign-in, so without a third party's consent page.
+        guard flow.completion.policy(of: request.clientID).firstParty else {
+            return BrokerPage.problem(
+                .invalidLoginRequest, reason: "BankID on another device is for the organisations' own services: choose BankID instead", language: request.language
+            )
+        }
         let started: BankIDOrderFlow.Started
         do {
             started = try await flow.start(request, returnURL: nil, endUserIP: endUserIP)

@@ -34,13 +34,45 @@ extension LoginFlows {
             var response = Responses.redirect(to: location, status: .seeOther)
             if signedIn { response.headers.append(HTTPField(name: .setCookie, value: singleSignOn.setting(reference, lifetime: lifetimes.browserAbsolute))) }
             return response
-        case .consentNeeded:
-            var request = login.request
-            request.method = nil
-            let handle = try await continuation(for: request, expiresAt: now().addingTimeInterval(lifetimes.loginFlow))
+        case .consentNeeded(let signIn):
+            let request = login.request
+            let handle = try await awaitConsent(request, signIn: signIn)
             var response = Responses.redirect(to: ConsentRoutes.url(issuer: address.current, clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
             response.headers.append(HTTPField(name: .setCookie, value: singleSignOn.setting(reference, lifetime: lifetimes.browserAbsolute)))
             return response
         }
+    }
+
+    /// A request waiting for the person's consent, answered only from the browser sign-in it was
+    /// checked against (a login just now, or the one `/oauth/authorize` found meeting it).
+    struct ConsentRequest: Codable {
+        let request: AppAuthorizationRequest
+        let signIn: String
+    }
+
+    private static let consentKind = SealingContext.LoginFlowKind.consent
+
+    /// Stores the request until the login flow's lifetime ends; returns the consent page's handle.
+    func awaitConsent(_ request: AppAuthorizationRequest, signIn: String) async throws -> String {
+        var request = request
+        request.continuation = nil
+        let handle = randomToken()
+        let data = try JSONEncoder().encode(ConsentRequest(request: request, signIn: signIn))
+        _ = try await store.insertLoginFlow(
+            kind: Self.consentKind, stateHash: RefreshTokenSecret.hash(handle), expiresAt: now().addingTimeInterval(lifetimes.loginFlow), now: now()
+        ) { id in try cipher.seal(data, context: SealingContext.loginFlow(kind: Self.consentKind, id: id)) }
+        return handle
+    }
+
+    /// The request waiting behind a consent page's handle, for `clientID`; `take` removes it.
+    func consentRequest(_ handle: String, clientID: String?, take: Bool) async throws -> ConsentRequest? {
+        guard handle.utf8.count <= 128 else { return nil }
+        let hash = RefreshTokenSecret.hash(handle)
+        guard let flow = try await store.loginFlow(stateHash: hash, now: now()), flow.kind == Self.consentKind else { return nil }
+        let data = try cipher.open(flow.payload, context: SealingContext.loginFlow(kind: flow.kind, id: flow.id))
+        let waiting = try JSONDecoder().decode(ConsentRequest.self, from: data)
+        guard waiting.request.clientID == clientID else { return nil }
+        if take, try await store.takeLoginFlow(stateHash: hash, now: now()) == nil { return nil }
+        return waiting
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import PortvaktCore
@@ -26,4 +27,9 @@ struct SingleSignOnCookie: Sendable {
     }
 
     static func hash(_ reference: String) -> Data { RefreshTokenSecret.hash(reference) }
+
+    /// The sign-out form's token: a hash of the cookie's reference, which only this browser holds.
+    func signOutToken(_ reference: String) -> String {
+        Data(SHA256.hash(data: Data("sign-out\u{0}\(reference)".utf8))).base64URLEncoded()
+    }
 }

@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// not accept the token) gives up at once, and anything else is retried by ``RetryPolicy``. A
 /// sign-out never waits for it.
 struct LogoutWorker: Service {
-    let store: PortvaktStore
+    let store: any LogoutOutboxStore
     let clients: [AppClient]
     let tokens: TokenIssuer
     let http: any OutboundHTTP
@@ -49,6 +49,15 @@ struct LogoutWorker: Service {
         )
     }
 }
+
+/// What the worker reads and writes of `logout_outbox`.
+protocol LogoutOutboxStore: Sendable {
+    func claimDueLogouts(claimID: String, lease: TimeInterval, limit: Int, now: Date) async throws -> [LogoutNotice]
+    @discardableResult func markLogoutSent(id: String, claimID: String, now: Date) async throws -> Bool
+    @discardableResult func markLogoutFailed(id: String, claimID: String, error: String, nextAttempt: Date?, now: Date) async throws -> Bool
+}
+
+extension PortvaktStore: LogoutOutboxStore {}
 
 extension LogoutWorker: OutboxQueue {
     func claimDue(claimID: String, lease: TimeInterval, limit: Int, now: Date) async throws -> [LogoutNotice] {

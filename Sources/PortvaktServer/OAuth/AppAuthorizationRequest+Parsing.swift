@@ -90,6 +90,10 @@ extension AppAuthorizationRequest {
         guard let redirectURI = body.redirectURI, client.allowsRedirect(redirectURI) else {
             throw OAuthFailure.invalidRequest("redirect_uri is not registered for this client.")
         }
+        // An order's code comes without a consent page: only the organisations' own clients start one.
+        guard client.firstParty else {
+            throw OAuthFailure(error: .unauthorizedClient, description: "BankID orders are for the organisations' own services.")
+        }
         let refuse = { (error: OAuthErrorCode, description: String) in OAuthFailure(error: error, description: description) }
         let challenge = try checkPKCE(method: body.codeChallengeMethod, challenge: body.codeChallenge, nonce: body.nonce, scope: body.scope, client: client, refuse: refuse)
         let scope = try checkNonceAndScope(nonce: body.nonce, scope: body.scope, client: client, refuse: refuse)

@@ -66,9 +66,7 @@ struct AuthorizeRoutes {
         let consented = policy.consentCovers(try await flows.store.consent(userID: user.id, clientID: request.clientID), scope: request.scope)
         if !consented || (request.prompts.contains("consent") && !policy.firstParty) {
             if silent { return refuse(request, .consentRequired, "the person has not let this client have what it asks for") }
-            var asked = request
-            asked.method = nil
-            let handle = try await flows.continuation(for: asked, expiresAt: flows.now().addingTimeInterval(flows.lifetimes.loginFlow))
+            let handle = try await flows.awaitConsent(request, signIn: browser.id)
             return Responses.redirect(to: ConsentRoutes.url(issuer: flows.address.current, clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
         }
         return Responses.redirect(to: try await completion.fromBrowserSession(request, browser, user: user), status: .seeOther)

@@ -31,11 +31,11 @@ struct ConsentRoutes {
         let fields = try? FormFields.parse(httpRequest.uri.query ?? "")
         let language = fields?["ui_locales"].map { Language(uiLocales: $0) } ?? PortalLanguage.of(httpRequest)
         guard let fields, let handle = fields["continuation"], let reference = flows.singleSignOn.reference(in: httpRequest),
-              try await flows.browserSession(of: httpRequest) != nil,
-              let request = try await flows.continued(handle, clientID: fields["client_id"], take: false)?.request,
-              let client = clients.client(request.clientID)
+              let browser = try await flows.browserSession(of: httpRequest),
+              let waiting = try await flows.consentRequest(handle, clientID: fields["client_id"], take: false), waiting.signIn == browser.id,
+              let client = clients.client(waiting.request.clientID)
         else { return expired(language) }
-        let scopes = ClaimScopes(request.scope)
+        let scopes = ClaimScopes(waiting.request.scope)
         var claims: [String] = []
         if scopes.name { claims.append(BrokerText.consentName.text(language)) }
         if scopes.email { claims.append(BrokerText.consentEmail.text(language)) }
@@ -55,8 +55,9 @@ struct ConsentRoutes {
               flows.binding.isConsentToken(fields["token"], reference: reference, handle: handle)
         else { return BrowserBinding.otherBrowser(httpRequest) }
         guard let browser = try await flows.browserSession(of: httpRequest), let user = try await flows.store.user(id: browser.userId),
-              let request = try await flows.continued(handle, clientID: fields["client_id"], take: true)?.request
+              let waiting = try await flows.consentRequest(handle, clientID: fields["client_id"], take: true), waiting.signIn == browser.id
         else { return expired(language) }
+        let request = waiting.request
         let now = flows.now()
         guard fields["decision"] == "allow" else {
             try await flows.store.append(AuditEvent(

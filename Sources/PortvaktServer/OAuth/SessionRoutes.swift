@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktModels
+import PortvaktProtocol
 
 /// `GET /oauth/userinfo` (OIDC Core §5.3) and `/oauth/end-session` (OIDC RP-Initiated Logout).
 struct SessionRoutes {
@@ -73,6 +74,10 @@ struct SessionRoutes {
             }
             returnTo = fields["state"].map { URLComponents.appending([("state", $0)], to: uri) } ?? uri
         }
+        let cookie = SingleSignOnCookie(address: clients.address)
+        let reference = cookie.reference(in: request)
+        var here: BrowserSession?
+        if let reference { here = try await sessions.browserSession(idHash: SingleSignOnCookie.hash(reference)) }
         if let session = named {
             // An ID token is no proof of the key a session is bound to: only a DPoP proof by
             // that key ends it here (review II, item 9); the app signs out with /oauth/revoke.
@@ -82,22 +87,28 @@ struct SessionRoutes {
                     return refused("this sign-in is bound to the app's key: sign out in the app", language: language)
                 }
             }
-            // Signing out at one client signs the browser out at Portvakt, and so at every other
-            // client it signed in (each told over the back channel when it asked).
-            if let signIn = session.browserSessionId {
+            // In the browser whose sign-in made it, signing out at one client is signing out at
+            // Portvakt, and so at every client that sign-in answered (each told over the back
+            // channel when it asked); an ID token alone, from elsewhere, ends its own session only.
+            if let signIn = session.browserSessionId, signIn == here?.id {
                 try await sessions.endBrowserSignIn(id: signIn, userID: session.userId, reason: "logout")
+                here = nil
             } else {
                 try await sessions.end(session, reason: "logout", now: sessions.now())
             }
         }
-        // The browser's own sign-in ends too, this being a sign-out at Portvakt (OIDC RP-Initiated
-        // Logout §2), when the hint was that person's, or when the person confirmed it on the page
-        // below: a link from anywhere (the cookie is SameSite=Lax) cannot sign a browser out alone.
-        let cookie = SingleSignOnCookie(address: clients.address)
-        if let reference = cookie.reference(in: request), let signIn = try await sessions.browserSession(idHash: SingleSignOnCookie.hash(reference)) {
-            let confirmed = request.method == .post && fields["confirm"] == "yes"
+        // The browser's own sign-in ends when the hint was that person's, or when the person
+        // confirmed it on the page below (its token bound to the cookie): a link or a form from
+        // anywhere cannot sign a browser out by itself.
+        if let signIn = here, let reference {
+            let confirmed = request.method == .post && fields["confirm"] == "yes" && constantTimeEqual(fields["token"] ?? "", cookie.signOutToken(reference))
             guard hinted == signIn.userId || confirmed else {
-                let values = SignOutView(heading: BrokerText.signOutQuestion.text(language), message: BrokerText.signOutExplained.text(language))
+                var carried = [("token", cookie.signOutToken(reference)), ("ui_locales", language.rawValue)]
+                for name in ["client_id", "post_logout_redirect_uri", "state"] { if let value = fields[name] { carried.append((name, value)) } }
+                let values = SignOutView(
+                    heading: BrokerText.signOutQuestion.text(language), message: BrokerText.signOutExplained.text(language),
+                    fields: carried.map { SignOutView.Field(name: $0.0, value: $0.1) }
+                )
                 return BrokerPage.response(BrokerPage.render("broker_sign_out", language: language, switchLanguageURL: nil, values: values))
             }
             try await sessions.endBrowserSignIn(id: signIn.id, userID: signIn.userId, reason: "logout")
@@ -112,6 +123,13 @@ struct SessionRoutes {
     struct SignOutView: PageValues {
         let heading: String
         let message: String
+        /// What the sign-out was asked with, carried through the form, and its token.
+        let fields: [Field]
+
+        struct Field: PageValues {
+            let name: String
+            let value: String
+        }
     }
 
     /// A sign-out request Portvakt cannot act on: the page says so, in the sign-out's own words.

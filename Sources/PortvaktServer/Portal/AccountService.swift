@@ -103,9 +103,7 @@ struct AccountService: Sendable {
         }
         // The other browsers' sign-ins at Portvakt end too, so none of them answers a client again.
         let here = try await store.session(id: current)?.browserSessionId
-        for signIn in try await store.browserSessions(userID: userID, now: now) where signIn.id != here {
-            try await sessions.endBrowserSignIn(id: signIn.id, userID: userID, reason: "signed_out_from_portal")
-        }
+        try await store.endBrowserSessions(userID: userID, keeping: here, reason: "signed_out_from_portal", now: now)
     }
 
     /// Takes back a consent: the service gets nothing more, and its sessions of the person end;

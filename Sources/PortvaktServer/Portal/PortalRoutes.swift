@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 import PortvaktCore
 import PortvaktDomain
@@ -204,6 +205,20 @@ struct PortalRoutes {
     private func finishStepUp(_ request: Request, session: Session, back: String, frame: PortalPage.Frame) async throws -> Response {
         let service = portalSessions.sessions
         let now = service.now()
+        /// Another person's login in the middle of a step-up signs this browser in nowhere: its
+        /// sign-in at Portvakt ends too.
+        func refuse(_ response: Response) async throws -> Response {
+            if let signIn = session.browserSessionId {
+                try await service.endBrowserSignIn(id: signIn, userID: session.userId, reason: "portal_step_up_refused")
+            } else {
+                try await service.end(session, reason: "portal_step_up_refused", now: now)
+            }
+            var response = response
+            if session.browserSessionId != nil {
+                response.headers.append(HTTPField(name: .setCookie, value: SingleSignOnCookie(address: portalSessions.address).clearing))
+            }
+            return response
+        }
         guard let current = try await signedIn(request) else {
             try await service.end(session, reason: "portal_step_up_refused", now: now)
             return notSignedIn(request)
@@ -212,10 +227,14 @@ struct PortalRoutes {
         let fresh = DeviceTrust.isFreshElectronicIDLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now)
             || Authentication.isFreshPasskeyLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now)
         guard session.userId == current.portal.userId, fresh else {
-            try await service.end(session, reason: "portal_step_up_refused", now: now)
             let message: PortalText = session.userId != current.portal.userId ? .stepUpOtherPerson
                 : Self.isSyncedPasskey(session) ? .stepUpPasskeySynced : .stepUpNotFresh
-            return problem(message, heading: .errorTitle, frame: frame, status: .forbidden, retry: false)
+            // The same person's sign-in stays (it answers the services it signed in); another person's goes.
+            guard session.userId != current.portal.userId else {
+                try await service.end(session, reason: "portal_step_up_refused", now: now)
+                return problem(message, heading: .errorTitle, frame: frame, status: .forbidden, retry: false)
+            }
+            return try await refuse(problem(message, heading: .errorTitle, frame: frame, status: .forbidden, retry: false))
         }
         // The cookie is renewed with the session it rests on (review II, item 9).
         try await end(current, reason: "portal_step_up")

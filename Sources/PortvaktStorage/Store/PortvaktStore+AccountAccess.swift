@@ -75,12 +75,14 @@ extension PortvaktStore {
     /// Revokes the user's live sessions and deletes their portal sessions and browser sign-ins, in the caller's
     /// transaction; returns how many of each.
     private static func endAccess(userID: String, reason: String, at time: Int64, in db: any SQLDatabase) async throws -> (sessions: Int, portal: Int) {
+        // The browsers' sign-ins first: a code being made from one holds its row, so this waits for
+        // that session to be inserted, and the update below ends it too.
+        try await deleteBrowserSessions(userIDs: [userID], in: db)
         let sessions = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: reason)
             .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
             .where("idle_expires_at", .greaterThan, time).where("absolute_expires_at", .greaterThan, time)
             .returning("id").all().count
         let portal = try await db.delete(from: "portal_sessions").where("user_id", .equal, userID).returning("id_hash").all().count
-        try await deleteBrowserSessions(userIDs: [userID], in: db)
         return (sessions, portal)
     }
 }

@@ -210,6 +210,8 @@ extension PortvaktStore {
         let time = now.millisecondsSince1970
         return try await write { db in
             try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, userID).run()
+            // The browsers' sign-ins first, so none answers a client with a session this misses.
+            try await Self.deleteBrowserSessions(userIDs: [userID], in: db)
             let ended = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "password_set")
                 .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
                 .returning("id").all().count

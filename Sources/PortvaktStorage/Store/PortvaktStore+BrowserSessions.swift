@@ -33,6 +33,18 @@ extension PortvaktStore {
         try await write { db in try await Self.endBrowserSessions(ids: [id], reason: reason, at: now.millisecondsSince1970, in: db) }
     }
 
+    /// Ends every browser sign-in of the user but `keeping` (this browser's), and the client
+    /// sessions on them; returns how many sessions ended.
+    @discardableResult
+    public func endBrowserSessions(userID: String, keeping: String?, reason: String, now: Date = Date()) async throws -> Int {
+        try await write { db in
+            var query = db.select().column("id").from("browser_sessions").where("user_id", .equal, userID)
+            if let keeping { query = query.where("id", .notEqual, keeping) }
+            let ids = try await query.all().map { try $0.decode(column: "id", as: String.self) }
+            return try await Self.endBrowserSessions(ids: ids, reason: reason, at: now.millisecondsSince1970, in: db)
+        }
+    }
+
     /// The user's live browser sign-ins, newest first (My account's "Where you are signed in").
     public func browserSessions(userID: String, now: Date = Date()) async throws -> [BrowserSession] {
         let time = now.millisecondsSince1970

@@ -42,6 +42,10 @@ extension PortvaktStore {
                 try await db.delete(from: table).where(SQLIdentifier(column), .equal, SQLBind(userID)).returning(SQLLiteral.all).all().count
             }
             counts.portalSessions = try await delete("portal_sessions")
+            _ = try await delete("browser_sessions")
+            // Revoked before they go, so the services that asked hear of it over the back channel.
+            try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "account_erased")
+                .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null).run()
             counts.sessions = try await delete("sessions")
             counts.devices = try await delete("devices")
             counts.passkeys = try await delete("passkeys")

@@ -225,11 +225,11 @@ extension PortvaktStore {
             for row in rows { counts[try row.decode(column: "user_id", as: String.self), default: 0] += 1 }
         }
         for batch in users.filter({ !keeping.contains($0) }).batches(of: batchSize) {
+            try await Self.deleteBrowserSessions(userIDs: batch, in: db)
             let endedSessions = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: reason)
                 .where("user_id", .in, batch).where("revoked_at", .is, SQLLiteral.null).returning("user_id").all()
             try count(endedSessions, into: &sessions)
             try await db.delete(from: "portal_sessions").where("user_id", .in, batch).run()
-            try await Self.deleteBrowserSessions(userIDs: batch, in: db)
             let revokedDevices = try await db.update("devices").set("revoked_at", to: time)
                 .where("user_id", .in, batch).where("revoked_at", .is, SQLLiteral.null).returning("user_id").all()
             try count(revokedDevices, into: &devices)

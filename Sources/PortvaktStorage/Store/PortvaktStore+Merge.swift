@@ -52,6 +52,10 @@ extension PortvaktStore {
             ] {
                 try await db.update(table).set(SQLIdentifier(column), to: SQLBind(keepID)).where(SQLIdentifier(column), .equal, SQLBind(removeID)).run()
             }
+            // The removed account's sessions end (services that asked are told), then go with it.
+            try await db.delete(from: "browser_sessions").where("user_id", .equal, removeID).run()
+            try await db.update("sessions").set("revoked_at", to: audit.occurredAt.millisecondsSince1970).set("revoked_reason", to: "merged")
+                .where("user_id", .equal, removeID).where("revoked_at", .is, SQLLiteral.null).run()
             // Free the unique email and personnummer before the kept user takes them.
             try await db.delete(from: "users").where("id", .equal, removeID).run()
             if let personnummer {

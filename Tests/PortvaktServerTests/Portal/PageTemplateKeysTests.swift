@@ -186,7 +186,7 @@ struct PageTemplateKeysTests {
         Sample(template: "broker_password", values: [PasswordView(handle: "handle", email: "kari@example.org", methods: "/methods", passkeys: true, error: "Wrong")]),
         Sample(template: "broker_problem", values: [BrokerProblemView(message: "Message", reason: "reason")]),
         Sample(template: "broker_notice", values: [BrokerNoticeView(heading: "Heading", message: "Message", reason: "reason", action: .init(href: "/", label: "Back"))]),
-        Sample(template: "broker_sign_out", values: [SessionRoutes.SignOutView(heading: "Heading", message: "Message")]),
+        Sample(template: "broker_sign_out", values: [SessionRoutes.SignOutView(heading: "Heading", message: "Message", fields: [.init(name: "token", value: "token")])]),
         Sample(template: "broker_consent", values: [ConsentView(heading: "Heading", claims: ["your name"], clientID: "client", handle: "handle", token: "token")]),
         Sample(template: "notice", values: [notice]),
         Sample(template: "password_invite", values: [PasswordInviteView(
