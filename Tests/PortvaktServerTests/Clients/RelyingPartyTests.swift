@@ -243,10 +243,10 @@ struct RelyingPartyTests {
             let second = Self.login("second-site")
             let silent = try await broker.send(second.authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
             let secondCode = try #require(AppCallback(location: silent.location).code, "prompt=none: \(silent.status) \(silent.location ?? silent.body)")
-            let secondTokens = try await second.redeem(secondCode, at: broker, extra: Self.secretField)
-            let secondID = LiveBroker.claims(try #require(secondTokens.string("id_token")))
-            #expect(secondID["auth_time"] as? Int == firstID["auth_time"] as? Int && (secondID["amr"] as? [String]) == (firstID["amr"] as? [String]))
-            #expect(secondID["sid"] as? String != firstID["sid"] as? String)
+            let earlierTokens = try await second.redeem(secondCode, at: broker, extra: Self.secretField)
+            let earlierID = LiveBroker.claims(try #require(earlierTokens.string("id_token")))
+            #expect(earlierID["auth_time"] as? Int == firstID["auth_time"] as? Int && (earlierID["amr"] as? [String]) == (firstID["amr"] as? [String]))
+            #expect(earlierID["sid"] as? String != firstID["sid"] as? String)
 
             // Without the cookie, prompt=none is login_required; max_age=0 asks the provider again.
             let stranger = try await broker.send(second.authorizeURL(method: nil, extra: [("prompt", "none")]))
@@ -254,7 +254,20 @@ struct RelyingPartyTests {
             let fresh = try await broker.send(second.authorizeURL(method: "vipps", extra: [("max_age", "0")]), headers: browser)
             #expect(fresh.location?.contains("/sandbox/vipps/") == true, "\(fresh.location ?? "")")
 
-            // A third party: consent_required without a page, else the consent page, once.
+            // An ID token from elsewhere (no cookie) ends its own session, not the browser's sign-in.
+            let elsewhere = try await broker.send("/oauth/end-session?id_token_hint=\(try #require(earlierTokens.string("id_token")))")
+            #expect(elsewhere.status == 200)
+            #expect(try await Self.refresh(broker, "second-site", earlierTokens).string("error") == "invalid_grant")
+            let firstAlive = try await Self.refresh(broker, "course-site", firstTokens)
+            #expect(firstAlive.status == 200, "\(firstAlive.body)")
+            let again2 = Self.login("second-site")
+            let stillSignedIn = try await broker.send(again2.authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            let secondTokens = try await again2.redeem(try #require(AppCallback(location: stillSignedIn.location).code), at: broker, extra: Self.secretField)
+            let secondID = LiveBroker.claims(try #require(secondTokens.string("id_token")))
+
+            // A third party: consent_required without a page (for openid alone too), else the consent page, once.
+            let bare = try await broker.send(Self.login("third-party", scope: "openid").authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            #expect(AppCallback(location: bare.location).fields["error"] == "consent_required", "\(bare.location ?? "")")
             let third = Self.login("third-party", scope: "openid profile email")
             let unasked = try await broker.send(third.authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
             #expect(AppCallback(location: unasked.location).fields["error"] == "consent_required", "\(unasked.location ?? "")")
@@ -265,6 +278,9 @@ struct RelyingPartyTests {
             #expect(page.status == 200 && page.body.contains("Give Tredjepart access?") && page.body.contains("your email address"), "\(page.body)")
             #expect(!page.body.contains("which organisations you are a member of"))
             let form = try #require(Self.hiddenFields(page.body))
+            // Another request's handle (a pushed request's page link, say) is no consent request.
+            let foreign = try await broker.send(consentURL.replacingOccurrences(of: "continuation=", with: "continuation=x"), headers: browser)
+            #expect(foreign.status == 400 && !foreign.body.contains(#"action="/oauth/consent""#))
             let forged = try await broker.send("/oauth/consent", method: .POST, form: form.map { $0.0 == "token" ? ($0.0, "forged") : $0 } + [("decision", "allow")],
                                                headers: browser + [("Origin", broker.baseURL)])
             #expect(forged.status == 403 && forged.location == nil)
@@ -307,8 +323,13 @@ struct RelyingPartyTests {
             #expect(asked.status == 200 && asked.body.contains("Sign out of Portvakt?") && asked.body.contains(#"name="confirm""#))
             let still = try await broker.send(Self.login("second-site").authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
             #expect(AppCallback(location: still.location).code != nil)
-            let done = try await broker.send("/oauth/end-session", method: .POST, form: [("confirm", "yes")], headers: browser)
-            #expect(done.status == 200)
+            // A form made elsewhere has no token: it is asked again, and nothing ends.
+            let forged = try await broker.send("/oauth/end-session", method: .POST, form: [("confirm", "yes")], headers: browser)
+            #expect(forged.status == 200 && forged.body.contains(#"name="confirm""#))
+            let notYet = try await broker.send(Self.login("second-site").authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
+            #expect(AppCallback(location: notYet.location).code != nil)
+            let done = try await broker.send("/oauth/end-session", method: .POST, form: try #require(Self.hiddenFields(asked.body)), headers: browser)
+            #expect(done.status == 200 && done.body.contains("You are logged out"), "\(done.body)")
             let gone = try await broker.send(Self.login("second-site").authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
             #expect(AppCallback(location: gone.location).fields["error"] == "login_required")
         }
