@@ -14,11 +14,14 @@ public protocol PersonalDataStore: Sendable {
     func activeDevices(userID: String) async throws -> [Device]
     func passkeys(userID: String) async throws -> [Passkey]
     func activeSessions(userID: String, now: Date) async throws -> [Session]
+    func browserSessions(userID: String, now: Date) async throws -> [BrowserSession]
+    func consents(userID: String) async throws -> [Consent]
 }
 
 /// "Download my data" (GDPR articles 15 and 20, PRIVACY.md): what Portvakt holds about the
 /// signed-in member, as JSON: the account, memberships with what each member record says,
-/// devices, passkeys, open sessions, and the security events they did. A personnummer is masked
+/// devices, passkeys, open sessions and browser sign-ins, the services they consented to, and the
+/// security events they did. A personnummer is masked
 /// (`144892*****`); no secret (a key, a token's hash, a session reference) is included.
 public struct PersonalDataExport: Sendable {
     let store: any PersonalDataStore
@@ -76,6 +79,12 @@ public struct PersonalDataExport: Sendable {
             let expiresAt: Date
         }
 
+        struct Consent: Encodable {
+            let client: String
+            let scopes: [String]
+            let grantedAt: Date
+        }
+
         struct Event: Encodable {
             let at: Date
             let action: String
@@ -90,6 +99,10 @@ public struct PersonalDataExport: Sendable {
         let devices: [Device]
         let passkeys: [Passkey]
         let sessions: [Session]
+        /// The browsers signed in at Portvakt (single sign-on).
+        let browserSignIns: [Session]
+        /// The third-party services the member let have their details, and what.
+        let consents: [Consent]
         /// What the member did (their sign-ins, unlocks, step-ups), newest first.
         let securityEvents: [Event]
         /// What was done to their account or member records (a number written back, shown in
@@ -146,6 +159,15 @@ public struct PersonalDataExport: Sendable {
                     client: $0.clientId, methods: $0.amr.split(separator: " ").map(String.init), signedInAt: date($0.authTime),
                     expiresAt: date(min($0.idleExpiresAt, $0.absoluteExpiresAt))
                 )
+            },
+            browserSignIns: try await store.browserSessions(userID: userID, now: now).map {
+                Document.Session(
+                    client: "single sign-on", methods: $0.amr.split(separator: " ").map(String.init), signedInAt: date($0.authTime),
+                    expiresAt: date(min($0.idleExpiresAt, $0.absoluteExpiresAt))
+                )
+            },
+            consents: try await store.consents(userID: userID).map {
+                Document.Consent(client: $0.clientId, scopes: $0.scope.split(separator: " ").map(String.init), grantedAt: date($0.grantedAt))
             },
             securityEvents: own.map {
                 Document.Event(at: $0.occurredAt, action: $0.action, outcome: $0.outcome, source: $0.source, clientAddress: $0.details[AuditEvent.clientAddressKey])
