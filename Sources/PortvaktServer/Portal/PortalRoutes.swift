@@ -130,7 +130,11 @@ struct PortalRoutes {
             fields += [("prompt", "login"), ("max_age", "0")]
         }
         if let method { fields.append(("idp_hint", method.rawValue)) }
-        if sandboxEnabled, let person = try await sandboxPerson(request, asked: query.get("person"), stepUp: stepUp) { fields.append(("login_hint", person.id)) }
+        if sandboxEnabled, let person = try await sandboxPerson(request, asked: query.get("person"), stepUp: stepUp) {
+            fields.append(("login_hint", person.id))
+            // "Try it" as this person: whoever this browser is signed in as, this person signs in now.
+            if !stepUp, query.get("person") != nil { fields.append(("prompt", "login")) }
+        }
         return PortalPage.redirect(
             to: URLComponents.appending(fields, to: "/oauth/authorize"), cookies: [cookie.signInSetting(binder, maxAge: Int(Self.signInLifetime))]
         )
