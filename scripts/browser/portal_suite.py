@@ -184,7 +184,9 @@ def register_device(person):
 
 
 def try_it(driver, person, method, page_prefix):
-    """Start page → Try it → the sandbox's page (person preselected) → Approve → My account."""
+    """Start page → Try it → the sandbox's page (person preselected) → Approve → My account, in a
+    browser signed in nowhere (a browser signed in at Portvakt is answered by that sign-in)."""
+    driver.delete_all_cookies()
     start(driver)
     if page_prefix == "vipps":
         check_page(driver, "start")

@@ -195,7 +195,7 @@ public struct LoginCompletion: Sendable {
     /// the login over, the last one is taken, so nobody who sees it can start another (review IV,
     /// L2). Left to expire with the login when the database does not answer: it starts one login
     /// at most, and only for this app.
-    private func forgetContinuation(of request: AppAuthorizationRequest) async {
+    public func forgetContinuation(of request: AppAuthorizationRequest) async {
         guard let handle = request.continuation else { return }
         _ = try? await store.takeLoginFlow(stateHash: RefreshTokenSecret.hash(handle), now: now())
     }

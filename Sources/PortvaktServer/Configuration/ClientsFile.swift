@@ -96,6 +96,10 @@ enum ClientsFile {
             client.requiresPKCE = try bool("require_pkce") ?? false
             // Portvakt's own app is the organisations' own service.
             client.firstParty = try bool("first_party") ?? client.portvaktAPI
+            // Its logins and unlocks make no browser sign-in, where a consent page would be asked from.
+            if client.portvaktAPI, !client.firstParty {
+                throw problem("first_party", "cannot be false for a portvakt_api client (Portvakt's own app asks no consent)")
+            }
             client.organisations = try organisationSlugs()
             // The unlock grant opens a session without a login: nothing there checks an organisation.
             if client.portvaktAPI, !client.organisations.isEmpty {

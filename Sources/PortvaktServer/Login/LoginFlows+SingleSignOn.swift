@@ -35,7 +35,9 @@ extension LoginFlows {
             if signedIn { response.headers.append(HTTPField(name: .setCookie, value: singleSignOn.setting(reference, lifetime: lifetimes.browserAbsolute))) }
             return response
         case .consentNeeded(let signIn):
-            let request = login.request
+            // The login just now met max_age; the consent page's answer is not held to it again.
+            var request = login.request
+            request.maxAge = nil
             let handle = try await awaitConsent(request, signIn: signIn)
             var response = Responses.redirect(to: ConsentRoutes.url(issuer: address.current, clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
             response.headers.append(HTTPField(name: .setCookie, value: singleSignOn.setting(reference, lifetime: lifetimes.browserAbsolute)))

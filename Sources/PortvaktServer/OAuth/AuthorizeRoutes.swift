@@ -62,10 +62,15 @@ struct AuthorizeRoutes {
         guard request.maxAge.map({ age <= TimeInterval($0) }) ?? true, acceptable, request.method.map({ $0.rawValue == browser.provider }) ?? true else {
             return silent ? refuse(request, .loginRequired, "the browser's sign-in is older, or of another method or level, than the request asks") : nil
         }
+        // prompt=none answers the client, never with a page (the members-only page is one).
+        if silent, try await completion.admission(of: user, to: request.clientID) != .admitted {
+            return refuse(request, .accessDenied, "this person may not sign in to this client")
+        }
         let policy = completion.policy(of: request.clientID)
         let consented = policy.consentCovers(try await flows.store.consent(userID: user.id, clientID: request.clientID), scope: request.scope)
         if !consented || (request.prompts.contains("consent") && !policy.firstParty) {
             if silent { return refuse(request, .consentRequired, "the person has not let this client have what it asks for") }
+            await completion.forgetContinuation(of: request)
             let handle = try await flows.awaitConsent(request, signIn: browser.id)
             return Responses.redirect(to: ConsentRoutes.url(issuer: flows.address.current, clientID: request.clientID, handle: handle, language: request.language), status: .seeOther)
         }

@@ -59,6 +59,10 @@ struct ConsentRoutes {
         else { return expired(language) }
         let request = waiting.request
         let now = flows.now()
+        // A sign-in that met max_age when the page was shown may have grown older than it since.
+        if let maxAge = request.maxAge, now.timeIntervalSince(Date(millisecondsSince1970: browser.authTime)) > TimeInterval(maxAge) {
+            return expired(language)
+        }
         guard fields["decision"] == "allow" else {
             try await flows.store.append(AuditEvent(
                 occurredAt: now, action: .consentDeclined, outcome: "success", actorUserID: UUID(uuidString: user.id),

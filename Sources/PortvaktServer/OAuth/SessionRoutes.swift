@@ -52,7 +52,9 @@ struct SessionRoutes {
             return refused("client_id is not a registered client", language: language)
         }
         var named: Session?
-        var hinted: String?
+        // The hint's sign-in at Portvakt, whatever its session's state (a client may revoke its
+        // tokens before it sends the browser here, as mod_auth_openidc does).
+        var hintedSignIn: String?
         if let hint = fields["id_token_hint"] {
             guard let (claims, session) = try await sessions.named(byIDToken: hint) else {
                 return refused("id_token_hint is not an ID token from this server", language: language)
@@ -61,7 +63,7 @@ struct SessionRoutes {
                 return refused("id_token_hint was issued to another client than client_id", language: language)
             }
             client = clients.client(claims.aud)
-            hinted = claims.sub
+            hintedSignIn = session?.browserSessionId
             named = session.flatMap { $0.revokedAt == nil ? $0 : nil }
         }
         var returnTo: String?
@@ -76,8 +78,7 @@ struct SessionRoutes {
         }
         let cookie = SingleSignOnCookie(address: clients.address)
         let reference = cookie.reference(in: request)
-        var here: BrowserSession?
-        if let reference { here = try await sessions.browserSession(idHash: SingleSignOnCookie.hash(reference)) }
+        let here: BrowserSession? = if let reference { try await sessions.browserSession(idHash: SingleSignOnCookie.hash(reference)) } else { nil }
         if let session = named {
             // An ID token is no proof of the key a session is bound to: only a DPoP proof by
             // that key ends it here (review II, item 9); the app signs out with /oauth/revoke.
@@ -87,22 +88,17 @@ struct SessionRoutes {
                     return refused("this sign-in is bound to the app's key: sign out in the app", language: language)
                 }
             }
-            // In the browser whose sign-in made it, signing out at one client is signing out at
-            // Portvakt, and so at every client that sign-in answered (each told over the back
-            // channel when it asked); an ID token alone, from elsewhere, ends its own session only.
-            if let signIn = session.browserSessionId, signIn == here?.id {
-                try await sessions.endBrowserSignIn(id: signIn, userID: session.userId, reason: "logout")
-                here = nil
-            } else {
+            if session.browserSessionId == nil || session.browserSessionId != here?.id {
                 try await sessions.end(session, reason: "logout", now: sessions.now())
             }
         }
-        // The browser's own sign-in ends when the hint was that person's, or when the person
-        // confirmed it on the page below (its token bound to the cookie): a link or a form from
-        // anywhere cannot sign a browser out by itself.
+        // The browser's own sign-in ends, and with it every client session it answered (each told
+        // over the back channel when it asked), when the hint's session rests on it, or when the
+        // person confirmed it on the page below (its token bound to the cookie): an ID token from
+        // elsewhere ends its own session only, and a link or a form from anywhere signs nobody out.
         if let signIn = here, let reference {
             let confirmed = request.method == .post && fields["confirm"] == "yes" && constantTimeEqual(fields["token"] ?? "", cookie.signOutToken(reference))
-            guard hinted == signIn.userId || confirmed else {
+            guard hintedSignIn == signIn.id || confirmed else {
                 var carried = [("token", cookie.signOutToken(reference)), ("ui_locales", language.rawValue)]
                 for name in ["client_id", "post_logout_redirect_uri", "state"] { if let value = fields[name] { carried.append((name, value)) } }
                 let values = SignOutView(

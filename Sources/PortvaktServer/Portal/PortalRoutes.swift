@@ -130,11 +130,7 @@ struct PortalRoutes {
             fields += [("prompt", "login"), ("max_age", "0")]
         }
         if let method { fields.append(("idp_hint", method.rawValue)) }
-        if sandboxEnabled, let person = try await sandboxPerson(request, asked: query.get("person"), stepUp: stepUp) {
-            fields.append(("login_hint", person.id))
-            // "Try it" as this person: whoever this browser is signed in as, this person signs in now.
-            if !stepUp, query.get("person") != nil { fields.append(("prompt", "login")) }
-        }
+        if sandboxEnabled, let person = try await sandboxPerson(request, asked: query.get("person"), stepUp: stepUp) { fields.append(("login_hint", person.id)) }
         return PortalPage.redirect(
             to: URLComponents.appending(fields, to: "/oauth/authorize"), cookies: [cookie.signInSetting(binder, maxAge: Int(Self.signInLifetime))]
         )
@@ -223,9 +219,10 @@ struct PortalRoutes {
             }
             return response
         }
+        // No portal session left (another person's login in this browser ended it): that login
+        // signs this browser in nowhere.
         guard let current = try await signedIn(request) else {
-            try await service.end(session, reason: "portal_step_up_refused", now: now)
-            return notSignedIn(request)
+            return try await refuse(notSignedIn(request))
         }
         // BankID or Vipps, or a device-bound passkey (S18.3); which action each opens is the policy's word.
         let fresh = DeviceTrust.isFreshElectronicIDLogin(session, maxAge: AdminRequest.stepUpMaxAge, at: now)

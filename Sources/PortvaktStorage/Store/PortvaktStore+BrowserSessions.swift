@@ -89,8 +89,10 @@ extension PortvaktStore {
         try await db.insert(into: "browser_sessions").row(login.session).run()
         guard let earlier = login.replacing else { return }
         if earlier.userId == login.session.userId {
-            try await db.update("sessions").set("browser_session_id", to: login.session.id).where("browser_session_id", .equal, earlier.id).run()
+            // The row first: a code being made from it holds it, so this waits for that session,
+            // and the update below moves it too.
             try await db.delete(from: "browser_sessions").where("id", .equal, earlier.id).run()
+            try await db.update("sessions").set("browser_session_id", to: login.session.id).where("browser_session_id", .equal, earlier.id).run()
         } else {
             _ = try await endBrowserSessions(ids: [earlier.id], reason: "signed_in_as_another", at: time, in: db)
         }

@@ -102,7 +102,9 @@ extension PortvaktStore {
                 try await db.delete(from: "portal_sessions").where("session_id", .in, ended).run()
             }
             // The browser sign-ins the passkey made end with it (their client sessions named it, above).
-            try await db.delete(from: "browser_sessions").where("passkey_id", .equal, id).run()
+            let signIns = try await db.select().column("id").from("browser_sessions").where("passkey_id", .equal, id).all()
+                .map { try $0.decode(column: "id", as: String.self) }
+            _ = try await Self.endBrowserSessions(ids: signIns, reason: "passkey_removed", at: now.millisecondsSince1970, in: db)
             try await self.append(audit, in: db)
             return PasskeyRemoval(passkey: removed, endedSessionIDs: ended)
         }
