@@ -248,14 +248,15 @@ class Session:
         return answer
 
 
-def token_answer_ok(answer, what, id_token=True, device_trust=True):
-    """§3.4 / §5 / §6.2: the token endpoint's answer."""
+def token_answer_ok(answer, what, id_token=True, device_trust=True, scope="openid"):
+    """§3.4 / §5 / §6.2: the token endpoint's answer: the scopes the session was granted (a device
+    unlock's session carries every claim of Portvakt's own app, issue 59)."""
     require(answer.status_code == 200, f"{what}: 200 from /oauth/token ({described(answer)})")
     body = answer.json()
     check(body.get("token_type") == "DPoP" and answer.headers.get("Cache-Control") == "no-store",
           f"{what}: token_type DPoP, Cache-Control no-store")
-    check(all(isinstance(body.get(name), int) for name in ("expires_in", "session_expires_in")) and body.get("scope") == "openid",
-          f"{what}: expires_in, session_expires_in, scope openid")
+    check(all(isinstance(body.get(name), int) for name in ("expires_in", "session_expires_in")) and body.get("scope") == scope,
+          f"{what}: expires_in, session_expires_in, scope {scope}")
     check(("id_token" in body) == id_token, f"{what}: {'an' if id_token else 'no'} id_token")
     check(("device_trust_expires_in" in body) == device_trust, f"{what}: {'a' if device_trust else 'no'} device_trust_expires_in")
     return body
@@ -563,7 +564,7 @@ def main():
     check(issued.get("purpose") == "unlock" and "action" not in issued and issued.get("audience") == BASE and issued.get("expires_in") == 60,
           "the unlock challenge: purpose unlock, no action, audience, expires_in 60")
     assertion = device_assertion(device_key, device_id, issued, "unlock")
-    unlocked = Session(api, token_answer_ok(unlock_grant(api, assertion), "unlock grant"))
+    unlocked = Session(api, token_answer_ok(unlock_grant(api, assertion), "unlock grant", scope="openid profile email organisations"))
     check(unverified_part(unlocked.access_token, 1).get("cnf", {}).get("jkt") == proof_key.thumbprint, "the unlocked session is bound to the proof key")
     used = unlock_grant(api, assertion)
     check(used.status_code == 400 and error_of(used) == "invalid_grant" and message_of(used) == "biometric_unlock_failed",
