@@ -91,10 +91,10 @@ print_table() {
 
 run_against sqlite ""
 # Durable commits, as in production: fsync on, synchronous_commit on (the default).
-if started=$(PORTVAKT_PG_FSYNC=on scripts/start-postgres.sh); then
+if started=$(TEST_PG_FSYNC=on scripts/start-postgres.sh); then
   eval "$started"
   trap 'scripts/stop-postgres.sh; print_table' EXIT
-  run_against postgresql "$PORTVAKT_TEST_POSTGRES_URL"
+  run_against postgresql "$TEST_POSTGRES_URL"
 else
   echo "no PostgreSQL: skipped" >&2
   print_table

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The web portal in real Chromium (selenium), keyboard only, with axe-core 4.12 on every page
 # and state at 1280 and 320 px in Bokmål and English (scripts/browser/portal_suite.py), on SQLite
-# and (when PORTVAKT_TEST_POSTGRES_URL is set) PostgreSQL. Required when CI=true.
+# and (when TEST_POSTGRES_URL is set) PostgreSQL. Required when CI=true.
 # Screenshots: BROWSER_SCREENSHOTS (default .build/browser-screenshots).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,12 +65,12 @@ JSON
 trap 'rm -f "$clients"' EXIT
 
 suite sqlite portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info PORTVAKT_CLIENTS_FILE="$clients"
-if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   suite postgres portal_suite.py 127.0.0.1 PORTVAKT_LOG_LEVEL=info PORTVAKT_CLIENTS_FILE="$clients" DATABASE_URL="$(new_postgres_database "portvakt_browser_$$")"
   drop_postgres_database "portvakt_browser_$$"
 fi
 passkeys sqlite PORTVAKT_LOG_LEVEL=info
-if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   passkeys postgres PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(new_postgres_database "portvakt_passkeys_$$")"
   drop_postgres_database "portvakt_passkeys_$$"
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Line, region and branch coverage of `swift test`, per module of Sources/ and for the files named in
 # COVERAGE_FILES (PortvaktKit's state machine and driver by default). It builds instrumented binaries in
-# .build-coverage (a clean build there is as long as one in .build), so scripts/test.sh does not run it. Needs PostgreSQL as scripts/test.sh does (PORTVAKT_TEST_POSTGRES_URL).
+# .build-coverage (a clean build there is as long as one in .build), so scripts/test.sh does not run it. Needs PostgreSQL as scripts/test.sh does (TEST_POSTGRES_URL).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build-coverage

@@ -28,10 +28,11 @@ grep -A1 '^HEALTHCHECK' deploy/Containerfile | grep -q '/health/ready' || { echo
 grep -q '^FROM .* AS build' deploy/Containerfile || { echo "deploy check: the Containerfile must build in a stage of its own" >&2; exit 1; }
 echo "deploy check: Containerfile is multi-stage, non-root, with a health check"
 # A deployment says production, so `portvakt-server dev` (which seeds test people) refuses to run there.
-for file in deploy/portvakt.service deploy/portvakt.env.example deploy/Containerfile; do
+for file in deploy/portvakt.env.example deploy/Containerfile; do
   grep -Eq '(^|[ =])PORTVAKT_ENV=production( |$)' "$file" || { echo "deploy check: $file must set PORTVAKT_ENV=production" >&2; exit 1; }
 done
-echo "deploy check: every deployment file sets PORTVAKT_ENV=production"
+grep -q '^EnvironmentFile=/etc/portvakt/portvakt.env$' deploy/portvakt.service || { echo "deploy check: the unit must read /etc/portvakt/portvakt.env" >&2; exit 1; }
+echo "deploy check: every deployment sets PORTVAKT_ENV=production (the unit through portvakt.env)"
 grep -q 'PORTVAKT_METRICS_HOST=0.0.0.0' deploy/Containerfile && grep -Eq '^EXPOSE .*\b9464\b' deploy/Containerfile \
   || { echo "deploy check: the Containerfile must serve /metrics on 9464 to the container network" >&2; exit 1; }
 echo "deploy check: the container's /metrics is reachable by a scraper on port 9464"
@@ -49,3 +50,34 @@ elif [ "${CI:-}" = "true" ]; then
 else
   echo "deploy check: WARNING: no promtool; the alert rules were not checked" >&2
 fi
+
+# docs/operations.md's commands table and the binary agree (issue 60, item 6): each command
+# `portvakt-server --help` lists (and each of its subcommands) has a row, and each row's command exists.
+subcommands() { "$binary" "$@" --help 2>/dev/null | awk '/^SUBCOMMANDS:/{f=1; next} f && /^  [a-z]/{print $1} f && /^$/{if (seen) exit} f{seen=1}'; }
+table=$(grep '^| `' docs/operations.md)
+top=$(subcommands)
+[ -n "$top" ] || { echo "deploy check: portvakt-server --help lists no commands" >&2; exit 1; }
+for command in $top; do
+  [ "$command" = help ] && continue
+  rows=$(grep -F "portvakt-server $command" <<<"$table") || { echo "deploy check: docs/operations.md has no row for portvakt-server $command" >&2; exit 1; }
+  for sub in $(subcommands "$command"); do
+    [ "$sub" = help ] && continue
+    grep -qE "(^|[^a-z-])$sub([^a-z-]|$)" <<<"$rows" || { echo "deploy check: docs/operations.md does not name portvakt-server $command $sub" >&2; exit 1; }
+  done
+done
+for command in $(grep -oE '`(echo [^`]*\| )?portvakt-server [a-z-]+' <<<"$table" | grep -oE 'portvakt-server [a-z-]+' | cut -d' ' -f2 | sort -u); do
+  grep -qx "$command" <<<"$top" || { echo "deploy check: docs/operations.md names portvakt-server $command, which does not exist" >&2; exit 1; }
+done
+echo "deploy check: docs/operations.md's commands table names every command and subcommand, and only those"
+
+# The operator's path: portvakt-admin with the unit's environment file and credentials folder
+# (docs/operations.md, "First start"; scripts/first-start-test.sh follows all of it).
+grep -q '^EnvironmentFile=/etc/portvakt/portvakt.env$' deploy/portvakt.service \
+  && grep -q 'env_file=${PORTVAKT_ADMIN_ENV:-/etc/portvakt/portvakt.env}' deploy/portvakt-admin \
+  && grep -q 'credentials=${PORTVAKT_ADMIN_CREDENTIALS:-/etc/portvakt/credentials}' deploy/portvakt-admin \
+  || { echo "deploy check: portvakt-admin and the unit must read the same environment file and credentials folder" >&2; exit 1; }
+for name in $(grep -oE '^LoadCredential=[^:]+:[^ ]+' deploy/portvakt.service | cut -d= -f2); do
+  [ "${name#*:}" = "/etc/portvakt/credentials/${name%%:*}" ] || { echo "deploy check: the credential ${name%%:*} is not /etc/portvakt/credentials/${name%%:*}" >&2; exit 1; }
+done
+! grep -qE '^Environment=' deploy/portvakt.service || { echo "deploy check: settings belong in portvakt.env (portvakt-admin reads it), not in Environment=" >&2; exit 1; }
+echo "deploy check: the unit and portvakt-admin read the same settings and credentials"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The end-to-end suite: a real portvakt-server (SQLite, and PostgreSQL when
-# PORTVAKT_TEST_POSTGRES_URL is set) and the `portvakt` CLI on PortvaktKit, over HTTP, through
+# TEST_POSTGRES_URL is set) and the `portvakt` CLI on PortvaktKit, over HTTP, through
 # the seeded stories. Each check names the story criterion it proves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -291,11 +291,11 @@ for message in sys.stdin.read().split("<li>")[1:]:
 }
 
 run_suite sqlite PORTVAKT_LOG_LEVEL=info
-if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   database="portvakt_e2e_$RANDOM"
-  psql=${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql
-  "$psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
-  run_suite postgres DATABASE_URL="$(echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$database?#")" PORTVAKT_LOG_LEVEL=info
+  psql=${TEST_PG_BINDIR:+$TEST_PG_BINDIR/}psql
+  "$psql" "$TEST_POSTGRES_URL" -qc "CREATE DATABASE $database" >/dev/null
+  run_suite postgres DATABASE_URL="$(echo "$TEST_POSTGRES_URL" | sed "s#/postgres?#/$database?#")" PORTVAKT_LOG_LEVEL=info
 elif [ "${CI:-}" = "true" ]; then
   echo "e2e: PostgreSQL is required when CI=true" >&2; exit 1
 fi

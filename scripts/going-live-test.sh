@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Going live from an empty database with the operator's commands (issue 45, items 3 and 4), on the
 # real portvakt-server binary in --dev mode against a throwaway PORTVAKT_DATA_DIR (SQLite), and
-# against a throwaway PostgreSQL database when PORTVAKT_TEST_POSTGRES_URL is set. No server runs:
+# against a throwaway PostgreSQL database when TEST_POSTGRES_URL is set. No server runs:
 # `organisation create` and `list`; `members import` making the sandbox's Una (TestUsers.swift)
 # org_admin of ffo (a dry run twice, writing nothing; --apply; again: no changes; the same members
 # as JSON lines: no changes); a bad file (exit 65, every line named, no personnummer anywhere);
@@ -46,6 +46,13 @@ suite_run() {
   mkdir -p "$work/$suite-data"
   settings=(PORTVAKT_DATA_DIR="$work/$suite-data" PORTVAKT_LOG_LEVEL=info "$@")
 
+  # Operator commands never change the schema (a rolling upgrade's old instances read it):
+  # only migrate (and serve) do.
+  run organisation list
+  expect 69 "an operator command before migrate is refused (69)"
+  has "portvakt-server migrate" "$err"
+  run migrate
+  expect 0 "migrate"
   run organisation create ffo "$name"
   expect 0 "organisation create ffo"
   has "Created organisation ffo." "$out"
@@ -132,7 +139,7 @@ EOF
 }
 
 suite_run sqlite
-if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   database="portvakt_going_live_$$"
   url=$(new_postgres_database "$database")
   suite_run postgres DATABASE_URL="$url"

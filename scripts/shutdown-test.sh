@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SIGTERM and SIGKILL during load lose no acknowledged write, on SQLite and (when
-# PORTVAKT_TEST_POSTGRES_URL is set) PostgreSQL: refresh rotations, logins and biometric unlocks
+# TEST_POSTGRES_URL is set) PostgreSQL: refresh rotations, logins and biometric unlocks
 # (portvakt-load, whose audit events are linked after their commits) run while the server
 # is told to stop (it must exit 0 within PORTVAKT_SHUTDOWN_SECONDS) and then killed mid-write;
 # after each restart every last acknowledged token still works (scripts/shutdown/refresh_under_signal.py),
@@ -53,7 +53,7 @@ run() {
 }
 
 run sqlite PORTVAKT_LOG_LEVEL=info
-if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   run postgres PORTVAKT_LOG_LEVEL=info DATABASE_URL="$(new_postgres_database "portvakt_shutdown_$$")"
   drop_postgres_database "portvakt_shutdown_$$"
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the real portvakt-server binary: `dev` with zero configuration (SQLite), `dev` on
 # PostgreSQL and `serve` (production: keys, database, public URL; no sandbox) when
-# PORTVAKT_TEST_POSTGRES_URL is set; checks /health/ready, a clean SIGTERM exit and `audit verify`
+# TEST_POSTGRES_URL is set; checks /health/ready, a clean SIGTERM exit and `audit verify`
 # (intact, then a forged event found); `serve` without its settings refuses to start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,8 +57,8 @@ PY
 
 keys=$(python3 -c "import base64,os; print('k1=' + base64.b64encode(os.urandom(32)).decode(), base64.b64encode(os.urandom(32)).decode())")
 check sqlite dev PORTVAKT_LOG_LEVEL=info
-if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
-  check postgres dev DATABASE_URL="$PORTVAKT_TEST_POSTGRES_URL"
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
+  check postgres dev DATABASE_URL="$TEST_POSTGRES_URL"
   clients=$(mktemp)
   echo '{"clients": [{"client_id": "no.example.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.example.app:/oauth/callback"]}]}' >"$clients"
   check production serve DATABASE_URL="$(new_postgres_database "portvakt_production_$$")" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts the real portvakt-server binary (SQLite, and PostgreSQL when PORTVAKT_TEST_POSTGRES_URL
+# Starts the real portvakt-server binary (SQLite, and PostgreSQL when TEST_POSTGRES_URL
 # is set) and sends thousands of requests whose bodies it does not read; open sockets and RSS
 # must come back to the baseline (scripts/soak/unread_bodies.py).
 set -euo pipefail
@@ -22,7 +22,7 @@ soak() {
 }
 
 soak sqlite PORTVAKT_LOG_LEVEL=warning
-if [ -n "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+if [ -n "${TEST_POSTGRES_URL:-}" ]; then
   soak postgres PORTVAKT_LOG_LEVEL=warning DATABASE_URL="$(new_postgres_database "portvakt_soak_$$")"
   drop_postgres_database "portvakt_soak_$$"
 fi

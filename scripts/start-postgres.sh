@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL on 127.0.0.1 for the tests and prints its URL.
-# Usage: eval "$(scripts/start-postgres.sh)"  → sets PORTVAKT_TEST_POSTGRES_URL and PORTVAKT_PG_DIR.
+# Usage: eval "$(scripts/start-postgres.sh)"  → sets TEST_POSTGRES_URL and TEST_PG_DIR.
 # Stop it with scripts/stop-postgres.sh. initdb refuses root, so the cluster runs as `postgres`.
-# Tests run with fsync off; PORTVAKT_PG_FSYNC=on makes commits durable as in production (benchmarks).
+# Tests run with fsync off; TEST_PG_FSYNC=on makes commits durable as in production (benchmarks).
 set -euo pipefail
 
 bindir=""
@@ -18,7 +18,7 @@ if [ -z "$bindir" ]; then
   exit 1
 fi
 
-port=${PORTVAKT_TEST_PG_PORT:-54329}
+port=${TEST_PG_PORT:-54329}
 # Take the next free port when another cluster (or anything else) listens there already.
 source "$(dirname "$0")/lib/ports.sh"
 while port_in_use "$port"; do port=$((port + 1)); done
@@ -31,8 +31,8 @@ fi
 "${run[@]}" "$bindir/initdb" -D "$dir/data" --auth=trust -N -U postgres >"$dir/initdb.log" 2>&1 \
   || { cat "$dir/initdb.log" >&2; exit 1; }
 "${run[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=${PORTVAKT_PG_FSYNC:-off} -c max_connections=200" start >/dev/null \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=${TEST_PG_FSYNC:-off} -c max_connections=200" start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 
-echo "export PORTVAKT_TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable'"
-echo "export PORTVAKT_PG_DIR='$dir' PORTVAKT_PG_BINDIR='$bindir'"
+echo "export TEST_POSTGRES_URL='postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable'"
+echo "export TEST_PG_DIR='$dir' TEST_PG_BINDIR='$bindir'"

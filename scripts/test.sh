@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ -z "${PORTVAKT_TEST_POSTGRES_URL:-}" ]; then
+if [ -z "${TEST_POSTGRES_URL:-}" ]; then
   if started=$(scripts/start-postgres.sh); then
     eval "$started"
     started_postgres=1
@@ -101,7 +101,7 @@ second_lane() {
     within 15 scripts/e2e-test.sh
 }
 start_second_lane() {
-  { lane_status=0; (PORTVAKT_TEST_PORTS=10000 second_lane) || lane_status=$?; echo "$lane_status" >"$second_lane_status"; } >"$second_lane_log" 2>&1 &
+  { lane_status=0; (TEST_PORTS=10000 second_lane) || lane_status=$?; echo "$lane_status" >"$second_lane_status"; } >"$second_lane_log" 2>&1 &
   second_lane_pid=$!
 }
 second_lane_failed() {

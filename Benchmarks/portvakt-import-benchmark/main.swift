@@ -3,7 +3,7 @@
 // (PortvaktApplication.importMembers: read the file, plan against the organisation's records,
 // write in one transaction): the initial load, the same file again (a nightly file with nothing
 // new) and the file with 1 % of the members changed. SQLite in a temporary data directory, and
-// PostgreSQL in a new database (dropped afterwards) when PORTVAKT_TEST_POSTGRES_URL is set
+// PostgreSQL in a new database (dropped afterwards) when TEST_POSTGRES_URL is set
 // (`eval "$(scripts/start-postgres.sh)"` starts one). Run in release mode:
 //   swift run -c release portvakt-import-benchmark [members]
 import Foundation
@@ -149,12 +149,12 @@ func runBenchmarks() async throws {
         "SQLite", settings: "WAL, synchronous = NORMAL, one connection; a temporary directory on this machine's disk",
         environment: [:], numbers: numbers
     )
-    if let url = ProcessInfo.processInfo.environment["PORTVAKT_TEST_POSTGRES_URL"] {
+    if let url = ProcessInfo.processInfo.environment["TEST_POSTGRES_URL"] {
         try await withPostgres(url) { databaseURL, settings in
             try await benchmark("PostgreSQL", settings: settings, environment: ["DATABASE_URL": databaseURL], numbers: numbers)
         }
     } else {
-        print("PostgreSQL: skipped (set PORTVAKT_TEST_POSTGRES_URL, for example with eval \"$(scripts/start-postgres.sh)\")")
+        print("PostgreSQL: skipped (set TEST_POSTGRES_URL, for example with eval \"$(scripts/start-postgres.sh)\")")
     }
 }
 

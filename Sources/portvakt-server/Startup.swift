@@ -6,7 +6,8 @@ import PortvaktCore
 import PortvaktServer
 
 /// Reads the configuration and sets up redacting logs; a bad setting or a failed start ends the
-/// process with one line on standard error and exit code 1 (78 for configuration errors).
+/// process with one line on standard error and its exit code (docs/operations.md, "Exit codes"):
+/// 78 a setting, 69 the database cannot be reached or is not migrated, 1 anything else.
 func withStartup(_ mode: ServerConfiguration.Environment, _ body: (ServerConfiguration, Logger) async throws -> Void) async throws {
     let configuration: ServerConfiguration
     do {
@@ -24,11 +25,18 @@ func withStartup(_ mode: ServerConfiguration.Environment, _ body: (ServerConfigu
         return handler
     }, metadataProvider: configuration.tracing ? OTel.makeLoggingMetadataProvider() : nil)
     let logger = Logger(label: "portvakt")
+    for warning in configuration.warnings { logger.warning("\(warning)") }
     do {
         try await body(configuration, logger)
     } catch let error as ConfigurationError {
         FileHandle.standardError.write(Data("portvakt-server: configuration error: \(error.description)\n".utf8))
         throw ExitCode(78)
+    } catch let error as StartupError {
+        FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(error.description))\n".utf8))
+        throw ExitCode(69)
+    } catch let error as SchemaNotCurrent {
+        FileHandle.standardError.write(Data("portvakt-server: \(error.description)\n".utf8))
+        throw ExitCode(69)
     } catch {
         FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(String(describing: error)))\n".utf8))
         throw ExitCode.failure

@@ -5,9 +5,9 @@ import PortvaktStorage
 import SQLKit
 
 /// Throwaway databases for storage tests: a temporary SQLite file, and a fresh PostgreSQL
-/// database on the server named by `PORTVAKT_TEST_POSTGRES_URL` (`.ci/run` starts one).
+/// database on the server named by `TEST_POSTGRES_URL` (`.ci/run` starts one).
 public enum TestDatabase {
-    public static let postgresURL = ProcessInfo.processInfo.environment["PORTVAKT_TEST_POSTGRES_URL"]
+    public static let postgresURL = ProcessInfo.processInfo.environment["TEST_POSTGRES_URL"]
 
     /// The engines every storage test runs on. When `CI=true`, PostgreSQL is never skipped:
     /// the `postgresIsRequiredInCI` test fails instead.

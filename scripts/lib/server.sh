@@ -1,5 +1,5 @@
 # Sourced by the test scripts: the server binary, starting it on a loopback port, and throwaway
-# PostgreSQL databases on PORTVAKT_TEST_POSTGRES_URL.
+# PostgreSQL databases on TEST_POSTGRES_URL.
 source "$(dirname "${BASH_SOURCE[0]}")/../wait-for-200.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 binary=$(swift build --show-bin-path)/portvakt-server
@@ -32,14 +32,14 @@ stop_server() {
   return "$code"
 }
 
-# new_postgres_database NAME: creates NAME on PORTVAKT_TEST_POSTGRES_URL and prints its URL.
+# new_postgres_database NAME: creates NAME on TEST_POSTGRES_URL and prints its URL.
 new_postgres_database() {
-  "${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "CREATE DATABASE $1" >/dev/null
-  echo "$PORTVAKT_TEST_POSTGRES_URL" | sed "s#/postgres?#/$1?#"
+  "${TEST_PG_BINDIR:+$TEST_PG_BINDIR/}psql" "$TEST_POSTGRES_URL" -qc "CREATE DATABASE $1" >/dev/null
+  echo "$TEST_POSTGRES_URL" | sed "s#/postgres?#/$1?#"
 }
 
 drop_postgres_database() {
-  "${PORTVAKT_PG_BINDIR:+$PORTVAKT_PG_BINDIR/}psql" "$PORTVAKT_TEST_POSTGRES_URL" -qc "DROP DATABASE $1 WITH (FORCE)" >/dev/null
+  "${TEST_PG_BINDIR:+$TEST_PG_BINDIR/}psql" "$TEST_POSTGRES_URL" -qc "DROP DATABASE $1 WITH (FORCE)" >/dev/null
 }
 
 # missing WHAT: without WHAT the script cannot check anything: a failure when CI=true, else a

@@ -30,6 +30,9 @@ public struct OpenIDProviderMetadata: Codable, Sendable, Equatable {
     public var requirePushedAuthorizationRequests: Bool?
     public var backchannelLogoutSupported: Bool?
     public var backchannelLogoutSessionSupported: Bool?
+    /// Portvakt's own: the ways in this deployment offers (`bankid`, `vipps`, `bankid_order`,
+    /// `passkey`, `password`), so an app shows no button that cannot work.
+    public var portvaktLoginMethods: [String]?
 
     public init(issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksURI: String) {
         self.issuer = issuer
@@ -66,5 +69,6 @@ public struct OpenIDProviderMetadata: Codable, Sendable, Equatable {
         case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
         case backchannelLogoutSupported = "backchannel_logout_supported"
         case backchannelLogoutSessionSupported = "backchannel_logout_session_supported"
+        case portvaktLoginMethods = "portvakt_login_methods"
     }
 }

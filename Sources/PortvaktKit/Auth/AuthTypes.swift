@@ -100,6 +100,9 @@ public struct AuthContext: Sendable, Hashable {
     public var pendingNotice: UserMessage?
     /// The settings ask "Turn off biometric login?" (S7.2): nothing is deleted before the answer.
     public var confirmingBiometricsOff = false
+    /// The ways in the server offers (its discovery's `portvakt_login_methods`): the method
+    /// selection shows only these. Every method until the server has said.
+    public var offeredMethods = Set(LoginMethod.allCases)
 
     public static let defaultLockAfter: TimeInterval = 5 * 60
 

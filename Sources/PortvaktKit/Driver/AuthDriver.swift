@@ -92,6 +92,14 @@ public actor AuthDriver {
         }
     }
 
+    /// Asks the server which ways in it offers, so the method selection shows only those.
+    /// Offline, or from a server that does not say, the selection keeps every method.
+    public func learnOfferedMethods() async {
+        guard let methods = try? await services.client.loginMethods(), !methods.isEmpty else { return }
+        machine.context.offeredMethods = methods.union([.password])
+        observer?(machine)
+    }
+
     /// Whether a BankID order is running.
     public var orderIsRunning: Bool {
         if case .bankIDOrder = machine.screen { return true }

@@ -69,6 +69,9 @@ public actor Portvakt {
             platform.firstRun.markInstalled()
         }
         await driver.send(.launched(await launchContext()))
+        // After the launch, not before it: on a weak network the first screen never waits for it.
+        let driver = self.driver
+        Task { await driver.learnOfferedMethods() }
         watchReachability()
     }
 

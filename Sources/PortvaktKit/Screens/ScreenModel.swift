@@ -57,6 +57,8 @@ public struct ScreenModel: Sendable, Hashable {
         func loginMethods(prominent: Bool) {
             var methods: [Action] = []
             func method(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ chosen: LoginMethod) {
+                // Only what the server offers: never a button that answers "unavailable".
+                guard context.offeredMethods.contains(chosen) || chosen == .password else { return }
                 methods.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: .methodChosen(chosen)))
             }
             method("bankid", l.pick("Logg inn med BankID", "Log in with BankID"), l.pick("Åpner BankID", "Opens BankID"), prominent: prominent, .bankID)

@@ -20,8 +20,10 @@ enum DatabaseConnection {
         }
     }
 
-    /// Pings until the database answers, logging each failure, for at most `wait`.
-    /// - Throws: ``StartupError`` naming the database (never its password) when time runs out.
+    /// Pings until the database answers, logging each failure, for at most `wait`. A
+    /// PostgreSQL connection that fails is opened once more outside the pool to learn why; a
+    /// lasting reason (a certificate, a password, a missing database) ends the wait at once.
+    /// - Throws: ``StartupError`` naming the database (never its password) and the reason.
     static func waitUntilReachable(
         _ driver: any DatabaseDriver, database: ServerConfiguration.Database, wait: Duration, logger: Logger
     ) async throws {
@@ -29,19 +31,28 @@ enum DatabaseConnection {
         let deadline = clock.now.advanced(by: wait)
         var attempt = 1
         while true {
+            var reason = "no answer"
             do {
-                try await withTimeout(.seconds(5)) { try await driver.ping() }
-                return
-            } catch {
-                guard clock.now < deadline else {
-                    throw StartupError("cannot reach the database at \(database) after \(wait); is it running, and is DATABASE_URL right?")
+                if case .postgres(let url) = database, let problem = await url.connectionProblem(logger: logger) {
+                    guard !problem.isLasting else { throw StartupError("cannot use the database: \(problem.description)") }
+                    reason = problem.description
+                } else {
+                    try await withTimeout(.seconds(5)) { try await driver.ping() }
+                    return
                 }
-                logger.warning("database not reachable yet; retrying", metadata: [
-                    "database": "\(database)", "attempt": "\(attempt)", "error": "\(String(describing: type(of: error)))",
-                ])
-                attempt += 1
-                try await Task.sleep(for: .seconds(min(attempt, 5)))
+            } catch let error as StartupError {
+                throw error
+            } catch {
+                reason = String(describing: type(of: error))
             }
+            guard clock.now < deadline else {
+                throw StartupError("cannot reach the database at \(database) after \(wait): \(reason); is it running, and is DATABASE_URL right?")
+            }
+            logger.warning("database not reachable yet; retrying", metadata: [
+                "database": "\(database)", "attempt": "\(attempt)", "reason": "\(reason)",
+            ])
+            attempt += 1
+            try await Task.sleep(for: .seconds(min(attempt, 5)))
         }
     }
 }
@@ -56,7 +67,8 @@ extension ServerConfiguration.Database: CustomStringConvertible {
     }
 }
 
-/// A reason the server cannot start, said in one line.
+/// A reason the server or a command cannot start, said in one line: so far always that the
+/// database cannot be opened or reached (exit code 69, EX_UNAVAILABLE).
 public struct StartupError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }

@@ -5,6 +5,7 @@ public struct OperatorError: Error, Sendable, Equatable, CustomStringConvertible
     private enum Code: Int32, Sendable {
         case usage = 64
         case badData = 65
+        case unavailable = 69
     }
 
     private let code: Code
@@ -19,6 +20,9 @@ public struct OperatorError: Error, Sendable, Equatable, CustomStringConvertible
     public static func usage(_ reason: String) -> Self { Self(.usage, reason) }
     /// Data that is wrong or does not fit what is stored (EX_DATAERR).
     public static func badData(_ reason: String) -> Self { Self(.badData, reason) }
+
+    /// A service the command needs (the SMTP server, say) refused or did not answer (EX_UNAVAILABLE).
+    public static func unavailable(_ reason: String) -> Self { Self(.unavailable, reason) }
 
     /// The process's exit code.
     public var exitCode: Int32 { code.rawValue }

@@ -49,14 +49,15 @@ extension PortvaktApplication {
         metrics: MetricsRoutes?, sandboxMailbox: SandboxMailboxPage?, now clock: @escaping @Sendable () -> Date
     ) -> DeclaredRoutes {
         let routes = DeclaredRoutes()
-        let portal = PortalRoutes(portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled)
+        var portal = PortalRoutes(portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled)
+        portal.methods = services.flows.methods
         portal.register(on: routes)
         AdminRoutes(portal: portal, services: services.administration).register(on: routes)
         PasswordInvitePage(invitations: services.invitations, address: services.address, pages: portal.pages).register(on: routes)
-        HealthRoutes(driver: driver, readiness: readiness).register(on: routes)
+        HealthRoutes(driver: driver, readiness: readiness, upstreams: services.upstreams).register(on: routes)
         OpenAPIRoutes().register(on: routes)
         KeyRoutes(keys: services.signingKeys).register(on: routes)
-        DiscoveryRoutes(clients: services.clients).register(on: routes)
+        DiscoveryRoutes(clients: services.clients, flows: services.flows).register(on: routes)
         AuthorizeRoutes(
             requests: services.authorizationRequests, flows: services.flows, upstreams: services.upstreams, completion: services.completion
         ).register(on: routes)

@@ -130,9 +130,15 @@ public enum PortvaktApplication {
             try await Migrator(driver: driver, logger: logger).migrate()
             try await IndexKeyGuard.checkBeforeStart(store, keys: keys)
             _ = try await services.signingKeys.current()
+            var configured: [UpstreamProvider] = []
             for settings in configuration.upstreams.values {
-                await services.upstreams.set(UpstreamProvider(settings: configuration.withAssuranceLevels(settings), http: outbound, timeout: configuration.upstreamTimeout))
+                let provider = UpstreamProvider(settings: configuration.withAssuranceLevels(settings), http: outbound, timeout: configuration.upstreamTimeout)
+                configured.append(provider)
+                await services.upstreams.set(provider)
             }
+            try await ProviderCheck.atStart(
+                configured, refusing: configuration.environment == .production && !configuration.startsWithoutProviders, logger: logger
+            )
             if let orders = configuration.bankIDOrderAPI {
                 await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: outbound, timeout: configuration.upstreamTimeout))
             }
@@ -188,7 +194,11 @@ public enum PortvaktApplication {
     /// - Returns: the user's id.
     public static func setPassword(configuration: ServerConfiguration, logger: Logger, email: String, password: String) async throws -> String {
         guard PasswordChecker.isAcceptable(password) else {
-            throw ConfigurationError("the password must be 10 to 128 characters")
+            throw OperatorError.usage("the password must be 10 to 128 characters")
+        }
+        // bcrypt reads 72 bytes: a longer password would be cut without a word.
+        guard password.utf8.count <= PasswordChecker.maximumBytes else {
+            throw OperatorError.usage("the password has \(password.utf8.count) bytes, and bcrypt reads only \(PasswordChecker.maximumBytes) (fewer characters when it has æ, ø, å or others outside a–z)")
         }
         let hash = try await PasswordChecker.hash(password, cost: configuration.bcryptCost)
         return try await withStore(configuration: configuration, logger: logger) { store, _ in
@@ -198,13 +208,13 @@ public enum PortvaktApplication {
                 // an account that belongs elsewhere too gets no password by this command.
                 let recorded = Set(records.map(\.organisationId))
                 guard try await store.memberOrganisationIDs(userID: existing.id).isSubset(of: recorded) else {
-                    throw ConfigurationError(
+                    throw OperatorError.badData(
                         "the account with the email \(email) belongs to organisations whose member records do not carry that email; the person adds a password themselves or signs in with BankID or Vipps"
                     )
                 }
             } else {
                 guard !records.isEmpty else {
-                    throw ConfigurationError("no member record has the email \(email); the organisation must register the member first")
+                    throw OperatorError.badData("no member record has the email \(email); the organisation must register the member first")
                 }
                 // A record with a personnummer becomes an account only through BankID or Vipps
                 // (LinkingRule): that login comes first, and then this command adds the password.
@@ -214,7 +224,7 @@ public enum PortvaktApplication {
                 for record in records where try await store.user(holdingAnyOf: [record]) == nil { free.append(record) }
                 records = free
                 guard !records.isEmpty else {
-                    throw ConfigurationError(
+                    throw OperatorError.badData(
                         "the member records with the email \(email) carry a national identity number or belong to another account: the person signs in with BankID or Vipps first, then a password can be set for that account"
                     )
                 }
@@ -226,9 +236,18 @@ public enum PortvaktApplication {
     }
 
     /// Merges two accounts of one person (`portvakt-server merge-users`).
+    /// - Throws: ``OperatorError`` (exit 64 or 65) for the same id twice, an unknown id, or
+    ///   accounts that cannot be merged.
     public static func mergeUsers(configuration: ServerConfiguration, logger: Logger, keep: String, remove: String) async throws {
+        guard keep != remove else { throw OperatorError.usage("--keep and --remove name the same account") }
         try await withStore(configuration: configuration, logger: logger) { store, keys in
-            try await AccountMerge(store: store, vault: keys.vault, now: { Date() }).merge(keep: keep, remove: remove, by: nil, source: "cli")
+            do {
+                try await AccountMerge(store: store, vault: keys.vault, now: { Date() }).merge(keep: keep, remove: remove, by: nil, source: "cli")
+            } catch let error as StoreError where error.isNotFound {
+                throw OperatorError.badData("no account has the id \(keep) or \(remove) (`portvakt-server user find` shows an account's id)")
+            } catch let error as DomainError {
+                throw OperatorError.badData("the accounts cannot be merged: \(error.description)")
+            }
         }
     }
 
@@ -245,7 +264,8 @@ public enum PortvaktApplication {
         }
     }
 
-    /// Runs `body` with the store on the configured database, migrated, with the configured keys;
+    /// Runs `body` with the store on the configured database, which must be migrated (else
+    /// ``SchemaNotCurrent``), with the configured keys;
     /// for the operator's commands and for tests that look at what a server wrote.
     ///
     /// Refuses (``ConfigurationError``) what a server would refuse to start with: another index
@@ -263,7 +283,8 @@ public enum PortvaktApplication {
         }
     }
 
-    /// The database reachable and migrated, and its index key checked. Apart from `withStore`'s
+    /// The database reachable and current (never migrated here: ``migrate(configuration:logger:)``
+    /// and `serve` do that), and its index key checked. Apart from `withStore`'s
     /// generic closure: inlined there, Swift 6.3.1's optimiser crashes (signal 11 splitting the
     /// coroutine) in a release build.
     @inline(never)
@@ -271,7 +292,8 @@ public enum PortvaktApplication {
         _ driver: any DatabaseDriver, keys: DataProtectionKeys, configuration: ServerConfiguration, logger: Logger, checkingIndexKey: Bool
     ) async throws -> PortvaktStore {
         try await DatabaseConnection.waitUntilReachable(driver, database: configuration.database, wait: configuration.databaseWait, logger: logger)
-        try await Migrator(driver: driver, logger: logger).migrate()
+        let pending = try await Migrator(driver: driver, logger: logger).pendingVersions()
+        guard pending.isEmpty else { throw SchemaNotCurrent(pending: pending) }
         let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
         if checkingIndexKey { try await IndexKeyGuard.checkBeforeStart(store, keys: keys) }
         return store

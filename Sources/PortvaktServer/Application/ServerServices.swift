@@ -87,7 +87,7 @@ struct ServerServices: Sendable {
         let memberSystems = memberSystems
         let planner = MemberSyncPlanner(store: store, vault: keys.vault, cipher: keys.cipher) { slug in await memberSystems.system(for: slug) != nil }
         browserBinding = BrowserBinding(address: address, key: keys.key(for: .browserBinding))
-        flows = LoginFlows(store: store, cipher: keys.cipher, lifetimes: lifetimes, address: address, binding: browserBinding, now: now)
+        flows = LoginFlows(store: store, cipher: keys.cipher, lifetimes: lifetimes, address: address, binding: browserBinding, methods: OfferedMethods(configuration), now: now)
         completion = LoginCompletion(
             store: store, planner: planner, lifetimes: lifetimes,
             portal: .init(clientID: PortalClient.id, idle: PortalRoutes.idleLifetime, absolute: PortalRoutes.absoluteLifetime),

@@ -12,20 +12,23 @@ enum ClientsFile {
 
     static let fields: Set<String> = [
         "client_id", "client_name", "redirect_uris", "post_logout_redirect_uris", "token_endpoint_auth_method", "client_secret",
-        "client_secret_file", "jwks", "jwks_uri", "id_token_signed_response_alg", "dpop_bound_access_tokens",
+        "client_secret_file", "client_secret_credential", "jwks", "jwks_uri", "id_token_signed_response_alg", "dpop_bound_access_tokens",
         "require_pushed_authorization_requests", "scope", "bankid_return_url", "portvakt_api", "require_pkce", "first_party",
         "organisations", "backchannel_logout_uri", "backchannel_logout_session_required",
     ]
 
-    /// The clients of the file at `path`; a relative `client_secret_file` is read beside it.
-    static func load(path: String, environment: ServerConfiguration.Environment) throws(ConfigurationError) -> [AppClient] {
+    /// The clients of the file at `path`; a relative `client_secret_file` is read beside it, a
+    /// `client_secret_credential` in `credentials` (systemd's `$CREDENTIALS_DIRECTORY`).
+    static func load(path: String, environment: ServerConfiguration.Environment, credentials: String? = nil) throws(ConfigurationError) -> [AppClient] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError("\(setting): cannot read \(path)")
         }
-        return try parse(data, directory: (path as NSString).deletingLastPathComponent, environment: environment)
+        return try parse(data, directory: (path as NSString).deletingLastPathComponent, environment: environment, credentials: credentials)
     }
 
-    static func parse(_ data: Data, directory: String, environment: ServerConfiguration.Environment) throws(ConfigurationError) -> [AppClient] {
+    static func parse(
+        _ data: Data, directory: String, environment: ServerConfiguration.Environment, credentials: String? = nil
+    ) throws(ConfigurationError) -> [AppClient] {
         guard case .object(let root)? = try? JSONDecoder().decode(JSONValue.self, from: data), case .array(let entries)? = root["clients"] else {
             throw ConfigurationError(#"\#(setting) must be a JSON object {"clients": [...]}"#)
         }
@@ -35,7 +38,7 @@ enum ClientsFile {
         var clients: [AppClient] = []
         for (index, entry) in entries.enumerated() {
             guard case .object(let fields) = entry else { throw ConfigurationError("\(setting): client \(index + 1) is not a JSON object") }
-            let client = try Entry(fields: fields, index: index, directory: directory, environment: environment).client()
+            let client = try Entry(fields: fields, index: index, directory: directory, credentials: credentials, environment: environment).client()
             guard !clients.contains(where: { $0.id == client.id }) else {
                 throw ConfigurationError("\(setting): client \(client.id): client_id is registered twice")
             }
@@ -49,6 +52,8 @@ enum ClientsFile {
         let fields: [String: JSONValue]
         let index: Int
         let directory: String
+        /// `$CREDENTIALS_DIRECTORY`, where `client_secret_credential` names a file.
+        let credentials: String?
         let environment: ServerConfiguration.Environment
         var name: String { fields["client_id"]?.stringValue.map { "client \($0)" } ?? "client \(index + 1)" }
 
@@ -203,16 +208,30 @@ enum ClientsFile {
             }
         }
 
-        /// `client_secret`, or the file `client_secret_file` names (one line end taken off).
+        /// `client_secret`, the file `client_secret_file` names, or the systemd credential
+        /// `client_secret_credential` names (a file's one line end taken off). The credential is
+        /// found wherever `$CREDENTIALS_DIRECTORY` is: in the service's own folder under the unit,
+        /// in /etc/portvakt/credentials for the operator's commands (docs/operations.md).
         private func secret() throws(ConfigurationError) -> String? {
             let given = try string("client_secret")
-            guard let path = try string("client_secret_file") else { return given }
-            guard given == nil else { throw problem("client_secret", "and client_secret_file are both given: give one") }
-            let full = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
-            guard let text = SettingsSource.secretFileText(at: full) else {
-                throw problem("client_secret_file", "cannot be read: \(full)")
+            let file = try string("client_secret_file"), credential = try string("client_secret_credential")
+            guard [given, file, credential].compactMap({ $0 }).count <= 1 else {
+                throw problem("client_secret", "is given more than one way (client_secret, client_secret_file, client_secret_credential): give one")
             }
-            guard !text.isEmpty else { throw problem("client_secret_file", "is empty: \(full)") }
+            let field: String, full: String
+            if let file {
+                (field, full) = ("client_secret_file", file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file))
+            } else if let credential {
+                guard !credential.contains("/"), credential != "..", credential != "." else { throw problem("client_secret_credential", "must be a credential's name, not a path") }
+                guard let credentials, !credentials.isEmpty else {
+                    throw problem("client_secret_credential", "needs CREDENTIALS_DIRECTORY (systemd's LoadCredential=\(credential):…, or the operator's /etc/portvakt/credentials)")
+                }
+                (field, full) = ("client_secret_credential", (credentials as NSString).appendingPathComponent(credential))
+            } else {
+                return given
+            }
+            guard let text = SettingsSource.secretFileText(at: full) else { throw problem(field, "cannot be read: \(full)") }
+            guard !text.isEmpty else { throw problem(field, "is empty: \(full)") }
             return text
         }
 

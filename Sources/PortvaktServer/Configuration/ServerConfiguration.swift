@@ -90,6 +90,12 @@ public struct ServerConfiguration: Sendable {
         if !highAssuranceOrganisations.isEmpty { upstream.stepUpACRValues = "urn:bankid:bid" }
         return upstream
     }
+    /// `serve --start-without-providers`: a provider that is away or misconfigured at start is
+    /// logged, not a reason to stop (production stops by default, exit 78).
+    public var startsWithoutProviders = false
+    /// What development start-up says before it starts: settings it does not know, which
+    /// production refuses.
+    public var warnings: [String] = []
     /// How long a shutdown waits for requests and deliveries in flight.
     public var shutdownTimeout: Duration = .seconds(30)
     /// Proxies whose `Forwarded`/`X-Forwarded-For` headers are believed.
@@ -111,17 +117,20 @@ public struct ServerConfiguration: Sendable {
 
     static let names: Set<String> = Set([
         "PORTVAKT_ENV", "PORTVAKT_HOST", "PORTVAKT_PORT", "PORTVAKT_DATA_DIR", "DATABASE_URL", "PORTVAKT_PUBLIC_URL",
-        "PORTVAKT_SANDBOX", "PORTVAKT_LOG_LEVEL", "PORTVAKT_DATABASE_WAIT_SECONDS", "PORTVAKT_ENCRYPTION_KEYS",
+        "PORTVAKT_SANDBOX", "PORTVAKT_LOG_LEVEL", "PORTVAKT_DATABASE_WAIT_SECONDS", "PORTVAKT_DATABASE_POOL_SIZE", "PORTVAKT_ENCRYPTION_KEYS",
         "PORTVAKT_INDEX_KEY", "PORTVAKT_AUDIT_KEY", "PORTVAKT_SANDBOX_ADMIN_TOKEN", "PORTVAKT_SANDBOX_FAULTS",
         "PORTVAKT_VIPPS_DISCOVERY_URL", "PORTVAKT_VIPPS_CLIENT_ID", "PORTVAKT_VIPPS_CLIENT_SECRET",
-        "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY_FILE",
+        "PORTVAKT_BANKID_DISCOVERY_URL", "PORTVAKT_BANKID_CLIENT_ID", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY",
         "PORTVAKT_UPSTREAM_TIMEOUT_SECONDS", "PORTVAKT_ACCESS_TOKEN_SECONDS", "PORTVAKT_SESSION_IDLE_SECONDS",
         "PORTVAKT_SESSION_ABSOLUTE_SECONDS", "PORTVAKT_SSO_IDLE_SECONDS", "PORTVAKT_SSO_ABSOLUTE_SECONDS", "PORTVAKT_BCRYPT_COST",
         "PORTVAKT_BANKID_ORDER_START_TIMEOUT_MS", "PORTVAKT_DEVICE_TRUST_DAYS", "PORTVAKT_STEP_UP_SECONDS", "PORTVAKT_OUTBOX_MAX_ATTEMPTS",
         "PORTVAKT_TRUSTED_PROXIES", "PORTVAKT_SHUTDOWN_SECONDS", "PORTVAKT_LOG_FORMAT", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_METRICS_PORT", "PORTVAKT_METRICS_HOST", "PORTVAKT_BANKID_ORDERS_PER_ADDRESS", "PORTVAKT_BANKID_ACR_VALUES", "PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS",
-        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_SEED", ClientsFile.setting, "OTEL_TRACES_EXPORTER", "OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_PROPAGATORS",
+        "PORTVAKT_LEGACY_CLIENTS", "PORTVAKT_PROXY_HEADER", "PORTVAKT_PROXY_TRACE_HEADER", "PORTVAKT_SEED", ClientsFile.setting, "OTEL_TRACES_EXPORTER", "OTEL_SDK_DISABLED", "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_TRACES_SAMPLER", "OTEL_PROPAGATORS",
         "OTEL_BSP_SCHEDULE_DELAY", "OTEL_BSP_EXPORT_TIMEOUT", "OTEL_BSP_MAX_QUEUE_SIZE", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
     ]).union(BankIDOrderSettings.names).union(MemberSystemSettings.names).union(SMTPSettings.names)
+
+    /// Every setting the server reads by name (docs/configuration.md lists them; a test holds the two together).
+    public static var knownSettings: Set<String> { names }
 
     /// Reads the settings for `mode` from `environment` (and the file `PORTVAKT_CONFIG_FILE`
     /// names). The mode is the command's (`serve` production, `dev` development); PORTVAKT_ENV,
@@ -131,6 +140,13 @@ public struct ServerConfiguration: Sendable {
         _ mode: Environment, from environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(ConfigurationError) -> ServerConfiguration {
         let settings = try SettingsSource(environment: environment, knownNames: names)
+        // A misspelt setting would otherwise leave its default in force without a word.
+        let unknown = settings.unknownNames.map { name in
+            "\(name) is not a setting Portvakt reads" + (settings.likelyMeant(name).map { " (did you mean \($0)?)" } ?? "")
+        }
+        if mode == .production, !unknown.isEmpty {
+            throw ConfigurationError(unknown.joined(separator: "; ") + "; docs/configuration.md lists the settings")
+        }
 
         let stated = try settings.parse("PORTVAKT_ENV", default: mode, expected: "development or production") { Environment(rawValue: $0.lowercased()) }
         guard stated == mode else {
@@ -141,14 +157,19 @@ public struct ServerConfiguration: Sendable {
         let dataDirectory = settings["PORTVAKT_DATA_DIR"] ?? "./.portvakt"
         let database: Database
         if let url = settings["DATABASE_URL"] {
+            var postgres: PostgresURL
             do {
-                database = .postgres(try PostgresURL(url))
+                postgres = try PostgresURL(url)
             } catch {
                 throw ConfigurationError("DATABASE_URL \(error.description)")
             }
+            postgres.poolSize = try settings.parse("PORTVAKT_DATABASE_POOL_SIZE", default: 20, expected: "a number of connections from 1 to 500") {
+                Int($0).flatMap { (1...500).contains($0) ? $0 : nil }
+            }
+            database = .postgres(postgres)
             // Development seeds the sandbox's test people and uses development keys: never into
             // a database that may be another's.
-            if mode == .development, case .postgres(let postgres) = database, !LoopbackHost.isLoopback(postgres.host) {
+            if mode == .development, case .postgres(let postgres) = database, !postgres.isSocket, !LoopbackHost.isLoopback(postgres.host) {
                 throw ConfigurationError("DATABASE_URL names \(postgres.host), which is not this machine: development mode (`portvakt-server dev`, `--dev`) runs only against a database on a loopback address, because it seeds test people and uses development keys; a shared database is for `portvakt-server serve`")
             }
         } else {
@@ -208,6 +229,7 @@ public struct ServerConfiguration: Sendable {
             bankIDOrderAPI: try BankIDOrderSettings.load(from: settings, startTimeout: .milliseconds(startTimeout)),
             bankIDOrderStartTimeout: .milliseconds(startTimeout), lifetimes: lifetimes, bcryptCost: bcryptCost
         )
+        configuration.warnings = unknown
         configuration.developmentSeed = try settings.parse("PORTVAKT_SEED", default: mode == .development, expected: "on or off", parseFlag)
         configuration.memberSystems = try MemberSystemSettings.load(from: settings)
         configuration.smtp = try SMTPSettings.load(from: settings)
@@ -273,7 +295,7 @@ public struct ServerConfiguration: Sendable {
         }
         configuration.clientsFile = settings[ClientsFile.setting]
         var clients = if let path = configuration.clientsFile {
-            try ClientsFile.load(path: path, environment: mode)
+            try ClientsFile.load(path: path, environment: mode, credentials: environment["CREDENTIALS_DIRECTORY"])
         } else {
             mode == .development ? AppClient.development : []
         }

@@ -16,11 +16,22 @@ struct SettingsSource: Sendable {
     /// The settings that hold a secret (issue 46 item 3).
     static let secretNames: Set<String> = [
         "DATABASE_URL", "PORTVAKT_ENCRYPTION_KEYS", "PORTVAKT_INDEX_KEY", "PORTVAKT_AUDIT_KEY",
-        "PORTVAKT_VIPPS_CLIENT_SECRET", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_ORDER_CLIENT_SECRET",
+        "PORTVAKT_VIPPS_CLIENT_SECRET", "PORTVAKT_BANKID_CLIENT_SECRET", "PORTVAKT_BANKID_PRIVATE_KEY", "PORTVAKT_BANKID_ORDER_CLIENT_SECRET",
         "PORTVAKT_MEMBER_SYSTEM_SECRETS", "PORTVAKT_SMTP_URL", "PORTVAKT_METRICS_TOKEN", "PORTVAKT_SANDBOX_ADMIN_TOKEN",
     ]
 
     private let values: [String: String]
+    private let knownNames: Set<String>
+    /// `PORTVAKT_*` and `OTEL_*` variables in the environment that nothing reads, sorted.
+    let unknownNames: [String]
+
+    /// OpenTelemetry's variables that swift-otel's trace exporter reads itself.
+    static let exporterNames: Set<String> = Set(["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_LOG_LEVEL", "OTEL_SWIFT_LOG_LEVEL", "OTEL_TRACES_SAMPLER_ARG"])
+        .union(["", "TRACES_"].flatMap { scope in
+            ["ENDPOINT", "HEADERS", "TIMEOUT", "COMPRESSION", "CERTIFICATE", "CLIENT_CERTIFICATE", "CLIENT_KEY"].map { "OTEL_EXPORTER_OTLP_\(scope)\($0)" }
+        })
+    /// The `portvakt` command-line app's own variables, which may share a shell with the server.
+    static let commandLineAppNames: Set<String> = ["PORTVAKT_SERVER", "PORTVAKT_BIOMETRY", "PORTVAKT_CLI_HOME"]
 
     /// - Parameters:
     ///   - environment: the process environment (or a test's).
@@ -38,6 +49,25 @@ struct SettingsSource: Sendable {
             if let value = try Self.secretFromFile(name, given: values[name], environment: environment) { values[name] = value }
         }
         self.values = values
+        self.knownNames = knownNames
+        let alsoRead = Self.exporterNames.union(Self.commandLineAppNames).union([Self.fileSetting])
+            .union(Self.secretNames.map { $0 + "_FILE" })
+        unknownNames = environment.keys
+            .filter { ($0.hasPrefix("PORTVAKT_") || $0.hasPrefix("OTEL_")) && !knownNames.contains($0) && !alsoRead.contains($0) }
+            .sorted()
+    }
+
+    /// The known setting nearest to `name` by edits (a misspelling, a missing word), when one is
+    /// near enough to be what was meant.
+    func likelyMeant(_ name: String) -> String? {
+        let candidates: Set<String> = knownNames.union(Self.exporterNames).union(Self.secretNames.map { $0 + "_FILE" })
+        var best: (name: String, distance: Int)?
+        for candidate in candidates.sorted() {
+            let distance = EditDistance.between(candidate, name)
+            if best == nil || distance < best!.distance { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(3, name.count / 4) else { return nil }
+        return best.name
     }
 
     /// The secret `name` from `NAME_FILE` or the credentials directory; nil when neither has it.
@@ -71,6 +101,7 @@ struct SettingsSource: Sendable {
 
     /// The value of `name`, nil when unset or empty.
     subscript(name: String) -> String? {
+        assert(knownNames.contains(name), "\(name) is read but not among the known settings: it would never be read from the environment")
         guard let value = values[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         return value
     }

@@ -13,6 +13,8 @@ struct LoginFlows: Sendable {
     let address: PublicAddress
     /// Binds each login sent to a provider to the browser that started it.
     let binding: BrowserBinding
+    /// The ways in that are configured; the others are never shown.
+    let methods: OfferedMethods
     /// The browser's single sign-on cookie.
     var singleSignOn: SingleSignOnCookie { SingleSignOnCookie(address: address) }
     let now: @Sendable () -> Date

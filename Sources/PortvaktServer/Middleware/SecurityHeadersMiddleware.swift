@@ -3,7 +3,7 @@ import Hummingbird
 
 /// Headers every answer carries, errors and the broker's own pages included: no MIME sniffing,
 /// never in a frame, and on an https deployment `Strict-Transport-Security`, so a browser never
-/// tries plain http again (review II, item 9). A route's own value is kept.
+/// tries plain http again (review II, item 9); a 503 says `Retry-After`. A route's own value is kept.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let https: Bool
 
@@ -21,6 +21,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         if response.headers[.xContentTypeOptions] == nil { response.headers[.xContentTypeOptions] = "nosniff" }
         if response.headers[.xFrameOptions] == nil { response.headers[.xFrameOptions] = "DENY" }
         if https, response.headers[.strictTransportSecurity] == nil { response.headers[.strictTransportSecurity] = "max-age=31536000" }
+        // "Try again" says when: a client (or proxy) that honours it waits rather than hammers.
+        if response.status == .serviceUnavailable, response.headers[.retryAfter] == nil { response.headers[.retryAfter] = "2" }
         return response
     }
 }

@@ -34,7 +34,7 @@ struct AuthorizeRoutes {
 
         switch request.method {
         case nil:
-            return BrokerPage.response(MethodPage.render(request, passkeys: flows.passkeysAvailable))
+            return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable))
         case .password:
             let handle = try await flows.begin(PendingLogin(request: request, method: .password))
             return BrokerPage.response(PasswordPage.render(request, handle: handle, passkeys: flows.passkeysAvailable), script: flows.passkeysAvailable)
@@ -42,8 +42,12 @@ struct AuthorizeRoutes {
             let handle = try await flows.begin(PendingLogin(request: request, method: .passkey))
             return BrokerPage.response(PasskeyPage.render(request, handle: handle), script: true)
         case .passkey:
-            return BrokerPage.response(MethodPage.render(request, passkeys: false))
+            return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: false))
         case .bankid, .vipps:
+            // A hint for a method this deployment does not have: the ways it does have.
+            guard flows.methods.offers(request.method!) else {
+                return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable))
+            }
             return try await startUpstream(request, provider: request.method!)
         }
     }

@@ -6,10 +6,13 @@ import PortvaktDomain
 /// `GET /.well-known/openid-configuration` (OIDC Discovery §4).
 struct DiscoveryRoutes {
     let clients: AppClients
+    let flows: LoginFlows
 
     func register(on routes: DeclaredRoutes) {
         routes.get("/.well-known/openid-configuration", .anonymous, surface: .json) { _, _ in
-            try Responses.json(Self.document(issuer: clients.address.current, clients: clients.registered))
+            var document = Self.document(issuer: clients.address.current, clients: clients.registered)
+            document.portvaktLoginMethods = flows.methods.names(passkeys: flows.passkeysAvailable)
+            return try Responses.json(document)
         }
     }
 

@@ -58,23 +58,26 @@ struct BrokerProblemView: PageValues {
 
 /// Where the app's user chooses BankID, Vipps or email and password.
 enum MethodPage {
-    /// - Parameter passkeys: offer a passkey (the public URL names a domain, S18.5).
-    static func render(_ request: AppAuthorizationRequest, passkeys: Bool) -> String {
+    /// - Parameters:
+    ///   - methods: the ways in that are configured; only they are shown.
+    ///   - passkeys: offer a passkey (the public URL names a domain, S18.5).
+    static func render(_ request: AppAuthorizationRequest, methods: OfferedMethods, passkeys: Bool) -> String {
         BrokerPage.render("broker_methods", language: request.language, switchLanguageURL: request.authorizeURL(method: nil, language: request.language.other), values: MethodsView(
-            bankid: request.authorizeURL(method: .bankid), otherDevice: request.authorizeURL(method: nil, path: OtherDeviceRoutes.path),
-            vipps: request.authorizeURL(method: .vipps), password: request.authorizeURL(method: .password),
+            bankid: methods.bankID ? request.authorizeURL(method: .bankid) : nil,
+            otherDevice: methods.bankIDOrders ? request.authorizeURL(method: nil, path: OtherDeviceRoutes.path) : nil,
+            vipps: methods.vipps ? request.authorizeURL(method: .vipps) : nil, password: request.authorizeURL(method: .password),
             passkey: passkeys ? request.authorizeURL(method: .passkey) : nil
         ))
     }
 }
 
-/// What `broker_methods` reads: each way in, as the authorize address that starts it.
+/// What `broker_methods` reads: each way in, as the authorize address that starts it; nil: not
+/// configured here, so not shown.
 struct MethodsView: PageValues {
-    let bankid: String
-    let otherDevice: String
-    let vipps: String
+    let bankid: String?
+    let otherDevice: String?
+    let vipps: String?
     let password: String
-    /// nil: no passkey offered.
     let passkey: String?
 }
 

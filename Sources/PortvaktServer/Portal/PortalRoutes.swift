@@ -16,6 +16,8 @@ struct PortalRoutes {
     let portalSessions: PortalSessions
     let account: AccountService
     let sandboxEnabled: Bool
+    /// The ways in that are configured; the start page offers only them.
+    var methods = OfferedMethods(bankID: true, vipps: true, bankIDOrders: true)
     let pages = PortalPage.shared
 
     static let idleLifetime: TimeInterval = 30 * 60
@@ -88,7 +90,10 @@ struct PortalRoutes {
         if let reason = request.uri.queryParameters.get("signed_out") {
             frame.status = (reason == "passkey_removed" ? PortalText.signedOutPasskeyRemoved : .signedOut).text(frame.language)
         }
-        let values = StartView(sandbox: sandboxEnabled, passkeys: account.passkeys.available, people: sandboxEnabled ? TryItPeople.all(frame.language) : nil)
+        let values = StartView(
+            sandbox: sandboxEnabled, bankid: methods.bankID, vipps: methods.vipps, passkeys: account.passkeys.available,
+            people: sandboxEnabled ? TryItPeople.all(frame.language) : nil
+        )
         return pages.response("start", frame: frame, values: values)
     }
 
@@ -323,6 +328,8 @@ struct PortalRoutes {
 struct StartView: PageValues {
     /// The sandbox is on: the start page offers its test people.
     let sandbox: Bool
+    let bankid: Bool
+    let vipps: Bool
     let passkeys: Bool
     /// nil without the sandbox.
     let people: [TryItPeople.Person]?

@@ -15,6 +15,15 @@ actor UpstreamDirectory {
         providers[kind]
     }
 
+    /// Each configured provider's last known state, by name (`/health/ready`).
+    func states() async -> [String: ProviderState] {
+        var states: [String: ProviderState] = [:]
+        for (kind, provider) in providers {
+            if let state = await provider.state { states[kind.rawValue] = state }
+        }
+        return states
+    }
+
     func setBankIDOrders(_ service: any BankIDOrderService) {
         bankIDOrders = service
     }

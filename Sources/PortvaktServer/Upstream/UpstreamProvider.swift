@@ -17,6 +17,8 @@ actor UpstreamProvider {
     private let metadataMaxAge: TimeInterval = 3600
     private var metadata: (value: OpenIDProviderMetadata, fetchedAt: Date)?
     private var keys: (collection: JWTKeyCollection, kids: Set<String>, fetchedAt: Date)?
+    /// What the last look at the provider found; nil before any.
+    private(set) var state: ProviderState?
 
     init(settings: UpstreamSettings, http: any OutboundHTTP, timeout: Duration) {
         self.settings = settings
@@ -144,11 +146,42 @@ actor UpstreamProvider {
 
     private func currentMetadata(now: Date) async throws(UpstreamError) -> OpenIDProviderMetadata {
         if let metadata, now.timeIntervalSince(metadata.fetchedAt) < metadataMaxAge { return metadata.value }
-        let (status, data) = try await send(settings.discoveryURL, method: .GET)
-        guard status == .ok else { throw .unavailable("discovery answered \(status.code)") }
-        guard let value = try? JSONDecoder().decode(OpenIDProviderMetadata.self, from: data) else { throw .unavailable("discovery document is malformed") }
-        metadata = (value, now)
-        return value
+        do throws(UpstreamError) {
+            let (status, data) = try await send(settings.discoveryURL, method: .GET)
+            guard status == .ok else { throw UpstreamError.unavailable("discovery answered \(status.code)") }
+            guard let value = try? JSONDecoder().decode(OpenIDProviderMetadata.self, from: data) else { throw UpstreamError.unavailable("discovery document is malformed") }
+            metadata = (value, now)
+            if let misfit = settings.misfit(value) {
+                state = ProviderState(state: .misconfigured, detail: misfit, checkedAt: Int(now.timeIntervalSince1970))
+            } else if state?.state != .reachable {
+                state = ProviderState(state: .reachable, detail: nil, checkedAt: Int(now.timeIntervalSince1970))
+            }
+            return value
+        } catch {
+            state = ProviderState(state: .unreachable, detail: error.description, checkedAt: Int(now.timeIntervalSince1970))
+            throw error
+        }
+    }
+
+    /// Fetches discovery and the keys afresh and says whether they fit this client (the
+    /// start-up check); the answer is also ``state``.
+    @discardableResult
+    func check(now: Date) async -> ProviderState {
+        metadata = nil
+        let at = Int(now.timeIntervalSince1970)
+        do {
+            let document = try await currentMetadata(now: now)
+            if let state, state.state == .misconfigured { return state }
+            let (status, data) = try await send(document.jwksURI, method: .GET)
+            guard status == .ok, let jwks = try? JSONDecoder().decode(JWKS.self, from: data), !jwks.keys.isEmpty else {
+                state = ProviderState(state: .unreachable, detail: "its keys (jwks_uri) answered \(status.code) without a usable key", checkedAt: at)
+                return state!
+            }
+            state = ProviderState(state: .reachable, detail: nil, checkedAt: at)
+        } catch {
+            state = ProviderState(state: .unreachable, detail: error.description, checkedAt: at)
+        }
+        return state!
     }
 
     /// Drops the cached discovery document, so the next login finds out whether the provider is back.

@@ -46,16 +46,18 @@ public struct UpstreamSettings: Sendable {
             let discovery = settings[prefix + "DISCOVERY_URL"]
             let clientID = settings[prefix + "CLIENT_ID"]
             let secret = settings[prefix + "CLIENT_SECRET"]
-            let keyFile = provider == .bankid ? settings[prefix + "PRIVATE_KEY_FILE"] : nil
-            guard discovery != nil || clientID != nil || secret != nil || keyFile != nil else { continue }
+            // The PEM text, from PORTVAKT_BANKID_PRIVATE_KEY_FILE (a path) or the systemd
+            // credential PORTVAKT_BANKID_PRIVATE_KEY: a secret like the others.
+            let keyPEM = provider == .bankid ? settings[prefix + "PRIVATE_KEY"] : nil
+            guard discovery != nil || clientID != nil || secret != nil || keyPEM != nil else { continue }
             guard let discovery, let url = URL(string: discovery), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ConfigurationError("\(prefix)DISCOVERY_URL must be the provider's https discovery URL")
             }
             guard let clientID, !clientID.isEmpty else { throw ConfigurationError("\(prefix)CLIENT_ID is required with \(prefix)DISCOVERY_URL") }
             let authentication: ClientAuthentication
-            if let keyFile {
-                guard let pem = try? String(contentsOfFile: keyFile, encoding: .utf8), let key = try? ES256PrivateKey(pem: pem) else {
-                    throw ConfigurationError("\(prefix)PRIVATE_KEY_FILE must name a readable PEM file with a P-256 private key")
+            if let keyPEM {
+                guard let key = try? ES256PrivateKey(pem: keyPEM) else {
+                    throw ConfigurationError("\(prefix)PRIVATE_KEY (its _FILE, or its credential) must be a PEM P-256 private key")
                 }
                 authentication = .privateKey(SigningKey(privateKey: key, createdAt: Date(), retiredAt: nil))
             } else if let secret, !secret.isEmpty {

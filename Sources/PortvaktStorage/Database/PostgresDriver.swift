@@ -51,8 +51,9 @@ public final class PostgresDriver: DatabaseDriver {
     }
 
     /// How long a request waits for a connection. The pool would wait for ever while the
-    /// database refuses connections; the caller should hear "unavailable, try again" instead.
-    static let leaseTimeout: Duration = .seconds(5)
+    /// database refuses connections; the caller should hear "unavailable, try again" instead,
+    /// within 2 s of asking (the deadline's ticker may add a quarter of a second).
+    static let leaseTimeout: Duration = .milliseconds(1500)
     private static let deadlines = LeaseDeadlines(timeout: leaseTimeout)
 
     /// Runs `operation`, which calls `started` once it holds a connection; throws

@@ -57,6 +57,26 @@ public struct Migrator: Sendable {
         return applied
     }
 
+    /// The migrations this build has that the database lacks; empty when it is current. The
+    /// operator's commands read this and never migrate: only `migrate` and `serve` change the
+    /// schema, so a command run during a rolling upgrade cannot take the old release's schema away.
+    public func pendingVersions() async throws -> [Int] {
+        let migrations = self.migrations
+        return try await driver.withSession { database in
+            try await database.create(table: Self.table).ifNotExists()
+                .column("version", type: .bigint, .primaryKey(autoIncrement: false))
+                .column("name", type: .text, .notNull)
+                .column("applied_at", type: .bigint, .notNull)
+                .run()
+            let done = Set(try await database.select().column("version").from(Self.table)
+                .all().map { try $0.decode(column: "version", as: Int.self) })
+            if let newest = done.max(), newest > (migrations.map(\.version).max() ?? 0) {
+                throw StoreError.schemaTooNew(String(newest))
+            }
+            return migrations.map(\.version).filter { !done.contains($0) }
+        }
+    }
+
     /// The versions recorded as applied.
     public func appliedVersions() async throws -> [Int] {
         try await driver.withSession { database in

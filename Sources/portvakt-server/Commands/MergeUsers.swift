@@ -13,7 +13,7 @@ struct MergeUsers: AsyncParsableCommand {
     @OptionGroup var options: ModeOptions
 
     func run() async throws {
-        try await withStartup(options.mode) { configuration, logger in
+        try await withOperatorStartup(options.mode) { configuration, logger in
             try await PortvaktApplication.mergeUsers(configuration: configuration, logger: logger, keep: keep, remove: remove)
             print("Merged \(remove) into \(keep).")
         }

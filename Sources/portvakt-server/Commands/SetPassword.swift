@@ -19,7 +19,7 @@ struct SetPassword: AsyncParsableCommand {
             FileHandle.standardError.write(Data("portvakt-server: give the password on standard input\n".utf8))
             throw ExitCode(64)
         }
-        try await withStartup(options.mode) { configuration, logger in
+        try await withOperatorStartup(options.mode) { configuration, logger in
             let id = try await PortvaktApplication.setPassword(configuration: configuration, logger: logger, email: email, password: line)
             print("Password set for user \(id).")
         }

@@ -65,6 +65,7 @@ struct ClientsFileTests {
         (#"{"client_id": "a b", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}"#, ["client_id", "printable"]),
         ("{\"client_id\": \"a\\u0000b\", \"token_endpoint_auth_method\": \"none\", \"redirect_uris\": [\"a.b:/c\"]}", ["client_id", "printable"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "tls_client_auth", "redirect_uris": ["https://a.example/cb"]}"#, ["client a", "token_endpoint_auth_method"]),
+        (#"{"client_id": "a", "token_endpoint_auth_method": "client_secret_basic", "client_secret_credential": "../../etc/shadow", "redirect_uris": ["https://a.example/cb"]}"#, ["client a", "client_secret_credential", "name, not a path"]),
         (#"{"client_id": "portvakt-portal", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}"#, ["client_id"]),
         (#"{"token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"]}"#, ["client 1", "client_id"]),
         (#"{"client_id": "a", "token_endpoint_auth_method": "none", "redirect_uris": ["a.b:/c"], "bankid_return_url": "http://a.example/r"}"#, ["client a", "bankid_return_url"]),
@@ -76,15 +77,17 @@ struct ClientsFileTests {
         #expect(!error.description.contains("\n"))
     }
 
-    @Test("deploy/clients.example.json reads in production, its web client's secret from the credential file it names")
+    @Test("deploy/clients.example.json reads in production, its web client's secret from the systemd credential it names (refused without CREDENTIALS_DIRECTORY)")
     func example() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let secretPath = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)").path
-        try Self.secret.write(toFile: secretPath, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: secretPath) }
+        let credentials = FileManager.default.temporaryDirectory.appendingPathComponent("credentials-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true)
+        try Self.secret.write(to: credentials.appendingPathComponent("medlemsportal-secret"), atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: credentials) }
         let text = try String(contentsOf: root.appendingPathComponent("deploy/clients.example.json"), encoding: .utf8)
-            .replacingOccurrences(of: "/run/credentials/portvakt.service/medlemsportal-secret", with: secretPath)
-        let clients = try Self.parse(text)
+        let refused = try #require(throws: ConfigurationError.self) { try Self.parse(text) }
+        #expect(refused.description.contains("client_secret_credential needs CREDENTIALS_DIRECTORY"))
+        let clients = try ClientsFile.parse(Data(text.utf8), directory: "/nonexistent", environment: .production, credentials: credentials.path)
         #expect(clients.map(\.id) == ["no.nhf.likeperson", "medlemsportal"])
         #expect(clients[1].isConfidential && clients[0].requiresDPoP && clients[0].portvaktAPI && !clients[1].portvaktAPI)
     }

@@ -109,6 +109,7 @@ struct IndexKeyChangeTests {
             var settings = ["PORTVAKT_DATA_DIR": directory, "PORTVAKT_ENCRYPTION_KEYS": "k1=\(Self.randomKey())", "PORTVAKT_INDEX_KEY": Self.randomKey()]
             settings["DATABASE_URL"] = databaseURL
             let newKey = Self.randomKey()
+            _ = try await PortvaktApplication.migrate(configuration: try TestServer.configuration(settings), logger: TestDatabase.logger)
             try await PortvaktApplication.withStore(configuration: try TestServer.configuration(settings), logger: TestDatabase.logger) { store, keys in
                 _ = try await store.indexKeyState(recordingIfFirst: keys.indexKeyFingerprint)
                 let readiness = Readiness()

@@ -30,7 +30,10 @@ struct OperatorCommandTests {
         try await TestDatabase.withServerDatabase(kind) { databaseURL in
             var environment: [String: String] = [:]
             environment["DATABASE_URL"] = databaseURL
-            try await body(try TestServer.configuration(environment))
+            let configuration = try TestServer.configuration(environment)
+            // As an operator does: `migrate` first; the other commands never migrate.
+            _ = try await PortvaktApplication.migrate(configuration: configuration, logger: TestDatabase.logger)
+            try await body(configuration)
         }
     }
 

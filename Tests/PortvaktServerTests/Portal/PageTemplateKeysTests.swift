@@ -198,7 +198,7 @@ struct PageTemplateKeysTests {
             hasMessages: true
         )]),
         Sample(template: "start", values: [StartView(
-            sandbox: true, passkeys: true, people: [TryItPeople.Person(id: "kari", name: "Kari", member: "peer mentor", shows: "All matches")]
+            sandbox: true, bankid: true, vipps: true, passkeys: true, people: [TryItPeople.Person(id: "kari", name: "Kari", member: "peer mentor", shows: "All matches")]
         )]),
     ]
 

@@ -9,7 +9,7 @@ import Testing
 /// SDK would otherwise throw the user's session away.
 @Suite("Database outage")
 struct DatabaseOutageTests {
-    @Test("With PostgreSQL away: the API, userinfo and refresh answer 503 try-again, SCIM in its own shape; afterwards the same tokens work")
+    @Test("With PostgreSQL away: the API, userinfo and refresh answer 503 try-again within 2 s with Retry-After, SCIM in its own shape; afterwards the same tokens work")
     func outageIsTryAgain() async throws {
         guard TestDatabase.kinds.contains(.postgres) else { return }
         try await LiveBroker.run(.postgres) { broker in
@@ -21,7 +21,7 @@ struct DatabaseOutageTests {
 
             try await TestDatabase.setAvailable(false, database: url.database)
             do {
-                // Asked at once: each waits out the connection pool's lease deadline, and they wait together.
+                // Asked at once: each waits out the connection pool's lease deadline (1.5 s), and they wait together.
                 async let me = Self.named("GET /v1/me") { try await broker.api(.GET, "/v1/me", token: access) }
                 async let userinfo = Self.named("GET /oauth/userinfo") { try await broker.api(.GET, "/oauth/userinfo", token: access) }
                 async let rotation = Self.named("refresh") { try await broker.refresh(refresh) }
@@ -34,17 +34,22 @@ struct DatabaseOutageTests {
                 let replies = await [me, userinfo, rotation, page, users]
                 let unanswered = replies.compactMap { reply -> Unanswered? in if case .failure(let error) = reply { error } else { nil } }
                 guard unanswered.isEmpty else { throw Unanswered.Several(requests: unanswered) }
-                for (path, reply) in try [("/v1/me", replies[0].get()), ("/oauth/userinfo", replies[1].get())] {
+                for reply in replies {
+                    let answered = try reply.get()
+                    #expect(answered.waited < .seconds(2), "\(answered.request) took \(answered.waited)")
+                    #expect(answered.reply.headers["retry-after"] == "2", "\(answered.request): \(answered.reply.headers)")
+                }
+                for (path, reply) in try [("/v1/me", replies[0].get().reply), ("/oauth/userinfo", replies[1].get().reply)] {
                     #expect(reply.status == 503, "\(path): \(reply.status) \(reply.body)")
                     #expect(reply.string("error") == "temporarily_unavailable")
                     #expect(reply.string("message_id") == "temporarily_unavailable")
                 }
-                let refused = try replies[2].get()
+                let refused = try replies[2].get().reply
                 #expect(refused.status == 503, "\(refused.body)")
                 #expect(refused.string("error") == "temporarily_unavailable")
-                let shown = try replies[3].get()
+                let shown = try replies[3].get().reply
                 #expect(shown.status == 503 && shown.body.contains("<html"), "browsers get a page: \(shown.status) \(shown.body.prefix(200))")
-                let listed = try replies[4].get()
+                let listed = try replies[4].get().reply
                 #expect(listed.status == 503, "\(listed.body.prefix(200))")
                 #expect(listed.json["schemas"] as? [String] == [LiveBroker.scimError] && listed.json["status"] as? String == "503" && listed.json["error"] == nil)
             } catch {
@@ -72,10 +77,18 @@ struct DatabaseOutageTests {
         }
     }
 
-    static func named(_ request: String, _ send: () async throws -> LiveBroker.Reply) async -> Result<LiveBroker.Reply, Unanswered> {
+    /// A reply with the request it answers and how long it took.
+    struct Answered {
+        let request: String
+        let reply: LiveBroker.Reply
+        let waited: Duration
+    }
+
+    static func named(_ request: String, _ send: () async throws -> LiveBroker.Reply) async -> Result<Answered, Unanswered> {
         let started = ContinuousClock.now
         do {
-            return .success(try await send())
+            let reply = try await send()
+            return .success(Answered(request: request, reply: reply, waited: ContinuousClock.now - started))
         } catch {
             return .failure(Unanswered(request: request, waited: ContinuousClock.now - started, error: error))
         }

@@ -1,0 +1,122 @@
+import Foundation
+import PortvaktCore
+@testable import PortvaktServer
+import PortvaktStorage
+import Testing
+
+/// Issue 60: a `DATABASE_URL` read as libpq reads it, and settings that are never silently
+/// ignored. The connections themselves are tried against a real `ssl=on` PostgreSQL in
+/// scripts/postgres-tls-test.sh.
+@Suite("Production settings")
+struct ProductionSettingsTests {
+    @Test("A socket folder in host= (or percent-encoded as the host) is the Unix-domain socket in it, on this machine")
+    func socket() throws {
+        for text in ["postgres:///portvakt?host=/run/postgresql&user=portvakt", "postgresql://portvakt@%2Frun%2Fpostgresql:5433/portvakt"] {
+            let url = try PostgresURL(text)
+            #expect(url.isSocket, "\(text)")
+            #expect(url.host == "/run/postgresql")
+            #expect(url.database == "portvakt" && url.username == "portvakt")
+        }
+        // Development accepts a socket: it is this machine's database.
+        let configuration = try ServerConfiguration.load(.development, from: ["DATABASE_URL": "postgres:///portvakt?host=/run/postgresql&user=portvakt"])
+        guard case .postgres(let url) = configuration.database else { Issue.record("not PostgreSQL"); return }
+        #expect(url.port == 5432)
+    }
+
+    @Test("libpq's parameters mean what they mean to libpq; any other is refused by name", arguments: [
+        ("postgres://u:secretpw@h/db?sslmode=require&keepalives=1", "keepalives"),
+        ("postgres://u:secretpw@h/db?sslmode=allow", "sslmode=allow"),
+        ("postgres://u:secretpw@h/db?sslmode=prefer&sslrootcert=/etc/ssl/ca.pem", "sslrootcert"),
+        ("postgres://u:secretpw@h/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem", "/nonexistent/ca.pem"),
+        ("postgres://u:secretpw@h/db?sslcert=/etc/c.pem", "sslcert and sslkey"),
+        ("postgres://u:secretpw@h1,h2/db", "several hosts"),
+        ("postgres://u:secretpw@h/db?connect_timeout=0", "connect_timeout"),
+        ("postgres://u:secretpw@h/db?sslmode=require&sslmode=disable", "twice"),
+    ])
+    func refusedURL(text: String, named: String) {
+        do {
+            _ = try PostgresURL(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.description.contains(named), "\(error.description)")
+            #expect(!error.description.contains("secretpw"))
+        }
+    }
+
+    @Test("sslmode: disable, prefer and require encrypt without checking (require checks the chain with sslrootcert), verify-ca the chain, verify-full the name too")
+    func modes() throws {
+        for mode in PostgresURL.TLSMode.allCases {
+            let url = try PostgresURL("postgres://u@db.internal/portvakt?sslmode=\(mode.rawValue)")
+            #expect(url.tls == mode)
+            #expect(url.rootCertificateFile == nil)
+        }
+        #expect(try PostgresURL("postgres://u@db.internal/portvakt").tls == .prefer, "libpq's default")
+        #expect(try PostgresURL("postgres://u@db.internal/portvakt?sslmode=verify-full&sslrootcert=system").rootCertificateFile == nil)
+        #expect(try PostgresURL("postgres://u@db.internal/portvakt?connect_timeout=12").connectTimeout == .seconds(12))
+    }
+
+    @Test("The pool size is a setting of its own, checked")
+    func poolSize() throws {
+        let configuration = try ServerConfiguration.load(.development, from: [
+            "DATABASE_URL": "postgres://u@127.0.0.1/portvakt", "PORTVAKT_DATABASE_POOL_SIZE": "40",
+        ])
+        guard case .postgres(let url) = configuration.database else { Issue.record("not PostgreSQL"); return }
+        #expect(url.poolSize == 40)
+        #expect(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(.development, from: ["DATABASE_URL": "postgres://u@127.0.0.1/portvakt", "PORTVAKT_DATABASE_POOL_SIZE": "0"])
+        }
+    }
+
+    @Test("A misspelt PORTVAKT_ or OTEL_ setting is refused in production, naming what it most likely meant")
+    func misspeltInProduction() {
+        var settings = ConfigurationTests.productionSettings
+        settings["PORTVAKT_SMTP_ULR"] = "smtp://mail.example.no"
+        settings["OTEL_TRACE_EXPORTER"] = "otlp"
+        do {
+            _ = try ServerConfiguration.load(.production, from: settings)
+            Issue.record("a misspelt setting was accepted in production")
+        } catch {
+            #expect(error.description.contains("PORTVAKT_SMTP_ULR is not a setting Portvakt reads (did you mean PORTVAKT_SMTP_URL?)"), "\(error.description)")
+            #expect(error.description.contains("OTEL_TRACE_EXPORTER is not a setting Portvakt reads (did you mean OTEL_TRACES_EXPORTER?)"))
+            #expect(!error.description.contains("smtp://mail.example.no"), "never the value")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test("In development a setting Portvakt does not read is a warning; what the exporter, the CLI and the _FILE convention read is known")
+    func unknownInDevelopment() throws {
+        let configuration = try ServerConfiguration.load(.development, from: [
+            "PORTVAKT_LOGLEVEL": "debug", "PORTVAKT_QQQQQQQQQQQQQQQQQQ": "1",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "portvakt",
+            "PORTVAKT_SERVER": "http://localhost:8080", "PORTVAKT_PROXY_TRACE_HEADER": "x-proxy-traceparent",
+        ])
+        #expect(configuration.warnings.count == 2, "\(configuration.warnings)")
+        #expect(configuration.warnings.contains("PORTVAKT_LOGLEVEL is not a setting Portvakt reads (did you mean PORTVAKT_LOG_LEVEL?)"))
+        #expect(configuration.warnings.contains("PORTVAKT_QQQQQQQQQQQQQQQQQQ is not a setting Portvakt reads"))
+    }
+}
+
+/// docs/configuration.md and the code agree: every setting the server reads is in its table, and
+/// the table names no setting the server does not read.
+@Suite("Settings table")
+struct SettingsTableTests {
+    static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+
+    @Test("Every setting read is documented, and every documented setting is read")
+    func documentedAsRead() throws {
+        let text = try String(contentsOf: Self.repository.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let known = ServerConfiguration.knownSettings
+        let pattern = try Regex("`((?:PORTVAKT|OTEL)_[A-Z_]+|DATABASE_URL)`")
+        let mentioned = Set(text.matches(of: pattern).map { String(text[$0.range].dropFirst().dropLast()) })
+        let undocumented = known.subtracting(mentioned).sorted()
+        #expect(undocumented.isEmpty, "read but not in docs/configuration.md: \(undocumented)")
+        // The table's first column: what an operator may set.
+        var listed: Set<String> = []
+        for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+            let first = String(line.dropFirst().prefix { $0 != "|" })
+            listed.formUnion(first.matches(of: pattern).map { String(first[$0.range].dropFirst().dropLast()) })
+        }
+        let unknown = listed.subtracting(known).subtracting(["PORTVAKT_CONFIG_FILE"]).sorted()
+        #expect(unknown.isEmpty, "in docs/configuration.md's table but read by nothing: \(unknown)")
+    }
+}
