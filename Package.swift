@@ -193,6 +193,7 @@ let package = Package(
             dependencies: [
                 "PortvaktServer",
                 "PortvaktProtocol",
+                "PortvaktModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OTel", package: "swift-otel"),
             ]

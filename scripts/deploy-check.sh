@@ -65,8 +65,8 @@ for command in $top; do
     grep -qE "(^|[^a-z-])$sub([^a-z-]|$)" <<<"$rows" || { echo "deploy check: docs/operations.md does not name portvakt-server $command $sub" >&2; exit 1; }
   done
 done
-for command in $(grep -oE '`(echo [^`]*\| )?portvakt-server [a-z-]+' <<<"$table" | grep -oE 'portvakt-server [a-z-]+' | cut -d' ' -f2 | sort -u); do
-  grep -qx "$command" <<<"$top" || { echo "deploy check: docs/operations.md names portvakt-server $command, which does not exist" >&2; exit 1; }
+for command in $(grep -oE '`(echo [^`]*\| )?portvakt-server [a-z][a-z-]*' <<<"$table" | grep -oE 'portvakt-server [a-z][a-z-]*' | cut -d' ' -f2 | sort -u); do
+  grep -qxF -- "$command" <<<"$top" || { echo "deploy check: docs/operations.md names portvakt-server $command, which does not exist" >&2; exit 1; }
 done
 echo "deploy check: docs/operations.md's commands table names every command and subcommand, and only those"
 

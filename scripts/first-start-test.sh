@@ -2,12 +2,13 @@
 # docs/operations.md, "First start", followed step by step in production mode on PostgreSQL
 # (issue 60), with only what it says: the shipped deploy files (portvakt.env.example,
 # clients.example.json, portvakt-admin, the unit's credential names), an /etc/portvakt of this
-# script's own, and the standalone sandox standing in for BankID and Vipps (registered as the
+# script's own, and the standalone sandbox standing in for BankID and Vipps (registered as the
 # steps say: BankID with the public key `bankid public-key` prints). The service is run as the
 # unit runs it: the environment file and the credentials folder (portvakt-admin gives both, as
 # systemd's EnvironmentFile= and LoadCredential= do; no systemd runs here). Also: an operator
-# command before `migrate` is refused (69); `serve` with the providers away stops (78), starts with
-# --start-without-providers and /health/ready shows them unreachable.
+# command before `migrate` is refused (69); `serve` with the providers away starts and
+# /health/ready shows them unreachable; a discovery URL that is not the provider's stops it (78)
+# unless --start-without-providers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
@@ -100,24 +101,35 @@ python3 -c "import glob,json,sys; m=json.load(open(sorted(glob.glob(sys.argv[1] 
 
 # The unit's credentials are the files the steps made, one for one.
 unit_names=$(grep -oE '^LoadCredential=[^:]+' deploy/portvakt.service | cut -d= -f2 | sort)
-folder_names=$(ls "$credentials" | grep -v '^PORTVAKT_SMTP_URL$' | sort)
+folder_names=$(ls "$credentials" | sort)
 [ "$unit_names" = "$folder_names" ] || fail "the unit loads [$unit_names], the steps made [$folder_names]"
 step "7. the unit's LoadCredential lines name exactly the credentials the steps made"
 
-# 9. Start. First with the providers away: 78, then anyway with the flag; then for real.
-kill -TERM "$sandbox_pid"; wait "$sandbox_pid" 2>/dev/null || true
+# 9. Start, as the unit starts it: the environment file's settings and the credentials folder
+# (EnvironmentFile= and LoadCredential=; portvakt-admin refuses to run serve as root).
+unit_serve() { # LOG [ARGS…]: portvakt-server serve in the background; sets $serve_pid
+  local log=$1; shift
+  (
+    while IFS= read -r line; do
+      case $line in ''|'#'*) continue ;; esac
+      export "${line%%=*}=${line#*=}"
+    done <"$etc/portvakt.env"
+    exec env -u TEST_POSTGRES_URL -u TEST_PG_DIR -u TEST_PG_BINDIR -u TEST_PORTS CREDENTIALS_DIRECTORY="$credentials" "$binary" serve "$@"
+  ) >"$log" 2>&1 &
+  serve_pid=$!; pids+=("$serve_pid")
+}
 admin serve
-expect 78 "9. serve with BankID and Vipps away stops (78)"
-grep -qF "BankID (PORTVAKT_BANKID_*) is unreachable" <<<"$err" || fail "the refusal does not name BankID"
-PORTVAKT_ADMIN_ENV="$etc/portvakt.env" PORTVAKT_ADMIN_CREDENTIALS="$credentials" PORTVAKT_ADMIN_SERVER="$binary" \
-  env -u TEST_POSTGRES_URL -u TEST_PG_DIR -u TEST_PG_BINDIR -u TEST_PORTS deploy/portvakt-admin serve --start-without-providers >"$work/serve.log" 2>&1 &
-serve_pid=$!; pids+=("$serve_pid")
-[ "$(wait_for_200 "$public/health/ready")" = 200 ] || fail "serve --start-without-providers did not become ready"
+expect 64 "9. portvakt-admin never runs serve as root"
+# With BankID and Vipps away (the sandbox stopped): it starts, says so, and /health/ready shows it.
+kill -TERM "$sandbox_pid"; wait "$sandbox_pid" 2>/dev/null || true
+unit_serve "$work/serve-away.log"
+[ "$(wait_for_200 "$public/health/ready")" = 200 ] || fail "serve with the providers away did not become ready"
 ready=$(curl -s "$public/health/ready")
-python3 -c "import json,sys; r=json.loads(sys.argv[1]); assert r['providers']['bankid']['state']=='unreachable' and r['providers']['vipps']['state']=='unreachable', r" "$ready" \
+python3 -c "import json,sys; r=json.loads(sys.argv[1]); p=r['providers']; assert p['bankid']['state']=='unreachable' and p['vipps']['state']=='unreachable' and 'detail' not in p['bankid'], r" "$ready" \
   || fail "/health/ready does not show the providers away: $ready"
+grep -q "identity provider does not answer" "$work/serve-away.log" || fail "the start did not say BankID is away"
 kill -TERM "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
-step "9. --start-without-providers starts, and /health/ready says both are unreachable"
+step "9. with BankID and Vipps away it starts anyway, says so, and /health/ready shows them unreachable (no detail)"
 
 (exec env -i PATH="$PATH" PORTVAKT_PORT="$sandbox_port" PORTVAKT_SANDBOX_ADMIN_TOKEN="$sandbox_token" "$binary" sandbox >>"$work/sandbox.log" 2>&1) &
 pids+=("$!")
@@ -125,9 +137,23 @@ pids+=("$!")
 # The sandbox forgets its clients when it stops: registered again, as at step 4 and 5.
 register "$(python3 -c 'import json,sys; print(json.dumps({"provider":"bankid","client_id":"portvakt-bankid","token_endpoint_auth_method":"private_key_jwt","jwks":sys.argv[1],"redirect_uris":[sys.argv[2]+"/oauth/callback/bankid"]}))' "$jwks" "$public")"
 register "{\"provider\":\"vipps\",\"client_id\":\"portvakt-vipps\",\"client_secret\":\"$vipps_secret\",\"redirect_uris\":[\"$public/oauth/callback/vipps\"]}"
-PORTVAKT_ADMIN_ENV="$etc/portvakt.env" PORTVAKT_ADMIN_CREDENTIALS="$credentials" PORTVAKT_ADMIN_SERVER="$binary" \
-  env -u TEST_POSTGRES_URL -u TEST_PG_DIR -u TEST_PG_BINDIR -u TEST_PORTS deploy/portvakt-admin serve >"$work/serve.log" 2>&1 &
-pids+=("$!")
+
+# A discovery URL that is not the provider's own (its document names another issuer): 78.
+cp "$etc/portvakt.env" "$work/portvakt.env.right"
+sed -i "s#^PORTVAKT_BANKID_DISCOVERY_URL=.*#&?realm=another#" "$etc/portvakt.env"
+unit_serve "$work/serve-wrong.log"
+code=0; wait "$serve_pid" || code=$?
+err=$(grep -v '^{' "$work/serve-wrong.log" || true)
+expect 78 "9. a BankID discovery URL whose document names another issuer stops the start (78)"
+grep -qF "BankID (PORTVAKT_BANKID_*) is misconfigured: the discovery document's issuer" <<<"$err" || fail "the refusal does not say why"
+unit_serve "$work/serve-anyway.log" --start-without-providers
+[ "$(wait_for_200 "$public/health/ready")" = 200 ] || fail "serve --start-without-providers did not become ready"
+curl -s "$public/health/ready" | grep -q '"misconfigured"' || fail "/health/ready does not show BankID misconfigured"
+kill -TERM "$serve_pid"; wait "$serve_pid" 2>/dev/null || true
+cp "$work/portvakt.env.right" "$etc/portvakt.env"
+step "9. --start-without-providers starts anyway, and /health/ready says misconfigured"
+
+unit_serve "$work/serve.log"
 [ "$(wait_for_200 "$public/health/ready")" = 200 ] || fail "serve did not become ready"
 ready=$(curl -s "$public/health/ready")
 python3 -c "import json,sys; r=json.loads(sys.argv[1]); assert r['database']=='reachable' and all(p['state']=='reachable' for p in r['providers'].values()), r" "$ready" \

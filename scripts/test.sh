@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test: unit and storage tests on SQLite and on a throwaway PostgreSQL, PortvaktKit's DocC catalog, a smoke test of
-# the real server binary on both databases, SIGTERM under load, the deployment files, schemathesis against /openapi.json, the web portal in Chromium with axe-core, a soak of unread request bodies (sockets and memory back
+# the real server binary on both databases, PostgreSQL over TLS, the operator's first start, SIGTERM under load, the deployment files, schemathesis against /openapi.json, the web portal in Chromium with axe-core, a soak of unread request bodies (sockets and memory back
 # to baseline), an independent OIDC client (Python Authlib)
 # against its sandbox, spans over OTLP to a local receiver (opentelemetry-proto), an independent SCIM client (Python scim2-client) against /scim/v2, Apache's mod_auth_openidc at its defaults as a web relying party, and the end-to-end suite of the `portvakt` CLI on both databases. When CI=true, a missing PostgreSQL or Authlib fails.
 set -euo pipefail
@@ -133,6 +133,10 @@ start_second_lane
 within 10 scripts/docs-check.sh
 within 10 scripts/smoke-test.sh
 within 10 scripts/going-live-test.sh
+# DATABASE_URL as libpq reads it, against a PostgreSQL with ssl=on (issue 60).
+within 5 scripts/postgres-tls-test.sh
+# docs/operations.md's "First start", step by step in production on PostgreSQL (issue 60).
+within 5 scripts/first-start-test.sh
 within 10 scripts/deploy-check.sh
 within 10 scripts/openapi-test.sh
 within 15 scripts/browser-test.sh

@@ -37,6 +37,7 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isNotFound: Bool { code == .notFound }
     public var isLimitReached: Bool { code == .limitReached }
     public var isUnavailable: Bool { code == .unavailable }
+    public var isSchemaTooNew: Bool { code == .schemaTooNew }
 
     public var description: String {
         switch code {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import OTel
 import PortvaktCore
+import PortvaktModels
 import PortvaktServer
 
 /// Reads the configuration and sets up redacting logs; a bad setting or a failed start ends the
@@ -33,6 +34,9 @@ func withStartup(_ mode: ServerConfiguration.Environment, _ body: (ServerConfigu
         throw ExitCode(78)
     } catch let error as StartupError {
         FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(error.description))\n".utf8))
+        throw ExitCode(69)
+    } catch let error as StoreError where error.isSchemaTooNew {
+        FileHandle.standardError.write(Data("portvakt-server: \(error.description)\n".utf8))
         throw ExitCode(69)
     } catch let error as SchemaNotCurrent {
         FileHandle.standardError.write(Data("portvakt-server: \(error.description)\n".utf8))

@@ -1,6 +1,6 @@
 import Foundation
 import PortvaktModels
-import PortvaktStorage
+@testable import PortvaktStorage
 import SQLKit
 import PortvaktTestSupport
 import Testing
@@ -49,6 +49,42 @@ struct MigrationTests {
             }
             await #expect(throws: StoreError.schemaTooNew("999")) {
                 try await Migrator(driver: store.driver, logger: TestDatabase.logger).migrate()
+            }
+        }
+    }
+}
+
+/// Rolling upgrades (issue 60 item 5): the next release's migrations only add, so this release
+/// keeps serving on its schema; a contract step (`contracts`) makes it stop instead.
+@Suite("Rolling upgrades")
+struct RollingUpgradeTests {
+    static func next(contracts: Bool) -> Migration {
+        let version = Migration.all.last!.version + 1
+        return Migration(version: version, name: "the next release's", apply: { db in
+            try await db.raw(contracts ? "DROP TABLE consents" : "CREATE TABLE next_release_notes (id BIGINT PRIMARY KEY)").run()
+        }, contracts: contracts)
+    }
+
+    @Test("After the next release's expand migration this release still migrates (nothing to do) and its commands find the schema current; after a contract step both refuse", arguments: TestDatabase.kinds)
+    func previousReleaseBesideTheNext(kind: DatabaseKind) async throws {
+        for contracts in [false, true] {
+            try await TestDatabase.withEmptyDatabase(kind) { open in
+                let driver = try await open()
+                try await driver.whileRunning {
+                    let this = Migrator(driver: driver, logger: TestDatabase.logger)
+                    #expect(try await this.pendingVersions() == Migration.all.map(\.version), "an empty database lacks every migration, and asking creates nothing")
+                    #expect(try await this.pendingVersions().count == Migration.all.count)
+                    _ = try await this.migrate()
+                    let next = Migrator(driver: driver, migrations: Migration.all + [Self.next(contracts: contracts)], logger: TestDatabase.logger)
+                    #expect(try await next.migrate() == [Migration.all.last!.version + 1])
+                    if contracts {
+                        await #expect(throws: StoreError.schemaTooNew(String(Migration.all.last!.version + 1))) { try await this.migrate() }
+                        await #expect(throws: StoreError.schemaTooNew(String(Migration.all.last!.version + 1))) { try await this.pendingVersions() }
+                    } else {
+                        #expect(try await this.migrate() == [])
+                        #expect(try await this.pendingVersions() == [])
+                    }
+                }
             }
         }
     }

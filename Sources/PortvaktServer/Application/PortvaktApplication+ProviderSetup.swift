@@ -10,13 +10,13 @@ import PortvaktModels
 extension PortvaktApplication {
     /// The public half of BankID's `private_key_jwt` key (`PORTVAKT_BANKID_PRIVATE_KEY`) as a
     /// JWK Set, to hand to BankID; the `kid` is the one Portvakt's client assertions carry.
-    /// - Throws: ``OperatorError`` (65) when BankID is configured with a client secret, or not at all.
+    /// - Throws: ``ConfigurationError`` (78) when BankID is configured with a client secret, or not at all.
     public static func bankIDPublicKeys(configuration: ServerConfiguration) throws -> String {
         guard let bankid = configuration.upstreams[.bankid] else {
-            throw OperatorError.badData("BankID is not configured (PORTVAKT_BANKID_DISCOVERY_URL, PORTVAKT_BANKID_CLIENT_ID, PORTVAKT_BANKID_PRIVATE_KEY)")
+            throw ConfigurationError("BankID is not configured (PORTVAKT_BANKID_DISCOVERY_URL, PORTVAKT_BANKID_CLIENT_ID, PORTVAKT_BANKID_PRIVATE_KEY)")
         }
         guard case .privateKey(let key) = bankid.authentication else {
-            throw OperatorError.badData("BankID is configured with a client secret, not a key (PORTVAKT_BANKID_PRIVATE_KEY): there is no public key to hand over")
+            throw ConfigurationError("BankID is configured with a client secret, not a key (PORTVAKT_BANKID_PRIVATE_KEY): there is no public key to hand over")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -25,11 +25,11 @@ extension PortvaktApplication {
 
     /// Sends one mail now through `PORTVAKT_SMTP_URL` (not through the outbox), to see that the
     /// server takes it.
-    /// - Throws: ``OperatorError`` (64 for the address, 65 without SMTP settings); the SMTP
-    ///   server's refusal as it said it.
+    /// - Throws: ``OperatorError`` (64 for the address, 69 with the SMTP server's refusal);
+    ///   ``ConfigurationError`` (78) without SMTP settings.
     public static func sendTestMail(configuration: ServerConfiguration, to recipient: String) async throws {
         guard let smtp = configuration.smtp else {
-            throw OperatorError.badData("no PORTVAKT_SMTP_URL: mail is not delivered (docs/configuration.md, \"Mail\")")
+            throw ConfigurationError("no PORTVAKT_SMTP_URL: mail is not delivered (docs/configuration.md)")
         }
         let address: MailAddress
         do {

@@ -87,6 +87,7 @@ public enum PortvaktApplication {
             services: [
                 InProcessBinding(http: inProcess), driver, AuditLinkService(store: store, readiness: readiness, logger: logger),
                 http, ExpiryPurgeService(store: store, readiness: readiness, logger: logger),
+                ProviderWatch(upstreams: services.upstreams, logger: logger),
                 OutboxWorker(
                     store: store, cipher: keys.cipher, memberSystems: services.memberSystems, http: outbound, readiness: readiness,
                     maxAttempts: configuration.outboxMaxAttempts, logger: logger, now: clock

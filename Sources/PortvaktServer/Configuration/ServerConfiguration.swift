@@ -152,6 +152,10 @@ public struct ServerConfiguration: Sendable {
         guard stated == mode else {
             throw ConfigurationError("PORTVAKT_ENV is \(stated.rawValue), but this command runs in \(mode.rawValue) mode (`portvakt-server serve` is production, `portvakt-server dev` development)")
         }
+        // Kubernetes sets PORTVAKT_PORT=tcp://… for a Service named portvakt (a service link).
+        for name in ["PORTVAKT_PORT", "PORTVAKT_METRICS_PORT"] where settings[name]?.hasPrefix("tcp://") == true {
+            throw ConfigurationError("\(name) is a Kubernetes service link (tcp://…), not a port: set enableServiceLinks: false on the pod, or name the Service otherwise")
+        }
         let host = settings["PORTVAKT_HOST"] ?? "127.0.0.1"
         let port = try settings.parse("PORTVAKT_PORT", default: 8080, expected: "a port number from 0 to 65535") { Int($0).flatMap { (0...65535).contains($0) ? $0 : nil } }
         let dataDirectory = settings["PORTVAKT_DATA_DIR"] ?? "./.portvakt"

@@ -25,11 +25,27 @@ struct SettingsSource: Sendable {
     /// `PORTVAKT_*` and `OTEL_*` variables in the environment that nothing reads, sorted.
     let unknownNames: [String]
 
-    /// OpenTelemetry's variables that swift-otel's trace exporter reads itself.
-    static let exporterNames: Set<String> = Set(["OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_LOG_LEVEL", "OTEL_SWIFT_LOG_LEVEL", "OTEL_TRACES_SAMPLER_ARG"])
-        .union(["", "TRACES_"].flatMap { scope in
-            ["ENDPOINT", "HEADERS", "TIMEOUT", "COMPRESSION", "CERTIFICATE", "CLIENT_CERTIFICATE", "CLIENT_KEY"].map { "OTEL_EXPORTER_OTLP_\(scope)\($0)" }
-        })
+    /// OpenTelemetry's variables that swift-otel reads itself, and those a platform sets for
+    /// every service (the OpenTelemetry Operator's metrics and logs exporters among them), which
+    /// Portvakt, exporting traces only, leaves alone.
+    static let exporterNames: Set<String> = Set([
+        "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_LOG_LEVEL", "OTEL_SWIFT_LOG_LEVEL", "OTEL_TRACES_SAMPLER_ARG",
+        "OTEL_METRICS_EXPORTER", "OTEL_LOGS_EXPORTER", "OTEL_METRIC_EXPORT_INTERVAL", "OTEL_METRIC_EXPORT_TIMEOUT",
+        "OTEL_BLRP_SCHEDULE_DELAY", "OTEL_BLRP_EXPORT_TIMEOUT", "OTEL_BLRP_MAX_QUEUE_SIZE", "OTEL_BLRP_MAX_EXPORT_BATCH_SIZE",
+        "OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", "OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION",
+        "OTEL_SWIFT_METRICS_DEFAULT_DURATION_HISTOGRAM_BUCKETS", "OTEL_SWIFT_METRICS_DEFAULT_VALUE_HISTOGRAM_BUCKETS",
+    ]).union(["", "TRACES_", "METRICS_", "LOGS_"].flatMap { scope in
+        ["ENDPOINT", "HEADERS", "TIMEOUT", "COMPRESSION", "CERTIFICATE", "CLIENT_CERTIFICATE", "CLIENT_KEY", "INSECURE", "PROTOCOL"]
+            .map { "OTEL_EXPORTER_OTLP_\(scope)\($0)" }
+    })
+
+    /// What a platform sets beside the settings: Kubernetes's service links for a Service named
+    /// `portvakt…` (`PORTVAKT_SERVICE_HOST`, `PORTVAKT_PORT_8080_TCP_ADDR`) and the OpenTelemetry
+    /// Operator's `OTEL_RESOURCE_ATTRIBUTES_POD_NAME`.
+    static func isPlatformVariable(_ name: String) -> Bool {
+        name.hasPrefix("OTEL_RESOURCE_ATTRIBUTES_")
+            || name.firstMatch(of: /^PORTVAKT[A-Z0-9_]*_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT_[0-9]+_(TCP|UDP|SCTP)(_[A-Z]+)?)$/) != nil
+    }
     /// The `portvakt` command-line app's own variables, which may share a shell with the server.
     static let commandLineAppNames: Set<String> = ["PORTVAKT_SERVER", "PORTVAKT_BIOMETRY", "PORTVAKT_CLI_HOME"]
 
@@ -53,7 +69,7 @@ struct SettingsSource: Sendable {
         let alsoRead = Self.exporterNames.union(Self.commandLineAppNames).union([Self.fileSetting])
             .union(Self.secretNames.map { $0 + "_FILE" })
         unknownNames = environment.keys
-            .filter { ($0.hasPrefix("PORTVAKT_") || $0.hasPrefix("OTEL_")) && !knownNames.contains($0) && !alsoRead.contains($0) }
+            .filter { ($0.hasPrefix("PORTVAKT_") || $0.hasPrefix("OTEL_")) && !knownNames.contains($0) && !alsoRead.contains($0) && !Self.isPlatformVariable($0) }
             .sorted()
     }
 

@@ -36,5 +36,5 @@ struct HealthStatus: ResponseCodable {
     /// `reachable` or `unreachable`; nil before migration and while draining.
     var database: String? = nil
     /// Each configured provider's last known state (`bankid`, `vipps`).
-    var providers: [String: ProviderState]? = nil
+    var providers: [String: ProviderState.Published]? = nil
 }

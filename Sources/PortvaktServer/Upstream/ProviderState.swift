@@ -15,14 +15,22 @@ struct ProviderState: Sendable, Codable, Equatable {
     }
 
     let state: Condition
-    /// Why, in one line without secrets; nil when reachable.
+    /// Why, in one line without secrets; nil when reachable. Logged, never in `/health/ready`:
+    /// it names the provider's addresses and what it lists.
     let detail: String?
     /// Seconds since 1970.
     let checkedAt: Int
 
-    enum CodingKeys: String, CodingKey {
-        case state, detail
-        case checkedAt = "checked_at"
+    /// What `/health/ready` shows anyone: the state and when it was seen.
+    var published: Published { Published(state: state, checkedAt: checkedAt) }
+
+    struct Published: Sendable, Codable, Equatable {
+        let state: Condition
+        let checkedAt: Int
+        enum CodingKeys: String, CodingKey {
+            case state
+            case checkedAt = "checked_at"
+        }
     }
 }
 
@@ -31,7 +39,7 @@ extension UpstreamSettings {
     /// Discovery §4.3: the issuer must be the address the document came from, minus its path.
     func misfit(_ document: OpenIDProviderMetadata) -> String? {
         let issuer = document.issuer.hasSuffix("/") ? String(document.issuer.dropLast()) : document.issuer
-        guard issuer + "/.well-known/openid-configuration" == discoveryURL else {
+        guard Self.normalised(issuer + "/.well-known/openid-configuration") == Self.normalised(discoveryURL) else {
             return "the discovery document's issuer \(document.issuer) is not the address it came from (\(discoveryURL))"
         }
         let method = switch authentication {
@@ -41,10 +49,24 @@ extension UpstreamSettings {
         if let methods = document.tokenEndpointAuthMethodsSupported, !methods.contains(method) {
             return "the provider does not accept \(method) at its token endpoint (it lists \(methods.joined(separator: ", ")))"
         }
-        if let offered = document.scopesSupported {
-            let missing = scopes.filter { !offered.contains($0) }
-            if !missing.isEmpty { return "the provider does not list the scopes \(missing.joined(separator: ", ")) (register them for this client)" }
-        }
         return nil
+    }
+
+    /// The scopes Portvakt asks for that the document does not list: a warning only, since
+    /// `scopes_supported` may list fewer than the provider grants (OpenID Connect Discovery §3).
+    func unlistedScopes(_ document: OpenIDProviderMetadata) -> [String] {
+        guard let offered = document.scopesSupported else { return [] }
+        return scopes.filter { !offered.contains($0) }
+    }
+
+    /// A URL as compared: scheme and host in lower case, the default port left out, no trailing `/`.
+    static func normalised(_ text: String) -> String {
+        guard var components = URLComponents(string: text) else { return text }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if (components.scheme == "https" && components.port == 443) || (components.scheme == "http" && components.port == 80) { components.port = nil }
+        var result = components.string ?? text
+        while result.hasSuffix("/") { result.removeLast() }
+        return result
     }
 }

@@ -16,13 +16,16 @@ actor UpstreamDirectory {
     }
 
     /// Each configured provider's last known state, by name (`/health/ready`).
-    func states() async -> [String: ProviderState] {
-        var states: [String: ProviderState] = [:]
+    func states() async -> [String: ProviderState.Published] {
+        var states: [String: ProviderState.Published] = [:]
         for (kind, provider) in providers {
-            if let state = await provider.state { states[kind.rawValue] = state }
+            if let state = await provider.state { states[kind.rawValue] = state.published }
         }
         return states
     }
+
+    /// The providers configured by settings (not the sandbox's), to be watched.
+    var all: [UpstreamProvider] { Array(providers.values) }
 
     func setBankIDOrders(_ service: any BankIDOrderService) {
         bankIDOrders = service

@@ -19,6 +19,14 @@ actor UpstreamProvider {
     private var keys: (collection: JWTKeyCollection, kids: Set<String>, fetchedAt: Date)?
     /// What the last look at the provider found; nil before any.
     private(set) var state: ProviderState?
+    /// The scopes Portvakt asks for that the provider's document does not list (logged at start).
+    private(set) var unlistedScopes: [String] = []
+
+    /// Keeps `found` unless a later look has been recorded already (the actor lets looks overlap).
+    private func record(_ found: ProviderState) {
+        if let state, state.checkedAt > found.checkedAt { return }
+        state = found
+    }
 
     init(settings: UpstreamSettings, http: any OutboundHTTP, timeout: Duration) {
         self.settings = settings
@@ -128,7 +136,10 @@ actor UpstreamProvider {
         if let keys, now.timeIntervalSince(keys.fetchedAt) < 10 { throw .rejected("ID token kid is unknown") }
         let metadata = try await currentMetadata(now: now)
         let (status, data) = try await send(metadata.jwksURI, method: .GET)
-        guard status == .ok else { throw .unavailable("JWKS answered \(status.code)") }
+        guard status == .ok else {
+            record(ProviderState(state: .unreachable, detail: "its keys (jwks_uri) answered \(status.code)", checkedAt: Int(now.timeIntervalSince1970)))
+            throw .unavailable("JWKS answered \(status.code)")
+        }
         guard let jwks = try? JSONDecoder().decode(JWKS.self, from: data) else { throw .unavailable("JWKS is malformed") }
         let collection = JWTKeyCollection()
         do {
@@ -151,14 +162,15 @@ actor UpstreamProvider {
             guard status == .ok else { throw UpstreamError.unavailable("discovery answered \(status.code)") }
             guard let value = try? JSONDecoder().decode(OpenIDProviderMetadata.self, from: data) else { throw UpstreamError.unavailable("discovery document is malformed") }
             metadata = (value, now)
+            unlistedScopes = settings.unlistedScopes(value)
             if let misfit = settings.misfit(value) {
-                state = ProviderState(state: .misconfigured, detail: misfit, checkedAt: Int(now.timeIntervalSince1970))
-            } else if state?.state != .reachable {
-                state = ProviderState(state: .reachable, detail: nil, checkedAt: Int(now.timeIntervalSince1970))
+                record(ProviderState(state: .misconfigured, detail: misfit, checkedAt: Int(now.timeIntervalSince1970)))
+            } else {
+                record(ProviderState(state: .reachable, detail: nil, checkedAt: Int(now.timeIntervalSince1970)))
             }
             return value
         } catch {
-            state = ProviderState(state: .unreachable, detail: error.description, checkedAt: Int(now.timeIntervalSince1970))
+            record(ProviderState(state: .unreachable, detail: error.description, checkedAt: Int(now.timeIntervalSince1970)))
             throw error
         }
     }
@@ -174,12 +186,12 @@ actor UpstreamProvider {
             if let state, state.state == .misconfigured { return state }
             let (status, data) = try await send(document.jwksURI, method: .GET)
             guard status == .ok, let jwks = try? JSONDecoder().decode(JWKS.self, from: data), !jwks.keys.isEmpty else {
-                state = ProviderState(state: .unreachable, detail: "its keys (jwks_uri) answered \(status.code) without a usable key", checkedAt: at)
+                record(ProviderState(state: .unreachable, detail: "its keys (jwks_uri) answered \(status.code) without a usable key", checkedAt: at))
                 return state!
             }
-            state = ProviderState(state: .reachable, detail: nil, checkedAt: at)
+            record(ProviderState(state: .reachable, detail: nil, checkedAt: at))
         } catch {
-            state = ProviderState(state: .unreachable, detail: error.description, checkedAt: at)
+            record(ProviderState(state: .unreachable, detail: error.description, checkedAt: at))
         }
         return state!
     }
@@ -214,7 +226,9 @@ actor UpstreamProvider {
             let buffer = try await response.body.collect(upTo: 1024 * 1024)
             return (response.status, Data(buffer: buffer))
         } catch {
-            throw .unavailable("no answer from \(settings.provider.rawValue) (\(type(of: error)))")
+            let reason = "no answer from \(settings.provider.rawValue) (\(type(of: error)))"
+            record(ProviderState(state: .unreachable, detail: reason, checkedAt: Int(Date().timeIntervalSince1970)))
+            throw .unavailable(reason)
         }
     }
 }

@@ -46,7 +46,8 @@ extension PostgresURL {
             case "3D000": return lasting("the database \(database) does not exist at \(place)")
             case "57P03": return passing("the database at \(place) is starting up")
             case "53300": return passing("the database at \(place) has no free connection: \(said)")
-            default: return lasting("the database at \(place) refused the connection: \(said) (SQLSTATE \(state))")
+            // Another refusal (an administrator's shutdown, say) may pass: waited out.
+            default: return passing("the database at \(place) refused the connection: \(said) (SQLSTATE \(state))")
             }
         case .authMechanismRequiresPassword:
             return lasting("the database at \(place) asks user \(username) for a password, and DATABASE_URL gives none")
@@ -74,7 +75,8 @@ extension PostgresURL {
             if text.contains("CERTIFICATE_REQUIRED") || text.contains("BAD_CERTIFICATE") || text.contains("UNKNOWN_CA") {
                 return lasting("the TLS handshake with \(place) failed: the database refused the client certificate (sslcert)")
             }
-            return lasting("the TLS handshake with \(place) failed (\(Self.shortReason(text)))")
+            // A handshake cut short by a restarting server may work on the next try.
+            return passing("the TLS handshake with \(place) failed (\(Self.shortReason(text)))")
         case let error as ChannelError:
             if case .connectTimeout = error { return passing("no answer from \(place) within \(connectTimeout) (connect_timeout)") }
             return passing("cannot connect to \(place): \(error)")

@@ -25,6 +25,10 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         case tcp(host: String, port: Int)
         /// libpq's `host=/run/postgresql`: the folder that holds the socket `.s.PGSQL.PORT`.
         case socket(folder: String, port: Int)
+
+        var isSocket: Bool {
+            if case .socket = self { true } else { false }
+        }
     }
 
     public let endpoint: Endpoint
@@ -32,9 +36,12 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     let password: String?
     public let database: String
     public let tls: TLSMode
-    /// `sslrootcert`: the CA file that signs the server's certificate; nil (or `system`): the
-    /// system's trust store.
+    /// `sslrootcert`: the CA file that signs the server's certificate; nil: the system's trust
+    /// store (libpq's `sslrootcert=system`), which only `verify-full` may use: any public CA signs
+    /// a certificate for somebody's own domain, so only the host name makes it the database's.
     public let rootCertificateFile: String?
+    /// What the handshake offers and checks, read once (the certificate files too); nil: no TLS.
+    let handshake: TLSConfiguration?
     let clientCertificateFile: String?
     let clientKeyFile: String?
     public let connectTimeout: Duration
@@ -45,6 +52,15 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     /// The parameters read; libpq's others are refused by name.
     static let parameters: Set<String> = [
         "host", "port", "dbname", "user", "password", "sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
+    ]
+    /// libpq's other keywords: named when refused. Anything else is not named, since it may be a
+    /// piece of a password with an unescaped `&` in it.
+    static let otherLibpqKeywords: Set<String> = [
+        "hostaddr", "passfile", "require_auth", "channel_binding", "options", "fallback_application_name", "keepalives",
+        "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout", "replication", "gssencmode",
+        "sslnegotiation", "sslcompression", "sslpassword", "sslcertmode", "sslcrl", "sslcrldir", "sslsni", "requirepeer",
+        "ssl_min_protocol_version", "ssl_max_protocol_version", "krbsrvname", "gsslib", "gssdelegation", "service",
+        "target_session_attrs", "load_balance_hosts", "client_encoding",
     ]
 
     /// The host, or for a socket its folder: what the URL says the database's machine is.
@@ -62,9 +78,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
     }
 
     /// A socket is on this machine by definition; a host when it is a loopback address.
-    public var isSocket: Bool {
-        if case .socket = endpoint { true } else { false }
-    }
+    public var isSocket: Bool { endpoint.isSocket }
 
     /// - Throws: ``PostgresURLError`` naming what is wrong, never the password.
     public init(_ text: String) throws(PostgresURLError) {
@@ -74,13 +88,15 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] {
             guard Self.parameters.contains(item.name) else {
-                throw PostgresURLError("has the parameter \(item.name), which Portvakt does not read (it reads \(Self.parameters.sorted().joined(separator: ", ")))")
+                let named = Self.otherLibpqKeywords.contains(item.name) ? "the parameter \(item.name)" : "a parameter"
+                throw PostgresURLError("has \(named), which Portvakt does not read (it reads \(Self.parameters.sorted().joined(separator: ", ")))")
             }
             guard query[item.name] == nil else { throw PostgresURLError("gives the parameter \(item.name) twice") }
             query[item.name] = item.value ?? ""
         }
 
-        let hostText = query["host"] ?? components.host.map { $0.removingPercentEncoding ?? $0 } ?? ""
+        // The authority's parts decoded once, as libpq does (a `%41` in a password stays `%41` once decoded).
+        let hostText = query["host"] ?? components.percentEncodedHost.map { $0.removingPercentEncoding ?? $0 } ?? ""
         guard !hostText.isEmpty else {
             throw PostgresURLError("has no host (a name, an address, or host=/run/postgresql for the local socket)")
         }
@@ -89,11 +105,11 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         guard let port = Int(portText), (1...65535).contains(port) else { throw PostgresURLError("has a port that is not a number from 1 to 65535") }
         endpoint = hostText.hasPrefix("/") ? .socket(folder: hostText, port: port) : .tcp(host: hostText, port: port)
 
-        let user = query["user"] ?? components.user.map { $0.removingPercentEncoding ?? $0 } ?? ""
+        let user = query["user"] ?? components.percentEncodedUser.map { $0.removingPercentEncoding ?? $0 } ?? ""
         guard !user.isEmpty else { throw PostgresURLError("has no user name") }
         username = user
-        password = query["password"] ?? components.password.map { $0.removingPercentEncoding ?? $0 }
-        let path = String(components.path.drop(while: { $0 == "/" }))
+        password = query["password"] ?? components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
+        let path = String(components.percentEncodedPath.drop(while: { $0 == "/" }))
         database = query["dbname"] ?? (path.removingPercentEncoding ?? path)
         guard !database.isEmpty else { throw PostgresURLError("has no database name after the host") }
 
@@ -104,11 +120,18 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
                 : "has an unknown sslmode (use disable, prefer, require, verify-ca or verify-full)")
         }
         tls = mode
-        let root = query["sslrootcert"].flatMap { $0.isEmpty || $0 == "system" ? nil : $0 }
+        let root = query["sslrootcert"].flatMap { $0.isEmpty ? nil : $0 }
         if root != nil, mode == .disable || mode == .prefer {
             throw PostgresURLError("has sslrootcert, which sslmode=\(mode.rawValue) never checks: use verify-ca or verify-full")
         }
-        rootCertificateFile = root
+        // As libpq: the system's store only with the host name checked too.
+        if root == "system", mode != .verifyFull {
+            throw PostgresURLError("has sslrootcert=system, which is safe only with sslmode=verify-full (a public CA signs certificates for anybody's domain)")
+        }
+        if root == nil, mode == .verifyCA {
+            throw PostgresURLError("has sslmode=verify-ca without sslrootcert: give the CA that signs the database's certificate (the system's store is for verify-full)")
+        }
+        rootCertificateFile = root == "system" ? nil : root
         clientCertificateFile = query["sslcert"].flatMap { $0.isEmpty ? nil : $0 }
         clientKeyFile = query["sslkey"].flatMap { $0.isEmpty ? nil : $0 }
         guard (clientCertificateFile == nil) == (clientKeyFile == nil) else {
@@ -123,7 +146,9 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         }
         connectTimeout = .seconds(seconds)
         applicationName = query["application_name"].flatMap { $0.isEmpty ? nil : $0 }
-        _ = try tlsConfiguration()
+        handshake = try Self.tlsConfiguration(
+            tls, socket: endpoint.isSocket, root: rootCertificateFile, certificate: clientCertificateFile, key: clientKeyFile
+        )
     }
 
     /// Where the database is, without the credentials: safe to log.
@@ -139,29 +164,31 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
 
     /// What to offer and check in the handshake; nil for no TLS. Reads the certificate files, so a
     /// missing or unreadable one is refused at start rather than at the first connection.
-    func tlsConfiguration() throws(PostgresURLError) -> TLSConfiguration? {
+    private static func tlsConfiguration(
+        _ tls: TLSMode, socket: Bool, root: String?, certificate: String?, key: String?
+    ) throws(PostgresURLError) -> TLSConfiguration? {
         // libpq never uses TLS over a Unix-domain socket, whatever sslmode says.
-        guard tls != .disable, !isSocket else { return nil }
+        guard tls != .disable, !socket else { return nil }
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch tls {
         case .disable, .prefer:
             configuration.certificateVerification = .none
         case .require:
-            configuration.certificateVerification = rootCertificateFile == nil ? .none : .noHostnameVerification
+            configuration.certificateVerification = root == nil ? .none : .noHostnameVerification
         case .verifyCA:
             configuration.certificateVerification = .noHostnameVerification
         case .verifyFull:
             configuration.certificateVerification = .fullVerification
         }
-        if let rootCertificateFile {
-            configuration.trustRoots = .certificates(try Self.certificates(rootCertificateFile, parameter: "sslrootcert"))
+        if let root {
+            configuration.trustRoots = .certificates(try Self.certificates(root, parameter: "sslrootcert"))
         }
-        if let clientCertificateFile, let clientKeyFile {
-            configuration.certificateChain = try Self.certificates(clientCertificateFile, parameter: "sslcert").map { .certificate($0) }
+        if let certificate, let key {
+            configuration.certificateChain = try Self.certificates(certificate, parameter: "sslcert").map { .certificate($0) }
             do {
-                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: clientKeyFile, format: .pem))
+                configuration.privateKey = .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
             } catch {
-                throw PostgresURLError("has sslkey \(clientKeyFile), which cannot be read as a PEM private key (without a passphrase)")
+                throw PostgresURLError("has sslkey \(key), which cannot be read as a PEM private key (without a passphrase)")
             }
         }
         return configuration
@@ -178,7 +205,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
         var configuration: PostgresClient.Configuration
         switch endpoint {
         case .tcp(let host, let port):
-            let tls: PostgresClient.Configuration.TLS = switch (tls, try? tlsConfiguration()) {
+            let tls: PostgresClient.Configuration.TLS = switch (tls, handshake) {
             case (.disable, _), (_, nil): .disable
             case (.prefer, let settings?): .prefer(settings)
             case (_, let settings?): .require(settings)
@@ -201,7 +228,7 @@ public struct PostgresURL: Sendable, CustomStringConvertible {
             var configuration: PostgresConnection.Configuration
             switch endpoint {
             case .tcp(let host, let port):
-                let context = try tlsConfiguration().map { try NIOSSLContext(configuration: $0) }
+                let context = try handshake.map { try NIOSSLContext(configuration: $0) }
                 let tls: PostgresConnection.Configuration.TLS = switch (tls, context) {
                 case (.disable, _), (_, nil): .disable
                 case (.prefer, let context?): .prefer(context)

@@ -5,6 +5,21 @@ public struct Migration: Sendable {
     public let version: Int
     public let name: String
     let apply: @Sendable (any SQLDatabase) async throws -> Void
+    /// It removes or changes what the release before reads (a contract step): that release's
+    /// instances must stop before it runs. Otherwise it only adds (expand), and the release
+    /// before, whose newest migration is the one before this, keeps serving beside it.
+    var contracts = false
+
+    init(version: Int, name: String, apply: @escaping @Sendable (any SQLDatabase) async throws -> Void, contracts: Bool = false) {
+        self.version = version
+        self.name = name
+        self.apply = apply
+        self.contracts = contracts
+    }
+
+    /// The oldest newest-migration a release may have and still run with this one applied
+    /// (`portvakt_migrations.compatible_from`).
+    var compatibleFrom: Int { contracts ? version : version - 1 }
 
     /// Every migration this build knows, oldest first. Never edit one that has shipped: add another.
     public static let all: [Migration] = [

@@ -28,6 +28,7 @@ public struct Migrator: Sendable {
     public func migrate(now: Date = Date()) async throws -> [Int] {
         let migrations = self.migrations
         let driver = self.driver
+        let kind = driver.kind
         let applied = try await driver.withTransaction { database in
             try await driver.lockForMigration(database)
             try await database.create(table: Self.table).ifNotExists()
@@ -35,17 +36,15 @@ public struct Migrator: Sendable {
                 .column("name", type: .text, .notNull)
                 .column("applied_at", type: .bigint, .notNull)
                 .run()
-            let done = Set(try await database.select().column("version").from(Self.table)
-                .all().map { try $0.decode(column: "version", as: Int.self) })
-            if let newest = done.max(), newest > (migrations.map(\.version).max() ?? 0) {
-                throw StoreError.schemaTooNew(String(newest))
-            }
+            try await Self.addCompatibility(database, kind: kind)
+            let done = try await Self.applied(database)
+            try Self.checkCompatible(done, newestKnown: migrations.map(\.version).max() ?? 0)
             var applied: [Int] = []
-            for migration in migrations where !done.contains(migration.version) {
+            for migration in migrations where done[migration.version] == nil {
                 try await migration.apply(database)
                 try await database.insert(into: Self.table)
-                    .columns("version", "name", "applied_at")
-                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(now.millisecondsSince1970))
+                    .columns("version", "name", "applied_at", "compatible_from")
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(now.millisecondsSince1970), SQLBind(migration.compatibleFrom))
                     .run()
                 applied.append(migration.version)
             }
@@ -57,23 +56,56 @@ public struct Migrator: Sendable {
         return applied
     }
 
-    /// The migrations this build has that the database lacks; empty when it is current. The
-    /// operator's commands read this and never migrate: only `migrate` and `serve` change the
-    /// schema, so a command run during a rolling upgrade cannot take the old release's schema away.
+    /// The migrations this build has that the database lacks; empty when it is current. Only
+    /// reads: the operator's commands call it and never migrate (only `migrate` and `serve` change
+    /// the schema, so a command run during a rolling upgrade cannot take the old release's schema away).
+    /// - Throws: ``StoreError/schemaTooNew(_:)`` as ``migrate(now:)`` does.
     public func pendingVersions() async throws -> [Int] {
         let migrations = self.migrations
+        let kind = driver.kind
         return try await driver.withSession { database in
-            try await database.create(table: Self.table).ifNotExists()
-                .column("version", type: .bigint, .primaryKey(autoIncrement: false))
-                .column("name", type: .text, .notNull)
-                .column("applied_at", type: .bigint, .notNull)
-                .run()
-            let done = Set(try await database.select().column("version").from(Self.table)
-                .all().map { try $0.decode(column: "version", as: Int.self) })
-            if let newest = done.max(), newest > (migrations.map(\.version).max() ?? 0) {
-                throw StoreError.schemaTooNew(String(newest))
-            }
-            return migrations.map(\.version).filter { !done.contains($0) }
+            guard try await Self.tableExists(database, kind: kind) else { return migrations.map(\.version) }
+            let done = try await Self.applied(database)
+            try Self.checkCompatible(done, newestKnown: migrations.map(\.version).max() ?? 0)
+            return migrations.map(\.version).filter { done[$0] == nil }
+        }
+    }
+
+    /// Applied versions with the oldest release each leaves running (nil: recorded before the
+    /// column existed, by a release that knew them all).
+    private static func applied(_ database: any SQLDatabase) async throws -> [Int: Int?] {
+        var done: [Int: Int?] = [:]
+        for row in try await database.raw("SELECT version, compatible_from FROM \(unsafeRaw: table)").all() {
+            done[try row.decode(column: "version", as: Int.self)] = try row.decode(column: "compatible_from", as: Int?.self)
+        }
+        return done
+    }
+
+    /// A database ahead of this build is served only when every newer migration says it leaves
+    /// this build's schema in place (expand, then contract a release later).
+    private static func checkCompatible(_ done: [Int: Int?], newestKnown: Int) throws {
+        for (version, compatibleFrom) in done where version > newestKnown {
+            guard let compatibleFrom, compatibleFrom <= newestKnown else { throw StoreError.schemaTooNew(String(done.keys.max()!)) }
+        }
+    }
+
+    private static func tableExists(_ database: any SQLDatabase, kind: DatabaseKind) async throws -> Bool {
+        let query: SQLQueryString = kind == .postgres
+            ? "SELECT to_regclass(\(bind: table))::text AS name"
+            : "SELECT name FROM sqlite_master WHERE type = 'table' AND name = \(bind: table)"
+        let row = try await database.raw(query).first()
+        return try row?.decode(column: "name", as: String?.self) != nil
+    }
+
+    /// `compatible_from` on the migrations table, added once (release 1.0.0).
+    private static func addCompatibility(_ database: any SQLDatabase, kind: DatabaseKind) async throws {
+        if kind == .postgres {
+            try await database.raw("ALTER TABLE \(unsafeRaw: table) ADD COLUMN IF NOT EXISTS compatible_from bigint").run()
+            return
+        }
+        let columns = try await database.raw("PRAGMA table_info(\(unsafeRaw: table))").all().map { try $0.decode(column: "name", as: String.self) }
+        if !columns.contains("compatible_from") {
+            try await database.raw("ALTER TABLE \(unsafeRaw: table) ADD COLUMN compatible_from BIGINT").run()
         }
     }
 

@@ -65,7 +65,7 @@ struct OrganisationsApartTests {
             try await broker.scimCreate(LiveBroker.scimUser(
                 externalID: "plant-3", userName: "plant-3", given: "Sigrid", family: "Larsen", email: "attacker@example.org", personnummer: Self.sigridNumber
             ), token: nhf.token)
-            await #expect(throws: ConfigurationError.self, "a record with a number becomes an account only by BankID or Vipps") {
+            await #expect(throws: OperatorError.self, "a record with a number becomes an account only by BankID or Vipps") {
                 try await PortvaktApplication.setPassword(
                     configuration: broker.configuration, logger: TestDatabase.logger, email: "attacker@example.org", password: PasswordLoginTests.password
                 )
@@ -74,13 +74,13 @@ struct OrganisationsApartTests {
             let sigrid = try await broker.tokens(provider: "bankid", user: "sigrid")
             let sigridID = try await broker.userID(token: try #require(sigrid["access_token"] as? String))
             // Her account took NHF's record by her number, and her own organisation's address: NHF's address opens it not.
-            await #expect(throws: ConfigurationError.self, "still no password by NHF's address") {
+            await #expect(throws: OperatorError.self, "still no password by NHF's address") {
                 try await PortvaktApplication.setPassword(
                     configuration: broker.configuration, logger: TestDatabase.logger, email: "attacker@example.org", password: PasswordLoginTests.password
                 )
             }
             // Her own address neither: NHF, which she now belongs to as well, did not record it.
-            await #expect(throws: ConfigurationError.self, "an account that belongs elsewhere too gets no password by one organisation's address") {
+            await #expect(throws: OperatorError.self, "an account that belongs elsewhere too gets no password by one organisation's address") {
                 try await PortvaktApplication.setPassword(
                     configuration: broker.configuration, logger: TestDatabase.logger, email: "sigrid@sandbox.portvakt.test", password: PasswordLoginTests.password
                 )

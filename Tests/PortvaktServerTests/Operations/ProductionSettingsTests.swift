@@ -1,7 +1,7 @@
 import Foundation
 import PortvaktCore
 @testable import PortvaktServer
-import PortvaktStorage
+@testable import PortvaktStorage
 import Testing
 
 /// Issue 60: a `DATABASE_URL` read as libpq reads it, and settings that are never silently
@@ -32,6 +32,9 @@ struct ProductionSettingsTests {
         ("postgres://u:secretpw@h1,h2/db", "several hosts"),
         ("postgres://u:secretpw@h/db?connect_timeout=0", "connect_timeout"),
         ("postgres://u:secretpw@h/db?sslmode=require&sslmode=disable", "twice"),
+        ("postgres://u:secretpw@h/db?sslmode=verify-ca", "sslmode=verify-ca without sslrootcert"),
+        ("postgres://u:secretpw@h/db?sslmode=require&sslrootcert=system", "sslrootcert=system"),
+        ("postgres://u:secretpw@h/db?sslmode=require&pass=word&rest", "has a parameter,"),
     ])
     func refusedURL(text: String, named: String) {
         do {
@@ -45,13 +48,14 @@ struct ProductionSettingsTests {
 
     @Test("sslmode: disable, prefer and require encrypt without checking (require checks the chain with sslrootcert), verify-ca the chain, verify-full the name too")
     func modes() throws {
-        for mode in PostgresURL.TLSMode.allCases {
+        for mode in PostgresURL.TLSMode.allCases where mode != .verifyCA {
             let url = try PostgresURL("postgres://u@db.internal/portvakt?sslmode=\(mode.rawValue)")
             #expect(url.tls == mode)
             #expect(url.rootCertificateFile == nil)
         }
         #expect(try PostgresURL("postgres://u@db.internal/portvakt").tls == .prefer, "libpq's default")
         #expect(try PostgresURL("postgres://u@db.internal/portvakt?sslmode=verify-full&sslrootcert=system").rootCertificateFile == nil)
+        #expect(try PostgresURL("postgres://u:p%2541ss@db.internal/portvakt").password == "p%41ss", "decoded once, as libpq does")
         #expect(try PostgresURL("postgres://u@db.internal/portvakt?connect_timeout=12").connectTimeout == .seconds(12))
     }
 
@@ -89,10 +93,15 @@ struct ProductionSettingsTests {
             "PORTVAKT_LOGLEVEL": "debug", "PORTVAKT_QQQQQQQQQQQQQQQQQQ": "1",
             "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "portvakt",
             "PORTVAKT_SERVER": "http://localhost:8080", "PORTVAKT_PROXY_TRACE_HEADER": "x-proxy-traceparent",
+            // What Kubernetes and the OpenTelemetry Operator set beside the settings.
+            "PORTVAKT_SERVICE_HOST": "10.0.0.1", "PORTVAKT_SERVICE_PORT_HTTP": "8080", "PORTVAKT_PORT_8080_TCP_ADDR": "10.0.0.1",
+            "OTEL_METRICS_EXPORTER": "otlp", "OTEL_RESOURCE_ATTRIBUTES_POD_NAME": "portvakt-0", "OTEL_EXPORTER_OTLP_INSECURE": "true",
         ])
         #expect(configuration.warnings.count == 2, "\(configuration.warnings)")
         #expect(configuration.warnings.contains("PORTVAKT_LOGLEVEL is not a setting Portvakt reads (did you mean PORTVAKT_LOG_LEVEL?)"))
         #expect(configuration.warnings.contains("PORTVAKT_QQQQQQQQQQQQQQQQQQ is not a setting Portvakt reads"))
+        let link = #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_PORT": "tcp://10.0.0.1:8080"]) }
+        #expect(link?.description.contains("Kubernetes service link") == true)
     }
 }
 
