@@ -73,8 +73,7 @@ echo "deploy check: docs/operations.md's commands table names every command and 
 # The operator's path: portvakt-admin with the unit's environment file and credentials folder
 # (docs/operations.md, "First start"; scripts/first-start-test.sh follows all of it).
 grep -q '^EnvironmentFile=/etc/portvakt/portvakt.env$' deploy/portvakt.service \
-  && grep -q 'env_file=${PORTVAKT_ADMIN_ENV:-/etc/portvakt/portvakt.env}' deploy/portvakt-admin \
-  && grep -q 'credentials=${PORTVAKT_ADMIN_CREDENTIALS:-/etc/portvakt/credentials}' deploy/portvakt-admin \
+  && grep -q 'env_file=/etc/portvakt/portvakt.env credentials=/etc/portvakt/credentials' deploy/portvakt-admin \
   || { echo "deploy check: portvakt-admin and the unit must read the same environment file and credentials folder" >&2; exit 1; }
 for name in $(grep -oE '^LoadCredential=[^:]+:[^ ]+' deploy/portvakt.service | cut -d= -f2); do
   [ "${name#*:}" = "/etc/portvakt/credentials/${name%%:*}" ] || { echo "deploy check: the credential ${name%%:*} is not /etc/portvakt/credentials/${name%%:*}" >&2; exit 1; }
