@@ -6,6 +6,12 @@ import PortvaktCore
 import PortvaktModels
 import PortvaktServer
 
+/// The database cannot be reached, is not migrated, or a later release's migration needs this
+/// one stopped: exit 69 (EX_UNAVAILABLE).
+private func isDatabaseNotReady(_ error: any Error) -> Bool {
+    error is StartupError || error is SchemaNotCurrent || (error as? StoreError)?.isSchemaTooNew == true
+}
+
 /// Reads the configuration and sets up redacting logs; a bad setting or a failed start ends the
 /// process with one line on standard error and its exit code (docs/operations.md, "Exit codes"):
 /// 78 a setting, 69 the database cannot be reached or is not migrated, 1 anything else.
@@ -32,14 +38,8 @@ func withStartup(_ mode: ServerConfiguration.Environment, _ body: (ServerConfigu
     } catch let error as ConfigurationError {
         FileHandle.standardError.write(Data("portvakt-server: configuration error: \(error.description)\n".utf8))
         throw ExitCode(78)
-    } catch let error as StartupError {
-        FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(error.description))\n".utf8))
-        throw ExitCode(69)
-    } catch let error as StoreError where error.isSchemaTooNew {
-        FileHandle.standardError.write(Data("portvakt-server: \(error.description)\n".utf8))
-        throw ExitCode(69)
-    } catch let error as SchemaNotCurrent {
-        FileHandle.standardError.write(Data("portvakt-server: \(error.description)\n".utf8))
+    } catch let error where isDatabaseNotReady(error) {
+        FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(String(describing: error)))\n".utf8))
         throw ExitCode(69)
     } catch {
         FileHandle.standardError.write(Data("portvakt-server: \(Redactor.redact(String(describing: error)))\n".utf8))

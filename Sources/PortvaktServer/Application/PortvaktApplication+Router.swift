@@ -49,8 +49,9 @@ extension PortvaktApplication {
         metrics: MetricsRoutes?, sandboxMailbox: SandboxMailboxPage?, now clock: @escaping @Sendable () -> Date
     ) -> DeclaredRoutes {
         let routes = DeclaredRoutes()
-        var portal = PortalRoutes(portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled)
-        portal.methods = services.flows.methods
+        let portal = PortalRoutes(
+            portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled, methods: services.flows.methods
+        )
         portal.register(on: routes)
         AdminRoutes(portal: portal, services: services.administration).register(on: routes)
         PasswordInvitePage(invitations: services.invitations, address: services.address, pages: portal.pages).register(on: routes)

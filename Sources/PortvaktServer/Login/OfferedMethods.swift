@@ -18,12 +18,6 @@ struct OfferedMethods: Sendable, Equatable {
         bankIDOrders = sandbox || configuration.bankIDOrderAPI != nil
     }
 
-    init(bankID: Bool, vipps: Bool, bankIDOrders: Bool) {
-        self.bankID = bankID
-        self.vipps = vipps
-        self.bankIDOrders = bankIDOrders
-    }
-
     func offers(_ provider: IdentityProvider) -> Bool {
         switch provider {
         case .bankid: bankID

@@ -17,7 +17,7 @@ struct PortalRoutes {
     let account: AccountService
     let sandboxEnabled: Bool
     /// The ways in that are configured; the start page offers only them.
-    var methods = OfferedMethods(bankID: true, vipps: true, bankIDOrders: true)
+    let methods: OfferedMethods
     let pages = PortalPage.shared
 
     static let idleLifetime: TimeInterval = 30 * 60
