@@ -174,6 +174,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -196,7 +197,8 @@ let package = Package(
                 "PortvaktModels",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OTel", package: "swift-otel"),
-            ]
+            ],
+            plugins: ["VersionStamp"]
         ),
 
         // The command-line client on PortvaktKit with the Linux adapters; drives the end-to-end suite.
@@ -208,8 +210,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            plugins: ["VersionStamp"]
         ),
+
+        // `--version` names the git commit an executable is built from: the plugin writes it at
+        // build time with this tool, which reads .git itself.
+        .executableTarget(name: "portvakt-version-stamp"),
+        .plugin(name: "VersionStamp", capability: .buildTool(), dependencies: ["portvakt-version-stamp"]),
 
         // Load generator: logs in through the sandbox and rotates refresh tokens against a live server.
         .executableTarget(
@@ -320,6 +328,8 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]

@@ -37,6 +37,17 @@ admin() {
 }
 expect() { [ "$code" = "$1" ] || fail "$2: exit $code, expected $1"; step "$2"; }
 
+# 0. The release installed: its semantic version and the commit it was built from.
+release=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/PortvaktProtocol/PortvaktVersion.swift)
+expected_version="$release"
+if commit=$(git rev-parse HEAD 2>/dev/null); then expected_version="$release (commit $commit)"; fi
+for program in "$binary" "$(dirname "$binary")/portvakt"; do
+  version=$("$program" --version) || fail "$program --version failed"
+  [ "$version" = "$expected_version" ] || fail "$(basename "$program") --version printed '$version', expected '$expected_version'"
+done
+grep -q "^## $release " CHANGELOG.md || fail "CHANGELOG.md has no section for $release"
+step "--version: $expected_version"
+
 # 1. Install: the settings file from the example, the credentials folder, the clients file.
 mkdir -p "$credentials" "$work/var"; chmod 700 "$credentials"
 sed -e "s#^PORTVAKT_PUBLIC_URL=.*#PORTVAKT_PUBLIC_URL=$public#" -e "s#^PORTVAKT_PORT=.*#PORTVAKT_PORT=$port#" \

@@ -12,7 +12,7 @@ struct PortvaktCommand: AsyncParsableCommand {
         unavailable); 4 not logged in or the session has expired; 5 biometrics did not unlock (use BankID, Vipps or \
         password); 6 Portvakt could not be reached (writes stay queued); 7 the server refused (not allowed, step-up not given, not found).
         """,
-        version: PortvaktVersion.current,
+        version: PortvaktVersion.described(commit: BuildCommit.hash),
         subcommands: [
             Login.self, Unlock.self, Resume.self, Status.self, Biometrics.self, StepUp.self, Activities.self, Sync.self, Devices.self, Logout.self,
         ]

@@ -157,10 +157,18 @@ struct ConfigurationTests {
     @Test("Security review III, item 6: in production the provider discovery, order API and member-system URLs are https (http only on a loopback address, parsed, so 127.evil.example is not one)")
     func productionUpstreamsUseHTTPS() throws {
         let production = Self.productionSettings
+        // The order API over https takes the relying party's client certificate; HTTP Basic is the sandbox's.
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let relyingParty = try certificates.issue("relying-party", by: try certificates.authority("bankid-ca"))
         let upstreams: [(name: String, settings: (String) -> [String: String])] = [
             ("PORTVAKT_VIPPS_DISCOVERY_URL", { ["PORTVAKT_VIPPS_DISCOVERY_URL": $0, "PORTVAKT_VIPPS_CLIENT_ID": "portvakt", "PORTVAKT_VIPPS_CLIENT_SECRET": "vipps-secret"] }),
             ("PORTVAKT_BANKID_DISCOVERY_URL", { ["PORTVAKT_BANKID_DISCOVERY_URL": $0, "PORTVAKT_BANKID_CLIENT_ID": "portvakt", "PORTVAKT_BANKID_CLIENT_SECRET": "bankid-secret"] }),
-            ("PORTVAKT_BANKID_ORDER_API_URL", { ["PORTVAKT_BANKID_ORDER_API_URL": $0, "PORTVAKT_BANKID_ORDER_CLIENT_ID": "portvakt", "PORTVAKT_BANKID_ORDER_CLIENT_SECRET": "orders-secret"] }),
+            ("PORTVAKT_BANKID_ORDER_API_URL", {
+                $0.hasPrefix("https:")
+                    ? ["PORTVAKT_BANKID_ORDER_API_URL": $0, "PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE": relyingParty.certificate, "PORTVAKT_BANKID_ORDER_CLIENT_KEY_FILE": relyingParty.key]
+                    : ["PORTVAKT_BANKID_ORDER_API_URL": $0, "PORTVAKT_BANKID_ORDER_CLIENT_ID": "portvakt", "PORTVAKT_BANKID_ORDER_CLIENT_SECRET": "orders-secret"]
+            }),
             ("PORTVAKT_MEMBER_SYSTEMS", { ["PORTVAKT_MEMBER_SYSTEMS": "nhf=\($0)", "PORTVAKT_MEMBER_SYSTEM_SECRETS": "nhf=member-secret-0123456789"] }),
         ]
         for (name, settings) in upstreams {

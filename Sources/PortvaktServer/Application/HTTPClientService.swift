@@ -1,15 +1,18 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 
 /// The HTTP client the broker calls BankID and Vipps with: no redirects followed, and shut down
-/// with the server.
+/// with the server. The BankID order API has one of its own when it takes a client certificate.
 struct HTTPClientService: Service {
     let client: HTTPClient
 
-    init(timeout: Duration) {
+    init(timeout: Duration, tls: TLSConfiguration? = nil) {
         let seconds = TimeAmount(timeout)
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: seconds, read: seconds))
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow, timeout: .init(connect: seconds, read: seconds)
+        )
         configuration.httpVersion = .http1Only
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }

@@ -36,6 +36,8 @@ public enum PortvaktApplication {
         let store = PortvaktStore(driver: driver, auditKeys: keys.auditKeys)
         let http = HTTPClientService(timeout: configuration.upstreamTimeout)
         let network = NetworkHTTP(client: http.client)
+        // Its client certificate and BankID's CA are the order API's alone.
+        let ordersHTTP = configuration.bankIDOrderAPI?.transportSecurity.map { HTTPClientService(timeout: configuration.upstreamTimeout, tls: $0) }
         // The embedded sandbox keeps the server's time: its auth_time is what step-up freshness counts from.
         let sandbox = try configuration.sandboxEnabled ? Sandbox(configuration: configuration.sandboxConfiguration(logger: logger, now: clock)) : nil
         let outbound: any OutboundHTTP = sandbox == nil ? network : inProcess
@@ -101,7 +103,7 @@ public enum PortvaktApplication {
                 IndexKeyGuard(
                     store: store, fingerprint: keys.indexKeyFingerprint, sealingAuditKeyID: keys.auditKeys.currentID, readiness: readiness, logger: logger
                 ),
-            ] + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.metricsHost, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
+            ] + (ordersHTTP.map { [$0] } ?? []) + (configuration.metricsPort.map { [MetricsServer.application(port: $0, host: configuration.metricsHost, store: store, logger: logger, onRunning: onMetricsRunning)] } ?? []),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let publicURL = configuration.publicURL(listeningOn: port)
@@ -141,7 +143,8 @@ public enum PortvaktApplication {
                 configured, refusing: configuration.environment == .production && !configuration.startsWithoutProviders, logger: logger
             )
             if let orders = configuration.bankIDOrderAPI {
-                await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: outbound, timeout: configuration.upstreamTimeout))
+                let transport: any OutboundHTTP = ordersHTTP.map { NetworkHTTP(client: $0.client) } ?? outbound
+                await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: transport, timeout: configuration.upstreamTimeout))
             }
             if sandbox != nil, configuration.developmentSeed {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)

@@ -3,11 +3,12 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import PortvaktModels
 
 /// The relying-party API v6 over HTTP: `POST {base}/auth`, `/collect`, `/cancel` with JSON
-/// bodies. The relying party authenticates with HTTP Basic (the sandbox); the real API's mutual
-/// TLS is the HTTP client's configuration.
+/// bodies. The relying party authenticates with its client certificate, which the HTTP client
+/// presents (``BankIDOrderSettings/transportSecurity``), or with HTTP Basic (the sandbox).
 struct BankIDOrderAPI: BankIDOrderService {
     let settings: BankIDOrderSettings
     let http: any OutboundHTTP
@@ -62,8 +63,9 @@ struct BankIDOrderAPI: BankIDOrderService {
     private func post(_ method: String, _ body: [String: String], timeout: Duration) async throws(UpstreamError) -> Data {
         var request = HTTPClientRequest(url: "\(settings.baseURL)/\(method)")
         request.method = .POST
-        let credentials = Data("\(settings.clientID):\(settings.clientSecret)".utf8).base64EncodedString()
-        request.headers.add(name: "Authorization", value: "Basic \(credentials)")
+        if case .basic(let clientID, let secret) = settings.authentication {
+            request.headers.add(name: "Authorization", value: "Basic \(Data("\(clientID):\(secret)".utf8).base64EncodedString())")
+        }
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Accept", value: "application/json")
         guard let json = try? JSONEncoder().encode(body) else { throw .unavailable("could not encode the request") }
@@ -75,11 +77,28 @@ struct BankIDOrderAPI: BankIDOrderService {
             data = Data(buffer: try await response.body.collect(upTo: 256 * 1024))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .timedOut("\(method) did not answer within \(timeout)")
+        } catch let error as NIOSSLError {
+            throw .unavailable(handshakeFailure(error))
+        } catch let error as BoringSSLError {
+            throw .unavailable(handshakeFailure(error))
         } catch {
             throw .unavailable("no answer from the BankID order API (\(type(of: error)))")
         }
         guard response.status.code < 500 else { throw .unavailable("\(method) answered \(response.status.code)") }
         guard response.status == .ok else { throw .rejected("\(method) refused the request (\(response.status.code))") }
         return data
+    }
+
+    /// Why the TLS handshake failed, in the operator's terms (the API's certificate, or ours).
+    private func handshakeFailure(_ error: any Error) -> String {
+        let reason = "\(error)"
+        if reason.contains("CERTIFICATE_VERIFY_FAILED") {
+            let trusted = settings.trustsOwnAuthority ? "the CA in PORTVAKT_BANKID_ORDER_CA_FILE" : "the system's trusted certificates (PORTVAKT_BANKID_ORDER_CA_FILE names BankID's CA)"
+            return "the order API's certificate is not signed by \(trusted) or does not name its host"
+        }
+        if case .clientCertificate = settings.authentication {
+            return "the TLS handshake with the order API failed: it refused the client certificate (PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE) or the connection (\(reason))"
+        }
+        return "the TLS handshake with the order API failed: it may require a client certificate (\(reason))"
     }
 }

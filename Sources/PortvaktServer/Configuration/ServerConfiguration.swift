@@ -230,7 +230,7 @@ public struct ServerConfiguration: Sendable {
             sandboxEnabled: sandbox, sandboxAdminToken: adminToken, sandboxFaults: faults, logLevel: logLevel, databaseWait: .seconds(wait),
             encryptionKeys: settings["PORTVAKT_ENCRYPTION_KEYS"], indexKey: settings["PORTVAKT_INDEX_KEY"],
             upstreams: try UpstreamSettings.load(from: settings), upstreamTimeout: .seconds(upstreamTimeout),
-            bankIDOrderAPI: try BankIDOrderSettings.load(from: settings, startTimeout: .milliseconds(startTimeout)),
+            bankIDOrderAPI: try BankIDOrderSettings.load(from: settings, environment: mode, startTimeout: .milliseconds(startTimeout)),
             bankIDOrderStartTimeout: .milliseconds(startTimeout), lifetimes: lifetimes, bcryptCost: bcryptCost
         )
         configuration.warnings = unknown

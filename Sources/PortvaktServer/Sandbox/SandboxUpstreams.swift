@@ -43,7 +43,8 @@ enum SandboxUpstreams {
         let secret = randomToken()
         await sandbox.register(SandboxClient(provider: .bankid, clientID: clientID, clientSecret: secret, redirectURIs: []))
         let settings = BankIDOrderSettings(
-            baseURL: publicURL + sandbox.configuration.pathPrefix + "/bankid/rp/v6.0", clientID: clientID, clientSecret: secret, startTimeout: startTimeout
+            baseURL: publicURL + sandbox.configuration.pathPrefix + "/bankid/rp/v6.0", authentication: .basic(clientID: clientID, secret: secret),
+            startTimeout: startTimeout
         )
         await directory.setBankIDOrders(BankIDOrderAPI(settings: settings, http: http, timeout: timeout))
     }
