@@ -27,6 +27,12 @@ grep -Eq '^USER [1-9][0-9]*' deploy/Containerfile || { echo "deploy check: the C
 grep -A1 '^HEALTHCHECK' deploy/Containerfile | grep -q '/health/ready' || { echo "deploy check: the Containerfile needs a health check on /health/ready" >&2; exit 1; }
 grep -q '^FROM .* AS build' deploy/Containerfile || { echo "deploy check: the Containerfile must build in a stage of its own" >&2; exit 1; }
 echo "deploy check: Containerfile is multi-stage, non-root, with a health check"
+# SwiftPM reads every target's folder when it loads the manifest: the build stage needs them all.
+for folder in Sources Tests Plugins $(grep -oE 'path: "[^/"]+' Package.swift | cut -d'"' -f2 | sort -u); do
+  [ ! -d "$folder" ] || grep -q "^COPY $folder \./$folder\$" deploy/Containerfile \
+    || { echo "deploy check: the Containerfile's build stage must COPY $folder (a folder Package.swift's targets are in)" >&2; exit 1; }
+done
+echo "deploy check: the Containerfile copies every folder Package.swift's targets are in"
 # A deployment says production, so `portvakt-server dev` (which seeds test people) refuses to run there.
 for file in deploy/portvakt.env.example deploy/Containerfile; do
   grep -Eq '(^|[ =])PORTVAKT_ENV=production( |$)' "$file" || { echo "deploy check: $file must set PORTVAKT_ENV=production" >&2; exit 1; }

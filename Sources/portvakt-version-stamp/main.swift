@@ -18,8 +18,11 @@ let source = """
     }
 
     """
+let output = URL(fileURLWithPath: arguments[2])
+// Unchanged, the file keeps its date, so nothing that imports it is compiled again.
+guard (try? String(contentsOf: output, encoding: .utf8)) != source else { exit(0) }
 do {
-    try source.write(to: URL(fileURLWithPath: arguments[2]), atomically: true, encoding: .utf8)
+    try source.write(to: output, atomically: true, encoding: .utf8)
 } catch {
     FileHandle.standardError.write(Data("portvakt-version-stamp: cannot write \(arguments[2]): \(error)\n".utf8))
     exit(73)

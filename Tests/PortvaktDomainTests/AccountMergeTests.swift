@@ -20,7 +20,7 @@ struct AccountMergeTests {
         await store.setRoles("ola", nhfMember + [OrganisationRoles(organisationID: "org-hlf", slug: "hlf", roles: [.peerMentor])])
     }
 
-    @Test("S20.5: the policy first (an administrator of that organisation, a fresh BankID or Vipps login), then the accounts")
+    @Test("The policy first (an administrator of that organisation, a fresh BankID or Vipps login), then the accounts")
     func policyFirst() async throws {
         await #expect(throws: DomainError.stepUpRequired(.accountsMerge)) {
             try await merge.mergeAsAdministrator(keep: "kari", remove: "kari", in: Fixtures.nhf, by: Fixtures.actor("ingrid", .password))
@@ -35,7 +35,7 @@ struct AccountMergeTests {
         #expect(audit.action == "user.merged" && audit.details["removed"] == "kari2")
     }
 
-    @Test("S20.5: a merge never widens anyone's access: not the same account, not one's own, not an account of another organisation")
+    @Test("A merge never widens anyone's access: not the same account, not one's own, not an account of another organisation")
     func refusals() async throws {
         let ingrid = Fixtures.actor("ingrid", .bankID)
         await store.put(User(id: "ingrid", displayName: "Ingrid", createdAt: Fixtures.now))

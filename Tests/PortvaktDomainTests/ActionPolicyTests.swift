@@ -8,7 +8,7 @@ import Testing
 struct ActionPolicyTests {
     let now = Fixtures.now
 
-    @Test("S20.4, review II item 3, S18.3: revealing, resolving, merging and removing every phone need an administrator of that organisation and BankID, Vipps or a device-bound passkey within 5 minutes")
+    @Test("Review II item 3, S18.3: revealing, resolving, merging and removing every phone need an administrator of that organisation and BankID, Vipps or a device-bound passkey within 5 minutes")
     func administratorActions() throws {
         for action in [SensitiveAction.personnummerReveal, .conflictResolve, .accountsMerge, .devicesRemoveAll] {
             #expect(ActionPolicy.of(action) == ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: 300))

@@ -30,7 +30,7 @@ struct ConflictReviewTests {
         await store.put(entry)
     }
 
-    @Test("S20.4: the entry is masked; the full numbers need a fresh BankID or Vipps login and are audited once with the surface")
+    @Test("The entry is masked; the full numbers need a fresh BankID or Vipps login and are audited once with the surface")
     func revealNeedsStepUp() async throws {
         let masked = try await review.masked(entry)
         #expect(masked.memberNumber == "150586*****" && masked.loginNumber == "150586*****" && !masked.full)
@@ -60,7 +60,7 @@ struct ConflictReviewTests {
         #expect(try await review.entry("entry-1", in: Fixtures.nhf, by: Fixtures.actor("ingrid", .password)).id == "entry-1")
     }
 
-    @Test("S20.4: taking the login's number writes it to the record and the member system's outbox, audited; the policy before the choice")
+    @Test("Taking the login's number writes it to the record and the member system's outbox, audited; the policy before the choice")
     func takeLogin() async throws {
         await #expect(throws: DomainError.stepUpRequired(.conflictResolve)) {
             try await review.resolve(entry, keep: "neither", in: Fixtures.nhf, by: Fixtures.actor("ingrid", .password))

@@ -66,7 +66,7 @@ struct MemberAdministrationTests {
         administration = MemberAdministration(store: store, mailer: mailer, logger: Logger(label: "test"), now: { Fixtures.now })
     }
 
-    @Test("S20.2: only an administrator of the organisation, only on its members; nothing revoked, nobody told")
+    @Test("Only an administrator of the organisation, only on its members; nothing revoked, nobody told")
     func removeDevicesBounds() async throws {
         store.addMember("kari", to: "org-nhf")
         let coordinator = Fixtures.actor("per", .bankID, roles: [OrganisationRoles(organisationID: "org-nhf", slug: "nhf", roles: [.coordinator])])
@@ -88,7 +88,7 @@ struct MemberAdministrationTests {
         #expect(store.mail.isEmpty && store.audit.isEmpty)
     }
 
-    @Test("S20.2, issue 44 item 3: removing every phone of a member (in all their organisations) needs a BankID, Vipps or passkey sign-in of the last 5 minutes; without it every phone still unlocks and nothing is told about the member")
+    @Test("Issue 44 item 3: removing every phone of a member (in all their organisations) needs a BankID, Vipps or passkey sign-in of the last 5 minutes; without it every phone still unlocks and nothing is told about the member")
     func removeDevicesNeedsStepUp() async throws {
         #expect(ActionPolicy.of(.devicesRemoveAll) == ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: 300))
         store.addMember("kari", to: "org-nhf")
@@ -116,7 +116,7 @@ struct MemberAdministrationTests {
         #expect(store.mail.count == 1 && store.mail.first?.recipient == "kari@example.org", "the member is told once")
     }
 
-    @Test("S9.6: a retry is for this organisation's waiting or dead messages; a message being delivered is a conflict; each retry audited")
+    @Test("A retry is for this organisation's waiting or dead messages; a message being delivered is a conflict; each retry audited")
     func retryDelivery() async throws {
         let message = OutboxMessage(id: "m1", organisationID: "org-nhf", memberRecordID: "rec", event: "member.personnummer.set",
                                     payload: SealedValue(keyID: "k", combined: Data()), now: Fixtures.now)

@@ -51,7 +51,7 @@ struct MemberInvitationsTests {
         MemberRecord(id: id, organisationID: organisation, fullName: "Kari Nordmann", email: email, createdAt: Fixtures.now)
     }
 
-    @Test("S20.2: the link goes by email to the record's address, bound to the record alone when no account holds it; only its hash is kept; audited")
+    @Test("The link goes by email to the record's address, bound to the record alone when no account holds it; only its hash is kept; audited")
     func invitesRecord() async throws {
         let record = Self.record("rec-kari", email: "Kari@Example.org")
         await store.put(record)
@@ -90,7 +90,7 @@ struct MemberInvitationsTests {
         }
     }
 
-    @Test("S20.2: only an administrator of the record's own organisation invites")
+    @Test("Only an administrator of the record's own organisation invites")
     func onlyAdministrators() async throws {
         let record = Self.record("rec-kari", email: "kari@example.org")
         await store.put(record)

@@ -5,14 +5,14 @@ import Testing
 
 @Suite("Configuration")
 struct ConfigurationTests {
-    @Test("No settings: development on SQLite in ./.portvakt, 127.0.0.1:8080 named http://localhost:8080 (S18.5), sandbox on")
+    @Test("No settings: development on SQLite in ./.portvakt, 127.0.0.1:8080 named http://localhost:8080, sandbox on")
     func defaults() throws {
         let configuration = try ServerConfiguration.load(.development, from: [:])
         #expect(configuration.environment == .development)
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.port == 8080)
         #expect(configuration.sandboxEnabled)
-        // WebAuthn's RP ID must be a domain, so development names itself localhost (S18.5).
+        // WebAuthn's RP ID must be a domain, so development names itself localhost.
         #expect(configuration.publicURL == "http://localhost:8080")
         guard case .sqlite(let path) = configuration.database else { Issue.record("expected SQLite"); return }
         #expect(path == "./.portvakt/portvakt.sqlite")
@@ -68,7 +68,7 @@ struct ConfigurationTests {
         return path
     }()
 
-    @Test("S23.6: `serve` (production) refuses to start without its keys, a database, an https public URL and its clients (issue 46), and never runs the sandbox")
+    @Test("`serve` (production) refuses to start without its keys, a database, an https public URL and its clients (issue 46), and never runs the sandbox")
     func productionRules() throws {
         let production = Self.productionSettings
         let configuration = try ServerConfiguration.load(.production, from: production)

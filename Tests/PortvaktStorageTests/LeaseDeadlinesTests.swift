@@ -35,4 +35,20 @@ struct LeaseDeadlinesTests {
         // Long after the timeout, nothing is resumed twice or given up late.
         try await Task.sleep(for: .milliseconds(400))
     }
+
+    @Test("A waiting lease is given up past its deadline only while no other lease has started for the timeout (the database is down); while the pool hands out connections (a burst) it waits its turn, up to the patience")
+    func busyIsNotDown() {
+        let asked = ContinuousClock.now
+        let timeout = Duration.milliseconds(1500), patience = Duration.seconds(10)
+        func givesUp(at elapsed: Duration, lastStartAgo: Duration?) -> Bool {
+            let now = asked + elapsed
+            return LeaseDeadlines.givesUp(deadline: asked + timeout, now: now, lastStart: lastStartAgo.map { now - $0 }, timeout: timeout, patience: patience)
+        }
+        #expect(!givesUp(at: .seconds(1), lastStartAgo: nil), "never before the deadline")
+        #expect(givesUp(at: .milliseconds(1600), lastStartAgo: nil), "nothing ever started: down")
+        #expect(givesUp(at: .milliseconds(1600), lastStartAgo: .milliseconds(1500)), "nothing started for the timeout: down")
+        #expect(!givesUp(at: .milliseconds(1600), lastStartAgo: .milliseconds(10)), "others are served: busy, it waits")
+        #expect(!givesUp(at: .seconds(9), lastStartAgo: .milliseconds(10)))
+        #expect(givesUp(at: .seconds(10), lastStartAgo: .milliseconds(10)), "not past the patience")
+    }
 }

@@ -58,11 +58,41 @@ struct MigrationTests {
 /// keeps serving on its schema; a contract step (`contracts`) makes it stop instead.
 @Suite("Rolling upgrades")
 struct RollingUpgradeTests {
+    static func expand(_ offset: Int) -> Migration {
+        let version = Migration.all.last!.version + offset
+        return Migration(version: version, name: "the next release's expand \(offset)", apply: { db in
+            try await db.raw("CREATE TABLE next_release_\(unsafeRaw: String(offset)) (id BIGINT PRIMARY KEY)").run()
+        }, kind: .expand)
+    }
+
+    @Test("Issue 60 review: a next release of two expand migrations leaves this release running (an expand step allows what the step before it allows); a contract step after them stops this release and the one of the two expands alike", arguments: TestDatabase.kinds)
+    func severalExpandSteps(kind: DatabaseKind) async throws {
+        try await TestDatabase.withEmptyDatabase(kind) { open in
+            let driver = try await open()
+            try await driver.whileRunning {
+                let this = Migrator(driver: driver, logger: TestDatabase.logger)
+                _ = try await this.migrate()
+                let newest = Migration.all.last!.version
+                let expands = Migrator(driver: driver, migrations: Migration.all + [Self.expand(1), Self.expand(2)], logger: TestDatabase.logger)
+                #expect(try await expands.migrate() == [newest + 1, newest + 2])
+                #expect(try await this.migrate() == [], "this release serves beside both")
+                #expect(try await this.pendingVersions() == [])
+                let contract = Migration(version: newest + 3, name: "the release after's contract", apply: { db in
+                    try await db.raw("DROP TABLE next_release_1").run()
+                }, kind: .contract)
+                let after = Migrator(driver: driver, migrations: Migration.all + [Self.expand(1), Self.expand(2), contract], logger: TestDatabase.logger)
+                #expect(try await after.migrate() == [newest + 3])
+                await #expect(throws: StoreError.schemaTooNew(String(newest + 3))) { try await this.pendingVersions() }
+                await #expect(throws: StoreError.schemaTooNew(String(newest + 3))) { try await expands.pendingVersions() }
+            }
+        }
+    }
+
     static func next(contracts: Bool) -> Migration {
         let version = Migration.all.last!.version + 1
         return Migration(version: version, name: "the next release's", apply: { db in
             try await db.raw(contracts ? "DROP TABLE consents" : "CREATE TABLE next_release_notes (id BIGINT PRIMARY KEY)").run()
-        }, contracts: contracts)
+        }, kind: contracts ? .contract : .expand)
     }
 
     @Test("After the next release's expand migration this release still migrates (nothing to do) and its commands find the schema current; after a contract step both refuse", arguments: TestDatabase.kinds)

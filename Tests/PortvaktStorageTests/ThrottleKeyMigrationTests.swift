@@ -8,7 +8,7 @@ import Testing
 /// Issue 44 item 6: throttle rows keyed by plain SHA-256 cannot be rekeyed, so version 25 drops them.
 @Suite("Throttle key migration")
 struct ThrottleKeyMigrationTests {
-    @Test("S21.1, issue 44 item 6: version 25 drops the throttle rows stored before the keys were keyed; the throttles start empty", arguments: TestDatabase.kinds)
+    @Test("Issue 44 item 6: version 25 drops the throttle rows stored before the keys were keyed; the throttles start empty", arguments: TestDatabase.kinds)
     func dropsOldRows(kind: DatabaseKind) async throws {
         try await TestDatabase.withEmptyDatabase(kind) { open in
             let driver = try await open()

@@ -2,8 +2,8 @@ import Testing
 import PortvaktTestSupport
 @testable import WebAuthn
 
-/// S18.4: the CBOR decoder refuses what is not strict, definite CBOR within its limits.
-@Suite("CBOR decoder (S18.4)")
+/// The CBOR decoder refuses what is not strict, definite CBOR within its limits.
+@Suite("CBOR decoder")
 struct CBORDecoderTests {
     @Test func S18_4_itemsDecodeAsEncoded() throws {
         let item = CBOR.map([

@@ -3,9 +3,9 @@ import Testing
 import PortvaktTestSupport
 @testable import WebAuthn
 
-/// S18.4: registrations and assertions checked as WebAuthn Level 3 says, against ceremonies
+/// Registrations and assertions checked as WebAuthn Level 3 says, against ceremonies
 /// recorded from Chromium's virtual authenticator and made by a software authenticator.
-@Suite("WebAuthn ceremonies (S18.4)")
+@Suite("WebAuthn ceremonies")
 struct CeremonyTests {
     let recorded = RelyingParty(id: "localhost", origin: RecordedVectors.origin)
 

@@ -7,9 +7,9 @@
 - Kari signs in with Vipps ("Try it"), adds a passkey in My account (S18.1), signs out and signs
   in with it from the start page (S18.2); the password page offers passkeys in its email field.
 - The server refuses what the browser would not send: an assertion without user verification,
-  and one from another origin, each signed with Kari's real passkey key (S18.4).
+  and one from another origin, each signed with Kari's real passkey key.
 - The virtual authenticator's counter is put back (a copied passkey): the sign-in is refused and
-  the page says why (S18.4).
+  the page says why.
 - Ingrid (NHF administrator) adds a passkey after BankID, signs in with her password, and reveals
   a member's number after "Confirm with a passkey" (S18.3).
 axe-core runs on every new page and state, in Bokmål and English, at 1280 and 320 px.

@@ -81,6 +81,8 @@ struct BankIDOrderAPI: BankIDOrderService {
             throw .unavailable(handshakeFailure(error))
         } catch let error as BoringSSLError {
             throw .unavailable(handshakeFailure(error))
+        } catch let error as NIOSSLExtraError where error == .failedToValidateHostname {
+            throw .unavailable("the order API's certificate does not name its host (\(URL(string: settings.baseURL)?.host ?? settings.baseURL))")
         } catch {
             throw .unavailable("no answer from the BankID order API (\(type(of: error)))")
         }

@@ -24,6 +24,8 @@ public struct BankIDOrderSettings: Sendable {
     /// An order start that takes longer is answered with a timeout error, so the app can offer
     /// Vipps within the seed's two seconds.
     public var startTimeout: Duration
+    /// When the relying party's client certificate stops being valid; nil with HTTP Basic.
+    public var certificateExpiry: Date?
 
     public init(baseURL: String, authentication: Authentication, transportSecurity: TLSConfiguration? = nil, startTimeout: Duration) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -50,7 +52,7 @@ public struct BankIDOrderSettings: Sendable {
     /// The order API from PORTVAKT_BANKID_ORDER_*, nil when none of them is set. The certificate
     /// files are read here, once: a wrong file stops the start, not a member's login.
     static func load(
-        from settings: SettingsSource, environment: ServerConfiguration.Environment, startTimeout: Duration, now: Date = Date()
+        from settings: SettingsSource, environment: ServerConfiguration.Environment, startTimeout: Duration
     ) throws(ConfigurationError) -> BankIDOrderSettings? {
         guard names.contains(where: { settings[$0] != nil }) else { return nil }
         guard let base = settings["PORTVAKT_BANKID_ORDER_API_URL"], let url = URL(string: base), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -60,6 +62,7 @@ public struct BankIDOrderSettings: Sendable {
         let certificatePath = settings[certificateName], keyText = settings[keyName]
         let authentication: Authentication
         var tls: TLSConfiguration?
+        var expiry: Date?
         if certificatePath != nil || keyText != nil {
             guard clientID == nil, secret == nil else {
                 throw ConfigurationError("the BankID order API takes a client certificate (\(certificateName), \(keyName)) or, the sandbox's, a client id and secret, not both")
@@ -71,10 +74,12 @@ public struct BankIDOrderSettings: Sendable {
                 throw ConfigurationError("PORTVAKT_BANKID_ORDER_API_URL must be https: a client certificate is presented in the TLS handshake")
             }
             var configuration = TLSConfiguration.makeClientConfiguration()
-            let chain = try clientCertificate(at: certificatePath, now: now)
+            configuration.minimumTLSVersion = .tlsv12
+            let chain = try clientCertificate(at: certificatePath)
             configuration.certificateChain = chain.map { .certificate($0) }
             configuration.privateKey = .privateKey(try privateKey(keyText, of: chain[0]))
             tls = configuration
+            expiry = Date(timeIntervalSince1970: TimeInterval(chain[0].notValidAfter))
             authentication = .clientCertificate
         } else {
             guard let clientID, let secret else {
@@ -91,27 +96,44 @@ public struct BankIDOrderSettings: Sendable {
                 throw ConfigurationError("\(authorityName): cannot read \(authorityPath) as PEM certificates (the CA that signed the order API's certificate)")
             }
             var configuration = tls ?? TLSConfiguration.makeClientConfiguration()
+            configuration.minimumTLSVersion = .tlsv12
             configuration.trustRoots = .certificates(authorities)
             tls = configuration
         }
-        return BankIDOrderSettings(baseURL: base, authentication: authentication, transportSecurity: tls, startTimeout: startTimeout)
+        var orders = BankIDOrderSettings(baseURL: base, authentication: authentication, transportSecurity: tls, startTimeout: startTimeout)
+        orders.certificateExpiry = expiry
+        return orders
     }
 
-    /// The certificate chain in the PEM file, the relying party's own first; refused when it has expired.
-    private static func clientCertificate(at path: String, now: Date) throws(ConfigurationError) -> [NIOSSLCertificate] {
-        guard let chain = try? NIOSSLCertificate.fromPEMFile(path), let leaf = chain.first else {
+    /// The certificate chain in the PEM file, the relying party's own first. An expired one is
+    /// not refused here: the server starts without the order API (``ServerConfiguration``
+    /// says so), so that passwords, Vipps and BankID's OIDC login keep working.
+    private static func clientCertificate(at path: String) throws(ConfigurationError) -> [NIOSSLCertificate] {
+        guard let chain = try? NIOSSLCertificate.fromPEMFile(path), !chain.isEmpty else {
             throw ConfigurationError("\(certificateName): cannot read \(path) as PEM certificates (from BankID's .p12: openssl pkcs12 -in rp.p12 -clcerts -nokeys -out rp.pem)")
-        }
-        let expiry = Date(timeIntervalSince1970: TimeInterval(leaf.notValidAfter))
-        guard expiry > now else {
-            throw ConfigurationError("\(certificateName): the certificate in \(path) expired on \(expiry.formatted(.iso8601)): renew it with BankID")
         }
         return chain
     }
 
+    /// What to say of the certificate at start: expired (the order API is left out), or
+    /// expiring within 30 days.
+    func certificateWarning(now: Date) -> String? {
+        guard let certificateExpiry else { return nil }
+        let date = certificateExpiry.formatted(.iso8601)
+        if certificateExpiry <= now {
+            return "\(Self.certificateName): the client certificate expired on \(date); the BankID order API (BankID on another device, the app's BankID app or QR code) is not offered until it is renewed with BankID"
+        }
+        if certificateExpiry.timeIntervalSince(now) < 30 * 86_400 {
+            return "\(Self.certificateName): the client certificate expires on \(date): renew it with BankID before then"
+        }
+        return nil
+    }
+
     /// The PEM private key, refused unless it is the key of `certificate` (a renewed certificate
     /// beside the old key would otherwise fail every handshake).
-    private static func privateKey(_ text: String, of certificate: NIOSSLCertificate) throws(ConfigurationError) -> NIOSSLPrivateKey {
+    private static func privateKey(_ file: String, of certificate: NIOSSLCertificate) throws(ConfigurationError) -> NIOSSLPrivateKey {
+        // openssl pkcs12 writes "Bag Attributes" lines before the block, which swift-crypto refuses.
+        let text = file.firstMatch(of: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/).map { String($0.output) } ?? file
         guard let key = try? NIOSSLPrivateKey(bytes: Array(text.utf8), format: .pem) else {
             throw ConfigurationError("\(keyName) is not an unencrypted PEM private key (from BankID's .p12: openssl pkcs12 -in rp.p12 -nocerts -nodes -out rp.key)")
         }

@@ -143,6 +143,8 @@ public struct ServerConfiguration: Sendable {
         // A misspelt setting would otherwise leave its default in force without a word.
         let unknown = settings.unknownNames.map { name in
             "\(name) is not a setting Portvakt reads" + (settings.likelyMeant(name).map { " (did you mean \($0)?)" } ?? "")
+        } + settings.unknownCredentials.map { name in
+            "the credential \(name) in CREDENTIALS_DIRECTORY is not a secret Portvakt reads" + (settings.likelyMeant(name).map { " (did you mean \($0)?)" } ?? "")
         }
         if mode == .production, !unknown.isEmpty {
             throw ConfigurationError(unknown.joined(separator: "; ") + "; docs/configuration.md lists the settings")
@@ -234,6 +236,19 @@ public struct ServerConfiguration: Sendable {
             bankIDOrderStartTimeout: .milliseconds(startTimeout), lifetimes: lifetimes, bcryptCost: bcryptCost
         )
         configuration.warnings = unknown
+        // libpq's default (prefer) to another machine encrypts without checking whom it talks to,
+        // and falls back to plain text: said, never silently (the meaning stays libpq's).
+        if mode == .production, case .postgres(let postgres) = database, !postgres.isSocket, !LoopbackHost.isLoopback(postgres.host),
+           ![.verifyCA, .verifyFull].contains(postgres.tls) {
+            configuration.warnings.append("DATABASE_URL reaches \(postgres.host) with sslmode=\(postgres.tls.rawValue), which does not check the server's certificate: an attacker on the path could read or change what Portvakt stores; use sslmode=verify-full (with sslrootcert for a private CA)")
+        }
+        if let orders = configuration.bankIDOrderAPI {
+            if let warning = orders.certificateWarning(now: Date()) { configuration.warnings.append(warning) }
+            if let expiry = orders.certificateExpiry, expiry <= Date() { configuration.bankIDOrderAPI = nil }
+            if mode == .production, case .clientCertificate = orders.authentication, !orders.trustsOwnAuthority {
+                configuration.warnings.append("PORTVAKT_BANKID_ORDER_CA_FILE is not set: the order API's certificate is checked against the system's trusted certificates, not BankID's own CA")
+            }
+        }
         configuration.developmentSeed = try settings.parse("PORTVAKT_SEED", default: mode == .development, expected: "on or off", parseFlag)
         configuration.memberSystems = try MemberSystemSettings.load(from: settings)
         configuration.smtp = try SMTPSettings.load(from: settings)

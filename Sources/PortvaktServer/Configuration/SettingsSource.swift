@@ -24,6 +24,9 @@ struct SettingsSource: Sendable {
     private let knownNames: Set<String>
     /// `PORTVAKT_*` and `OTEL_*` variables in the environment that nothing reads, sorted.
     let unknownNames: [String]
+    /// `PORTVAKT_*` files in `$CREDENTIALS_DIRECTORY` that are no secret setting's name, sorted
+    /// (a client's secret, named by `client_secret_credential`, has a name of its own).
+    let unknownCredentials: [String]
 
     /// OpenTelemetry's variables that swift-otel reads itself, and those a platform sets for
     /// every service (the OpenTelemetry Operator's metrics and logs exporters among them), which
@@ -68,6 +71,8 @@ struct SettingsSource: Sendable {
         self.knownNames = knownNames
         let alsoRead = Self.exporterNames.union(Self.commandLineAppNames).union([Self.fileSetting])
             .union(Self.secretNames.map { $0 + "_FILE" })
+        let credentials = environment["CREDENTIALS_DIRECTORY"].flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0) } ?? []
+        unknownCredentials = credentials.filter { $0.hasPrefix("PORTVAKT_") && !Self.secretNames.contains($0) }.sorted()
         unknownNames = environment.keys
             .filter { ($0.hasPrefix("PORTVAKT_") || $0.hasPrefix("OTEL_")) && !knownNames.contains($0) && !alsoRead.contains($0) && !Self.isPlatformVariable($0) }
             .sorted()

@@ -6,6 +6,10 @@ import Synchronization
 /// of the dispatch manager thread, about 8 % of the server's CPU under load on PostgreSQL. Here a
 /// lease registers its deadline, and a ticker that runs only while leases wait gives up on the
 /// overdue ones, up to one tick late.
+///
+/// A deadline gives up only while no lease at all has started for `timeout`: that is a database
+/// that cannot be reached. A pool that is busy but serving (a burst of requests) keeps its
+/// waiters in line, up to `patience`.
 final class LeaseDeadlines: Sendable {
     private enum Lease {
         case asked(deadline: ContinuousClock.Instant)
@@ -17,14 +21,18 @@ final class LeaseDeadlines: Sendable {
         var leases: [UInt64: Lease] = [:]
         var nextID: UInt64 = 0
         var ticking = false
+        /// When a lease last got its connection: the pool is serving.
+        var lastStart: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
     private let timeout: Duration
+    private let patience: Duration
     private let tick: Duration
 
-    init(timeout: Duration, tick: Duration = .milliseconds(250)) {
+    init(timeout: Duration, patience: Duration = .seconds(10), tick: Duration = .milliseconds(250)) {
         self.timeout = timeout
+        self.patience = patience
         self.tick = tick
     }
 
@@ -43,6 +51,7 @@ final class LeaseDeadlines: Sendable {
 
     func started(_ id: UInt64) {
         let waiter: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            state.lastStart = ContinuousClock.now
             switch state.leases[id] {
             case .asked: state.leases[id] = .started; return nil
             case .waiting(_, let continuation): state.leases[id] = nil; return continuation
@@ -77,6 +86,17 @@ final class LeaseDeadlines: Sendable {
         waiter?.resume(returning: true)
     }
 
+    /// Whether a lease waiting since `deadline - timeout` is given up `now`: past its deadline
+    /// while no lease has started for `timeout` (the database cannot be reached), or past its
+    /// patience however busy the pool is.
+    static func givesUp(
+        deadline: ContinuousClock.Instant, now: ContinuousClock.Instant, lastStart: ContinuousClock.Instant?, timeout: Duration, patience: Duration
+    ) -> Bool {
+        guard deadline <= now else { return false }
+        let serving = lastStart.map { now - $0 < timeout } ?? false
+        return !serving || deadline - timeout + patience <= now
+    }
+
     private func watch() async {
         while true {
             try? await Task.sleep(for: tick)
@@ -84,7 +104,8 @@ final class LeaseDeadlines: Sendable {
             let (overdue, keepTicking) = state.withLock { state in
                 var overdue: [CheckedContinuation<Bool, Never>] = []
                 for (id, lease) in state.leases {
-                    if case .waiting(let deadline, let continuation) = lease, deadline <= now {
+                    if case .waiting(let deadline, let continuation) = lease,
+                       Self.givesUp(deadline: deadline, now: now, lastStart: state.lastStart, timeout: timeout, patience: patience) {
                         overdue.append(continuation)
                         state.leases[id] = nil
                     }

@@ -50,9 +50,11 @@ public final class PostgresDriver: DatabaseDriver {
         }
     }
 
-    /// How long a request waits for a connection. The pool would wait for ever while the
-    /// database refuses connections; the caller should hear "unavailable, try again" instead,
-    /// within 2 s of asking (the deadline's ticker may add a quarter of a second).
+    /// How long a request waits for a connection while none is being handed out. The pool would
+    /// wait for ever while the database refuses connections; the caller should hear
+    /// "unavailable, try again" instead, within 2 s of asking (the deadline's ticker may add a
+    /// quarter of a second). A pool that is busy but serving keeps its waiters in line
+    /// (``LeaseDeadlines``).
     static let leaseTimeout: Duration = .milliseconds(1500)
     private static let deadlines = LeaseDeadlines(timeout: leaseTimeout)
 

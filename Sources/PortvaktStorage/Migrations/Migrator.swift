@@ -40,11 +40,12 @@ public struct Migrator: Sendable {
             let done = try await Self.applied(database)
             try Self.checkCompatible(done, newestKnown: migrations.map(\.version).max() ?? 0)
             var applied: [Int] = []
-            for migration in migrations where done[migration.version] == nil {
+            for (index, migration) in migrations.enumerated() where done[migration.version] == nil {
                 try await migration.apply(database)
+                let compatibleFrom = Migration.compatibleFrom(at: index, of: migrations)
                 try await database.insert(into: Self.table)
                     .columns("version", "name", "applied_at", "compatible_from")
-                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(now.millisecondsSince1970), SQLBind(migration.compatibleFrom))
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(now.millisecondsSince1970), SQLBind(compatibleFrom))
                     .run()
                 applied.append(migration.version)
             }

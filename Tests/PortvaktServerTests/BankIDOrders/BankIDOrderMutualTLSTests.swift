@@ -20,6 +20,7 @@ struct BankIDOrderMutualTLSTests {
         defer { certificates.remove() }
         let bankID = try certificates.authority("bankid-ca")
         let api = try certificates.issue("order-api", by: bankID, serverNames: ["127.0.0.1"])
+        let elsewhere = try certificates.issue("elsewhere", by: bankID, serverNames: ["orders.bankid.example"])
         let relyingParty = try certificates.issue("relying-party", by: bankID)
         let stranger = try certificates.authority("stranger-ca")
         let strangersClient = try certificates.issue("strangers-client", by: stranger)
@@ -58,9 +59,34 @@ struct BankIDOrderMutualTLSTests {
             Self.expectRefusal(try await Self.start(systemStore), naming: "system's trusted certificates")
             #expect(server.starts == 1, "no refused handshake reached the API")
         }
+        // The API's certificate from the right CA, for another name: refused, naming the host.
+        try await OrderAPIServer.run(certificate: elsewhere, clientsSignedBy: bankID) { server in
+            let settings = ConfigurationTests.productionSettings.merging([
+                "PORTVAKT_BANKID_ORDER_API_URL": "https://127.0.0.1:\(server.port)/rp/v6.0",
+                "PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE": relyingParty.certificate,
+                "PORTVAKT_BANKID_ORDER_CLIENT_KEY_FILE": relyingParty.key, "PORTVAKT_BANKID_ORDER_CA_FILE": bankID.certificate,
+            ]) { $1 }
+            Self.expectRefusal(try await Self.start(settings), naming: "does not name its host (127.0.0.1)")
+            #expect(server.starts == 0)
+        }
     }
 
-    @Test("Issue 60 item 4: a client certificate is checked at start: its key must be the certificate's, it must not have expired, the URL must be https; HTTP Basic is refused in production except for the sandbox on a loopback address; no key text in any message")
+    @Test("Issue 60 item 4: the certificate and key as the documented openssl pkcs12 commands take them out of BankID's .p12 (Bag Attributes before the PEM block) are accepted")
+    func fromPKCS12() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let relyingParty = try certificates.issue("relying-party", by: try certificates.authority("bankid-ca"))
+        let (certificate, key) = try certificates.throughPKCS12(relyingParty)
+        #expect(try String(contentsOfFile: key, encoding: .utf8).hasPrefix("Bag Attributes"), "the shape openssl pkcs12 writes")
+        let configuration = try ServerConfiguration.load(.production, from: ConfigurationTests.productionSettings.merging([
+            "PORTVAKT_BANKID_ORDER_API_URL": "https://appapi2.bankid.example/rp/v6.0",
+            "PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE": certificate, "PORTVAKT_BANKID_ORDER_CLIENT_KEY_FILE": key,
+        ]) { $1 })
+        #expect(configuration.bankIDOrderAPI?.transportSecurity?.privateKey != nil)
+        #expect(configuration.warnings.contains { $0.contains("PORTVAKT_BANKID_ORDER_CA_FILE is not set") }, "\(configuration.warnings)")
+    }
+
+    @Test("Issue 60 item 4: a client certificate is checked at start: its key must be the certificate's, the URL https; an expired one leaves the order API out (the rest starts), one about to expire is a warning; HTTP Basic is refused in production except for the sandbox on a loopback address; no key text in any message")
     func refusedAtStart() throws {
         let certificates = try TestCertificates()
         defer { certificates.remove() }
@@ -89,10 +115,15 @@ struct BankIDOrderMutualTLSTests {
         #expect(mismatch.contains("PORTVAKT_BANKID_ORDER_CLIENT_KEY is not the key of the certificate"), "\(mismatch)")
         #expect(!mismatch.contains(keyText.split(separator: "\n")[1]), "no key text")
 
-        let lapsed = refusal(certificate.merging([
+        // An expired certificate leaves the order API out and says so; everything else starts.
+        let lapsed = try ServerConfiguration.load(.production, from: production.merging(certificate.merging([
             "PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE": expired.certificate, "PORTVAKT_BANKID_ORDER_CLIENT_KEY_FILE": expired.key,
-        ]) { $1 })
-        #expect(lapsed.contains("PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE") && lapsed.contains("expired"), "\(lapsed)")
+        ]) { $1 }) { $1 })
+        #expect(lapsed.bankIDOrderAPI == nil && !OfferedMethods(lapsed).bankIDOrders)
+        #expect(lapsed.warnings.contains { $0.contains("PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE") && $0.contains("expired") && $0.contains("not offered") }, "\(lapsed.warnings)")
+        let expiring = try ServerConfiguration.load(.production, from: production.merging(certificate) { $1 })
+        #expect(expiring.bankIDOrderAPI != nil)
+        #expect(expiring.warnings.contains { $0.contains("expires on") }, "two days left: \(expiring.warnings)")
 
         let notPEM = refusal(certificate.merging(["PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE": production["PORTVAKT_CLIENTS_FILE"]!]) { $1 })
         #expect(notPEM.contains("PORTVAKT_BANKID_ORDER_CLIENT_CERTIFICATE_FILE") && notPEM.contains("PEM"), "\(notPEM)")

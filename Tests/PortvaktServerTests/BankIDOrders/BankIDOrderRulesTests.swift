@@ -7,7 +7,7 @@ import Testing
 /// The order flow's rules without a server: hint codes, the deep link and its allow-list.
 @Suite("BankID order rules")
 struct BankIDOrderRulesTests {
-    @Test("S3.x every documented hint code has its message; unknown ones get a generic message", arguments: [
+    @Test("Every documented hint code has its message; unknown ones get a generic message", arguments: [
         ("pending", "outstandingTransaction", "bankid_start_app"),
         ("pending", "noClient", "bankid_start_app"),
         ("pending", "started", "bankid_searching"),

@@ -42,6 +42,17 @@ struct TestCertificates {
         return issued
     }
 
+    /// `issued` packed into a .p12, as BankID hands a relying party its certificate, then taken
+    /// out again with the commands docs/configuration.md gives: the certificate and the key files.
+    func throughPKCS12(_ issued: Issued) throws -> (certificate: String, key: String) {
+        let bundle = directory.appendingPathComponent("rp.p12").path
+        let certificate = directory.appendingPathComponent("rp.pem").path, key = directory.appendingPathComponent("rp.key").path
+        try openssl(["pkcs12", "-export", "-in", issued.certificate, "-inkey", issued.key, "-out", bundle, "-passout", "pass:bankid"])
+        try openssl(["pkcs12", "-in", bundle, "-clcerts", "-nokeys", "-out", certificate, "-passin", "pass:bankid"])
+        try openssl(["pkcs12", "-in", bundle, "-nocerts", "-nodes", "-out", key, "-passin", "pass:bankid"])
+        return (certificate, key)
+    }
+
     private func paths(_ name: String) -> Issued {
         Issued(certificate: directory.appendingPathComponent("\(name).pem").path, key: directory.appendingPathComponent("\(name).key").path)
     }

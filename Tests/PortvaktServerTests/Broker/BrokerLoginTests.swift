@@ -66,7 +66,7 @@ struct BrokerLoginTests {
         }
     }
 
-    @Test("S1.4 cancel at BankID → access_denied + bankid_cancelled; S2.x cancel at Vipps → vipps_cancelled", arguments: TestDatabase.kinds)
+    @Test("S1.4 cancel at BankID → access_denied + bankid_cancelled; cancel at Vipps → vipps_cancelled", arguments: TestDatabase.kinds)
     func cancel(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
             let login = AppLogin()

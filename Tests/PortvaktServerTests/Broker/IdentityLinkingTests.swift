@@ -208,7 +208,7 @@ struct LoginThrottleTests {
         }
     }
 
-    @Test("S21.1: failures counted at the same moment all count (atomic increments in the database), and the table holds no email or address", arguments: TestDatabase.kinds)
+    @Test("Failures counted at the same moment all count (atomic increments in the database), and the table holds no email or address", arguments: TestDatabase.kinds)
     func sharedCounters(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             let start = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))  // whole milliseconds, as stored

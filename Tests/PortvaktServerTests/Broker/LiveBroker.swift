@@ -123,8 +123,19 @@ struct LiveBroker: Sendable {
 
     struct Reply: Sendable {
         let status: Int
+        /// One value a name; `Set-Cookie`, which may come several times, is in `setCookies`.
         let headers: [String: String]
+        /// Every `Set-Cookie` line, in order.
+        let setCookies: [String]
         let body: String
+
+        /// The `Set-Cookie` line that sets `name` (or `__Host-name`); nil when none does.
+        func setCookie(_ name: String) -> String? {
+            setCookies.first { $0.hasPrefix(name + "=") || $0.hasPrefix("__Host-" + name + "=") }
+        }
+
+        /// `name=value` of the cookie `name` as the browser sends it back; nil when none is set.
+        func cookie(_ name: String) -> String? { setCookie(name).map { String($0.prefix { $0 != ";" }) } }
 
         var location: String? { headers["location"] }
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]) ?? [:] }
@@ -152,8 +163,8 @@ struct LiveBroker: Sendable {
         if !asAnotherBrowser { loginCookies.keep(response.headers["set-cookie"]) }
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         var fields: [String: String] = [:]
-        for header in response.headers { fields[header.name.lowercased()] = header.value }
-        return Reply(status: Int(response.status.code), headers: fields, body: String(buffer: body))
+        for header in response.headers where header.name.lowercased() != "set-cookie" { fields[header.name.lowercased()] = header.value }
+        return Reply(status: Int(response.status.code), headers: fields, setCookies: response.headers["set-cookie"], body: String(buffer: body))
     }
 
     func postJSON(_ path: String, _ body: [String: Any], contentType: String = "application/json") async throws -> Reply {

@@ -30,7 +30,7 @@ struct MembershipClaimTests {
 
     /// The `name=value` a reply's `Set-Cookie` asks the browser to send back.
     static func cookie(of reply: LiveBroker.Reply) -> String {
-        String((reply.headers["set-cookie"] ?? "").prefix { $0 != ";" })
+        reply.cookie("portvakt_claim") ?? ""
     }
 
     /// A login as `user` that found no record: the app's login and the claim page's handle.
@@ -103,7 +103,7 @@ struct MembershipClaimTests {
             // The attacker's own claim, and the victim's browser, which holds another claim's cookie or none.
             let (_, page, attacker) = try await Self.claimPage(broker, user: "lise")
             #expect(attacker.cookie.hasPrefix("portvakt_claim="))
-            let setCookie = page.headers["set-cookie"] ?? ""
+            let setCookie = page.setCookie("portvakt_claim") ?? ""
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
             let (_, _, other) = try await Self.claimPage(broker, user: "una")
             for cookie in ["", other.cookie, "portvakt_claim=" + String(repeating: "A", count: 43)] {

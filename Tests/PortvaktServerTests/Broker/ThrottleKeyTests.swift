@@ -20,7 +20,7 @@ struct ThrottleKeyTests {
     }
 
     @Test(
-        "S21.1, issue 44 item 6: hashing a guessed address, email or identity finds no throttle row; the limits still trip, and another key names other rows",
+        "Issue 44 item 6: hashing a guessed address, email or identity finds no throttle row; the limits still trip, and another key names other rows",
         arguments: TestDatabase.kinds
     )
     func keyedHashes(kind: DatabaseKind) async throws {

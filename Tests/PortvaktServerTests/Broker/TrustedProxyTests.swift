@@ -6,7 +6,7 @@ import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
 
-/// S21.2: behind a proxy, the client address comes from the proxies the operator trusts, and
+/// Behind a proxy, the client address comes from the proxies the operator trusts, and
 /// from nobody else.
 @Suite("Client address behind trusted proxies")
 struct TrustedProxyTests {
@@ -114,7 +114,7 @@ struct TrustedProxyTests {
         }
     }
 
-    @Test("S21.2: behind a trusted proxy one client's failures block that client only; the audit trail names the client", arguments: TestDatabase.kinds)
+    @Test("Behind a trusted proxy one client's failures block that client only; the audit trail names the client", arguments: TestDatabase.kinds)
     func throttlePerForwardedClient(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind, settings: ["PORTVAKT_TRUSTED_PROXIES": "127.0.0.1"], over: .socket) { broker in
             let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)
@@ -151,7 +151,7 @@ struct TrustedProxyTests {
         }
     }
 
-    @Test("S21.2: without PORTVAKT_TRUSTED_PROXIES a spoofed X-Forwarded-For or Forwarded changes nothing: the failures count against the peer")
+    @Test("Without PORTVAKT_TRUSTED_PROXIES a spoofed X-Forwarded-For or Forwarded changes nothing: the failures count against the peer")
     func spoofedHeadersIgnored() async throws {
         try await LiveBroker.run(.sqlite, over: .socket) { broker in
             let flow = try await PasswordLoginTests.form(AppLogin(), at: broker)

@@ -234,7 +234,7 @@ struct RelyingPartyTests {
             let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=kari&sandbox_action=approve")
             let back = try await broker.send(try #require(atProvider.location))
             let sso = try #require(Self.cookie("portvakt_sso", in: back), "no single sign-on cookie: \(back.headers)")
-            #expect(back.headers["set-cookie"]?.contains("HttpOnly") == true && back.headers["set-cookie"]?.contains("SameSite=Lax") == true)
+            #expect(back.setCookie("portvakt_sso")?.contains("HttpOnly") == true && back.setCookie("portvakt_sso")?.contains("SameSite=Lax") == true)
             let firstTokens = try await first.redeem(try #require(AppCallback(location: back.location).code), at: broker, extra: Self.secretField)
             let firstID = LiveBroker.claims(try #require(firstTokens.string("id_token")))
             let browser = [("Cookie", "portvakt_sso=\(sso)")]
@@ -295,7 +295,7 @@ struct RelyingPartyTests {
 
             // Signing out at the course site signs the browser out, and the second site with it.
             let out = try await broker.send("/oauth/end-session?id_token_hint=\(try #require(firstTokens.string("id_token")))", headers: browser)
-            #expect(out.status == 200 && out.headers["set-cookie"]?.contains("portvakt_sso=;") == true, "\(out.status) \(out.headers)")
+            #expect(out.status == 200 && out.setCookie("portvakt_sso")?.contains("portvakt_sso=;") == true, "\(out.status) \(out.headers)")
             let after = try await broker.send(second.authorizeURL(method: nil, extra: [("prompt", "none")]), headers: browser)
             #expect(AppCallback(location: after.location).fields["error"] == "login_required")
             let refreshed = try await Self.refresh(broker, "second-site", secondTokens)
@@ -336,8 +336,8 @@ struct RelyingPartyTests {
     }
 
     static func cookie(_ name: String, in reply: LiveBroker.Reply) -> String? {
-        guard let header = reply.headers["set-cookie"], header.hasPrefix(name + "=") else { return nil }
-        let value = header.dropFirst(name.count + 1).prefix { $0 != ";" }
+        guard let header = reply.setCookie(name) else { return nil }
+        let value = header.drop { $0 != "=" }.dropFirst().prefix { $0 != ";" }
         return value.isEmpty ? nil : String(value)
     }
 

@@ -14,7 +14,7 @@ struct BackgroundServiceTests {
         }
     }
 
-    @Test("S21.6: a stop right after a fast start ends every background service in its turn, not as \"finished unexpectedly\"")
+    @Test("A stop right after a fast start ends every background service in its turn, not as \"finished unexpectedly\"")
     func stopRightAfterStart() async throws {
         try await TestDatabase.withStore(.sqlite) { store in
             let readiness = Readiness()

@@ -8,11 +8,11 @@ import PortvaktTestSupport
 import ServiceLifecycle
 import Testing
 
-/// S21.1: three instances of Portvakt on one PostgreSQL behind one public address, every hop of
+/// Three instances of Portvakt on one PostgreSQL behind one public address, every hop of
 /// a login sent to a different instance, as a load balancer without sticky sessions would.
 @Suite("Three instances on one PostgreSQL")
 struct ClusterTests {
-    @Test("S21.1: Vipps, a BankID order (start, QR, collect, cancel), an unlock and a password lockout, each hop on another instance")
+    @Test("Vipps, a BankID order (start, QR, collect, cancel), an unlock and a password lockout, each hop on another instance")
     func hopsAcrossInstances() async throws {
         try await Cluster.run { cluster in
             let (one, two, three) = (cluster.instances[0], cluster.instances[1], cluster.instances[2])
@@ -72,7 +72,7 @@ struct ClusterTests {
         }
     }
 
-    @Test("S18.4, S21.1: a passkey's challenge given by one instance is answered on another, and two answers at once on two instances sign in once")
+    @Test("A passkey's challenge given by one instance is answered on another, and two answers at once on two instances sign in once")
     func passkeyAcrossInstances() async throws {
         try await Cluster.run { cluster in
             let (one, two, three) = (cluster.instances[0], cluster.instances[1], cluster.instances[2])
@@ -93,7 +93,7 @@ struct ClusterTests {
         }
     }
 
-    @Test("S21.1: 100 concurrent uses of one refresh token over three instances: one successor for all, no logout; the successor's use makes the old token a reuse that ends the session")
+    @Test("100 concurrent uses of one refresh token over three instances: one successor for all, no logout; the successor's use makes the old token a reuse that ends the session")
     func concurrentRefreshAcrossInstances() async throws {
         try await Cluster.run { cluster in
             let tokens = try await cluster.instances[0].tokens(provider: "vipps", user: "kari")
@@ -137,7 +137,7 @@ struct Cluster: Sendable {
         try await Sandbox.run { sandbox in
             let secrets = (vipps: randomToken(), bankID: randomToken(), orders: randomToken())
             let ports = Self.freePorts(3)
-            // Named localhost, as `dev` is, so that passkeys work across the instances too (S18.4).
+            // Named localhost, as `dev` is, so that passkeys work across the instances too.
             let publicURL = "http://localhost:\(ports[0])"
             for (provider, client, secret, callback) in [
                 ("vipps", "cluster-vipps", secrets.vipps, "vipps"), ("bankid", "cluster-bankid", secrets.bankID, "bankid"),

@@ -7,12 +7,12 @@ import ServiceLifecycle
 import Synchronization
 import Testing
 
-/// S21.3 and S21.5: what operators watch: Prometheus metrics, request ids, JSON logs, readiness.
+/// What operators watch: Prometheus metrics, request ids, JSON logs, readiness.
 @Suite("Operations: metrics, request ids, logs, readiness")
 struct ObservabilityTests {
     static let metricsToken = "metrics-token-0123456789abcdef"
 
-    @Test("S21.3: /metrics needs the token on the main port; after a login, a refresh and a wrong password the counters have moved; no label carries a user, token or personnummer")
+    @Test("/metrics needs the token on the main port; after a login, a refresh and a wrong password the counters have moved; no label carries a user, token or personnummer")
     func metricsMove() async throws {
         try await LiveBroker.run(.sqlite, settings: ["PORTVAKT_METRICS_TOKEN": Self.metricsToken]) { broker in
             #expect(try await broker.send("/metrics").status == 401)
@@ -48,7 +48,7 @@ struct ObservabilityTests {
         }
     }
 
-    @Test("S21.3: on PORTVAKT_METRICS_PORT /metrics needs no token, and the main port does not serve it")
+    @Test("On PORTVAKT_METRICS_PORT /metrics needs no token, and the main port does not serve it")
     func metricsPort() async throws {
         let port = Int.random(in: 41000...49000)
         try await LiveBroker.run(.sqlite, settings: ["PORTVAKT_METRICS_PORT": "\(port)"], over: .socket) { broker in
@@ -60,7 +60,7 @@ struct ObservabilityTests {
         }
     }
 
-    @Test("S21.5: every response carries X-Request-Id; a sensible incoming one is kept, anything else replaced; the request's log lines carry it")
+    @Test("Every response carries X-Request-Id; a sensible incoming one is kept, anything else replaced; the request's log lines carry it")
     func requestIDs() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             let kept = try await broker.send("/health/live", headers: [("X-Request-Id", "lb-7f3a.91:2")])
@@ -80,7 +80,7 @@ struct ObservabilityTests {
         }
     }
 
-    @Test("S21.5: PORTVAKT_LOG_FORMAT=json writes one JSON object a line with time, level, message and fields, redacted as ever")
+    @Test("PORTVAKT_LOG_FORMAT=json writes one JSON object a line with time, level, message and fields, redacted as ever")
     func jsonLines() throws {
         let lines = LineCollector()
         var handler = RedactingLogHandler(wrapping: JSONLogHandler(label: "portvakt", write: lines.append))
@@ -104,7 +104,7 @@ struct ObservabilityTests {
         #expect(ServerConfigurationProbe.logFormat(["PORTVAKT_LOG_FORMAT": "xml"]) == nil)
     }
 
-    @Test("S21.6: readiness: starting until migrated, ready, draining as soon as a graceful shutdown begins")
+    @Test("Readiness: starting until migrated, ready, draining as soon as a graceful shutdown begins")
     func readiness() async throws {
         let readiness = Readiness()
         #expect(readiness.state == .starting)
@@ -157,7 +157,7 @@ enum ServerConfigurationProbe {
 
 @Suite("OpenAPI document")
 struct OpenAPIDocumentTests {
-    @Test("S21.4: /openapi.json is OpenAPI 3.1 and lists every JSON endpoint the router serves (the route list comes from the router)")
+    @Test("/openapi.json is OpenAPI 3.1 and lists every JSON endpoint the router serves (the route list comes from the router)")
     func everyJSONRouteIsDescribed() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             let reply = try await broker.send("/openapi.json")

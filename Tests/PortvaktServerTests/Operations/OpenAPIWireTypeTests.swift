@@ -11,7 +11,7 @@ struct OpenAPIWireTypeTests {
     static let documentFile = URL(filePath: #filePath).deletingLastPathComponent()
         .appending(path: "../../../Sources/PortvaktServer/Resources/openapi.json").standardized
 
-    @Test("S21.4, issue 48: each /v1 wire type, every field set, encodes exactly the properties openapi.json lists for its request or response; with its optionals nil, exactly the required ones")
+    @Test("Issue 48: each /v1 wire type, every field set, encodes exactly the properties openapi.json lists for its request or response; with its optionals nil, exactly the required ones")
     func wireTypesMatchTheDocument() throws {
         let document = try OpenAPIDocumentReader(Data(contentsOf: Self.documentFile))
         let samples = try WireSample.all()

@@ -103,6 +103,34 @@ struct ProductionSettingsTests {
         let link = #expect(throws: ConfigurationError.self) { try ServerConfiguration.load(.development, from: ["PORTVAKT_PORT": "tcp://10.0.0.1:8080"]) }
         #expect(link?.description.contains("Kubernetes service link") == true)
     }
+
+    @Test("Issue 60 review: a PORTVAKT_ file in CREDENTIALS_DIRECTORY that is no secret's name is refused in production, naming the likeliest; a client secret's own name is left alone")
+    func unknownCredentialFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("portvakt-credentials-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "a1=not-read".write(to: directory.appendingPathComponent("PORTVAKT_AUDIT_KEYS"), atomically: true, encoding: .utf8)
+        try "client-secret".write(to: directory.appendingPathComponent("medlemsportal-secret"), atomically: true, encoding: .utf8)
+        let error = try #require(throws: ConfigurationError.self) {
+            try ServerConfiguration.load(.production, from: ConfigurationTests.productionSettings.merging(["CREDENTIALS_DIRECTORY": directory.path]) { $1 })
+        }
+        #expect(error.description.contains("the credential PORTVAKT_AUDIT_KEYS in CREDENTIALS_DIRECTORY") && error.description.contains("did you mean PORTVAKT_AUDIT_KEY?"), "\(error)")
+        #expect(!error.description.contains("medlemsportal") && !error.description.contains("not-read"))
+    }
+
+    @Test("Issue 60 review: in production a database on another machine without verify-ca or verify-full is a warning naming verify-full; verify-full, a socket or loopback are not")
+    func unverifiedRemoteDatabase() throws {
+        let production = ConfigurationTests.productionSettings
+        for mode in ["", "?sslmode=prefer", "?sslmode=require", "?sslmode=disable"] {
+            let configuration = try ServerConfiguration.load(.production, from: production.merging(["DATABASE_URL": "postgres://portvakt:pw@db.internal:5432/portvakt" + mode]) { $1 })
+            #expect(configuration.warnings.contains { $0.contains("db.internal") && $0.contains("verify-full") && !$0.contains("pw") }, "\(mode): \(configuration.warnings)")
+        }
+        for url in ["postgres://portvakt:pw@db.internal:5432/portvakt?sslmode=verify-full", "postgres://portvakt:pw@127.0.0.1:5432/portvakt",
+                    "postgres://portvakt@/portvakt?host=/run/postgresql"] {
+            let configuration = try ServerConfiguration.load(.production, from: production.merging(["DATABASE_URL": url]) { $1 })
+            #expect(!configuration.warnings.contains { $0.contains("DATABASE_URL") }, "\(url): \(configuration.warnings)")
+        }
+    }
 }
 
 /// docs/configuration.md and the code agree: every setting the server reads is in its table, and

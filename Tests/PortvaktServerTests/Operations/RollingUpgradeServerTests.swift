@@ -17,7 +17,7 @@ struct RollingUpgradeServerTests {
         try await db.raw("ALTER TABLE refresh_tokens ADD COLUMN next_release_generation INTEGER NOT NULL DEFAULT 0").run()
         try await db.raw("ALTER TABLE users ADD COLUMN next_release_locale TEXT").run()
         try await db.raw("CREATE TABLE next_release_notes (id BIGINT PRIMARY KEY, body TEXT NOT NULL)").run()
-    })
+    }, kind: .expand)
 
     @Test("Issue 60 item 5: after the next release's expand migration this release's server starts, refreshes a session it began before, and answers a new BankID login and its refresh", arguments: TestDatabase.kinds)
     func thisReleaseServesOnTheNextSchema(kind: DatabaseKind) async throws {

@@ -8,7 +8,7 @@ import Tracing
 /// line may not. The exported tree of a real login is checked by scripts/tracing-test.sh.
 @Suite("Operations: tracing")
 struct TracingTests {
-    @Test("S21.3: OTEL_TRACES_EXPORTER=otlp turns tracing on; unset, none or OTEL_SDK_DISABLED=true leave it off; another exporter, OTLP over gRPC or a sampler swift-otel lacks is a configuration error naming the variable")
+    @Test("OTEL_TRACES_EXPORTER=otlp turns tracing on; unset, none or OTEL_SDK_DISABLED=true leave it off; another exporter, OTLP over gRPC or a sampler swift-otel lacks is a configuration error naming the variable")
     func switchedByOpenTelemetryVariables() throws {
         func tracing(_ settings: [String: String]) throws -> Bool { try ServerConfiguration.load(.development, from: settings).tracing }
         #expect(try tracing([:]) == false)
@@ -33,7 +33,7 @@ struct TracingTests {
         }
     }
 
-    @Test("S21.3: a URL's query keeps client_id, scope and the like; code, state, request_uri, claim, tokens and anything unknown become [redacted]; a fragment is dropped")
+    @Test("A URL's query keeps client_id, scope and the like; code, state, request_uri, claim, tokens and anything unknown become [redacted]; a fragment is dropped")
     func queriesAreRedacted() {
         #expect(SpanRedaction.query("client_id=web&code=abc&state=xyz&scope=openid%20profile&request_uri=urn%3Ax&claim=c&lang=nb")
             == "client_id=web&code=[redacted]&state=[redacted]&scope=openid%20profile&request_uri=[redacted]&claim=[redacted]&lang=nb")
@@ -45,7 +45,7 @@ struct TracingTests {
         #expect(SpanRedaction.url("https://rp:s3cret@member.example/updates?x=1") == "https://member.example/updates?x=[redacted]", "no password from the authority")
     }
 
-    @Test("S21.3: a caller's traceparent is continued only when well formed (version 00, lowercase hex, no zero id), from this machine, and from a trusted proxy only in the header the operator named for it (issue 58 item 6)")
+    @Test("A caller's traceparent is continued only when well formed (version 00, lowercase hex, no zero id), from this machine, and from a trusted proxy only in the header the operator named for it (issue 58 item 6)")
     func callersTracesAreContinuedWithCare() {
         let good = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
         #expect(RequestTracingMiddleware.wellFormed(good) == good)
@@ -65,7 +65,7 @@ struct TracingTests {
         #expect(named.traceHeader(peer: "192.0.2.7") == nil)
     }
 
-    @Test("S21.3: through RedactingTracer, attributes, names, statuses, events and errors reach the exporter's span redacted; ids and numbers pass unchanged")
+    @Test("Through RedactingTracer, attributes, names, statuses, events and errors reach the exporter's span redacted; ids and numbers pass unchanged")
     func everythingASpanSaysIsRedacted() throws {
         let memory = InMemoryTracer()
         let tracer = RedactingTracer(wrapping: memory)

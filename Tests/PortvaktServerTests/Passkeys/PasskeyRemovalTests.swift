@@ -85,7 +85,7 @@ struct PasskeyRemovalTests {
                 "/account/passkeys/\(passkeyID)/remove", method: .POST, form: [("csrf", try PortalTests.csrf(in: page.body))], headers: [("Cookie", cookie)]
             )
             #expect(removed.status == 303 && removed.location == "/?signed_out=passkey_removed")
-            #expect(removed.headers["set-cookie"]?.contains("Max-Age=0") == true, "the cookie is cleared")
+            #expect(removed.setCookie("portvakt")?.contains("Max-Age=0") == true, "the cookie is cleared")
             let start = try await broker.send(try #require(removed.location))
             #expect(start.body.contains("Passnøkkelen er fjernet"))
             #expect(try await broker.send("/account", headers: [("Cookie", cookie)]).status == 401)

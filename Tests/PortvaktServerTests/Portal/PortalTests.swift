@@ -5,7 +5,7 @@ import PortvaktTestSupport
 import Testing
 @testable import PortvaktServer
 
-/// S19.1: the portal's sign-in, its session cookie, forms and lifetimes, over real HTTP.
+/// The portal's sign-in, its session cookie, forms and lifetimes, over real HTTP.
 @Suite("Web portal: sign-in, cookie, forms, lifetimes")
 struct PortalTests {
     /// A browser's way through the portal's sign-in as `person`; returns the cookie and the code
@@ -25,13 +25,12 @@ struct PortalTests {
         let code = try #require(AppCallback(location: callback).code)
         let signedIn = try await broker.send(callback, headers: [("Cookie", ([existing, binder] as [String?]).compactMap { $0 }.joined(separator: "; "))])
         #expect(signedIn.status == 303, "\(signedIn.body.prefix(300))")
-        let setCookie = try #require(signedIn.headers["set-cookie"])
-        return (String(setCookie.split(separator: ";")[0]), code)
+        return (try #require(signedIn.cookie("portvakt")), code)
     }
 
     /// `name=value` of the sign-in cookie `/portal/login` set, which the callback must see.
     static func signInCookie(_ start: LiveBroker.Reply) throws -> String {
-        let setCookie = try #require(start.headers["set-cookie"])
+        let setCookie = try #require(start.setCookie("portvakt_signin"))
         #expect(setCookie.hasPrefix("portvakt_signin=") && setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
         return String(setCookie.split(separator: ";")[0])
     }
@@ -40,7 +39,7 @@ struct PortalTests {
         String(try #require(page.firstMatch(of: /name="csrf" value="([^"]+)"/)).1)
     }
 
-    @Test("S19.1: the cookie is opaque, HttpOnly and SameSite=Lax; pages carry the security headers; the portal's code is never redeemable at /oauth/token", arguments: TestDatabase.kinds)
+    @Test("The cookie is opaque, HttpOnly and SameSite=Lax; pages carry the security headers; the portal's code is never redeemable at /oauth/token", arguments: TestDatabase.kinds)
     func cookieAndHeaders(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
             let start = try await broker.send("/portal/login?method=vipps&person=kari")
@@ -59,7 +58,7 @@ struct PortalTests {
             let signedIn = try await broker.send(callback, headers: [("Cookie", binder)])
             #expect(signedIn.status == 303)
             #expect(signedIn.location == "/account")
-            let setCookie = try #require(signedIn.headers["set-cookie"])
+            let setCookie = try #require(signedIn.setCookie("portvakt"))
             #expect(setCookie.hasPrefix("portvakt="))
             for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] { #expect(setCookie.contains(attribute), "\(attribute)") }
             #expect(!setCookie.contains("Secure"), "plain http on loopback in development")
@@ -78,7 +77,7 @@ struct PortalTests {
         }
     }
 
-    @Test("S19.1: behind https the cookie is __Host- and Secure")
+    @Test("Behind https the cookie is __Host- and Secure")
     func secureCookie() throws {
         let text = DataProtectionKeys.generateText()
         let keys = try DataProtectionKeys(encryptionKeys: text.encryptionKeys, indexKey: text.indexKey, encryptionSetting: "keys", indexSetting: "index")
@@ -89,7 +88,7 @@ struct PortalTests {
         #expect(cookie.origin == "https://login.example.no")
     }
 
-    @Test("S19.1: forms need the session's CSRF token and this site's Origin; a refused form changes nothing")
+    @Test("Forms need the session's CSRF token and this site's Origin; a refused form changes nothing")
     func forms() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             let (cookie, _) = try await Self.signIn(broker)
@@ -119,7 +118,7 @@ struct PortalTests {
         }
     }
 
-    @Test("S19.1: signing out ends the portal session and the Portvakt session; 30 idle minutes or 12 hours end it too", arguments: TestDatabase.kinds)
+    @Test("Signing out ends the portal session and the Portvakt session; 30 idle minutes or 12 hours end it too", arguments: TestDatabase.kinds)
     func lifetimes(kind: DatabaseKind) async throws {
         try await LiveBroker.run(kind) { broker in
             // Three browsers sign in now (the sandbox's ID tokens follow the real clock, the broker's is moved below).
@@ -131,7 +130,7 @@ struct PortalTests {
             let out = try await broker.send("/portal/logout", method: .POST, form: [("csrf", token)], headers: [("Cookie", cookie)])
             #expect(out.status == 303)
             #expect(out.location == "/?signed_out=1")
-            #expect(out.headers["set-cookie"]?.contains("Max-Age=0") == true)
+            #expect(out.setCookie("portvakt")?.contains("Max-Age=0") == true)
             let after = try await broker.send("/account", headers: [("Cookie", cookie)])
             #expect(after.status == 401)
             #expect(after.body.contains("Du er ikke logget inn"))
@@ -183,10 +182,10 @@ struct PortalTests {
             let forged = try await broker.send(callback.replacing(/code=[^&]+/, with: "code=not-the-issued-code"), headers: [("Cookie", signInCookie)])
             #expect(forged.status == 400)
             #expect(forged.body.contains("Innloggingen mislyktes") && forged.body.contains(#"href="/portal/login""#))
-            #expect(forged.headers["set-cookie"]?.hasPrefix("portvakt=") != true, "no session cookie")
+            #expect(forged.setCookie("portvakt") == nil, "no session cookie")
             let switched = try await broker.send("/language?to=en&back=//evil.example")
             #expect(switched.location == "/")
-            #expect(switched.headers["set-cookie"]?.hasPrefix("portvakt_lang=en") == true)
+            #expect(switched.setCookie("portvakt_lang")?.hasPrefix("portvakt_lang=en;") == true)
         }
     }
 
@@ -202,7 +201,7 @@ struct PortalTests {
             let callback = try #require(returned.location)
             let forced = try await broker.send(callback, headers: [("Cookie", ingrid)])
             #expect(forced.status == 400)
-            #expect(forced.headers["set-cookie"] == nil, "no session cookie")
+            #expect(forced.setCookies.isEmpty, "no session cookie")
             let account = try await broker.send("/account", headers: [("Cookie", ingrid)])
             #expect(account.body.contains("Ingrid Hansen") && !account.body.contains("Kari Nordmann"), "still Ingrid's browser")
             // A sign-in cookie of another sign-in does not do either.

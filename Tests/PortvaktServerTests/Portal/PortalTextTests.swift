@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Portal texts and pages")
 struct PortalTextTests {
-    @Test("S19.4, S20: every text id has a Bokmål and an English text, and every id and partial a template uses exists")
+    @Test("Every text id has a Bokmål and an English text, and every id and partial a template uses exists")
     func everyTextInBothLanguages() throws {
         for text in PortalText.allCases {
             #expect(!text.text(.nb).isEmpty && !text.text(.en).isEmpty, "\(text.rawValue)")
@@ -53,7 +53,7 @@ struct PortalTextTests {
         }
     }
 
-    @Test("S19.4: Accept-Language picks the supported language with the highest weight")
+    @Test("Accept-Language picks the supported language with the highest weight")
     func acceptLanguage() {
         #expect(PortalLanguage.preferred("en-GB,en;q=0.9") == .en)
         #expect(PortalLanguage.preferred("nb-NO,nb;q=0.9,en;q=0.8") == .nb)
