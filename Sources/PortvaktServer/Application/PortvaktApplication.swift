@@ -139,13 +139,14 @@ public enum PortvaktApplication {
                 configured.append(provider)
                 await services.upstreams.set(provider)
             }
-            try await ProviderCheck.atStart(
-                configured, refusing: configuration.environment == .production && !configuration.startsWithoutProviders, logger: logger
-            )
-            if let orders = configuration.bankIDOrderAPI {
-                let transport: any OutboundHTTP = ordersHTTP.map { NetworkHTTP(client: $0.client) } ?? outbound
-                await services.upstreams.setBankIDOrders(BankIDOrderAPI(settings: orders, http: transport, timeout: configuration.upstreamTimeout))
+            let orders = configuration.bankIDOrderAPI.map { settings in
+                BankIDOrderAPI(settings: settings, http: ordersHTTP.map { NetworkHTTP(client: $0.client) } ?? outbound, timeout: configuration.upstreamTimeout)
             }
+            if let orders { await services.upstreams.setBankIDOrders(orders, watched: true) }
+            try await ProviderCheck.atStart(
+                configured, orders: orders, record: { [upstreams = services.upstreams] in await upstreams.recordBankIDOrders($0) },
+                refusing: configuration.environment == .production && !configuration.startsWithoutProviders, logger: logger
+            )
             if sandbox != nil, configuration.developmentSeed {
                 try await DevelopmentSeed.seed(store, vault: keys.vault, logger: logger)
             }

@@ -60,7 +60,56 @@ struct BankIDOrderAPI: BankIDOrderService {
         let completionData: CompletionData?
     }
 
+    /// Its name in `/health/ready`'s providers.
+    static let stateName = "bankid_order"
+
+    /// One `collect` of an order that does not exist: the API's `invalidParameters` (400) shows
+    /// that the TLS handshake, the relying party's certificate (or the sandbox's credentials)
+    /// and the address are right, and starts nothing. A refused handshake or credentials, or an
+    /// address that is not the API, is a setting to change (misconfigured); no answer or a
+    /// server error may pass (unreachable).
+    func check(now: Date) async -> ProviderState {
+        let at = Int(now.timeIntervalSince1970)
+        do {
+            let (status, _) = try await exchange("collect", ["orderRef": UUID().uuidString.lowercased()], timeout: timeout)
+            switch status {
+            case 200, 400: return ProviderState(state: .reachable, detail: nil, checkedAt: at)
+            case 401, 403:
+                return ProviderState(state: .misconfigured, detail: "the order API refused the relying party (\(status)): its certificate or credentials are not the ones registered", checkedAt: at)
+            case 500...: return ProviderState(state: .unreachable, detail: "collect answered \(status)", checkedAt: at)
+            default:
+                return ProviderState(state: .misconfigured, detail: "collect answered \(status): PORTVAKT_BANKID_ORDER_API_URL may not be the order API (…/rp/v6.0)", checkedAt: at)
+            }
+        } catch {
+            switch error {
+            case .handshake(let reason): return ProviderState(state: .misconfigured, detail: reason, checkedAt: at)
+            case .upstream(let error): return ProviderState(state: .unreachable, detail: error.description, checkedAt: at)
+            }
+        }
+    }
+
+    private enum ExchangeFailure: Error {
+        /// The TLS handshake failed: a certificate, the CA or the host name, a setting to change.
+        case handshake(String)
+        case upstream(UpstreamError)
+    }
+
     private func post(_ method: String, _ body: [String: String], timeout: Duration) async throws(UpstreamError) -> Data {
+        let status: UInt, data: Data
+        do {
+            (status, data) = try await exchange(method, body, timeout: timeout)
+        } catch {
+            switch error {
+            case .handshake(let reason): throw .unavailable(reason)
+            case .upstream(let error): throw error
+            }
+        }
+        guard status < 500 else { throw .unavailable("\(method) answered \(status)") }
+        guard status == 200 else { throw .rejected("\(method) refused the request (\(status))") }
+        return data
+    }
+
+    private func exchange(_ method: String, _ body: [String: String], timeout: Duration) async throws(ExchangeFailure) -> (UInt, Data) {
         var request = HTTPClientRequest(url: "\(settings.baseURL)/\(method)")
         request.method = .POST
         if case .basic(let clientID, let secret) = settings.authentication {
@@ -68,7 +117,7 @@ struct BankIDOrderAPI: BankIDOrderService {
         }
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "Accept", value: "application/json")
-        guard let json = try? JSONEncoder().encode(body) else { throw .unavailable("could not encode the request") }
+        guard let json = try? JSONEncoder().encode(body) else { throw .upstream(.unavailable("could not encode the request")) }
         request.body = .bytes(ByteBuffer(data: json))
         let response: HTTPClientResponse
         let data: Data
@@ -76,19 +125,17 @@ struct BankIDOrderAPI: BankIDOrderService {
             response = try await http.execute(request, timeout: TimeAmount(timeout))
             data = Data(buffer: try await response.body.collect(upTo: 256 * 1024))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
-            throw .timedOut("\(method) did not answer within \(timeout)")
+            throw .upstream(.timedOut("\(method) did not answer within \(timeout)"))
         } catch let error as NIOSSLError {
-            throw .unavailable(handshakeFailure(error))
+            throw .handshake(handshakeFailure(error))
         } catch let error as BoringSSLError {
-            throw .unavailable(handshakeFailure(error))
+            throw .handshake(handshakeFailure(error))
         } catch let error as NIOSSLExtraError where error == .failedToValidateHostname {
-            throw .unavailable("the order API's certificate does not name its host (\(URL(string: settings.baseURL)?.host ?? settings.baseURL))")
+            throw .handshake("the order API's certificate does not name its host (\(URL(string: settings.baseURL)?.host ?? settings.baseURL))")
         } catch {
-            throw .unavailable("no answer from the BankID order API (\(type(of: error)))")
+            throw .upstream(.unavailable("no answer from the BankID order API (\(type(of: error)))"))
         }
-        guard response.status.code < 500 else { throw .unavailable("\(method) answered \(response.status.code)") }
-        guard response.status == .ok else { throw .rejected("\(method) refused the request (\(response.status.code))") }
-        return data
+        return (response.status.code, data)
     }
 
     /// Why the TLS handshake failed, in the operator's terms (the API's certificate, or ours).

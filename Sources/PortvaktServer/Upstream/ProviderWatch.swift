@@ -20,6 +20,12 @@ struct ProviderWatch: Service {
                     ])
                 }
             }
+            if let orders = await upstreams.watchedBankIDOrders {
+                let now = await orders.check(now: Date())
+                if let before = await upstreams.recordBankIDOrders(now), before.state != now.state {
+                    logger.notice("identity provider is now \(now.state.rawValue)", metadata: ["provider": "\(BankIDOrderAPI.stateName)", "reason": "\(now.detail ?? "-")"])
+                }
+            }
         }
     }
 }

@@ -6,6 +6,9 @@ import PortvaktStorage
 actor UpstreamDirectory {
     private var providers: [IdentityProvider: UpstreamProvider] = [:]
     private(set) var bankIDOrders: (any BankIDOrderService)?
+    /// The order API the settings configure (not the sandbox's), watched as the providers are.
+    private(set) var watchedBankIDOrders: BankIDOrderAPI?
+    private var bankIDOrdersState: ProviderState?
 
     func set(_ provider: UpstreamProvider) {
         providers[provider.settings.provider] = provider
@@ -21,13 +24,23 @@ actor UpstreamDirectory {
         for (kind, provider) in providers {
             if let state = await provider.state { states[kind.rawValue] = state.published }
         }
+        if let bankIDOrdersState { states[BankIDOrderAPI.stateName] = bankIDOrdersState.published }
         return states
     }
 
     /// The providers configured by settings (not the sandbox's), to be watched.
     var all: [UpstreamProvider] { Array(providers.values) }
 
-    func setBankIDOrders(_ service: any BankIDOrderService) {
-        bankIDOrders = service
+    /// - Parameter watched: the settings' order API, whose state `/health/ready` shows.
+    func setBankIDOrders(_ api: BankIDOrderAPI, watched: Bool = false) {
+        bankIDOrders = api
+        if watched { watchedBankIDOrders = api }
+    }
+
+    /// Records the order API's state; returns the state it had before.
+    @discardableResult
+    func recordBankIDOrders(_ state: ProviderState) -> ProviderState? {
+        defer { bankIDOrdersState = state }
+        return bankIDOrdersState
     }
 }

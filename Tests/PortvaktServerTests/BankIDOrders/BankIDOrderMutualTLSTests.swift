@@ -37,6 +37,9 @@ struct BankIDOrderMutualTLSTests {
             let started = try await Self.start(production)
             #expect(try started.get().orderRef == OrderAPIServer.orderRef, "\(started)")
             #expect(server.starts == 1)
+            // The look at start and every minute (/health/ready): a collect of no order.
+            let looked = try await Self.check(production)
+            #expect(looked.state == .reachable, "\(looked)")
 
             // Without a client certificate (HTTP Basic, as the sandbox takes it): the API refuses the handshake.
             let basic = try await Self.start([
@@ -53,6 +56,9 @@ struct BankIDOrderMutualTLSTests {
             var untrusted = production
             untrusted["PORTVAKT_BANKID_ORDER_CA_FILE"] = stranger.certificate
             Self.expectRefusal(try await Self.start(untrusted), naming: "PORTVAKT_BANKID_ORDER_CA_FILE")
+            let misconfigured = try await Self.check(untrusted)
+            #expect(misconfigured.state == .misconfigured && misconfigured.detail?.contains("PORTVAKT_BANKID_ORDER_CA_FILE") == true, "\(misconfigured)")
+            #expect(try await Self.check(another).state == .misconfigured, "a client certificate the API refuses is a setting to change")
 
             var systemStore = production
             systemStore["PORTVAKT_BANKID_ORDER_CA_FILE"] = nil
@@ -160,6 +166,15 @@ struct BankIDOrderMutualTLSTests {
         return result
     }
 
+    /// The look the server takes at the order API with these settings.
+    private static func check(_ settings: [String: String]) async throws -> ProviderState {
+        let orders = try #require(try ServerConfiguration.load(.production, from: settings).bankIDOrderAPI)
+        let http = HTTPClientService(timeout: .seconds(5), tls: orders.transportSecurity)
+        let state = await BankIDOrderAPI(settings: orders, http: NetworkHTTP(client: http.client), timeout: .seconds(5)).check(now: Date())
+        try await http.client.shutdown()
+        return state
+    }
+
     private static func expectRefusal(_ result: Result<StartedBankIDOrder, UpstreamError>, naming reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
         guard case .failure(.unavailable(let message)) = result else {
             Issue.record("expected the order API to be unavailable, got \(result)", sourceLocation: sourceLocation)
@@ -197,6 +212,11 @@ final class OrderAPIServer: Sendable {
             server.withLock { $0 }?.counted.withLock { $0 += 1 }
             let body = #"{"orderRef":"\#(orderRef)","autoStartToken":"7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6","qrStartToken":"67df3917-fa0d-44e5-b327-edcc928297f8","qrStartSecret":"d28db9a7-4cde-429e-a983-359be676944c"}"#
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+        router.post("/rp/v6.0/collect") { _, _ -> Response in
+            // No order was started here: every orderRef is unknown.
+            let body = #"{"errorCode":"invalidParameters","details":"No such order"}"#
+            return Response(status: .badRequest, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: body)))
         }
         let app = Application(
             router: router, server: try .tls(.http1(), tlsConfiguration: tls),
