@@ -14,12 +14,13 @@ cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
 previous=${1:?usage: scripts/upgrade-test.sh PREVIOUS_RELEASE (a git tag or commit)}
 [ -n "${TEST_POSTGRES_URL:-}" ] || { echo "upgrade test: needs TEST_POSTGRES_URL (scripts/start-postgres.sh)" >&2; exit 1; }
+swift build --product portvakt-server >/dev/null  # this checkout's server, as it is now
 new_binary=$binary
 
 work=$(mktemp -d /tmp/portvakt-upgrade.XXXXXX)
-old_pid="" new_pid="" database="portvakt_upgrade_$RANDOM$RANDOM"
+old_pid="" restarted_pid="" new_pid="" database="portvakt_upgrade_$RANDOM$RANDOM"
 cleanup() {
-  for pid in "$old_pid" "$new_pid"; do [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; done; wait 2>/dev/null || true
+  for pid in "$old_pid" "$restarted_pid" "$new_pid"; do [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null; done; wait 2>/dev/null || true
   drop_postgres_database "$database" 2>/dev/null || true
   rm -rf "$work"
 }
@@ -28,6 +29,7 @@ fail() { echo "upgrade test FAILED: $*" >&2; for log in "$work"/old/log "$work"/
 
 commit=$(git rev-parse "$previous^{commit}") || fail "$previous is not a commit here"
 tree=".build/releases/$commit"
+git worktree prune  # a tree whose folder was deleted with .build
 [ -d "$tree" ] || git worktree add --detach "$tree" "$commit" >/dev/null
 echo "upgrade test: building $previous (${commit:0:12}) in $tree"
 (cd "$tree" && swift build --product portvakt-server >"$work/previous-build.log" 2>&1) || { tail -20 "$work/previous-build.log" >&2; fail "$previous did not build"; }
@@ -38,8 +40,8 @@ url=$(new_postgres_database "$database")
 # One database, one set of keys: what instances of two releases share.
 shared=(DATABASE_URL="$url" PORTVAKT_ENCRYPTION_KEYS="k1=$(openssl rand -base64 32)" PORTVAKT_INDEX_KEY="$(openssl rand -base64 32)"
         PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BCRYPT_COST=4 PORTVAKT_LOG_LEVEL=warning)
-old_port=$(random_port) new_port=$(random_port)
-mkdir -p "$work/old" "$work/new"
+old_port=$(random_port) restarted_port=$(random_port) new_port=$(random_port)
+mkdir -p "$work/old" "$work/restarted" "$work/new"
 
 # The previous release, serving.
 binary=$old_binary
@@ -55,12 +57,16 @@ binary=$new_binary
 start_server "$work/new" "$new_port" dev "${shared[@]}" || fail "the new release did not start"
 new_pid=$server_pid
 curl -sf "http://127.0.0.1:$old_port/health/ready" >/dev/null || fail "the previous release is not ready on the new schema"
+# An instance of the previous release (re)started during the rollout, on the new schema.
+binary=$old_binary
+start_server "$work/restarted" "$restarted_port" dev "${shared[@]}" || fail "the previous release does not start on the new schema"
+restarted_pid=$server_pid
 
-python3 - "http://127.0.0.1:$old_port" "http://127.0.0.1:$new_port" "$before" <<'PY' || fail "a login or a refresh was refused"
+python3 - "http://127.0.0.1:$old_port" "http://127.0.0.1:$new_port" "$before" "http://127.0.0.1:$restarted_port" <<'PY' || fail "a login or a refresh was refused"
 import json, sys
 sys.path.insert(0, "scripts/lib")
 import sandbox_login as s
-old, new, before = sys.argv[1:4]
+old, new, before, restarted = sys.argv[1:5]
 
 def refresh(base, token, what):
     status, _, body = s.call(f"{base}/oauth/token", {"grant_type": "refresh_token", "client_id": "no.portvakt.app", "refresh_token": token})
@@ -77,5 +83,8 @@ refresh(new, at_old, "the new release refreshes it")
 at_new = s.login(new, "ola", "bankid")["refresh_token"]
 print("upgrade test: the new release answers a login")
 refresh(old, refresh(old, at_new, "the previous release refreshes it"), "and again, on its own rotation")
+at_restarted = s.login(restarted, "ola", "bankid")["refresh_token"]
+print("upgrade test: a previous-release instance started after the migration answers a login")
+refresh(new, at_restarted, "the new release refreshes it")
 PY
 echo "upgrade test passed: $previous beside $(git rev-parse --short HEAD) on one PostgreSQL"

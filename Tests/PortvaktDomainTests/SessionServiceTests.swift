@@ -122,7 +122,9 @@ struct SessionServiceTests {
         #expect(await store.refreshTokens.isEmpty)
     }
 
-    @Test("A rotated refresh token used again ends the session: the app is told to log in, and it is audited")
+    /// The store ends the session in the same transaction as it finds the reuse; that the session
+    /// is then over, on both databases, is RefreshRotationTests' "a stolen predecessor …".
+    @Test("A rotated refresh token used again, which the store answers as a reuse, tells the app to log in, and it is audited")
     func reusedRefreshToken() async throws {
         let session = Fixtures.session("user-1", .bankID)
         await store.answerRotations(with: .reused(session))

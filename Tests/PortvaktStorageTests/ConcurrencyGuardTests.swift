@@ -9,11 +9,14 @@ import Testing
 
 /// Races between a request and a revocation, played deterministically: a revocation holds its
 /// transaction open (uncommitted) while the other write starts, then commits. On PostgreSQL
-/// (READ COMMITTED) the write must wait for it and then see it; on SQLite writers take turns.
+/// (READ COMMITTED) the write must wait for it, which the test sees (`pg_stat_activity`: a
+/// backend waiting on a lock) before it commits, and then see it. On SQLite one writer holds the
+/// database at a time, so the racer's write cannot begin before the revocation commits: that
+/// run shows only that a write after a committed revocation is refused.
 @Suite("Revocations win their races")
 struct ConcurrencyGuardTests {
-    /// Runs `revoke` in a transaction that stays open until `racer` has had time to reach it,
-    /// then commits; returns what `racer` returned.
+    /// Runs `revoke` in a transaction that stays open until `racer` waits on its lock
+    /// (PostgreSQL), then commits; returns what `racer` returned.
     static func race<R: Sendable>(
         _ store: PortvaktStore, revoke: @escaping @Sendable (any SQLDatabase) async throws -> Void,
         racer: @escaping @Sendable () async throws -> R
@@ -27,10 +30,25 @@ struct ConcurrencyGuardTests {
         }
         for await _ in held { break }
         async let raced = racer()
-        try await Task.sleep(for: .milliseconds(300))
+        if store.driver.kind == .postgres { try await waitForLockWaiter(store) }
         releasing.yield()
         try await revocation
         return try await raced
+    }
+
+    /// Until a backend of this database waits for a lock: the racer, blocked by the open
+    /// revocation. Fails the test after 10 s (the racer did not wait: it did not take the lock).
+    private static func waitForLockWaiter(_ store: PortvaktStore) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        repeat {
+            let waiting = try await store.driver.withSession { db in
+                try await db.raw("SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+                    .first()?.decode(column: "waiting", as: Int.self) ?? 0
+            }
+            if waiting > 0 { return }
+            try await Task.sleep(for: .milliseconds(5))
+        } while ContinuousClock.now < deadline
+        Issue.record("the racer never waited on the revocation's lock")
     }
 
     @Test("A refresh racing a logout never yields tokens for the revoked session", arguments: TestDatabase.kinds)
@@ -92,19 +110,23 @@ struct ConcurrencyGuardTests {
     func deviceLimitHolds(kind: DatabaseKind) async throws {
         try await TestDatabase.withStore(kind) { store in
             let user = try await store.createUser(displayName: "Ada")
-            let results = await withTaskGroup(of: Bool.self) { group in
+            let results = await withTaskGroup(of: Result<Device, any Error>.self) { group in
                 for index in 0..<12 {
                     group.addTask {
                         let key = DevicePublicKey(P256.Signing.PrivateKey().publicKey)
-                        return (try? await store.registerDevice(
-                            userID: user.id, name: "phone \(index)", platform: "ios", biometricKind: "face",
-                            publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, limit: 5
-                        )) != nil
+                        return await Result(awaiting: {
+                            try await store.registerDevice(
+                                userID: user.id, name: "phone \(index)", platform: "ios", biometricKind: "face",
+                                publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, limit: 5
+                            )
+                        })
                     }
                 }
-                return await group.reduce(into: [Bool]()) { $0.append($1) }
+                return await group.reduce(into: [Result<Device, any Error>]()) { $0.append($1) }
             }
-            #expect(results.filter { $0 }.count == 5)
+            #expect(results.filter { (try? $0.get()) != nil }.count == 5)
+            let refused = results.compactMap { result -> (any Error)? in if case .failure(let error) = result { error } else { nil } }
+            #expect(refused.count == 7 && refused.allSatisfy { ($0 as? StoreError) == .limitReached("devices") }, "each one over the limit is told so: \(refused)")
             #expect(try await store.activeDevices(userID: user.id).count == 5)
         }
     }

@@ -30,13 +30,15 @@ struct IdentityConstraintTests {
         try await TestDatabase.withStore(kind) { store in
             var users: [User] = []
             for index in 0..<8 { users.append(try await store.createUser(displayName: "User \(index)")) }
-            let outcomes = await withTaskGroup(of: Bool.self) { group in
+            let outcomes = await withTaskGroup(of: Result<Identity, any Error>.self) { group in
                 for user in users {
-                    group.addTask { (try? await store.linkIdentity(userID: user.id, provider: .bankid, subject: "race")) != nil }
+                    group.addTask { await Result(awaiting: { try await store.linkIdentity(userID: user.id, provider: .bankid, subject: "race") }) }
                 }
-                return await group.reduce(into: [Bool]()) { $0.append($1) }
+                return await group.reduce(into: [Result<Identity, any Error>]()) { $0.append($1) }
             }
-            #expect(outcomes.filter { $0 }.count == 1)
+            #expect(outcomes.filter { (try? $0.get()) != nil }.count == 1)
+            let losers = outcomes.compactMap { outcome -> (any Error)? in if case .failure(let error) = outcome { error } else { nil } }
+            #expect(losers.count == 7 && losers.allSatisfy { ($0 as? StoreError) == .duplicate(nil) }, "each loser meets the unique constraint: \(losers)")
         }
     }
 

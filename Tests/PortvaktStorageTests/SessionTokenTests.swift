@@ -56,11 +56,14 @@ struct SessionTokenTests {
                 codeChallenge: "challenge", scope: "openid", nonce: "n", createdAt: now, expiresAt: now.addingTimeInterval(60)
             )
             try await store.insertAuthorizationCode(code)
-            let redeemed = await withTaskGroup(of: AuthorizationCode?.self) { group in
-                for _ in 0..<6 { group.addTask { try? await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now).code } }
-                return await group.reduce(into: [AuthorizationCode]()) { if let code = $1 { $0.append(code) } }
+            let outcomes = await withTaskGroup(of: Result<CodeRedemption, any Error>.self) { group in
+                for _ in 0..<6 { group.addTask { await Result(awaiting: { try await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now) }) } }
+                return await group.reduce(into: [Result<CodeRedemption, any Error>]()) { $0.append($1) }
             }
-            #expect(redeemed == [code])
+            let answers = try outcomes.map { try $0.get() }
+            #expect(answers.compactMap(\.code) == [code])
+            // Each loser is told it replayed the winner's code: refused as such, never an error.
+            #expect(answers.filter { $0.code == nil }.map(\.replayedSession) == Array(repeating: session.id, count: 5))
             // Review III item 4: a second redemption before the code would have expired is a replay of its session.
             #expect(try await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now).replayedSession == session.id)
             #expect(try await store.redeemAuthorizationCode(hash: Self.hash("code"), now: now.addingTimeInterval(61)).replayedSession == nil, "after its expiry it is unknown")

@@ -3,8 +3,10 @@
 
 `load BASE PID STATE SIGNAL`: logs in 8 sandbox sessions (Vipps, no browser), rotates their
 refresh tokens from 8 threads while 2 more threads log in (audited), sends SIGNAL (TERM or KILL)
-to the server while they run, keeps going until the server stops answering, and writes each
-session's last acknowledged refresh token to STATE.
+to the server once every session has rotated twice (never before: a run that rotated nothing
+proves nothing), keeps going until the server stops answering, and writes each session's last
+acknowledged refresh token to STATE and the moment of the signal to STATE.signalled (so the
+exit is timed from the signal). A worker that fails before the signal fails the run.
 `verify BASE STATE`: after a restart, each last acknowledged token must still refresh (200):
 a rotation the server acknowledged was committed, and one it did not acknowledge is repeated.
 """
@@ -21,20 +23,30 @@ def load(base, pid, state, signal_name):
     acknowledged = list(tokens)
     counts = [0] * len(tokens)
     refused = []
+    progress = threading.Condition()
+    signalled = threading.Event()
 
     def worker(index):
         while True:
             try:
                 status, _, body = refresh(base, acknowledged[index])
-            except Exception:
-                return  # the server is gone: this request was never acknowledged
-            if status == 503:
+            except Exception as error:
+                if not signalled.is_set():
+                    refused.append(f"session {index}: no answer before the signal ({error})")
+                with progress:
+                    progress.notify_all()
+                return  # after the signal the server is gone: this request was never acknowledged
+            if status == 503 and signalled.is_set():
                 return
             if status != 200:
                 refused.append(f"session {index}: {status} {body[:200]}")
+                with progress:
+                    progress.notify_all()
                 return
             acknowledged[index] = json.loads(body)["refresh_token"]
-            counts[index] += 1
+            with progress:
+                counts[index] += 1
+                progress.notify_all()
 
     stopped = threading.Event()
 
@@ -45,12 +57,20 @@ def load(base, pid, state, signal_name):
             except Exception:
                 return  # the server is gone
 
-    threads = [threading.Thread(target=worker, args=(index,)) for index in range(len(tokens))]
-    threads += [threading.Thread(target=logins) for _ in range(2)]
+    # Daemons: a run that fails before the signal ends without waiting for them.
+    threads = [threading.Thread(target=worker, args=(index,), daemon=True) for index in range(len(tokens))]
+    threads += [threading.Thread(target=logins, daemon=True) for _ in range(2)]
     for thread in threads:
         thread.start()
-    time.sleep(1.5)
-    before = sum(counts)
+    # Load first: every session rotates twice before the signal, or the run fails.
+    with progress:
+        if not progress.wait_for(lambda: min(counts) >= 2 or refused, timeout=60) or refused:
+            stopped.set()
+            sys.exit("no load before the signal: " + ("; ".join(refused) or f"rotations {counts} after 60 s"))
+        before = sum(counts)
+    with open(state + ".signalled", "w") as file:
+        file.write(f"{time.time():.3f}")
+    signalled.set()
     os.kill(pid, getattr(signal, "SIG" + signal_name))
     for thread in threads[:len(tokens)]:
         thread.join(timeout=60)

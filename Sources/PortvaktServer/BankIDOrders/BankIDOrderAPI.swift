@@ -70,13 +70,16 @@ struct BankIDOrderAPI: BankIDOrderService {
     /// server error may pass (unreachable).
     func check(now: Date) async -> ProviderState {
         let at = Int(now.timeIntervalSince1970)
+        if let expiry = settings.certificateExpiry, expiry <= now {
+            return ProviderState(state: .misconfigured, detail: "the client certificate expired on \(expiry.formatted(.iso8601)): renew it with BankID", checkedAt: at)
+        }
         do {
             let (status, _) = try await exchange("collect", ["orderRef": UUID().uuidString.lowercased()], timeout: timeout)
             switch status {
             case 200, 400: return ProviderState(state: .reachable, detail: nil, checkedAt: at)
             case 401, 403:
                 return ProviderState(state: .misconfigured, detail: "the order API refused the relying party (\(status)): its certificate or credentials are not the ones registered", checkedAt: at)
-            case 500...: return ProviderState(state: .unreachable, detail: "collect answered \(status)", checkedAt: at)
+            case 408, 429, 500...: return ProviderState(state: .unreachable, detail: "collect answered \(status)", checkedAt: at)
             default:
                 return ProviderState(state: .misconfigured, detail: "collect answered \(status): PORTVAKT_BANKID_ORDER_API_URL may not be the order API (…/rp/v6.0)", checkedAt: at)
             }
@@ -126,7 +129,7 @@ struct BankIDOrderAPI: BankIDOrderService {
             data = Data(buffer: try await response.body.collect(upTo: 256 * 1024))
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .upstream(.timedOut("\(method) did not answer within \(timeout)"))
-        } catch let error as NIOSSLError {
+        } catch let error as NIOSSLError where Self.isHandshakeFailure(error) {
             throw .handshake(handshakeFailure(error))
         } catch let error as BoringSSLError {
             throw .handshake(handshakeFailure(error))
@@ -136,6 +139,12 @@ struct BankIDOrderAPI: BankIDOrderService {
             throw .upstream(.unavailable("no answer from the BankID order API (\(type(of: error)))"))
         }
         return (response.status.code, data)
+    }
+
+    /// A failed handshake, not a connection that dropped (`uncleanShutdown` and the like pass).
+    private static func isHandshakeFailure(_ error: NIOSSLError) -> Bool {
+        if case .handshakeFailed = error { return true }
+        return false
     }
 
     /// Why the TLS handshake failed, in the operator's terms (the API's certificate, or ours).

@@ -144,7 +144,7 @@ public struct ServerConfiguration: Sendable {
         let unknown = settings.unknownNames.map { name in
             "\(name) is not a setting Portvakt reads" + (settings.likelyMeant(name).map { " (did you mean \($0)?)" } ?? "")
         } + settings.unknownCredentials.map { name in
-            "the credential \(name) in CREDENTIALS_DIRECTORY is not a secret Portvakt reads" + (settings.likelyMeant(name).map { " (did you mean \($0)?)" } ?? "")
+            "the credential \(name) in CREDENTIALS_DIRECTORY is not a secret Portvakt reads" + (SettingsSource.nearestSecret(to: name).map { " (did you mean \($0)?)" } ?? "")
         }
         if mode == .production, !unknown.isEmpty {
             throw ConfigurationError(unknown.joined(separator: "; ") + "; docs/configuration.md lists the settings")
@@ -239,7 +239,7 @@ public struct ServerConfiguration: Sendable {
         // libpq's default (prefer) to another machine encrypts without checking whom it talks to,
         // and falls back to plain text: said, never silently (the meaning stays libpq's).
         if mode == .production, case .postgres(let postgres) = database, !postgres.isSocket, !LoopbackHost.isLoopback(postgres.host),
-           ![.verifyCA, .verifyFull].contains(postgres.tls) {
+           ![.verifyCA, .verifyFull].contains(postgres.tls), !(postgres.tls == .require && postgres.rootCertificateFile != nil) {
             configuration.warnings.append("DATABASE_URL reaches \(postgres.host) with sslmode=\(postgres.tls.rawValue), which does not check the server's certificate: an attacker on the path could read or change what Portvakt stores; use sslmode=verify-full (with sslrootcert for a private CA)")
         }
         if let orders = configuration.bankIDOrderAPI {

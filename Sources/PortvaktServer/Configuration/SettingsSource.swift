@@ -72,10 +72,24 @@ struct SettingsSource: Sendable {
         let alsoRead = Self.exporterNames.union(Self.commandLineAppNames).union([Self.fileSetting])
             .union(Self.secretNames.map { $0 + "_FILE" })
         let credentials = environment["CREDENTIALS_DIRECTORY"].flatMap { try? FileManager.default.contentsOfDirectory(atPath: $0) } ?? []
-        unknownCredentials = credentials.filter { $0.hasPrefix("PORTVAKT_") && !Self.secretNames.contains($0) }.sorted()
+        // Only a near miss of a secret's name: a client's secret may have any name of its own.
+        unknownCredentials = credentials.filter { name in
+            name.hasPrefix("PORTVAKT_") && !Self.secretNames.contains(name) && Self.nearestSecret(to: name) != nil
+        }.sorted()
         unknownNames = environment.keys
             .filter { ($0.hasPrefix("PORTVAKT_") || $0.hasPrefix("OTEL_")) && !knownNames.contains($0) && !alsoRead.contains($0) && !Self.isPlatformVariable($0) }
             .sorted()
+    }
+
+    /// The secret setting `name` most likely misspells, if one is near enough.
+    static func nearestSecret(to name: String) -> String? {
+        var best: (name: String, distance: Int)?
+        for candidate in secretNames.sorted() {
+            let distance = EditDistance.between(candidate, name)
+            if best == nil || distance < best!.distance { best = (candidate, distance) }
+        }
+        guard let best, best.distance <= max(3, name.count / 4) else { return nil }
+        return best.name
     }
 
     /// The known setting nearest to `name` by edits (a misspelling, a missing word), when one is

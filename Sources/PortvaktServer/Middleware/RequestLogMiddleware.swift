@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import PortvaktCore
 
-/// Logs each request's method, path, status and duration (at info; a 5xx at error). The query string, headers and body
+/// Logs each request's method, path, status and duration (at info; a 503 at warning, another 5xx at error). The query string, headers and body
 /// are never logged: they carry codes, tokens and personnummer; nor is a path whose route takes a
 /// token (a password invitation's link): its route is logged instead.
 struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -25,8 +25,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         PortvaktMetrics.request(route: context.endpointPath ?? "unmatched", method: request.method.rawValue, status: status, duration: elapsed)
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         let route = context.endpointPath
-        // A server error is an error: a server run at warning still shows it.
-        context.logger.log(level: status >= 500 ? .error : .info, "request", metadata: [
+        // A server error is an error, so a server run at warning still shows it; a 503 (starting,
+        // draining, the database away) is a warning: it says "try again" and is counted apart.
+        context.logger.log(level: status == 503 ? .warning : status >= 500 ? .error : .info, "request", metadata: [
             "method": "\(request.method.rawValue)",
             "path": "\(Self.path(of: request, route: route))",
             "route": "\(route ?? "unmatched")",

@@ -30,7 +30,7 @@ final class LeaseDeadlines: Sendable {
     private let patience: Duration
     private let tick: Duration
 
-    init(timeout: Duration, patience: Duration = .seconds(10), tick: Duration = .milliseconds(250)) {
+    init(timeout: Duration, patience: Duration, tick: Duration = .milliseconds(250)) {
         self.timeout = timeout
         self.patience = patience
         self.tick = tick

@@ -13,6 +13,8 @@ public final class PostgresDriver: DatabaseDriver {
     private let client: PostgresClient
     private let closeWatch = ConnectionCloseWatch()
     private let logger: Logger
+    /// This pool's own: whether its database is down is told by its own connections alone.
+    private let deadlines = LeaseDeadlines(timeout: PostgresDriver.leaseTimeout, patience: PostgresDriver.leasePatience)
 
     /// An arbitrary constant that names Portvakt's migration lock among advisory locks.
     static let migrationLockID: Int64 = 0x506F_7274_7661_6B74 // "Portvakt"
@@ -23,9 +25,9 @@ public final class PostgresDriver: DatabaseDriver {
     }
 
     public func withSession<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let (logger, client, closeWatch) = (self.logger, self.client, self.closeWatch)
+        let (logger, client, closeWatch, deadlines) = (self.logger, self.client, self.closeWatch, self.deadlines)
         return try await Self.translatingErrors {
-            try await Self.leased { started in
+            try await Self.leased(deadlines) { started in
                 try await client.withConnection { connection in
                     started()
                     return try await closeWatch.untilClosed(connection) { try await body(connection.sql(queryLogLevel: nil, logger: logger)) }
@@ -35,9 +37,9 @@ public final class PostgresDriver: DatabaseDriver {
     }
 
     public func withTransaction<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
-        let (logger, client, closeWatch) = (self.logger, self.client, self.closeWatch)
+        let (logger, client, closeWatch, deadlines) = (self.logger, self.client, self.closeWatch, self.deadlines)
         return try await Self.translatingErrors {
-            try await Self.leased { started in
+            try await Self.leased(deadlines) { started in
                 try await client.withConnection { connection in
                     started()
                     return try await closeWatch.untilClosed(connection) {
@@ -56,12 +58,15 @@ public final class PostgresDriver: DatabaseDriver {
     /// quarter of a second). A pool that is busy but serving keeps its waiters in line
     /// (``LeaseDeadlines``).
     static let leaseTimeout: Duration = .milliseconds(1500)
-    private static let deadlines = LeaseDeadlines(timeout: leaseTimeout)
+    /// How long a request waits its turn in a pool that is busy but serving (a burst).
+    static let leasePatience: Duration = .seconds(4)
 
     /// Runs `operation`, which calls `started` once it holds a connection; throws
     /// ``StoreError/unavailable(_:)`` when that has not happened within ``leaseTimeout``. The
     /// work on the connection itself is not limited (a migration may wait for another's lock).
-    private static func leased<R: Sendable>(_ operation: @escaping @Sendable (_ started: @escaping @Sendable () -> Void) async throws -> R) async throws -> R {
+    private static func leased<R: Sendable>(
+        _ deadlines: LeaseDeadlines, _ operation: @escaping @Sendable (_ started: @escaping @Sendable () -> Void) async throws -> R
+    ) async throws -> R {
         let lease = deadlines.ask()
         let asked = ContinuousClock.now
         return try await withThrowingTaskGroup(of: R?.self) { group in

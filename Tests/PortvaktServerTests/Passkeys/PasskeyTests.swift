@@ -252,6 +252,14 @@ struct PasskeyTests {
 
             let other = try await Self.portalSignIn(broker, holder: kari, counter: 1, stepUp: path, existing: password)
             #expect(other.status == 403, "Kari's passkey does not confirm Ingrid")
+            // Its effect, not only its status: no sign-in came of it, and Ingrid's password session still sees the number masked.
+            #expect(other.setCookie("portvakt") == nil)
+            let afterAttempt = try await broker.send(path, headers: [("Cookie", password)])
+            #expect(!afterAttempt.body.contains("14889235307"))
+            let attempt = try await broker.send(
+                path + "/reveal", method: .POST, form: [("csrf", try PortalTests.csrf(in: afterAttempt.body))], headers: [("Cookie", password)]
+            )
+            #expect(!attempt.body.contains("14889235307"), "revealing still needs a step-up: \(attempt.status)")
 
             let confirmed = try await Self.portalSignIn(broker, holder: ingrid, counter: 1, stepUp: path, existing: password)
             #expect(confirmed.status == 303 && confirmed.location == path, "\(confirmed.body.prefix(300))")
