@@ -83,19 +83,18 @@ struct SettingsSource: Sendable {
 
     /// The secret setting `name` most likely misspells, if one is near enough.
     static func nearestSecret(to name: String) -> String? {
-        var best: (name: String, distance: Int)?
-        for candidate in secretNames.sorted() {
-            let distance = EditDistance.between(candidate, name)
-            if best == nil || distance < best!.distance { best = (candidate, distance) }
-        }
-        guard let best, best.distance <= max(3, name.count / 4) else { return nil }
-        return best.name
+        nearest(to: name, among: secretNames)
     }
 
     /// The known setting nearest to `name` by edits (a misspelling, a missing word), when one is
     /// near enough to be what was meant.
     func likelyMeant(_ name: String) -> String? {
-        let candidates: Set<String> = knownNames.union(Self.exporterNames).union(Self.secretNames.map { $0 + "_FILE" })
+        Self.nearest(to: name, among: knownNames.union(Self.exporterNames).union(Self.secretNames.map { $0 + "_FILE" }))
+    }
+
+    /// The candidate fewest edits from `name` (the first by name among equals), when it is within
+    /// a quarter of the name's length (at least 3).
+    private static func nearest(to name: String, among candidates: Set<String>) -> String? {
         var best: (name: String, distance: Int)?
         for candidate in candidates.sorted() {
             let distance = EditDistance.between(candidate, name)
