@@ -256,12 +256,29 @@ for message in sys.stdin.read().split("<li>")[1:]:
   cli kari status
   check S8.3 "an ended session says so" 4 message_id=session_expired
 
-  # Logout ends the session at the server.
+  # Logout ends the session at the server: a copy of the phone's storage taken before it (its
+  # sealed refresh token and proof key) is refused there afterwards.
   cli ola login --provider vipps --user ola --no-enable-biometrics
+  cp -a "$work/$suite-ola" "$work/$suite-ola-copy"
   cli ola logout
-  check logout "logging out" 0 ok=True
+  check logout "logging out" 0 ok=True revoked_at_server=True revocations_pending=0
   cli ola status
   check logout "after logout nothing is left" 4 message_id=not_logged_in
+  cli ola-copy status
+  check logout "the server refuses the session a copy taken before the logout holds" 4 message_id=session_expired
+  # Without a network the logout ends the session on the device, says the server has not heard
+  # yet, and sends the revocation at the next chance.
+  cli ola login --provider vipps --user ola --no-enable-biometrics
+  rm -rf "$work/$suite-ola-copy"; cp -a "$work/$suite-ola" "$work/$suite-ola-copy"
+  stop_server
+  cli ola logout
+  check logout "a logout without the server ends the session here and says the server has not heard" 0 \
+    ok=True revoked_at_server=False revocations_pending=1
+  start_server
+  cli ola logout
+  check logout "the waiting revocation is sent once the server is back" 0 revoked_at_server=True revocations_pending=0
+  cli ola-copy status
+  check logout "the server then refuses the session logged out offline" 4 message_id=session_expired
 
   # S16.3: a session known to have ended goes to the login before anything is tried, with the
   # method used last first. The server gives sessions 20 seconds, then is away: offline, an app

@@ -31,7 +31,7 @@ struct AuthMachineTests {
 
     // MARK: S1 BankID in the browser, S2 Vipps
 
-    @Test func S1_1_bankIDOpensTheBrowserWithPKCE() {
+    @Test func S1_1_bankIDOpensTheBrowser() {
         var (machine, _) = Self.launched()
         #expect(machine.handle(.methodChosen(.bankID)) == [.openBrowser(.bankID)], "the platform stores a verifier, then opens the browser")
         #expect(machine.screen == .browser(.bankID))

@@ -65,12 +65,10 @@ def setup(s, kari_home):
     if code != 0:
         s.fail(f"kari's CLI login failed: {out}")
     ingrid = login(s.BASE, "ingrid")["access_token"]
-    for _ in range(60):
+    def gave_up(_):
         status, body = request(s, "GET", "/v1/organisations/nhf/outbox?status=dead", token=ingrid)
-        if status == 200 and json.loads(body)["messages"]:
-            break
-        time.sleep(0.5)
-    else:
+        return status == 200 and json.loads(body)["messages"]
+    if not s.wait_until(None, gave_up, seconds=30):
         s.fail("Kari's delivery never gave up while the member system was down")
     subprocess.run(s.SET_PASSWORD + ["--email", "kari.nordmann@sandbox.portvakt.test"], input=b"second-account-123\n", check=True, capture_output=True)
     # Ingrid signs in with her password, so revealing, resolving and merging need a step-up.
@@ -83,8 +81,7 @@ def sign_in_with_password(s, driver, email, password):
     s.press(driver, "Sign in with email and password", s.href_contains("method=password"))
     s.tab_to(driver, "the email field", lambda e: e.get_attribute("id") == "email").send_keys(email)
     s.tab_to(driver, "the password field", lambda e: e.get_attribute("id") == "password").send_keys(password)
-    ActionChains(driver).send_keys(Keys.ENTER).perform()
-    time.sleep(0.3)
+    s.leave_page(driver, "the password sign-in")
     if not driver.current_url.startswith(f"{s.BASE}/account"):
         s.fail(f"the password sign-in did not reach My account: {driver.current_url}")
 
@@ -179,12 +176,10 @@ def delivery_flow(s, driver):
     s.press(driver, "Retry now", lambda e: e.tag_name == "button" and (e.get_attribute("aria-label") or "").startswith("Prøv nå"))
     if "Oppdateringen sendes nå" not in s.status_text(driver):
         s.fail("Retry now is not announced")
-    for _ in range(40):
+    def delivered(_):
         driver.get(f"{s.BASE}/admin/nhf/deliveries")
-        if "Levert" in main_text(s, driver):
-            break
-        time.sleep(0.5)
-    else:
+        return "Levert" in main_text(s, driver)
+    if not s.wait_until(driver, delivered, seconds=20):
         s.fail("the retried delivery was never delivered")
     s.check_languages(driver, "admin-deliveries-delivered")
     _, body = request(s, "GET", "/sandbox/admin/members/nhf", token=ADMIN_TOKEN)
@@ -220,13 +215,11 @@ def invite_flow(s, driver):
         s.fail("the invitation link is on the administrator's screen")
     s.check_languages(driver, "admin-invite")
     # The member's mail, as the development server's sandbox mailbox shows it.
-    for _ in range(50):
+    def mailed(_):
         driver.get(f"{s.BASE}/sandbox/mailbox")
-        links = [e.get_attribute("href") for e in driver.find_elements(By.CSS_SELECTOR, "a[href*='/portal/password/']")]
-        if links:
-            break
-        time.sleep(0.2)
-    else:
+        return [e.get_attribute("href") for e in driver.find_elements(By.CSS_SELECTOR, "a[href*='/portal/password/']")]
+    links = s.wait_until(driver, mailed, seconds=10)
+    if not links:
         s.fail("no invitation reached the sandbox mailbox")
     s.check_page(driver, "sandbox-mailbox")
     return links[0]
@@ -238,16 +231,14 @@ def accept_invite(s, driver, link):
     s.check_page(driver, "password-invite")
     s.tab_to(driver, "the new password", lambda e: e.get_attribute("id") == "password").send_keys("sofies-password-1")
     s.tab_to(driver, "the repeat", lambda e: e.get_attribute("id") == "repeat").send_keys("sofies-password-2")
-    ActionChains(driver).send_keys(Keys.ENTER).perform()
-    time.sleep(0.2)
+    s.leave_page(driver, "a mismatched password")
     if not driver.find_elements(By.CSS_SELECTOR, ".error-summary[role=alert] a[href='#repeat']"):
         s.fail("a mismatched password is not in an error summary linked to the field")
     s.check_languages(driver, "password-invite-error")
     driver.find_element(By.ID, "password").send_keys("sofies-password-1")
     field = driver.find_element(By.ID, "repeat")
     field.send_keys("sofies-password-1")
-    ActionChains(driver).send_keys(Keys.ENTER).perform()
-    time.sleep(0.3)
+    s.leave_page(driver, "the new password")
     if "Passordet er lagret" not in driver.find_element(By.TAG_NAME, "h1").text:
         s.fail(f"setting the password did not say so: {main_text(s, driver)[:200]!r}")
     s.check_languages(driver, "password-invite-done")

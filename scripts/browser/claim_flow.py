@@ -13,15 +13,15 @@ from selenium.webdriver.common.action_chains import ActionChains
 
 
 def mailed_code(s, recipient):
-    for _ in range(50):
+    def code(_):
         with urllib.request.urlopen(f"{s.BASE}/sandbox/mailbox", timeout=10) as response:
             page = response.read().decode()
         for message in page.split("<li>")[1:]:
             found = re.search(r"<p>(\d{6})</p>", message)
             if recipient in message and found:
                 return found.group(1)
-        time.sleep(0.2)
-    s.fail(f"no code was mailed to {recipient}")
+        return None
+    return s.wait_until(None, code, seconds=10) or s.fail(f"no code was mailed to {recipient}")
 
 
 def reach_claim_page(s, driver, person, language):
@@ -34,8 +34,7 @@ def reach_claim_page(s, driver, person, language):
 
 def type_into(s, driver, field_id, text):
     s.tab_to(driver, f"the {field_id} field", lambda e: e.get_attribute("id") == field_id).send_keys(text)
-    ActionChains(driver).send_keys(Keys.ENTER).perform()
-    time.sleep(0.3)
+    s.leave_page(driver, f"Enter in the {field_id} field")
 
 
 def run(s, driver):

@@ -61,11 +61,7 @@ def add_passkey(driver, name, check=False):
     field = s.tab_to(driver, "the passkey's name", lambda e: e.get_attribute("id") == "passkey-name")
     field.send_keys(name)
     s.press(driver, "Add a passkey", s.posts_to(driver, "/account/passkeys"))
-    for _ in range(50):
-        if "done=passkey_added" in driver.current_url:
-            break
-        time.sleep(0.1)
-    else:
+    if not s.wait_until(driver, lambda d: "done=passkey_added" in d.current_url):
         s.fail(f"adding a passkey did not reach My account with its status: {driver.current_url} {admin_flows.main_text(s, driver)[:300]!r}")
     if "Passnøkkelen er lagt til" not in s.status_text(driver):
         s.fail(f"the added passkey is not announced: {s.status_text(driver)!r}")
@@ -89,11 +85,8 @@ def passkey_page(driver, check=None, language="nb"):
 
 
 def use_passkey(driver):
+    # The page's script asks the authenticator, then sends its answer: press waits for that page.
     s.press(driver, "Use my passkey", lambda e: e.get_attribute("id") == "passkey-start")
-    for _ in range(50):
-        if not driver.current_url.startswith(f"{s.BASE}/oauth/authorize"):
-            break
-        time.sleep(0.1)
 
 
 def forged_assertion(driver, credential, flags, counter, origin):
@@ -142,10 +135,7 @@ def kari(driver):
     # Conditional mediation: the browser offers the passkey in the email field; the virtual
     # authenticator picks it at once, and Kari is signed in without typing.
     password_page(driver)
-    for _ in range(50):
-        if driver.current_url.startswith(f"{s.BASE}/account"):
-            break
-        time.sleep(0.1)
+    s.wait_until(driver, lambda d: d.current_url.startswith(f"{s.BASE}/account"))
     if "Denne innloggingen: Passnøkkel" not in admin_flows.main_text(s, driver):
         s.fail(f"the passkey offered in the email field did not sign Kari in: {driver.current_url}")
     sign_out(driver)

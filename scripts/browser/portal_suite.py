@@ -12,13 +12,16 @@ ended sends the person to a page that says so; BankID on another device and the 
 administrators' pages (admin_flows.py); claiming a membership by an emailed code (claim_flow.py); a web application's consent, My account's applications and the members-only page (relying_party_pages.py). axe-core runs on every page and state reached,
 in Bokmål and English, at 1280 and 320 px: 0 violations of the WCAG 2.0/2.1/2.2 A and AA rules.
 """
-import base64, json, os, subprocess, sys, time, urllib.parse
+import base64, json, os, re, subprocess, sys, time, urllib.parse
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 sys.path.insert(0, os.path.dirname(__file__))
@@ -135,8 +138,28 @@ def tab_to(driver, describe, matches, limit=80, backwards=False):
 
 def press(driver, describe, matches, key=Keys.ENTER, backwards=False):
     tab_to(driver, describe, matches, backwards=backwards)
+    leave_page(driver, describe, key)
+
+
+def leave_page(driver, describe, key=Keys.ENTER):
+    """Presses `key` on the focused control and waits until the page it leads to has loaded:
+    every control of these pages goes to another page (a link, or a form the server answers)."""
+    page = driver.find_element(By.TAG_NAME, "html")
     ActionChains(driver).send_keys(key).perform()
-    time.sleep(0.2)
+    try:
+        WebDriverWait(driver, 15).until(expected_conditions.staleness_of(page))
+        WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    except TimeoutException:
+        fail(f"{describe} did not lead to another page: still at {driver.current_url}")
+
+
+def wait_until(driver, condition, seconds=5):
+    """What `condition(driver)` returns once it is truthy (WebDriverWait asks it again until
+    then); None after `seconds`: the event the test waits for, never a fixed pause."""
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.1).until(condition)
+    except TimeoutException:
+        return None
 
 
 def href_contains(text):
@@ -261,20 +284,64 @@ def password_flow(driver):
     check_page(driver, "password-form")
     tab_to(driver, "the email field", lambda e: e.get_attribute("id") == "email").send_keys("per@sandbox.portvakt.test")
     tab_to(driver, "the password field", lambda e: e.get_attribute("id") == "password").send_keys("wrong password")
-    ActionChains(driver).send_keys(Keys.ENTER).perform()
-    time.sleep(0.2)
+    leave_page(driver, "a wrong password")
     if not driver.find_elements(By.CSS_SELECTOR, "[role=alert]"):
         fail("a wrong password is not announced")
     check_page(driver, "password-wrong")
     field = driver.find_element(By.ID, "password")
     field.clear()
     field.send_keys("browser-password-123")
-    ActionChains(driver).send_keys(Keys.ENTER).perform()
-    time.sleep(0.3)
+    leave_page(driver, "the right password")
     if not driver.current_url.startswith(f"{BASE}/account") or "Per Johansen" not in driver.find_element(By.TAG_NAME, "main").text:
         fail(f"the password login did not reach My account: {driver.current_url}")
     if "E-post og passord" not in driver.find_element(By.TAG_NAME, "main").text:
         fail("My account does not say the sign-in was with email and password")
+
+
+class PlainBrowser:
+    """Another browser over plain HTTP: its own cookies, following redirects itself."""
+
+    def __init__(self):
+        self.cookies = {}
+
+    def go(self, url, form=None):
+        import urllib.request, urllib.error
+        from sandbox_login import NoRedirect
+        for _ in range(10):
+            headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+            data = None
+            if form is not None:
+                data, headers["Origin"] = urllib.parse.urlencode(form).encode(), BASE
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+            try:
+                response = urllib.request.build_opener(NoRedirect).open(urllib.request.Request(url, data=data, headers=headers), timeout=10)
+            except urllib.error.HTTPError as error:
+                response = error
+            for line in response.headers.get_all("Set-Cookie") or []:
+                name, _, rest = line.partition("=")
+                value = rest.split(";")[0]
+                if value and "max-age=0" not in line.lower():
+                    self.cookies[name] = value
+                else:
+                    self.cookies.pop(name, None)
+            location = response.headers.get("Location")
+            if response.status not in (301, 302, 303, 307, 308) or not location:
+                return response.status, response.read().decode()
+            url, form = urllib.parse.urljoin(url, location), None
+        fail(f"more than 10 redirects from {url}")
+
+    def sign_in(self, email, password):
+        status, page = self.go(f"{BASE}/portal/login?method=password")
+        flow = re.search(r'name="flow" value="([^"]+)"', page)
+        if status != 200 or not flow:
+            fail(f"the other browser got no password form: {status}")
+        status, page = self.go(f"{BASE}/oauth/password", {"flow": flow.group(1), "email": email, "password": password})
+        if status != 200 or "Min konto" not in page:
+            fail(f"the other browser's password sign-in did not reach My account: {status}")
+
+    def signed_in(self):
+        status, page = self.go(f"{BASE}/account")
+        return status == 200 and "Min konto" in page
 
 
 def refused_forms(driver):
@@ -291,6 +358,11 @@ def refused_forms(driver):
                 return response.status, response.read().decode()
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
+    # The witness: Per signed in in another browser too, whose sign-in the forged "sign out
+    # everywhere else" would end.
+    elsewhere = PlainBrowser()
+    elsewhere.sign_in("per@sandbox.portvakt.test", "browser-password-123")
+    driver.get(f"{BASE}/account")
     token = driver.find_element(By.CSS_SELECTOR, "input[name=csrf]").get_attribute("value")
     for form, origin in [({}, None), ({"csrf": "forged"}, None), ({"csrf": token}, "https://evil.example")]:
         status, body = post("/account/sessions/end-others", form, origin)
@@ -299,6 +371,14 @@ def refused_forms(driver):
     driver.get(f"{BASE}/account")
     if "Min konto" not in driver.find_element(By.TAG_NAME, "h1").text:
         fail("a refused form ended the session")
+    if not elsewhere.signed_in():
+        fail("a refused \"sign out everywhere else\" ended the other browser's sign-in")
+    # The same form, sent by Per himself: the other browser's sign-in ends, this one stays.
+    press(driver, "Sign out everywhere else", posts_to(driver, "/account/sessions/end-others"), key=Keys.SPACE)
+    if "Du er logget ut alle andre steder" not in status_text(driver):
+        fail(f"signing out everywhere else is not announced: {status_text(driver)!r}")
+    if elsewhere.signed_in():
+        fail("\"sign out everywhere else\" left the other browser signed in")
     # The refusal page itself, in the browser.
     driver.execute_script("document.querySelector('input[name=csrf]').value = 'stale'")
     press(driver, "Sign out", posts_to(driver, "/portal/logout"))

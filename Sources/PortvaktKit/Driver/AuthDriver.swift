@@ -44,6 +44,8 @@ public struct AuthServices: Sendable {
 public actor AuthDriver {
     public private(set) var machine: AuthMachine
     private let services: AuthServices
+    /// Logouts whose revocation waits for the network.
+    private let revocations: PendingRevocations
     /// The code from the browser or the order, until it is exchanged.
     private var pendingCode: String?
     private var orderSessionID: String?
@@ -62,6 +64,7 @@ public actor AuthDriver {
     public init(context: AuthContext, services: AuthServices, observer: (@Sendable (AuthMachine) -> Void)? = nil) {
         machine = AuthMachine(context: context)
         self.services = services
+        revocations = PendingRevocations(storage: services.storage, client: services.client)
         self.observer = observer
     }
 
@@ -170,11 +173,12 @@ public actor AuthDriver {
                 try? await s.storage.delete(.deviceID)
             }
         case .clearSession:
-            if let held = try? await s.tokens.logout() { try? await s.client.revoke(held) }
+            if let held = try? await s.tokens.logout() {
+                lastLogoutReachedServer = await revocations.revoke(held)
+            }
             // S12.3: what was seen in the session goes with it.
             await OfflineCache(storage: s.storage).clear()
-            // After the revocation, which the proof key signs: without it no token of this session works anywhere.
-            await s.client.dpop?.forget()
+            await forgetProofKeyWhenDone()
         case .forgetStoredSession:
             _ = try? await s.tokens.forgetStoredSession()
         case .syncOfflineQueue:
@@ -235,6 +239,30 @@ public actor AuthDriver {
             uniquingKeysWith: { first, _ in first })
     }
 
+    /// Whether the last logout's revocation reached Portvakt; false: it waits in
+    /// ``PendingRevocations`` for the network (say so: the session is still listed there).
+    public private(set) var lastLogoutReachedServer = true
+
+    /// Sends the revocations a logout without network left (at launch, when the network is back,
+    /// after a login). - Returns: how many still wait.
+    @discardableResult
+    public func sendPendingRevocations() async -> Int {
+        guard await revocations.count() > 0 else { return 0 }
+        let left = await revocations.retry()
+        await forgetProofKeyWhenDone()
+        return left
+    }
+
+    /// The proof key signs every revocation: it goes at the last one, so no token of the ended
+    /// sessions works anywhere, and stays while a session or a waiting revocation needs it.
+    private func forgetProofKeyWhenDone() async {
+        let s = services
+        guard await revocations.count() == 0,
+              (try? await s.tokens.hasStoredSession()) == false
+        else { return }
+        await s.client.dpop?.forget()
+    }
+
     /// The user of the current session, whose writes it queues and sends.
     public func currentUserID() async -> String? {
         if let user = await services.tokens.userID() { return user }
@@ -248,6 +276,7 @@ public actor AuthDriver {
     @discardableResult
     public func sync() async throws -> OfflineQueue.Report {
         let s = services
+        await sendPendingRevocations()
         guard let user = await currentUserID() else { return OfflineQueue.Report(otherLogins: try await s.queue.pending().count) }
         return try await s.queue.replay(as: user) { write in
             guard let access = try? await s.tokens.accessToken() else { return .unavailable }
@@ -299,6 +328,8 @@ public actor AuthDriver {
             try await s.tokens.signedIn(tokens)
             try await s.storage.delete(.pkceVerifier)
             try await s.storage.delete(.pkceState)
+            // The network works now: an earlier logout's revocation that could not be sent goes too.
+            await sendPendingRevocations()
             return .loginCompleted
         } catch let error as PortvaktError {
             return .loginFailed(error.message)

@@ -101,6 +101,8 @@ public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     public static let pkceState = SecureStorageKey(rawValue: "portvakt_pkce_state_v1")
     /// The method of that login (S16.3: remembered once it works).
     public static let pkceMethod = SecureStorageKey(rawValue: "portvakt_pkce_method_v1")
+    /// Refresh tokens whose logout did not reach the server yet (``PendingRevocations``).
+    public static let pendingRevocations = SecureStorageKey(rawValue: "portvakt_pending_revocations_v1")
 }
 
 /// Secure storage in memory, for previews and tests of code above the SDK.

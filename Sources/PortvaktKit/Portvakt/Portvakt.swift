@@ -71,7 +71,10 @@ public actor Portvakt {
         await driver.send(.launched(await launchContext()))
         // After the launch, not before it: on a weak network the first screen never waits for it.
         let driver = self.driver
-        Task { await driver.learnOfferedMethods() }
+        Task {
+            await driver.learnOfferedMethods()
+            await driver.sendPendingRevocations()
+        }
         watchReachability()
     }
 
@@ -111,8 +114,22 @@ public actor Portvakt {
     }
 
     /// Ends the session here and at the server, clears what it cached, and deletes the proof key.
+    /// Without a network the session ends here at once and at the server at the next chance
+    /// (``sendPendingRevocations()``): ``lastLogoutReachedServer`` says which happened.
     public func logout() async {
         await driver.send(.logout)
+    }
+
+    /// Whether the last logout ended the session at the server too; false: tell the member it
+    /// ends there once the phone is online (the launch, the network's return and a login send it).
+    public var lastLogoutReachedServer: Bool {
+        get async { await driver.lastLogoutReachedServer }
+    }
+
+    /// Sends the revocations of logouts made without a network. - Returns: how many still wait.
+    @discardableResult
+    public func sendPendingRevocations() async -> Int {
+        await driver.sendPendingRevocations()
     }
 
     // MARK: - After the login
@@ -218,6 +235,7 @@ public actor Portvakt {
             // once home and unlocked).
             for await online in reachability.changes() {
                 await driver.send(.networkChanged(online: online))
+                if online { await driver.sendPendingRevocations() }
             }
         }
     }

@@ -74,7 +74,7 @@ extension SecureStorageKey {
     /// Everything the SDK stores, for the fresh-install wipe.
     public static let all: [SecureStorageKey] = [
         .refreshToken, .pkceVerifier, .bankIDSessionRef, .deviceID, .offlineQueue, .sessionUser, .biometricFailures, .sessionEndsAt,
-        .deviceTrustEndsAt, .lastLoginMethod, .pkceState, .pkceMethod, .deviceKeyHandle, .proofKey, .biometricEnrolment,
+        .deviceTrustEndsAt, .lastLoginMethod, .pkceState, .pkceMethod, .pendingRevocations, .deviceKeyHandle, .proofKey, .biometricEnrolment,
         OfflineCache.Item.profile.key, OfflineCache.Item.activities.key, SoftwareDeviceKey.storageKey,
     ]
 }

@@ -22,22 +22,23 @@ struct ExpiryPurgeService: Service {
 
     func purge(now: Date) async {
         // Each on its own: one that fails does not keep the others (the retention periods) waiting.
+        // Named by the table they purge (PRIVACY.md's), which is the failure metric's label.
         let steps: [(String, @Sendable () async throws -> Int)] = [
-            ("login flows", { try await store.purgeExpiredLoginFlows(now: now) }),
-            ("codes", { try await store.purgeExpiredAuthorizationCodes(now: now) }),
-            ("orders", { try await store.purgeExpiredBankIDOrders(now: now) }),
-            ("challenges", { try await store.purgeExpiredDeviceChallenges(now: now) }),
+            ("login_flows", { try await store.purgeExpiredLoginFlows(now: now) }),
+            ("authorization_codes", { try await store.purgeExpiredAuthorizationCodes(now: now) }),
+            ("bankid_orders", { try await store.purgeExpiredBankIDOrders(now: now) }),
+            ("device_challenges", { try await store.purgeExpiredDeviceChallenges(now: now) }),
             ("sessions", { try await store.purgeEndedSessions(retention: Retention.endedSessions, now: now) }),
-            ("throttles", { try await store.purgeStaleThrottles(now: now) }),
-            ("portal state", { try await store.purgeExpiredPortalState(now: now) }),
-            ("proofs", { try await store.purgeExpiredDPoPProofs(now: now) }),
-            ("membership claims", { try await store.purgeExpiredMembershipClaims(now: now) }),
-            ("passkey challenges", { try await store.purgeExpiredWebAuthnChallenges(now: now) }),
-            ("audit addresses", { try await store.purgeAuditAddresses(before: now.addingTimeInterval(-Retention.auditAddresses)) }),
-            ("emails", { try await store.purgeMail(before: now.addingTimeInterval(-Retention.mail)) }),
-            ("browser sign-ins", { try await store.purgeExpiredBrowserSessions(now: now) }),
-            ("back-channel logouts", { try await store.purgeLogouts(before: now.addingTimeInterval(-Retention.logouts)) }),
-            ("ended member records", { try await store.purgeEndedMemberRecords(before: now.addingTimeInterval(-Retention.endedMemberRecords)) }),
+            ("login_throttles", { try await store.purgeStaleThrottles(now: now) }),
+            ("portal_state", { try await store.purgeExpiredPortalState(now: now) }),
+            ("dpop_proofs", { try await store.purgeExpiredDPoPProofs(now: now) }),
+            ("membership_claims", { try await store.purgeExpiredMembershipClaims(now: now) }),
+            ("webauthn_challenges", { try await store.purgeExpiredWebAuthnChallenges(now: now) }),
+            ("audit_addresses", { try await store.purgeAuditAddresses(before: now.addingTimeInterval(-Retention.auditAddresses)) }),
+            ("mail_outbox", { try await store.purgeMail(before: now.addingTimeInterval(-Retention.mail)) }),
+            ("browser_sessions", { try await store.purgeExpiredBrowserSessions(now: now) }),
+            ("logout_outbox", { try await store.purgeLogouts(before: now.addingTimeInterval(-Retention.logouts)) }),
+            ("member_records", { try await store.purgeEndedMemberRecords(before: now.addingTimeInterval(-Retention.endedMemberRecords)) }),
         ]
         var purged: [String: String] = [:]
         for (what, step) in steps {
@@ -45,7 +46,9 @@ struct ExpiryPurgeService: Service {
                 let count = try await step()
                 if count > 0 { purged[what] = "\(count)" }
             } catch {
-                logger.warning("Could not purge", metadata: ["what": "\(what)", "error": "\(error)"])
+                // Counted as well as logged: data kept past its period is an alert, not a log line.
+                PortvaktMetrics.purgeFailed(step: what)
+                logger.error("Could not purge", metadata: ["what": "\(what)", "error": "\(error)"])
             }
         }
         if !purged.isEmpty { logger.debug("Purged what had expired", metadata: purged.mapValues { .string($0) }) }

@@ -36,6 +36,11 @@ enum PortvaktMetrics {
         Gauge(label: "portvakt_mail_outbox_messages", dimensions: [("status", "gave_up")]).record(counts.gaveUp)
     }
 
+    /// A step of the expiry purge failed: its table keeps data past its retention period.
+    static func purgeFailed(step: String) {
+        Counter(label: "portvakt_purge_failures_total", dimensions: [("table", step)]).increment()
+    }
+
     static func outboxMessages(pending: Int, dead: Int) {
         Gauge(label: "portvakt_outbox_messages", dimensions: [("status", "pending")]).record(pending)
         Gauge(label: "portvakt_outbox_messages", dimensions: [("status", "dead")]).record(dead)

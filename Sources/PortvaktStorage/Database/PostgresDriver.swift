@@ -17,7 +17,7 @@ public final class PostgresDriver: DatabaseDriver {
     private let deadlines = LeaseDeadlines(timeout: PostgresDriver.leaseTimeout, patience: PostgresDriver.leasePatience)
 
     /// An arbitrary constant that names Portvakt's migration lock among advisory locks.
-    static let migrationLockID: Int64 = 0x506F_7274_7661_6B74 // "Portvakt"
+    public static let migrationLockID: Int64 = 0x506F_7274_7661_6B74 // "Portvakt"
 
     public init(url: PostgresURL, logger: Logger) {
         self.client = PostgresClient(configuration: url.clientConfiguration, backgroundLogger: logger)

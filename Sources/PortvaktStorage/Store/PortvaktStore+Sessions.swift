@@ -81,15 +81,19 @@ extension PortvaktStore {
         try await write { db in try await Self.revokeSession(id: id, reason: reason, at: now.millisecondsSince1970, in: db) }
     }
 
-    /// Deletes sessions that ended (revoked, idle or past their absolute lifetime, which the idle
-    /// expiry never passes) more than `retention` before `now`, with their refresh tokens and
-    /// codes; returns how many. A token of a purged session is unknown: `session_expired` as before.
+    /// Deletes sessions that ended (revoked, idle or past their absolute lifetime: an unlocked
+    /// session's absolute end is the device trust's, which its idle expiry may pass) more than
+    /// `retention` before `now`, with their refresh tokens and codes; returns how many. A token
+    /// of a purged session is unknown: `session_expired` as before.
     @discardableResult
     public func purgeEndedSessions(retention: TimeInterval = 86400, now: Date = Date()) async throws -> Int {
         let cutoff = now.addingTimeInterval(-retention).millisecondsSince1970
         return try await write { db in
             try await db.delete(from: "sessions")
-                .where { $0.where("idle_expires_at", .lessThan, cutoff).orWhere("revoked_at", .lessThan, cutoff) }
+                .where {
+                    $0.where("idle_expires_at", .lessThan, cutoff).orWhere("absolute_expires_at", .lessThan, cutoff)
+                        .orWhere("revoked_at", .lessThan, cutoff)
+                }
                 .returning("id").all().count
         }
     }

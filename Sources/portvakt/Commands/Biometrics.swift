@@ -29,8 +29,9 @@ struct Biometrics: AsyncParsableCommand {
             await driver.send(.settingsDisableRequested)
             await driver.send(.settingsDisableBiometrics)
             // This run ends now, so the session it kept in memory ends at the server too.
-            if let held = try? await cli.tokens.logout() { try? await cli.client.revoke(held) }
-            await cli.client.dpop?.forget()
+            let pending = PendingRevocations(storage: cli.storage, client: cli.client)
+            if let held = try? await cli.tokens.logout() { await pending.revoke(held) }
+            if await pending.count() == 0 { await cli.client.dpop?.forget() }
         case .status:
             break
         }

@@ -25,12 +25,36 @@ struct Logout: AsyncParsableCommand {
                 "\(waiting) registrations have not been sent yet. Run `portvakt sync` when the network is back, or log out with --discard-queued.")])
             throw ExitCode.offline
         }
-        await cli.driver(context: context).send(.logout)
+        let driver = cli.driver(context: context)
+        await driver.send(.logout)
+        // Logouts made earlier without a network are sent now too (S16: the session ends there).
+        let pending = await driver.sendPendingRevocations()
+        let reached = await driver.lastLogoutReachedServer
         await OfflineCache(storage: cli.storage).clear()
         // What versions before the SDK's cache kept.
         try? await cli.storage.delete(SecureStorageKey(rawValue: "portvakt_cached_me_v1"))
         try? await cli.queue.discard(of: user)
-        cli.output.emit(OutcomeFields(ok: true), text: [cli.language.pick("Du er logget ut.", "You are logged out.")])
+        var text = [cli.language.pick("Du er logget ut.", "You are logged out.")]
+        if pending > 0 {
+            text.append(cli.language.pick(
+                "Portvakt kunne ikke nås, så økten er avsluttet bare på denne enheten. Den avsluttes hos Portvakt når du kjører `portvakt logout` igjen med nett, eller ved neste innlogging.",
+                "Portvakt could not be reached, so the session has ended on this device only. It ends at Portvakt when you run `portvakt logout` again online, or at the next login."))
+        }
+        cli.output.emit(LoggedOut(ok: true, revokedAtServer: reached && pending == 0, revocationsPending: pending), text: text)
+    }
+}
+
+private struct LoggedOut: Encodable {
+    let ok: Bool
+    /// Whether every session logged out on this device has ended at the server too.
+    let revokedAtServer: Bool
+    /// Logouts whose revocation waits for the network.
+    let revocationsPending: Int
+
+    enum CodingKeys: String, CodingKey {
+        case ok
+        case revokedAtServer = "revoked_at_server"
+        case revocationsPending = "revocations_pending"
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import PortvaktCore
 import PortvaktKit
 import PortvaktModels
+import PortvaktProtocol
 import PortvaktStorage
 import Testing
 
@@ -25,6 +26,38 @@ struct PortvaktKitIntegrationTests {
         let callback = AppCallback(location: back.location)
         #expect(callback.fields["state"] == request.state)
         return try #require(callback.code)
+    }
+
+    @Test("S1.1: the SDK's BankID login carries a PKCE S256 challenge of its own verifier: the code is refused with another verifier, and with the challenge sent as a plain verifier")
+    func S1_1_theLoginCarriesAnS256Challenge() async throws {
+        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy, over: .socket) { broker in
+            let client = try Self.client(broker)
+            let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+            for wrong in [{ (verifier: String) in PKCE.challenge(for: verifier) }, { _ in PKCE.makeVerifier() }] {
+                let request = try await client.authorizationRequest(.bankID)
+                // RFC 7636 §4.1: 43 to 128 unreserved characters.
+                #expect((43...128).contains(request.verifier.count) && request.verifier.unicodeScalars.allSatisfy(unreserved.contains))
+                let code = try await Self.browserLogin(request, at: broker, user: "magnus")
+                await #expect(throws: PortvaktError.self) { _ = try await client.exchange(code: code, verifier: wrong(request.verifier)) }
+            }
+            // Its own verifier opens the session (the server takes only S256: HostileInputTests).
+            let request = try await client.authorizationRequest(.bankID)
+            let code = try await Self.browserLogin(request, at: broker, user: "magnus")
+            #expect(try await client.exchange(code: code, verifier: request.verifier).accessToken.isEmpty == false)
+        }
+    }
+
+    @Test("S2.1: the SDK's Vipps login reaches Vipps with the scopes openid, phone (Vipps's `phoneNumber`) and nin")
+    func S2_1_vippsIsAskedForPhoneAndNIN() async throws {
+        try await LiveBroker.run(.sqlite, settings: SenderConstraintTests.requiredPolicy, over: .socket) { broker in
+            let request = try await Self.client(broker).authorizationRequest(.vipps)
+            let start = try await broker.send(request.url.absoluteString)
+            let location = try #require(start.location)
+            let upstream = try #require(URLComponents(string: location))
+            #expect(upstream.path.contains("vipps"), "\(upstream.path)")
+            let scope = try #require(upstream.queryItems?.first { $0.name == "scope" }?.value)
+            #expect(Set(scope.split(separator: " ").map(String.init)).isSuperset(of: ["openid", "phoneNumber", "nin"]), "\(scope)")
+        }
     }
 
     @Test("Login, refresh, device unlock, step-up and an offline queue replayed without duplicates, every token bound to the proof key (issue 22)")

@@ -111,14 +111,76 @@ struct PortvaktObjectTests {
             await portvakt.unlock()
             #expect(await portvakt.machine.isUnlocked)
 
-            // Logout: the session ends; a request after it is refused here, not sent.
+            // Logout: the session ends at the server too. What a copy of the phone's storage taken
+            // before it holds (the refresh token, the proof key) is refused there afterwards.
+            let copy = try await StorageCopy(of: storage)
             await portvakt.logout()
             #expect(await portvakt.machine.screen == .methodSelection(nil))
+            #expect(await portvakt.lastLogoutReachedServer)
+            #expect(try await storage.read(.proofKey) == nil, "the proof key goes with the last session")
+            await #expect(throws: TokenRefreshError.sessionExpired) { _ = try await copy.refresh(at: base) }
             await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me"))) }
 
             listening.cancel()
             let screens = seen.withLock { $0 }
             #expect(screens.contains(.browser(.bankID)) && screens.contains(.home(.faceIDEnabled)), "the stream saw the journey")
+        }
+    }
+
+    @Test("A logout without a network ends the session on the phone, says the server has not heard, and revokes it at the next chance")
+    func logoutWithoutNetwork() async throws {
+        try await LiveBroker.run(.sqlite, over: .socket) { broker in
+            let storage = MemorySecureStorage()
+            let base = try #require(URL(string: broker.baseURL))
+            let online = Self.portvakt(at: base, storage: storage, browser: SandboxBrowser(broker))
+            await online.start()
+            await online.login(with: .bankID)
+            await online.send(.enrolmentDeclined)
+            guard case .home = await online.machine.screen else { Issue.record("no home after the login"); return }
+            let copy = try await StorageCopy(of: storage)
+
+            // The same phone on a train: nothing listens at its server's address.
+            let offline = Self.portvakt(at: try #require(URL(string: "http://127.0.0.1:9")), storage: storage, browser: SandboxBrowser(broker))
+            await offline.logout()
+            #expect(await offline.machine.screen == .methodSelection(nil))
+            #expect(await offline.lastLogoutReachedServer == false)
+            #expect(try await storage.read(.refreshToken) == nil, "the session has ended on the phone")
+            #expect(try await storage.read(.proofKey) != nil, "the proof key stays: it signs the waiting revocation")
+            #expect(await offline.sendPendingRevocations() == 1, "still no network: it waits")
+            // Until it is sent the server still knows the session (so the member is told).
+            let session = try await copy.refresh(at: base).refreshToken
+
+            // Back online, at the next launch: sent, and only then the proof key goes.
+            let back = Self.portvakt(at: base, storage: storage, browser: SandboxBrowser(broker))
+            #expect(await back.sendPendingRevocations() == 0)
+            #expect(try await storage.read(.proofKey) == nil)
+            await #expect(throws: TokenRefreshError.sessionExpired) { _ = try await copy.refresh(session, at: base) }
+        }
+    }
+
+    static func portvakt(at base: URL, storage: MemorySecureStorage, browser: SandboxBrowser) -> Portvakt {
+        let platform = PortvaktPlatform(
+            storage: storage, deviceKey: SoftwareDeviceKey(storage: storage) { _ in nil }, proofKey: StoredProofKey(storage: storage),
+            browser: browser, opener: NoBankIDApp(), biometry: { .available(.face) },
+            firstRun: InstallMarker(isFirstRun: { false }, markInstalled: {}), deviceName: "test phone", platform: "ios"
+        )
+        return Portvakt(configuration: PortvaktConfiguration(baseURL: base), platform: platform, language: .en)
+    }
+
+    /// What an attacker who copied the phone's storage holds: the refresh token and the proof key.
+    struct StorageCopy {
+        let refreshToken: String
+        let keys = MemorySecureStorage()
+
+        init(of storage: MemorySecureStorage) async throws {
+            refreshToken = try #require(try await storage.readString(.refreshToken))
+            try await keys.write(try #require(try await storage.read(.proofKey)), for: .proofKey)
+        }
+
+        /// Refreshes `token` (the copied one by default) with the copied proof key.
+        func refresh(_ token: String? = nil, at base: URL) async throws -> TokenSet {
+            let client = PortvaktClient(configuration: PortvaktConfiguration(baseURL: base), proofKey: StoredProofKey(storage: keys))
+            return try await client.refresh(token ?? refreshToken)
         }
     }
 }

@@ -5,6 +5,7 @@ import PortvaktDomain
 import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
+import SQLKit
 import Testing
 @testable import PortvaktServer
 
@@ -120,5 +121,34 @@ struct PrivacyTests {
             let left = try await store.memberRecords(organisationID: organisation.id).map(\.fullName).sorted()
             #expect(left == ["Gone Lately", "Still Here"])
         }
+    }
+
+    @Test("S17.2: a purge step that fails is counted by its table in portvakt_purge_failures_total and logged; the other steps still purge", arguments: TestDatabase.kinds)
+    func failingPurgeStepIsCounted(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let start = Date(timeIntervalSince1970: 1_790_000_000)
+            let text = DataProtectionKeys.generateText()
+            let keys = try DataProtectionKeys(encryptionKeys: text.encryptionKeys, indexKey: text.indexKey, encryptionSetting: "k", indexSetting: "i")
+            let sealed = try keys.cipher.seal(Data("a claim".utf8), context: MailOutboxMessage.bodyContext(messageID: "claim"))
+            let claimHash = Data("a claim".utf8)
+            _ = try await store.insertMembershipClaim(handleHash: claimHash, expiresAt: start.addingTimeInterval(1800), now: start) { _ in sealed }
+            // The table a step deletes from is gone (a botched manual change): that step fails.
+            try await store.driver.withTransaction { db in try await db.raw("DROP TABLE dpop_proofs").run() }
+            let failures = { Self.counter("portvakt_purge_failures_total", table: "dpop_proofs") }
+            let before = failures()
+            let logs = LogSink()
+            await ExpiryPurgeService(store: store, readiness: Readiness(), logger: TestServer.logger(into: logs)).purge(now: start.addingTimeInterval(3600))
+            #expect(failures() == before + 1)
+            #expect(logs.entries.contains { $0.contains("Could not purge") && $0.contains("dpop_proofs") })
+            #expect(try await store.membershipClaim(handleHash: claimHash, now: start) == nil, "the steps after it ran")
+        }
+    }
+
+    /// A counter's value in the process's Prometheus registry, as `/metrics` shows it.
+    static func counter(_ name: String, table: String) -> Double {
+        _ = PortvaktMetrics.registry
+        let prefix = "\(name){table=\"\(table)\"} "
+        let line = PortvaktMetrics.registry.emitToString().split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Double($0.dropFirst(prefix.count)) } ?? 0
     }
 }
