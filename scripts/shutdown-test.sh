@@ -10,10 +10,24 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/server.sh
 
-# Biometric unlocks from two devices beside the Python load, until the server goes away.
+# Biometric unlocks from two devices beside the Python load, until the server goes away: each
+# device's last acknowledged unlock session in $dir/unlocks.json, $dir/unlocks.json.started once
+# one is (the Python load signals only after that).
 unlocks_beside() {
-  "$(dirname "$binary")/portvakt-load" --url "http://127.0.0.1:$1" --concurrency 2 --duration 60 --unlocks 1 --unlocks-only >/dev/null 2>&1 &
+  rm -f "$dir/unlocks.json" "$dir/unlocks.json.started"
+  "$(dirname "$binary")/portvakt-load" --url "http://127.0.0.1:$1" --concurrency 2 --until-server-stops "$dir/unlocks.json" >"$dir/unlocks.log" 2>&1 &
   unlocks_pid=$!
+}
+
+# The unlocks ended only because the server went away, and every one acknowledged still refreshes.
+unlocks_held() {
+  local name=$1 signal=$2 code=0
+  wait "$unlocks_pid" || code=$?
+  if [ "$code" != 0 ] || [ ! -s "$dir/unlocks.json" ]; then
+    echo "shutdown test ($name): the unlock load beside SIG$signal exited $code:" >&2; cat "$dir/unlocks.log" >&2; exit 1
+  fi
+  python3 scripts/shutdown/refresh_under_signal.py unlocks-ended "$dir/unlocks.json" "$dir/state.json.signalled" \
+    || { echo "shutdown test ($name): the unlock load stopped before SIG$signal" >&2; exit 1; }
 }
 
 run() {
@@ -28,8 +42,8 @@ run() {
   fi
   local code=0
   unlocks_beside "$port"
-  python3 scripts/shutdown/refresh_under_signal.py load "http://127.0.0.1:$port" "$server_pid" "$dir/state.json" TERM || { tail -20 "$dir/log" >&2; exit 1; }
-  wait "$unlocks_pid" 2>/dev/null || true
+  python3 scripts/shutdown/refresh_under_signal.py load "http://127.0.0.1:$port" "$server_pid" "$dir/state.json" TERM "$dir/unlocks.json.started" || { tail -20 "$dir/log" >&2; exit 1; }
+  unlocks_held "$name" TERM
   wait "$server_pid" || code=$?
   # From the signal: PORTVAKT_SHUTDOWN_SECONDS (10) and a little.
   local took; took=$(python3 -c 'import sys, time; print(round(time.time() - float(open(sys.argv[1]).read()), 1))' "$dir/state.json.signalled")
@@ -38,15 +52,15 @@ run() {
   fi
   echo "shutdown test ($name): exit 0 ${took}s after SIGTERM"
   start "$@"
-  python3 scripts/shutdown/refresh_under_signal.py verify "http://127.0.0.1:$port" "$dir/state.json" || { tail -20 "$dir/log" >&2; exit 1; }
-  echo "shutdown test ($name): clean exit under load, nothing acknowledged was lost"
+  python3 scripts/shutdown/refresh_under_signal.py verify "http://127.0.0.1:$port" "$dir/state.json" "$dir/unlocks.json" || { tail -20 "$dir/log" >&2; exit 1; }
+  echo "shutdown test ($name): clean exit under load, nothing acknowledged was lost ($(cat "$dir/unlocks.log" | tail -1))"
 
   unlocks_beside "$port"
-  python3 scripts/shutdown/refresh_under_signal.py load "http://127.0.0.1:$port" "$server_pid" "$dir/state.json" KILL || { tail -20 "$dir/log" >&2; exit 1; }
+  python3 scripts/shutdown/refresh_under_signal.py load "http://127.0.0.1:$port" "$server_pid" "$dir/state.json" KILL "$dir/unlocks.json.started" || { tail -20 "$dir/log" >&2; exit 1; }
   wait "$server_pid" 2>/dev/null || true
-  wait "$unlocks_pid" 2>/dev/null || true
+  unlocks_held "$name" KILL
   start "$@"
-  python3 scripts/shutdown/refresh_under_signal.py verify "http://127.0.0.1:$port" "$dir/state.json" || { tail -20 "$dir/log" >&2; exit 1; }
+  python3 scripts/shutdown/refresh_under_signal.py verify "http://127.0.0.1:$port" "$dir/state.json" "$dir/unlocks.json" || { tail -20 "$dir/log" >&2; exit 1; }
   stop_server || true
   local verified
   verified=$(cd "$dir" && env "$@" "$binary" audit verify --dev 2>&1) || { echo "shutdown test ($name): audit verify after the loads: $verified" >&2; exit 1; }

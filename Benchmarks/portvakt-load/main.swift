@@ -28,6 +28,10 @@ struct PortvaktLoad: AsyncParsableCommand {
     @Option(help: "Biometric unlocks to time one by one, then unlock for --duration seconds at --concurrency; 0 for none.") var unlocks = 0
     @Flag(help: "As the app does: push the login (PAR) and bind the tokens to a DPoP key, a proof with every token request.") var dpop = false
     @Flag(help: "Stop after the unlocks: no logins or rotations.") var unlocksOnly = false
+    @Option(help: ArgumentHelp(
+        "The shutdown test: unlock on each device until the server stops answering (a lost connection or a 503 ends a device's run, any other answer but a new session fails it), then write each device's last acknowledged session's refresh token to this file (a JSON list); FILE.started appears at the first unlock.",
+        valueName: "FILE"
+    )) var untilServerStops: String?
 
     func run() async throws {
         var poolConfiguration = HTTPClient.Configuration.ConnectionPool()
@@ -62,6 +66,10 @@ struct PortvaktLoad: AsyncParsableCommand {
             try await measureUnlocks(client)
             if unlocksOnly { return }
         }
+        if let file = untilServerStops {
+            try await unlockUntilServerStops(client, into: file)
+            return
+        }
         var loginLatency = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var tokens: [String] = []
         for _ in 0..<max(logins, concurrency) {
@@ -76,11 +84,57 @@ struct PortvaktLoad: AsyncParsableCommand {
         print(report("refresh-token rotations, concurrency \(concurrency)", rotations, count: Int(rotations.totalCount), seconds: seconds))
     }
 
-    /// Registers software P-256 keys after logins, then times what the app does after Face ID
-    /// succeeds: fetch a challenge, sign it, redeem the unlock grant for a new session. Each
-    /// concurrent worker unlocks its own device, as phones do (up to five devices for each of
-    /// four test people: the server's limit); the devices are removed at the end.
-    private func measureUnlocks(_ client: LoadClient) async throws {
+    /// Unlocks from `--concurrency` devices until the server goes away (SIGTERM or SIGKILL), so
+    /// that the shutdown test can check that every unlock acknowledged before was committed.
+    /// Writes `{"acknowledged": [refresh token], "maybe_replaced": [refresh token], "ended_at":
+    /// [seconds since 1970]}`: a device whose last grant got no answer may have had its session
+    /// replaced by it (committed, then killed), so its token is "maybe replaced".
+    private func unlockUntilServerStops(_ client: LoadClient, into file: String) async throws {
+        let devices = try await registerDevices(client)
+        let book = UnlockBook()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for device in devices {
+                group.addTask {
+                    // Only the server's going away ends a run; any other answer fails it.
+                    func ended(grantUnanswered: Bool) {
+                        book.runs.withLock { $0[device.id, default: UnlockBook.Run()].grantUnanswered = grantUnanswered; $0[device.id, default: UnlockBook.Run()].endedAt = Date().timeIntervalSince1970 }
+                    }
+                    while true {
+                        let challenge: String
+                        do {
+                            challenge = try await client.unlockChallenge(device.id)
+                        } catch let refused as LoadClient.Failure {
+                            throw refused
+                        } catch {
+                            return ended(grantUnanswered: false)
+                        }
+                        let session: String
+                        do {
+                            session = try await client.unlock(deviceID: device.id, challenge: challenge, key: device.key)
+                        } catch let refused as LoadClient.Failure {
+                            throw refused
+                        } catch {
+                            return ended(grantUnanswered: true)
+                        }
+                        book.runs.withLock { $0[device.id, default: UnlockBook.Run()].session = session }
+                        if book.count.add(1, ordering: .relaxed).newValue == 1 { FileManager.default.createFile(atPath: file + ".started", contents: nil) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let all = book.runs.withLock { Array($0.values) }
+        let summary: [String: [Any]] = [
+            "acknowledged": all.filter { !$0.grantUnanswered }.compactMap(\.session),
+            "maybe_replaced": all.filter(\.grantUnanswered).compactMap(\.session),
+            "ended_at": all.map(\.endedAt),
+        ]
+        try JSONSerialization.data(withJSONObject: summary).write(to: URL(fileURLWithPath: file))
+        print("biometric unlocks until the server stopped: \(book.count.load(ordering: .relaxed)) acknowledged on \(devices.count) devices")
+    }
+
+    /// Up to five devices for each of four test people (the server's limit), `--concurrency` in all.
+    private func registerDevices(_ client: LoadClient) async throws -> [UnlockDevice] {
         var devices: [UnlockDevice] = []
         for person in ["kari", "ola", "ingrid", "per"] where devices.count < concurrency {
             let login = try await client.loginTokens(provider: provider, user: person)
@@ -90,6 +144,15 @@ struct PortvaktLoad: AsyncParsableCommand {
                 devices.append(UnlockDevice(id: id, key: key, owner: person))
             }
         }
+        return devices
+    }
+
+    /// Registers software P-256 keys after logins, then times what the app does after Face ID
+    /// succeeds: fetch a challenge, sign it, redeem the unlock grant for a new session. Each
+    /// concurrent worker unlocks its own device, as phones do (up to five devices for each of
+    /// four test people: the server's limit); the devices are removed at the end.
+    private func measureUnlocks(_ client: LoadClient) async throws {
+        let devices = try await registerDevices(client)
         var unlock = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var grant = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         for _ in 0..<unlocks {
@@ -160,6 +223,19 @@ private func microseconds(since start: ContinuousClock.Instant) -> UInt64 {
     return UInt64(elapsed.components.seconds) * 1_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000_000)
 }
 
+/// What each device's unlocks until the server stopped got: its last session, whether its last
+/// grant went unanswered, when it stopped.
+final class UnlockBook: Sendable {
+    struct Run: Sendable {
+        var session: String?
+        var grantUnanswered = false
+        var endedAt = 0.0
+    }
+
+    let runs = Mutex<[String: Run]>([:])
+    let count = Atomic(0)
+}
+
 /// The app's and its browser's side of the protocol, nothing more.
 /// A device the load generator registered: its key stays here, as on a phone.
 struct UnlockDevice: Sendable {
@@ -178,6 +254,9 @@ struct LoadClient: Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
+
+    /// 503: the server is draining or its database away (not a refusal of the request itself).
+    struct Unavailable: Error {}
 
     func login(provider: String, user: String) async throws -> String {
         try await loginTokens(provider: provider, user: user).refresh
@@ -244,13 +323,16 @@ struct LoadClient: Sendable {
         return challenge
     }
 
-    func unlock(deviceID: String, challenge: String, key: P256.Signing.PrivateKey) async throws {
+    /// - Returns: the new session's refresh token.
+    @discardableResult
+    func unlock(deviceID: String, challenge: String, key: P256.Signing.PrivateKey) async throws -> String {
         let assertion = try DeviceAssertion(deviceID: deviceID, audience: baseURL, challenge: challenge, purpose: .unlock, issuedAt: Date())
             .compact(signedBy: key)
         let tokens = try await post("/oauth/token", [
             ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", "no.portvakt.app"), ("assertion", assertion),
         ])
-        guard tokens["refresh_token"] is String else { throw Failure(description: "unlock failed: \(tokens)") }
+        guard let refresh = tokens["refresh_token"] as? String else { throw Failure(description: "unlock failed: \(tokens)") }
+        return refresh
     }
 
     func refresh(_ token: String) async throws -> String {
@@ -316,6 +398,7 @@ struct LoadClient: Sendable {
             request.body = .bytes(body)
             let response = try await http.execute(request, timeout: .seconds(30))
             let answer = try await response.body.collect(upTo: 1024 * 1024)
+            if response.status == .serviceUnavailable { throw Unavailable() }
             let json = (try? JSONSerialization.jsonObject(with: Data(answer.readableBytesView)) as? [String: Any]) ?? [:]
             if let proofs, let nonce = response.headers.first(name: "DPoP-Nonce") { proofs.remember(nonce) }
             let asksForNonce = json["error"] as? String == "use_dpop_nonce"

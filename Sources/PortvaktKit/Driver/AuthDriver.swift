@@ -243,24 +243,44 @@ public actor AuthDriver {
     /// ``PendingRevocations`` for the network (say so: the session is still listed there).
     public private(set) var lastLogoutReachedServer = true
 
+    /// How many logouts' revocations wait for the network.
+    public func pendingRevocations() async -> Int {
+        await revocations.count()
+    }
+
     /// Sends the revocations a logout without network left (at launch, when the network is back,
     /// after a login). - Returns: how many still wait.
     @discardableResult
     public func sendPendingRevocations() async -> Int {
         guard await revocations.count() > 0 else { return 0 }
         let left = await revocations.retry()
+        if left == 0 { lastLogoutReachedServer = true }
         await forgetProofKeyWhenDone()
         return left
     }
 
     /// The proof key signs every revocation: it goes at the last one, so no token of the ended
-    /// sessions works anywhere, and stays while a session or a waiting revocation needs it.
+    /// sessions works anywhere, and stays while a session, a login under way (its pushed request
+    /// and code are bound to the key) or a waiting revocation needs it.
     private func forgetProofKeyWhenDone() async {
         let s = services
-        guard await revocations.count() == 0,
-              (try? await s.tokens.hasStoredSession()) == false
+        guard await revocations.count() == 0, await s.tokens.holdsSession() == false,
+              loginsStarting == 0, await loginUnderWay() == false
         else { return }
         await s.client.dpop?.forget()
+    }
+
+    /// Logins pushing their request (PAR, bound to the proof key) before their verifier is stored.
+    private var loginsStarting = 0
+
+    /// Whether a login has stored its verifier and not yet exchanged its code (an unreadable
+    /// storage counts as yes: the key stays).
+    private func loginUnderWay() async -> Bool {
+        do {
+            return try await services.storage.read(.pkceVerifier) != nil
+        } catch {
+            return true
+        }
     }
 
     /// The user of the current session, whose writes it queues and sends.
@@ -286,6 +306,9 @@ public actor AuthDriver {
 
     private func browserLogin(_ method: LoginMethod, attempt mine: Int) async -> AuthEvent? {
         let s = services
+        // Its pushed request binds the login to the proof key: a revocation sent meanwhile keeps it.
+        loginsStarting += 1
+        defer { loginsStarting -= 1 }
         do {
             let request = try await s.client.authorizationRequest(method, language: s.language)
             // A newer start's verifier and state are not overwritten by an abandoned one's.

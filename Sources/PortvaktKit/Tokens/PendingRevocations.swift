@@ -25,38 +25,48 @@ public actor PendingRevocations {
 
     private var lastOperation: Task<Void, Never>?
 
-    /// Revokes `token` (and any waiting before it) now; what the server could not be asked is kept.
+    /// Revokes `token` now, then any waiting before it; what the server could not be asked is kept.
     /// - Returns: whether the server has ended this token's session.
     @discardableResult
     public func revoke(_ token: String) async -> Bool {
         await oneAtATime {
-            await self.sendWaiting()
-            guard await Self.send(token, with: self.client) == false else { return true }
-            var waiting = await self.stored()
-            waiting.append(token)
-            await self.keep(Array(waiting.suffix(Self.limit)))
-            return false
+            switch await Self.send(token, with: self.client) {
+            case .answered:
+                await self.sendWaiting()
+                return true
+            case .unreachable:
+                // The waiting ones are not tried: the network that just failed would hold the
+                // member once more for each.
+                guard var waiting = await self.stored() else { return false }
+                waiting.append(token)
+                await self.keep(Array(waiting.suffix(Self.limit)))
+                return false
+            }
         }
     }
 
-    /// Sends every waiting revocation once. - Returns: how many still wait.
+    /// Sends every waiting revocation, oldest first, until one cannot reach the server.
+    /// - Returns: how many still wait.
     @discardableResult
     public func retry() async -> Int {
         await oneAtATime { await self.sendWaiting() }
     }
 
-    /// How many revocations wait for the network.
+    /// How many revocations wait for the network (a list that cannot be read now counts as one,
+    /// so that no one is told every session has ended, and the proof key stays).
     public func count() async -> Int {
-        await oneAtATime { await self.stored().count }
+        await oneAtATime { await self.stored()?.count ?? 1 }
     }
 
     private func sendWaiting() async -> Int {
-        let waiting = await stored()
-        guard !waiting.isEmpty else { return 0 }
-        var left: [String] = []
-        for token in waiting where await Self.send(token, with: client) == false { left.append(token) }
-        await keep(left)
-        return left.count
+        guard let waiting = await stored() else { return 1 }
+        var sent = 0
+        for token in waiting {
+            guard await Self.send(token, with: client) == .answered else { break }
+            sent += 1
+        }
+        if sent > 0 { await keep(Array(waiting.dropFirst(sent))) }
+        return waiting.count - sent
     }
 
     /// Runs `work` after every operation begun before it has ended.
@@ -67,21 +77,37 @@ public actor PendingRevocations {
         return await this.value
     }
 
-    /// Whether the server answered: a refusal (an unknown client, a token it never issued) is an
-    /// answer too and is not asked again; a lost connection, 429 or a 5xx is tried later.
-    private static func send(_ token: String, with client: PortvaktClient) async -> Bool {
+    enum Outcome: Sendable, Equatable {
+        /// Portvakt ended the session, or refused the token for good (a token it never issued).
+        case answered
+        /// No connection, a timeout, 408, 429, a 5xx, or an answer that is not Portvakt's: later.
+        case unreachable
+    }
+
+    /// A revocation is answered by a 2xx, or by a 4xx carrying an OAuth `error` (Portvakt's own
+    /// refusal, not asked again); anything else, a captive portal's redirect too, is tried later.
+    private static func send(_ token: String, with client: PortvaktClient) async -> Outcome {
         do {
             try await client.revoke(token)
-            return true
+            return .answered
         } catch let refusal as PortvaktError {
-            return refusal.status != 429 && refusal.status < 500
+            let final = (400..<500).contains(refusal.status) && ![408, 429].contains(refusal.status) && refusal.error != nil
+            return final ? .answered : .unreachable
         } catch {
-            return false
+            return .unreachable
         }
     }
 
-    private func stored() async -> [String] {
-        guard let data = try? await storage.read(.pendingRevocations) else { return [] }
+    /// The waiting tokens; nil when the storage cannot be read now (then nothing is written over
+    /// them). A list that cannot be decoded is none.
+    private func stored() async -> [String]? {
+        let data: Data?
+        do {
+            data = try await storage.read(.pendingRevocations)
+        } catch {
+            return nil
+        }
+        guard let data else { return [] }
         return (try? JSONDecoder().decode([String].self, from: data)) ?? []
     }
 

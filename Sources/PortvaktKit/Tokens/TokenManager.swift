@@ -101,6 +101,13 @@ public actor TokenManager {
         try await storage.read(.refreshToken) != nil
     }
 
+    /// Whether a session is at hand, in memory (biometrics turned off keeps it there only) or
+    /// stored; a storage that cannot be read counts as yes.
+    public func holdsSession() async -> Bool {
+        if tokens != nil { return true }
+        return (try? await hasStoredSession()) != false
+    }
+
     /// A valid access token, refreshed first when needed.
     /// - Throws: ``TokenRefreshError``.
     public func accessToken() async throws -> String {

@@ -40,6 +40,7 @@ struct ExpiryPurgeService: Service {
             ("logout_outbox", { try await store.purgeLogouts(before: now.addingTimeInterval(-Retention.logouts)) }),
             ("member_records", { try await store.purgeEndedMemberRecords(before: now.addingTimeInterval(-Retention.endedMemberRecords)) }),
         ]
+        PortvaktMetrics.purgeSteps(steps.map(\.0))
         var purged: [String: String] = [:]
         for (what, step) in steps {
             do {

@@ -38,7 +38,16 @@ enum PortvaktMetrics {
 
     /// A step of the expiry purge failed: its table keeps data past its retention period.
     static func purgeFailed(step: String) {
-        Counter(label: "portvakt_purge_failures_total", dimensions: [("table", step)]).increment()
+        purgeFailures(step).increment()
+    }
+
+    /// Each step's series at 0 before any fails: Prometheus's `increase()` sees the first failure.
+    static func purgeSteps(_ steps: [String]) {
+        for step in steps { _ = purgeFailures(step) }
+    }
+
+    private static func purgeFailures(_ step: String) -> Metrics.Counter {
+        Counter(label: "portvakt_purge_failures_total", dimensions: [("table", step)])
     }
 
     static func outboxMessages(pending: Int, dead: Int) {

@@ -73,5 +73,6 @@ public struct Migration: Sendable {
         Migration(version: 33, name: "memberships by record", apply: MembershipsByRecord.apply, kind: .contract),
         Migration(version: 34, name: "session scopes", apply: SessionScopes.apply, kind: .contract),
         Migration(version: 35, name: "single sign-on, consents and back-channel logouts", apply: SingleSignOn.apply, kind: .contract),
+        Migration(version: 36, name: "sessions by absolute end", apply: SessionsByAbsoluteEnd.apply, kind: .expand),
     ]
 }

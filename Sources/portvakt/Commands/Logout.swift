@@ -27,8 +27,9 @@ struct Logout: AsyncParsableCommand {
         }
         let driver = cli.driver(context: context)
         await driver.send(.logout)
-        // Logouts made earlier without a network are sent now too (S16: the session ends there).
-        let pending = await driver.sendPendingRevocations()
+        // Logouts made earlier without a network: sent by the revocation when it went through,
+        // now when there was nothing to revoke (`portvakt logout` again, online).
+        let pending = context.hasSession ? await driver.pendingRevocations() : await driver.sendPendingRevocations()
         let reached = await driver.lastLogoutReachedServer
         await OfflineCache(storage: cli.storage).clear()
         // What versions before the SDK's cache kept.

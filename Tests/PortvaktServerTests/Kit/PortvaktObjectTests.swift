@@ -155,6 +155,14 @@ struct PortvaktObjectTests {
             #expect(await back.sendPendingRevocations() == 0)
             #expect(try await storage.read(.proofKey) == nil)
             await #expect(throws: TokenRefreshError.sessionExpired) { _ = try await copy.refresh(session, at: base) }
+
+            // Sent while the next login is under way (its verifier stored, the browser open): the
+            // key its pushed request is bound to stays.
+            await back.login(with: .bankID)
+            await offline.logout()
+            try await storage.write("the next login's verifier", for: .pkceVerifier)
+            #expect(await back.sendPendingRevocations() == 0)
+            #expect(try await storage.read(.proofKey) != nil, "the login under way keeps its proof key")
         }
     }
 

@@ -172,6 +172,8 @@ struct MemberSyncTests {
             try await LiveBroker.serve(databaseURL: databaseURL, settings: settings) { broker in
                 broker.clock.advance(by: 11 * 60)
                 #expect(try await broker.eventually { try await broker.outbox("hlf").first?.status == .delivered })
+                // A second delivery would come after this one is marked: given time to show (no
+                // event says that one did not happen).
                 try await Task.sleep(for: .seconds(1))
                 let received = try await broker.memberSystemReceived("hlf")
                 #expect(received.count == 1)

@@ -119,72 +119,82 @@ struct ObservabilityTests {
         let group = ServiceGroup(configuration: .init(services: [DrainNotice(readiness: readiness)], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            try await Task.sleep(for: .milliseconds(50))
-            #expect(readiness.state == .starting)
+            // That it does not drain before (the instance stays ready): readinessAnswers.
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
         }
         #expect(readiness.state == .draining)
     }
 
-    @Test("Readiness over HTTP: 503 starting while the migration waits for another instance's lock, 200 once migrated, 503 draining", arguments: TestDatabase.kinds.filter { $0 == .postgres })
+    @Test("Readiness over HTTP: 503 starting while the migration waits (PostgreSQL: for another instance\'s lock), 200 once migrated with the drain notice running, 503 draining", arguments: TestDatabase.kinds)
     func readinessAnswers(kind: DatabaseKind) async throws {
         try await TestDatabase.withServerDatabase(kind) { databaseURL in
-            let url = try #require(databaseURL)
+            guard let url = databaseURL else { return try await Self.readinessLife(databaseURL: nil, whileStarting: nil) }
             let other = PostgresDriver(url: try PostgresURL(url), logger: Logger(label: "test"))
             try await other.whileRunning {
                 // Another instance migrating: it holds the migration lock until told to commit.
                 let (held, holding) = AsyncStream<Void>.makeStream()
                 let (release, releasing) = AsyncStream<Void>.makeStream()
+                defer { releasing.finish() }
                 let migrating = Task { try await other.withTransaction { db in
                     try await db.raw("SELECT pg_advisory_xact_lock(\(bind: PostgresDriver.migrationLockID))").run()
                     holding.yield()
                     for await _ in release { break }
                 } }
                 for await _ in held { break }
-
-                let configuration = try TestServer.configuration([
-                    "DATABASE_URL": url, "PORTVAKT_PUBLIC_URL": LiveBroker.inProcessURL, "PORTVAKT_PORT": "0",
-                    "PORTVAKT_BCRYPT_COST": "4", "PORTVAKT_LOG_LEVEL": "critical",
-                ])
-                let readiness = Readiness()
-                let inProcess = InProcessHTTP()
-                let (running, run) = AsyncStream<Void>.makeStream()
-                var logger = Logger(label: "test")
-                logger.logLevel = .critical
-                let app = try await PortvaktApplication.build(
-                    configuration: configuration, logger: logger, readiness: readiness, inProcess: inProcess, onRunning: { _ in run.yield() }
-                )
-                let browser = InProcessBrowser(server: inProcess, origin: configuration.publicURL)
-                let broker = LiveBroker(
-                    baseURL: configuration.publicURL, http: browser, logs: LogSink(), configuration: configuration, clock: TestClock(), routes: []
-                )
-                let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-                try await withThrowingTaskGroup(of: Void.self) { tasks in
-                    tasks.addTask { try await group.run() }
+                try await Self.readinessLife(databaseURL: url) { broker in
                     // This instance's migration waits on the lock: seen in pg_stat_activity, no sleep.
                     #expect(try await Self.untilSomeBackendWaitsOnALock(other), "the migration never waited for the lock")
                     let starting = try await broker.send("/health/ready")
                     #expect(starting.status == 503)
                     #expect(starting.body.contains(#""status":"starting""#), "\(starting.body)")
                     #expect(try await broker.send("/health/live").status == 200, "alive while it waits")
-
                     releasing.yield()
                     try await migrating.value
-                    for await _ in running { break }
-                    let ready = try await broker.send("/health/ready")
-                    #expect(ready.status == 200, "\(ready.body)")
-                    #expect(ready.body.contains(#""database":"reachable""#))
-
-                    // What DrainNotice does at a graceful shutdown's first moment (the test above).
-                    readiness.drain()
-                    let draining = try await broker.send("/health/ready")
-                    #expect(draining.status == 503)
-                    #expect(draining.body.contains(#""status":"draining""#), "\(draining.body)")
-                    await group.triggerGracefulShutdown()
-                    try await tasks.waitForAll()
                 }
             }
+        }
+    }
+
+    /// A server answering in process (its router before it listens): `whileStarting` runs while
+    /// it migrates; then `/health/ready` must say 200 with DrainNotice running beside it (as
+    /// `serve` runs it: it must not drain early), and 503 `draining` once it drains.
+    private static func readinessLife(databaseURL: String?, whileStarting: ((LiveBroker) async throws -> Void)?) async throws {
+        var settings = ["PORTVAKT_PUBLIC_URL": LiveBroker.inProcessURL, "PORTVAKT_PORT": "0", "PORTVAKT_BCRYPT_COST": "4", "PORTVAKT_LOG_LEVEL": "critical"]
+        settings["DATABASE_URL"] = databaseURL
+        let configuration = try TestServer.configuration(settings)
+        let readiness = Readiness()
+        let inProcess = InProcessHTTP()
+        let (running, run) = AsyncStream<Void>.makeStream()
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let app = try await PortvaktApplication.build(
+            configuration: configuration, logger: logger, readiness: readiness, inProcess: inProcess, onRunning: { _ in run.yield() }
+        )
+        let broker = LiveBroker(
+            baseURL: configuration.publicURL, http: InProcessBrowser(server: inProcess, origin: configuration.publicURL), logs: LogSink(),
+            configuration: configuration, clock: TestClock(), routes: []
+        )
+        let group = ServiceGroup(configuration: .init(services: [app, DrainNotice(readiness: readiness)], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            do {
+                try await whileStarting?(broker)
+                for await _ in running { break }
+                let ready = try await broker.send("/health/ready")
+                #expect(ready.status == 200, "\(ready.body)")
+                #expect(ready.body.contains(#""database":"reachable""#))
+                // What DrainNotice does at a graceful shutdown's first moment (readiness(), above).
+                readiness.drain()
+                let draining = try await broker.send("/health/ready")
+                #expect(draining.status == 503)
+                #expect(draining.body.contains(#""status":"draining""#), "\(draining.body)")
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
         }
     }
 

@@ -46,7 +46,9 @@ struct InProcessHTTPTests {
 
     @Test("A late answer is deadlineExceeded at the deadline; a cancelled caller stops waiting at once")
     func deadlineAndCancellation() async throws {
+        let (entered, enter) = AsyncStream<Void>.makeStream()
         let http = Self.server { _, _ in
+            enter.yield()
             try? await Task.sleep(for: .seconds(3))
             return Response(status: .ok)
         }
@@ -56,8 +58,11 @@ struct InProcessHTTPTests {
         }
         #expect(ContinuousClock.now - started < .seconds(2))
 
+        var arrivals = entered.makeAsyncIterator()
+        _ = await arrivals.next()
         let caller = Task { try await http.answer(HTTPClientRequest(url: "http://127.0.0.1/slow"), timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(50))
+        // Cancelled once its request is being answered, not after a guess at how long that takes.
+        _ = await arrivals.next()
         let cancelledAt = ContinuousClock.now
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
