@@ -129,7 +129,7 @@ public actor TokenManager {
     }
 
     /// Forgets the session here; returns the refresh token it held, for the caller to revoke at
-    /// the server (``PortvaktClient/revoke(_:)``), which also works later if the network is down now.
+    /// the server (``PortvaktClient/revoke(_:timeout:)``), which also works later if the network is down now.
     @discardableResult
     public func logout() async throws -> String? {
         generation += 1
