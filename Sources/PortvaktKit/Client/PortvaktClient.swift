@@ -183,14 +183,11 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// Ends the session at the server (RFC 7009): the refresh token and its session stop working.
-    /// Revokes a refresh token (the logout). Within `timeout`: a logout without a network keeps
-    /// the token for later (``PendingRevocations``) instead of holding the member for a minute.
-    public func revoke(_ refreshToken: String, timeout: TimeInterval = PortvaktClient.revocationTimeout) async throws {
+    /// Revokes a refresh token (the logout), waiting `timeout` seconds at most: a logout without a
+    /// network keeps the token for later (``PendingRevocations``) instead of holding the member.
+    public func revoke(_ refreshToken: String, timeout: TimeInterval = 10) async throws {
         _ = try await perform("POST", "oauth/revoke", form: [("client_id", configuration.clientID), ("token", refreshToken)], timeout: timeout)
     }
-
-    /// How long a revocation waits for Portvakt's answer.
-    public static let revocationTimeout: TimeInterval = 10
 
     /// Registers a device key; returns the device id.
     public func registerDevice(_ key: DevicePublicKey, name: String, platform: String, biometry: BiometricKind, accessToken: String) async throws -> String {
@@ -310,9 +307,8 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     /// A form to one of the authorization server's endpoints, with a DPoP proof.
     private func perform(_ method: String, _ path: String, form: [(String, String)], timeout: TimeInterval? = nil) async throws -> Data {
         let body = Data(form.map { "\($0.0)=\(PercentEncoding.encode($0.1))" }.joined(separator: "&").utf8)
-        let (data, status) = try await exchange(
-            method, url(path), body: body, contentType: "application/x-www-form-urlencoded", accessToken: nil, proof: true, timeout: timeout
-        )
+        let form = "application/x-www-form-urlencoded"
+        let (data, status) = try await exchange(method, url(path), body: body, contentType: form, accessToken: nil, proof: true, timeout: timeout)
         return try Self.answer(data, status: status)
     }
 
@@ -343,18 +339,14 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     /// One request; a bound access token goes as `DPoP` with a proof (`proof` adds one without a
     /// token). Asked for a new nonce, it signs again once with it.
     private func exchange(
-        _ method: String, _ url: URL, body: Data?, contentType: String?, accessToken: String?, proof: Bool = false, headers: [(String, String)] = [],
-        timeout: TimeInterval? = nil
+        _ method: String, _ url: URL, body: Data?, contentType: String?, accessToken: String?, proof: Bool = false, headers: [(String, String)] = [], timeout: TimeInterval? = nil
     ) async throws -> (Data, Int) {
-        let (data, status, _) = try await exchangeWithResponse(
-            method, url, body: body, contentType: contentType, accessToken: accessToken, proof: proof, headers: headers, timeout: timeout
-        )
+        let (data, status, _) = try await exchangeWithResponse(method, url, body: body, contentType: contentType, accessToken: accessToken, proof: proof, headers: headers, timeout: timeout)
         return (data, status)
     }
 
     private func exchangeWithResponse(
-        _ method: String, _ url: URL, body: Data?, contentType: String?, accessToken: String?, proof: Bool = false, headers: [(String, String)] = [],
-        timeout: TimeInterval? = nil
+        _ method: String, _ url: URL, body: Data?, contentType: String?, accessToken: String?, proof: Bool = false, headers: [(String, String)] = [], timeout: TimeInterval? = nil
     ) async throws -> (Data, Int, HTTPURLResponse) {
         let bound = dpop != nil && accessToken.map(AccessTokenBinding.isBound) == true
         for attempt in 1...2 {

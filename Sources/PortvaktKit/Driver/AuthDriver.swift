@@ -43,9 +43,14 @@ public struct AuthServices: Sendable {
 /// does what it is told, so an app (or the CLI) draws `machine.screen` after each `send`.
 public actor AuthDriver {
     public private(set) var machine: AuthMachine
-    private let services: AuthServices
+    let services: AuthServices
     /// Logouts whose revocation waits for the network.
-    private let revocations: PendingRevocations
+    let revocations: PendingRevocations
+    /// Whether the last logout's revocation reached Portvakt; false: it waits in
+    /// ``PendingRevocations`` for the network (say so: the session is still listed there).
+    public internal(set) var lastLogoutReachedServer = true
+    /// Logins pushing their request (PAR, bound to the proof key) before their verifier is stored.
+    var loginsStarting = 0
     /// The code from the browser or the order, until it is exchanged.
     private var pendingCode: String?
     private var orderSessionID: String?
@@ -237,50 +242,6 @@ public actor AuthDriver {
         Dictionary(
             (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
             uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Whether the last logout's revocation reached Portvakt; false: it waits in
-    /// ``PendingRevocations`` for the network (say so: the session is still listed there).
-    public private(set) var lastLogoutReachedServer = true
-
-    /// How many logouts' revocations wait for the network.
-    public func pendingRevocations() async -> Int {
-        await revocations.count()
-    }
-
-    /// Sends the revocations a logout without network left (at launch, when the network is back,
-    /// after a login). - Returns: how many still wait.
-    @discardableResult
-    public func sendPendingRevocations() async -> Int {
-        guard await revocations.count() > 0 else { return 0 }
-        let left = await revocations.retry()
-        if left == 0 { lastLogoutReachedServer = true }
-        await forgetProofKeyWhenDone()
-        return left
-    }
-
-    /// The proof key signs every revocation: it goes at the last one, so no token of the ended
-    /// sessions works anywhere, and stays while a session, a login under way (its pushed request
-    /// and code are bound to the key) or a waiting revocation needs it.
-    private func forgetProofKeyWhenDone() async {
-        let s = services
-        guard await revocations.count() == 0, await s.tokens.holdsSession() == false,
-              loginsStarting == 0, await loginUnderWay() == false
-        else { return }
-        await s.client.dpop?.forget()
-    }
-
-    /// Logins pushing their request (PAR, bound to the proof key) before their verifier is stored.
-    private var loginsStarting = 0
-
-    /// Whether a login has stored its verifier and not yet exchanged its code (an unreadable
-    /// storage counts as yes: the key stays).
-    private func loginUnderWay() async -> Bool {
-        do {
-            return try await services.storage.read(.pkceVerifier) != nil
-        } catch {
-            return true
-        }
     }
 
     /// The user of the current session, whose writes it queues and sends.
