@@ -177,10 +177,18 @@ struct ObservabilityTests {
         )
         let group = ServiceGroup(configuration: .init(services: [app, DrainNotice(readiness: readiness)], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                // A server that fails to start ends the wait for it below (and its error is thrown).
+                defer { run.finish() }
+                try await group.run()
+            }
             do {
                 try await whileStarting?(broker)
-                for await _ in running { break }
+                var started = running.makeAsyncIterator()
+                guard await started.next() != nil else {
+                    Issue.record("the server stopped before it ran")
+                    return try await tasks.waitForAll()
+                }
                 let ready = try await broker.send("/health/ready")
                 #expect(ready.status == 200, "\(ready.body)")
                 #expect(ready.body.contains(#""database":"reachable""#))
