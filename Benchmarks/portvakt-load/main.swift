@@ -29,7 +29,7 @@ struct PortvaktLoad: AsyncParsableCommand {
     @Flag(help: "As the app does: push the login (PAR) and bind the tokens to a DPoP key, a proof with every token request.") var dpop = false
     @Flag(help: "Stop after the unlocks: no logins or rotations.") var unlocksOnly = false
     @Option(help: ArgumentHelp(
-        "The shutdown test: unlock on each device until the server stops answering (a lost connection or a 503 ends a device's run, any other answer but a new session fails it), then write each device's last acknowledged session's refresh token to this file (a JSON list); FILE.started appears at the first unlock.",
+        "The shutdown test: unlock on each device until the server stops answering (a lost connection or a 503 ends a device's run, any other answer but a new session fails it), then write each device's last acknowledged session's refresh token to this file (JSON: acknowledged, maybe_replaced, ended_at); FILE.started appears at the first unlock.",
         valueName: "FILE"
     )) var untilServerStops: String?
 
@@ -97,7 +97,10 @@ struct PortvaktLoad: AsyncParsableCommand {
                 group.addTask {
                     // Only the server's going away ends a run; any other answer fails it.
                     func ended(grantUnanswered: Bool) {
-                        book.runs.withLock { $0[device.id, default: UnlockBook.Run()].grantUnanswered = grantUnanswered; $0[device.id, default: UnlockBook.Run()].endedAt = Date().timeIntervalSince1970 }
+                        book.runs.withLock { runs in
+                            runs[device.id, default: UnlockBook.Run()].grantUnanswered = grantUnanswered
+                            runs[device.id, default: UnlockBook.Run()].endedAt = Date().timeIntervalSince1970
+                        }
                     }
                     while true {
                         let challenge: String

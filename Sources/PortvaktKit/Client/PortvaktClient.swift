@@ -183,8 +183,8 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// Ends the session at the server (RFC 7009): the refresh token and its session stop working.
-    /// Revokes a refresh token (the logout), waiting `timeout` seconds at most: a logout without a
-    /// network keeps the token for later (``PendingRevocations``) instead of holding the member.
+    /// Waits `timeout` seconds at most: a logout without a network keeps the token for later
+    /// (``PendingRevocations``) instead of holding the member.
     public func revoke(_ refreshToken: String, timeout: TimeInterval = 10) async throws {
         _ = try await perform("POST", "oauth/revoke", form: [("client_id", configuration.clientID), ("token", refreshToken)], timeout: timeout)
     }

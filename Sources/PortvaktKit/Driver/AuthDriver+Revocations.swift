@@ -2,6 +2,15 @@ import Foundation
 
 /// Logouts whose revocation waits for the network, and the proof key that signs them.
 extension AuthDriver {
+    /// Forgets the session here and revokes it at the server (kept for later without a network,
+    /// ``lastLogoutReachedServer``); the proof key goes once nothing needs it.
+    public func endSession() async {
+        if let held = try? await services.tokens.logout() {
+            lastLogoutReachedServer = await revocations.revoke(held)
+        }
+        await forgetProofKeyWhenDone()
+    }
+
     /// How many logouts' revocations wait for the network.
     public func pendingRevocations() async -> Int {
         await revocations.count()

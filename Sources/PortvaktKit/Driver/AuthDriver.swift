@@ -178,12 +178,9 @@ public actor AuthDriver {
                 try? await s.storage.delete(.deviceID)
             }
         case .clearSession:
-            if let held = try? await s.tokens.logout() {
-                lastLogoutReachedServer = await revocations.revoke(held)
-            }
+            await endSession()
             // S12.3: what was seen in the session goes with it.
             await OfflineCache(storage: s.storage).clear()
-            await forgetProofKeyWhenDone()
         case .forgetStoredSession:
             _ = try? await s.tokens.forgetStoredSession()
         case .syncOfflineQueue:

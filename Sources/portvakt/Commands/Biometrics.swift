@@ -29,9 +29,7 @@ struct Biometrics: AsyncParsableCommand {
             await driver.send(.settingsDisableRequested)
             await driver.send(.settingsDisableBiometrics)
             // This run ends now, so the session it kept in memory ends at the server too.
-            let pending = PendingRevocations(storage: cli.storage, client: cli.client)
-            if let held = try? await cli.tokens.logout() { await pending.revoke(held) }
-            if await pending.count() == 0 { await cli.client.dpop?.forget() }
+            await driver.endSession()
         case .status:
             break
         }
