@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "portvakt",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    // iOS 17.4: the in-app browser's https callback (`ASWebAuthenticationSession.Callback`) starts there.
+    platforms: [.macOS("14.4"), .iOS("17.4")],
     products: [
         .library(name: "Personnummer", targets: ["Personnummer"]),
         .library(name: "QRCode", targets: ["QRCode"]),

@@ -61,6 +61,32 @@ struct AuthDriverTests {
         #expect(try await phone.storage.read(.refreshToken) == nil)
     }
 
+    @Test("S1.1: an answer naming another issuer, or none once discovery said answers name it, is refused before its code is exchanged (RFC 9207)")
+    func answerOfAnotherIssuerIsRefused() async throws {
+        let mixedUp = TestPhone(browser: .answers(["code": "code-1", "iss": "https://login.another.example"]))
+        mixedUp.server.on(Endpoint.pushedRequest, .pushed)
+        mixedUp.server.on(Endpoint.token, .tokens(for: "kari", refresh: "refresh-1"))
+        await mixedUp.launch()
+        await mixedUp.driver.send(.methodChosen(.bankID))
+        #expect(await mixedUp.screen == .methodSelection(.loginFailed))
+        #expect(mixedUp.server.requests(to: Endpoint.token).isEmpty, "its code is never sent")
+
+        let phone = TestPhone()
+        phone.server.on("/.well-known/openid-configuration", .status(200, Data(#"{"authorization_response_iss_parameter_supported":true}"#.utf8)))
+        phone.server.on(Endpoint.token, .tokens(for: "kari", refresh: "refresh-1"))
+        await phone.launch()
+        await phone.driver.learnOfferedMethods()
+        try await phone.storage.write("state-1", for: .pkceState)
+        try await phone.storage.write("verifier-1", for: .pkceVerifier)
+        await phone.driver.resume(from: try #require(URL(string: "no.portvakt.app:/oauth/callback?state=state-1&code=code-1")))
+        #expect(phone.server.requests(to: Endpoint.token).isEmpty, "without iss, as a foreign state: ignored")
+        #expect(try await phone.storage.readString(.pkceState) == "state-1")
+
+        let own = try #require(URL(string: "no.portvakt.app:/oauth/callback?state=state-1&code=code-1&iss=\(phone.server.baseURL.absoluteString)"))
+        await phone.driver.resume(from: own)
+        #expect(phone.server.requests(to: Endpoint.token).map { $0.form["code"] } == ["code-1"], "its own issuer's answer is taken")
+    }
+
     @Test("S2.4, S1.4: an app relaunched while the browser was open is handed its answer: a cancel stays quiet, an error is said, and each answer is taken once")
     func relaunchedAppTakesTheBrowsersAnswer() async throws {
         let phone = TestPhone()
@@ -92,6 +118,40 @@ struct AuthDriverTests {
         phone.server.on(Endpoint.device("device-1"), .status(204, Data()))
         phone.server.on(Endpoint.token, .tokens(for: "kari", refresh: "refresh-1"))
         return phone
+    }
+
+    /// The Keychain refusing to read some items now, as it does for passcode-bound ones while the
+    /// phone is locked or during a background launch.
+    struct LockedItems: SecureStorage {
+        let inner: MemorySecureStorage
+        let locked: Set<SecureStorageKey>
+        func read(_ key: SecureStorageKey) async throws -> Data? {
+            if locked.contains(key) { throw CancellationError() }
+            return try await inner.read(key)
+        }
+        func write(_ value: Data, for key: SecureStorageKey) async throws { try await inner.write(value, for: key) }
+        func delete(_ key: SecureStorageKey) async throws { try await inner.delete(key) }
+    }
+
+    @Test("S25.1: a device registration that cannot be read now counts as enrolled at launch, and the unlock deletes nothing")
+    func unreadableRegistrationIsNotGone() async throws {
+        let inner = MemorySecureStorage()
+        try await inner.write("device-1", for: .deviceID)
+        try await inner.write("refresh-0", for: .refreshToken)
+        let key = SoftwareDeviceKey()
+        _ = try await key.create(prompt: .enrolment(.en))
+        let phone = TestPhone(storage: LockedItems(inner: inner, locked: [.deviceID]), biometry: .available(.face), session: true, enrolled: true, key: key)
+
+        let stored = await AuthContext.stored(in: phone.storage, tokens: phone.tokens, biometry: .available(.face), online: true, at: Date())
+        #expect(stored.deviceKeyEnrolled, "never taken for 'no biometrics', which would open home without a check")
+        #expect(stored.hasSession)
+
+        await phone.driver.send(.launched(stored))
+        #expect(await phone.screen == .unlock(.biometricsUnavailableNow), "try again, not 'your enrolment changed'")
+        #expect(try await inner.readString(.deviceID) == "device-1")
+        #expect(try await inner.readString(.refreshToken) == "refresh-0")
+        #expect(await key.exists(), "the key stays")
+        #expect(phone.server.requests(to: Endpoint.revoke).isEmpty && phone.server.requests(to: Endpoint.device("device-1")).isEmpty)
     }
 
     @Test("S6.2: a device key whose id is no longer stored counts as a changed enrolment: the session ends here and at the server")

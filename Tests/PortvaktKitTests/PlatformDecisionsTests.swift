@@ -165,6 +165,17 @@ struct PlatformDecisionsTests {
         #expect(BiometricEnrolment.enclaveRefusal(domain: BiometricErrors.localAuthenticationDomain, code: -2, after: .changed) == .cancelled)
     }
 
+    @Test("S25.3: after Face ID passed, a refusal under the enrolment the key was made with is what its error says; only a changed or unknown enrolment deletes the key")
+    func refusalUnderTheSameEnrolment() {
+        let os = BiometricErrors.osStatusDomain
+        #expect(BiometricEnrolment.enclaveRefusal(domain: os, code: -25308, after: .unchanged) == .unavailableNow, "the phone locked between prompt and signature")
+        #expect(BiometricEnrolment.enclaveRefusal(domain: "CryptoKit.CryptoKitError", code: 3, after: .unchanged) == .unavailableNow)
+        #expect(BiometricEnrolment.enclaveRefusal(domain: os, code: -25300, after: .unchanged) == .invalidated, "a key the Keychain no longer has")
+        #expect(BiometricEnrolment.enclaveRefusal(domain: os, code: -25308, after: .changed) == .invalidated)
+        #expect(BiometricEnrolment.enclaveRefusal(domain: os, code: -25308, after: .unknown) == .invalidated)
+        #expect(BiometricEnrolment.enclaveRefusal(domain: BiometricErrors.localAuthenticationDomain, code: -2, after: .unchanged) == .cancelled)
+    }
+
     // MARK: Item 4, the proof key
 
     @Test("S7: the proof key is made once, restored after, and a storage that cannot be read is not an empty one")

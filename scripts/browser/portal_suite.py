@@ -19,7 +19,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -146,9 +146,12 @@ def leave_page(driver, describe, key=Keys.ENTER):
     every control of these pages goes to another page (a link, or a form the server answers)."""
     page = driver.find_element(By.TAG_NAME, "html")
     ActionChains(driver).send_keys(key).perform()
+    # While the browser navigates, ChromeDriver may answer a question about the old page with an
+    # error other than "stale" (its context is being torn down): that means "ask again".
+    during_navigation = dict(poll_frequency=0.1, ignored_exceptions=(WebDriverException,))
     try:
-        WebDriverWait(driver, 15).until(expected_conditions.staleness_of(page))
-        WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.readyState") == "complete")
+        WebDriverWait(driver, 15, **during_navigation).until(expected_conditions.staleness_of(page))
+        WebDriverWait(driver, 15, **during_navigation).until(lambda d: d.execute_script("return document.readyState") == "complete")
     except TimeoutException:
         fail(f"{describe} did not lead to another page: still at {driver.current_url}")
 
@@ -157,7 +160,7 @@ def wait_until(driver, condition, seconds=5):
     """What `condition(driver)` returns once it is truthy (WebDriverWait asks it again until
     then); None after `seconds`: the event the test waits for, never a fixed pause."""
     try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.1).until(condition)
+        return WebDriverWait(driver, seconds, poll_frequency=0.1, ignored_exceptions=(WebDriverException,)).until(condition)
     except TimeoutException:
         return None
 

@@ -4,8 +4,8 @@ import Foundation
 import UIKit
 
 /// The in-app browser: `ASWebAuthenticationSession`, ephemeral (no shared cookies, no "wants
-/// to use … to sign in" prompt). The callback (the scheme alone, or an https universal link from
-/// iOS 17.4) is ``BrowserCallback``'s, derived from the redirect URI in the core.
+/// to use … to sign in" prompt). The callback (the scheme alone, or an https host and path) is
+/// ``BrowserCallback``'s, derived from the redirect URI in the core.
 @MainActor
 public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthenticationPresentationContextProviding {
     private let anchor: @MainActor () -> ASPresentationAnchor?
@@ -48,13 +48,9 @@ public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthe
         let session: ASWebAuthenticationSession
         switch callback {
         case .customScheme(let scheme):
-            if #available(iOS 17.4, macOS 14.4, *) {
-                session = ASWebAuthenticationSession(url: url, callback: .customScheme(scheme), completionHandler: completion)
-            } else {
-                session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)
-            }
+            session = ASWebAuthenticationSession(url: url, callback: .customScheme(scheme), completionHandler: completion)
         case .https(let host, let path):
-            guard #available(iOS 17.4, macOS 14.4, *) else { return once.resume(throwing: WebAuthenticationError.failed) }
+            // The host must be in the app's Associated Domains as `webcredentials:` (docs/ios.md).
             session = ASWebAuthenticationSession(url: url, callback: .https(host: host, path: path), completionHandler: completion)
         case .loopback:
             // A phone has no loopback listener for the browser to reach.
@@ -81,8 +77,10 @@ public final class AppleWebAuthenticator: NSObject, WebAuthenticator, ASWebAuthe
         current.session.cancel()
     }
 
-    public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        anchor() ?? ASPresentationAnchor()
+    // Nonisolated: the protocol is `@MainActor` from the Xcode 26.4 SDK, nonisolated before it,
+    // where a main-actor method cannot satisfy it. The session asks on the main thread.
+    public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+        MainActor.assumeIsolated { anchor() ?? ASPresentationAnchor() }
     }
 }
 

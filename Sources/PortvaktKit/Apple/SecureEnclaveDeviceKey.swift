@@ -62,8 +62,10 @@ public struct SecureEnclaveDeviceKey: DeviceKey {
         ((try? await storage.read(.deviceKeyHandle)) ?? nil) != nil
     }
 
-    /// What the device's biometrics can do now.
+    /// What the device's biometrics can do now. Without a Secure Enclave (the Simulator) no key
+    /// can be made, so enrolment is not offered.
     public static func availability() -> BiometryAvailability {
+        guard SecureEnclave.isAvailable else { return .notAvailable }
         let context = LAContext()
         var error: NSError?
         guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {

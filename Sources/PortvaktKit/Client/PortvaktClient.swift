@@ -195,19 +195,6 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         return try await send("POST", "v1/devices", body, accessToken: accessToken, as: DeviceInfo.self).id
     }
 
-    /// The ways in the server offers, from its discovery document (`portvakt_login_methods`);
-    /// nil from a server that does not say (every method, as before it said).
-    public func loginMethods() async throws -> Set<LoginMethod>? {
-        struct Discovery: Decodable {
-            let methods: [String]?
-            enum CodingKeys: String, CodingKey { case methods = "portvakt_login_methods" }
-        }
-        let data = try await perform("GET", ".well-known/openid-configuration", body: nil, accessToken: nil)
-        guard let names = try Self.decode(Discovery.self, from: data).methods else { return nil }
-        let known: [String: LoginMethod] = ["bankid": .bankID, "vipps": .vipps, "bankid_order": .bankIDOrder, "password": .password]
-        return Set(names.compactMap { known[$0] })
-    }
-
     /// Revokes a device key; the sessions it unlocked end too.
     public func revokeDevice(_ id: String, accessToken: String) async throws {
         _ = try await perform("DELETE", "v1/devices/\(PercentEncoding.encode(id))", body: nil, accessToken: accessToken)
@@ -312,7 +299,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         return try Self.answer(data, status: status)
     }
 
-    private func perform(_ method: String, _ path: String, body: Data?, accessToken: String?) async throws -> Data {
+    func perform(_ method: String, _ path: String, body: Data?, accessToken: String?) async throws -> Data {
         let (data, status) = try await exchange(method, url(path), body: body, contentType: body == nil ? nil : "application/json", accessToken: accessToken)
         return try Self.answer(data, status: status)
     }
@@ -326,7 +313,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         return data
     }
 
-    private static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {

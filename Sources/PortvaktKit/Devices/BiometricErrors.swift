@@ -115,12 +115,16 @@ public enum BiometricEnrolment {
         }
     }
 
-    /// What the enclave refusing to sign means after Face ID succeeded: a person's own cancel or
-    /// a LocalAuthentication answer means what it says; any other refusal of a key whose handle
-    /// was read and whose prompt passed is the key made unusable (`.biometryCurrentSet`).
+    /// What the enclave refusing to sign means after Face ID succeeded: a LocalAuthentication
+    /// answer (a person's own cancel) means what it says. Any other refusal is the key made
+    /// unusable (`.biometryCurrentSet`) only when the enrolment changed or cannot be compared;
+    /// under the enrolment the key was made with, it is what the error says (the phone locking
+    /// between prompt and signature, `errSecInteractionNotAllowed`, is "try again"), so only a
+    /// key the Keychain no longer finds is gone.
     public static func enclaveRefusal(domain: String, code: Int, after verdict: Verdict) -> BiometricFailure {
-        guard domain == BiometricErrors.localAuthenticationDomain else { return .invalidated }
-        return signingFailure(BiometricErrors.failure(domain: domain, code: code), after: verdict)
+        let mapped = BiometricErrors.failure(domain: domain, code: code)
+        if domain == BiometricErrors.localAuthenticationDomain { return signingFailure(mapped, after: verdict) }
+        return verdict == .unchanged ? mapped : .invalidated
     }
 
     /// Whether to record the state after a successful signature (first time, or after an OS update).

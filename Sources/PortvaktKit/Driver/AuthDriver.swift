@@ -56,6 +56,8 @@ public actor AuthDriver {
     private var orderSessionID: String?
     /// A callback is being resumed (``resume(from:)``): a second delivery waits its turn out.
     private var resuming = false
+    /// The server said its authorization answers name the issuer (discovery, RFC 9207).
+    private var answersNameIssuer = false
     /// Counts the person's fresh starts (a method chosen, a cancel, a logout): what an earlier
     /// start's effects bring back later is dropped, so a double tap or a quick cancel and
     /// retry never lets an abandoned browser or order act on the new one's screen.
@@ -100,10 +102,13 @@ public actor AuthDriver {
         }
     }
 
-    /// Asks the server which ways in it offers, so the method selection shows only those.
-    /// Offline, or from a server that does not say, the selection keeps every method.
+    /// Asks the server which ways in it offers, so the method selection shows only those, and
+    /// whether its answers name it. Offline, or from a server that does not say, the selection
+    /// keeps every method.
     public func learnOfferedMethods() async {
-        guard let methods = try? await services.client.loginMethods(), !methods.isEmpty else { return }
+        guard let discovery = try? await services.client.discovery() else { return }
+        answersNameIssuer = discovery.answersNameIssuer
+        guard let methods = discovery.loginMethods, !methods.isEmpty else { return }
         machine.context.offeredMethods = methods.union([.password])
         observer?(machine)
     }
@@ -155,9 +160,11 @@ public actor AuthDriver {
         case .cancelBankIDOrder:
             if let id = orderSessionID { try? await s.client.cancelBankIDOrder(sessionID: id) }
         case .unlockWithDeviceKey:
-            guard let deviceID = try? await s.storage.readString(.deviceID) else {
-                return .unlockFailed(.invalidated)
-            }
+            // Only a read that finds no device is "gone"; one that throws (a passing Keychain
+            // error, the phone locked) deletes nothing and offers to try again.
+            let registered: String?
+            do { registered = try await s.storage.readString(.deviceID) } catch { return .unlockFailed(.unavailableNow) }
+            guard let deviceID = registered else { return .unlockFailed(.invalidated) }
             return await DeviceUnlocker(client: s.client, key: s.deviceKey, deviceID: deviceID, language: s.language).unlock(into: s.tokens)
         case .refreshSilently:
             do {
@@ -219,7 +226,8 @@ public actor AuthDriver {
         let fields = Self.fields(of: callback)
         let s = services
         guard BrowserCallback(redirectURI: s.client.configuration.redirectURI)?.matches(callback) == true else { return }
-        guard !resuming, let state = try? await s.storage.readString(.pkceState), let given = fields["state"], constantTimeEqual(given, state) else { return }
+        guard !resuming, let state = try? await s.storage.readString(.pkceState), let given = fields["state"], constantTimeEqual(given, state),
+              s.client.configuration.isOwnIssuer(fields["iss"], required: answersNameIssuer) else { return }
         resuming = true
         defer { resuming = false }
         try? await s.storage.delete(.pkceState)
@@ -279,7 +287,8 @@ public actor AuthDriver {
             guard let callback = BrowserCallback(redirectURI: s.client.configuration.redirectURI) else { return .browserFailed(.loginFailed) }
             let answer = try await s.browser.authenticate(url: request.url, callback: callback)
             let fields = Self.fields(of: answer)
-            guard callback.matches(answer), fields["state"] == request.state else { return .browserFailed(.loginFailed) }
+            guard callback.matches(answer), fields["state"] == request.state,
+                  s.client.configuration.isOwnIssuer(fields["iss"], required: answersNameIssuer) else { return .browserFailed(.loginFailed) }
             guard mine == attempt else { return nil }
             if let code = fields["code"] {
                 pendingCode = code
