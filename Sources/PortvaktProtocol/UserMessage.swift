@@ -44,6 +44,7 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
     case biometricEnrolmentChanged = "biometric_enrolment_changed"
     case biometricsNotSetUp = "biometrics_not_set_up"
     case biometricsNotAvailable = "biometrics_not_available"
+    case biometricsOffForThisApp = "biometrics_off_for_this_app"
     case passcodeNotSet = "passcode_not_set"
     case biometricsUnavailableNow = "biometrics_unavailable_now"
     case faceIDEnabled = "face_id_enabled"
@@ -187,6 +188,9 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
         case .biometricsNotAvailable:
             language.pick("Biometrisk innlogging er ikke tilgjengelig på denne enheten. Bruk BankID, Vipps eller e-post og passord.",
                           "Biometric login is not available on this device. Use BankID, Vipps or email and password.")
+        case .biometricsOffForThisApp:
+            language.pick("Face ID eller fingeravtrykk er slått av for denne appen. Slå det på i appens innstillinger, eller logg inn med BankID, Vipps eller e-post og passord.",
+                          "Face ID or fingerprint is turned off for this app. Turn it on in the app's settings, or log in with BankID, Vipps or email and password.")
         case .passcodeNotSet:
             language.pick("Enheten har ingen kode. Sett en kode i innstillingene for å bruke Face ID eller fingeravtrykk, eller bruk BankID eller Vipps.",
                           "This device has no passcode. Set one in the device settings to use Face ID or fingerprint, or use BankID or Vipps.")

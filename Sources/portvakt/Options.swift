@@ -17,7 +17,7 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    @Option(help: "The simulated device's biometrics: fingerprint, face, none, not-enrolled, locked-out (or PORTVAKT_BIOMETRY).")
+    @Option(help: "The simulated device's biometrics: fingerprint, face, none, not-enrolled, locked-out, off-for-this-app (or PORTVAKT_BIOMETRY).")
     var biometry: SimulatedBiometry = SimulatedBiometry(rawValue: ProcessInfo.processInfo.environment["PORTVAKT_BIOMETRY"] ?? "") ?? .fingerprint
 
     @Option(help: "Answers of the simulated biometric checks, in order: pass, fail, cancel, invalidate, lockout (comma-separated). Without it a terminal asks y/n; otherwise checks pass.")
@@ -44,6 +44,7 @@ enum SimulatedBiometry: String, ExpressibleByArgument, CaseIterable {
     case fingerprint, face, none
     case notEnrolled = "not-enrolled"
     case lockedOut = "locked-out"
+    case offForThisApp = "off-for-this-app"
 
     var availability: BiometryAvailability {
         switch self {
@@ -52,6 +53,7 @@ enum SimulatedBiometry: String, ExpressibleByArgument, CaseIterable {
         case .none: .notAvailable
         case .notEnrolled: .notEnrolled
         case .lockedOut: .lockedOut
+        case .offForThisApp: .offForThisApp
         }
     }
 }

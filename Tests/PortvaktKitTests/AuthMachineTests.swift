@@ -476,6 +476,17 @@ struct AuthMachineTests {
         #expect(Self.launched(biometry: .notEnrolled, session: true, key: true).0.screen == .biometricFallback(.biometricsNotSetUp))
     }
 
+    @Test("S13.2: Face ID turned off for this app (the hardware is there) says to turn it on in the app's settings, at launch, after a login and in settings")
+    func S13_2_faceIDOffForThisAppPointsToItsSettings() {
+        #expect(Self.launched(biometry: .offForThisApp, session: true, key: true).0.screen == .biometricFallback(.biometricsOffForThisApp))
+        let offered = Self.loggedIn(biometry: .offForThisApp)
+        #expect(offered.screen == .enrolmentOffer(nil))
+        #expect(ScreenModel(offered, language: .en).message == UserMessage.biometricsOffForThisApp.text(.en))
+        #expect(BiometricSettingsModel(offered, language: .nb).status == UserMessage.biometricsOffForThisApp.text(.nb))
+        #expect(UserMessage.biometricsOffForThisApp.text(.en).contains("the app's settings"))
+        #expect(!UserMessage.biometricsOffForThisApp.text(.en).contains("not available on this device"))
+    }
+
     @Test func S14_1_passwordIsAFirstLoginAndAFallback() {
         var (machine, _) = Self.launched(session: true, key: true)
         _ = machine.handle(.unlockFailed(.lockout))

@@ -97,6 +97,8 @@ struct PlatformDecisionsTests {
         #expect(BiometricErrors.availability(domain: la, code: -5) == .passcodeNotSet)
         #expect(BiometricErrors.availability(domain: la, code: -7) == .notEnrolled)
         #expect(BiometricErrors.availability(domain: la, code: -8) == .lockedOut)
+        #expect(BiometricErrors.availability(domain: la, code: -6, hardwarePresent: true) == .offForThisApp, "Face ID there, turned off for the app")
+        #expect(BiometricErrors.availability(domain: la, code: -6, hardwarePresent: false) == .notAvailable)
     }
 
     struct BrokenStorage: SecureStorage {
@@ -174,6 +176,14 @@ struct PlatformDecisionsTests {
         #expect(BiometricEnrolment.enclaveRefusal(domain: os, code: -25308, after: .changed) == .invalidated)
         #expect(BiometricEnrolment.enclaveRefusal(domain: os, code: -25308, after: .unknown) == .invalidated)
         #expect(BiometricEnrolment.enclaveRefusal(domain: BiometricErrors.localAuthenticationDomain, code: -2, after: .unchanged) == .cancelled)
+    }
+
+    @Test("S25.1: the Keychain service is the app's bundle identifier, so apps sharing an access group keep their sessions apart")
+    func keychainServiceIsTheApps() {
+        #expect(PortvaktPlatform.keychainService(bundleIdentifier: "no.nhf.likeperson") == "no.nhf.likeperson")
+        #expect(PortvaktPlatform.keychainService(bundleIdentifier: "no.hlf.likeperson") != PortvaktPlatform.keychainService(bundleIdentifier: "no.nhf.likeperson"))
+        #expect(PortvaktPlatform.keychainService(bundleIdentifier: nil) == "no.portvakt.sdk")
+        #expect(PortvaktPlatform.keychainService(bundleIdentifier: "") == "no.portvakt.sdk")
     }
 
     // MARK: Item 4, the proof key

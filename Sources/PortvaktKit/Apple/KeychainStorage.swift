@@ -11,7 +11,7 @@ public struct KeychainStorage: SecureStorage {
     /// A shared Keychain access group (`keychain-access-groups`), or nil for the app's own.
     public let accessGroup: String?
 
-    public init(service: String = "no.portvakt.sdk", accessGroup: String? = nil) {
+    public init(service: String = PortvaktPlatform.keychainService(bundleIdentifier: Bundle.main.bundleIdentifier), accessGroup: String? = nil) {
         self.service = service
         self.accessGroup = accessGroup
     }

@@ -4,12 +4,14 @@ import Foundation
 import UIKit
 
 extension PortvaktPlatform {
-    /// Apple's adapters: the Keychain (`service`, an optional shared access group), the device
+    /// Apple's adapters: the Keychain (`service`, by default the bundle identifier; an optional
+    /// shared access group), the device
     /// key and (where there is one) the proof key in the Secure Enclave, `ASWebAuthenticationSession`
     /// presented from `anchor`, the BankID app by its link, and `NWPathMonitor`.
     @MainActor
     public static func apple(
-        anchor: @escaping @MainActor () -> ASPresentationAnchor?, service: String = "no.portvakt.sdk", accessGroup: String? = nil
+        anchor: @escaping @MainActor () -> ASPresentationAnchor?,
+        service: String = PortvaktPlatform.keychainService(bundleIdentifier: Bundle.main.bundleIdentifier), accessGroup: String? = nil
     ) -> PortvaktPlatform {
         let storage = KeychainStorage(service: service, accessGroup: accessGroup)
         return PortvaktPlatform(

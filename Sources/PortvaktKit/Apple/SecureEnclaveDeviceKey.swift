@@ -69,7 +69,8 @@ public struct SecureEnclaveDeviceKey: DeviceKey {
         let context = LAContext()
         var error: NSError?
         guard context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error) else {
-            return error.map { BiometricErrors.availability(domain: $0.domain, code: $0.code) } ?? .notAvailable
+            let hardwarePresent = context.biometryType != .none
+            return error.map { BiometricErrors.availability(domain: $0.domain, code: $0.code, hardwarePresent: hardwarePresent) } ?? .notAvailable
         }
         return .available(context.biometryType == .faceID ? .face : .fingerprint)
     }

@@ -10,7 +10,7 @@ extension AuthMachine {
         case .settingsEnableBiometrics:
             guard context.hasSession, !context.deviceKeyEnrolled else { return [] }
             guard case .available = context.biometry else {
-                if context.biometry == .notEnrolled { screen = .enrolmentOffer(nil) }
+                if [.notEnrolled, .offForThisApp].contains(context.biometry) { screen = .enrolmentOffer(nil) }
                 return []
             }
             screen = .enrolling

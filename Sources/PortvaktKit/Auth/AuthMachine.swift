@@ -105,6 +105,8 @@ public struct AuthMachine: Sendable, Hashable {
             screen = .biometricFallback(.passcodeNotSet)
         case .notAvailable:
             screen = .biometricFallback(.biometricsNotAvailable)
+        case .offForThisApp:
+            screen = .biometricFallback(.biometricsOffForThisApp)
         }
         return []
     }
@@ -127,7 +129,7 @@ public struct AuthMachine: Sendable, Hashable {
         case .available(let kind):
             context.offeredEnrolment = true
             screen = .enrolmentOffer(kind)
-        case .notEnrolled, .passcodeNotSet:
+        case .notEnrolled, .passcodeNotSet, .offForThisApp:
             context.offeredEnrolment = true
             screen = .enrolmentOffer(nil)
         case .notAvailable, .lockedOut:

@@ -32,6 +32,8 @@ public enum BiometryAvailability: Sendable, Hashable {
     case passcodeNotSet
     /// No biometric hardware.
     case notAvailable
+    /// The hardware is there, but the person turned Face ID off for this app (its settings).
+    case offForThisApp
     /// Locked by the OS after too many attempts.
     case lockedOut
 

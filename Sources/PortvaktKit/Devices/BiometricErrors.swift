@@ -51,13 +51,16 @@ public enum BiometricErrors {
         }
     }
 
-    /// What `canEvaluatePolicy` failing with this error says about the device.
-    public static func availability(domain: String, code: Int) -> BiometryAvailability {
+    /// What `canEvaluatePolicy` failing with this error says about the device. `hardwarePresent`
+    /// is the context's `biometryType` (set whatever the call returned) not being `.none`: "not
+    /// available" on a phone with Face ID is Face ID turned off for this app.
+    public static func availability(domain: String, code: Int, hardwarePresent: Bool = false) -> BiometryAvailability {
         guard domain == localAuthenticationDomain else { return .notAvailable }
         switch LocalAuthenticationCode(rawValue: code) {
         case .biometryLockout?: return .lockedOut
         case .biometryNotEnrolled?: return .notEnrolled
         case .passcodeNotSet?: return .passcodeNotSet
+        case .biometryNotAvailable? where hardwarePresent: return .offForThisApp
         default: return .notAvailable
         }
     }

@@ -45,6 +45,16 @@ public struct PortvaktPlatform: Sendable {
     }
 }
 
+extension PortvaktPlatform {
+    /// The Keychain service the SDK's items are kept under: the app's bundle identifier, so two
+    /// apps sharing an access group never read each other's session; the SDK's own name only for
+    /// a process without one.
+    public static func keychainService(bundleIdentifier: String?) -> String {
+        guard let bundleIdentifier, !bundleIdentifier.isEmpty else { return "no.portvakt.sdk" }
+        return bundleIdentifier
+    }
+}
+
 /// Remembers that this installation has run (Apple: `UserDefaults`, which an uninstall deletes
 /// while the Keychain stays).
 public struct InstallMarker: Sendable {

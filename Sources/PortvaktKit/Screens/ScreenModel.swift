@@ -124,7 +124,7 @@ public struct ScreenModel: Sendable, Hashable {
         case .enrolmentOffer(nil):
             kind = .enrolmentOffer
             title = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
-            message = .biometricsNotSetUp
+            message = context.biometry == .offForThisApp ? .biometricsOffForThisApp : .biometricsNotSetUp
             action("continue", l.pick("Fortsett", "Continue"), l.pick("Går til startsiden", "Goes to the home screen"), prominent: true, .enrolmentDeclined)
         case .unlock(let due):
             kind = .unlock
@@ -195,6 +195,8 @@ public struct BiometricSettingsModel: Sendable, Hashable {
             status = UserMessage.passcodeNotSet.text(l)
         case (.notAvailable, _):
             status = UserMessage.biometricsNotAvailable.text(l)
+        case (.offForThisApp, _):
+            status = UserMessage.biometricsOffForThisApp.text(l)
         }
         self.actions = actions
     }

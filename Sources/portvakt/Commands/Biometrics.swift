@@ -51,7 +51,7 @@ struct Biometrics: AsyncParsableCommand {
     private func notice(_ machine: AuthMachine) -> UserMessage? {
         switch machine.screen {
         case .home(let message): message
-        case .enrolmentOffer(nil): .biometricsNotSetUp
+        case .enrolmentOffer(nil): machine.context.biometry == .offForThisApp ? .biometricsOffForThisApp : .biometricsNotSetUp
         default: nil
         }
     }
