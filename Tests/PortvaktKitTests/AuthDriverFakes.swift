@@ -127,7 +127,7 @@ struct TestPhone {
     init(
         storage inner: any SecureStorage = MemorySecureStorage(), biometry: BiometryAvailability = .notAvailable, session: Bool = false,
         enrolled: Bool = false, key: SoftwareDeviceKey = SoftwareDeviceKey(), opener: any URLOpener = PortvaktModelTests.NoApp(),
-        browser: ScriptedBrowser.Outcome? = nil
+        browser: ScriptedBrowser.Outcome? = nil, deadlines: (challenge: TimeInterval, unlock: TimeInterval)? = nil
     ) {
         let server = FakePortvakt()
         server.on(FakePortvakt.Endpoint.cancelOrder, .cancelled)
@@ -135,7 +135,12 @@ struct TestPhone {
         let storage = JournalStorage(inner)
         let clock = FakeClock()
         let seen = Recorder<Seen>()
-        let client = PortvaktClient(configuration: PortvaktConfiguration(baseURL: server.baseURL), session: server.session)
+        var configuration = PortvaktConfiguration(baseURL: server.baseURL)
+        if let deadlines {
+            configuration.challengeDeadline = deadlines.challenge
+            configuration.unlockDeadline = deadlines.unlock
+        }
+        let client = PortvaktClient(configuration: configuration, session: server.session)
         let tokens = TokenManager(storage: storage, refresher: client)
         let queue = OfflineQueue(storage: storage)
         let web: any WebAuthenticator

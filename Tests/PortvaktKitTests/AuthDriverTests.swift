@@ -107,17 +107,36 @@ struct AuthDriverTests {
     }
 
     /// A phone with a session and a device key whose id is stored; its biometric checks answer `checks`.
-    private static func enrolledPhone(checks: [BiometricFailure?] = []) async throws -> TestPhone {
+    private static func enrolledPhone(
+        checks: [BiometricFailure?] = [], deadlines: (challenge: TimeInterval, unlock: TimeInterval)? = nil
+    ) async throws -> TestPhone {
         let key = SoftwareDeviceKey()
         _ = try await key.create(prompt: .enrolment(.en))
         await key.script(checks)
-        let phone = TestPhone(biometry: .available(.face), session: true, enrolled: true, key: key)
+        let phone = TestPhone(biometry: .available(.face), session: true, enrolled: true, key: key, deadlines: deadlines)
         try await phone.storage.write("device-1", for: .deviceID)
         try await phone.storage.write("refresh-0", for: .refreshToken)
         phone.server.on(Endpoint.challenges("device-1"), .challenge(for: "device-1"))
         phone.server.on(Endpoint.device("device-1"), .status(204, Data()))
         phone.server.on(Endpoint.token, .tokens(for: "kari", refresh: "refresh-1"))
         return phone
+    }
+
+    @Test("S29.3: on a weak network the unlock waits for the challenge, or for its session after the check, only until its deadline, then opens the cached session offline", .timeLimit(.minutes(1)), arguments: ["challenge", "session"])
+    func weakNetworkOpensOffline(_ stalled: String) async throws {
+        let phone = try await Self.enrolledPhone(deadlines: (challenge: 0.2, unlock: 0.2))
+        // The stalled request is never answered, as on a network that lost it.
+        let (never, _) = AsyncStream<Void>.makeStream()
+        phone.server.before(stalled == "challenge" ? Endpoint.challenges("device-1") : Endpoint.token) {
+            for await _ in never {}
+        }
+        await phone.launch()
+        #expect(await phone.screen == .home(.offline))
+        #expect(phone.server.requests(to: Endpoint.challenges("device-1")).count == 1)
+        #expect(phone.server.requests(to: Endpoint.token).count == (stalled == "challenge" ? 0 : 1), "no session was asked for without a challenge")
+        #expect(try await phone.storage.readString(.refreshToken) == "refresh-0", "the cached session stays")
+        #expect(await phone.key.exists())
+        #expect(try await phone.storage.readString(.deviceID) == "device-1")
     }
 
     /// The Keychain refusing to read some items now, as it does for passcode-bound ones while the

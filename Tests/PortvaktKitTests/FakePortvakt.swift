@@ -232,9 +232,16 @@ final class FakePortvaktProtocol: URLProtocol {
         }
     }
 
-    override func stopLoading() {}
+    /// Set when the loading system gave up on the request (a deadline cancelled it): a hook's
+    /// late answer is then not delivered, which FoundationNetworking would trap on.
+    private let stopped = Mutex(false)
+
+    override func stopLoading() {
+        stopped.withLock { $0 = true }
+    }
 
     private func deliver(_ reply: FakePortvakt.Reply) {
+        guard !stopped.withLock({ $0 }) else { return }
         guard case .status(let status, let body) = reply, let url = request.url,
               let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])
         else {

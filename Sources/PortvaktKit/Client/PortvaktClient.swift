@@ -15,6 +15,10 @@ public struct PortvaktConfiguration: Sendable, Hashable {
     /// (`no.portvakt.app:/bankid/return` for the development app). Nil: the member switches back
     /// by hand.
     public let bankIDReturnURL: String?
+    /// How long the unlock waits for its challenge, and for its session after Face ID, before it
+    /// opens the cached session offline (S29.3, S5.2): a weak network never holds the member.
+    public var challengeDeadline: TimeInterval = 3
+    public var unlockDeadline: TimeInterval = 2
 
     public init(
         baseURL: URL, clientID: String = "no.portvakt.app", redirectURI: String = "no.portvakt.app:/oauth/callback", bankIDReturnURL: String? = nil
@@ -211,19 +215,25 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// A single-use challenge for the device to sign.
+    /// Within ``PortvaktConfiguration/challengeDeadline``, or `URLError(.timedOut)`.
     public func challenge(deviceID: String, purpose: DevicePurpose, action: StepUpAction? = nil, accessToken: String? = nil) async throws -> (challenge: String, audience: String) {
-        let answer = try await send(
-            "POST", "v1/devices/\(PercentEncoding.encode(deviceID))/challenges", DeviceChallengeRequest(purpose: purpose.rawValue, action: action?.rawValue),
-            accessToken: accessToken, as: DeviceChallengeIssued.self
-        )
+        let answer = try await withinDeadline(configuration.challengeDeadline) {
+            try await send(
+                "POST", "v1/devices/\(PercentEncoding.encode(deviceID))/challenges", DeviceChallengeRequest(purpose: purpose.rawValue, action: action?.rawValue),
+                accessToken: accessToken, as: DeviceChallengeIssued.self
+            )
+        }
         return (answer.challenge, answer.audience)
     }
 
-    /// The unlock grant for a signed `unlock` challenge: a new session.
+    /// The unlock grant for a signed `unlock` challenge: a new session, within
+    /// ``PortvaktConfiguration/unlockDeadline`` or `URLError(.timedOut)`.
     public func unlock(assertion: String) async throws -> TokenSet {
-        try await tokens([
-            ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", configuration.clientID), ("assertion", assertion),
-        ])
+        try await withinDeadline(configuration.unlockDeadline) {
+            try await tokens([
+                ("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("client_id", configuration.clientID), ("assertion", assertion),
+            ])
+        }
     }
 
     /// The elevated token for a signed `step-up` challenge.
