@@ -1,4 +1,4 @@
-// PortvaktKit's share of the BankID order (S3.2, S3.5), against a live portvakt-server and its sandbox
+// PortvaktKit's share of the BankID order (S3.2, S3.5) and of the unlock (Unlock.swift), against a live portvakt-server and its sandbox
 // BankID, through the app's own AuthDriver, AuthMachine and ScreenModel. Run in release mode:
 //   scripts/bench-kit.sh   (starts the server; or: portvakt-kit-benchmark URL [ORDERS])
 // Two figures per order, from the moment the order's answer reaches the app:
@@ -81,13 +81,17 @@ func milliseconds(_ d: Duration) -> Double {
     Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
 }
 
-func report(_ label: String, _ figures: [Duration]) {
+func report(_ label: String, _ figures: [Duration], unit: String = "orders") {
     let sorted = figures.map(milliseconds).sorted()
     func at(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] }
-    print(String(format: "%@: %d orders, p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms", label, sorted.count, at(0.5), at(0.9), at(0.99), sorted.last ?? 0))
+    print(String(format: "%@: %d %@, p50 %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms", label, sorted.count, unit, at(0.5), at(0.9), at(0.99), sorted.last ?? 0))
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 2, arguments[1] == "unlock" {
+    try await UnlockBenchmark.run(Array(arguments.dropFirst(2)))
+    exit(0)
+}
 guard arguments.count >= 2, let server = URL(string: arguments[1]) else {
     print("usage: portvakt-kit-benchmark BASE_URL [ORDERS]")
     exit(2)

@@ -17,8 +17,8 @@ public struct PortvaktConfiguration: Sendable, Hashable {
     public let bankIDReturnURL: String?
     /// How long the unlock waits for its challenge, and for its session after Face ID, before it
     /// opens the cached session offline (S29.3, S5.2): a weak network never holds the member.
-    public var challengeDeadline: TimeInterval = 3
-    public var unlockDeadline: TimeInterval = 2
+    public var challengeDeadline: TimeInterval = 2
+    public var unlockDeadline: TimeInterval = 1.5
 
     public init(
         baseURL: URL, clientID: String = "no.portvakt.app", redirectURI: String = "no.portvakt.app:/oauth/callback", bankIDReturnURL: String? = nil
