@@ -215,9 +215,10 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// A single-use challenge for the device to sign.
-    /// Within ``PortvaktConfiguration/challengeDeadline``, or `URLError(.timedOut)`.
+    /// An unlock's within ``PortvaktConfiguration/challengeDeadline`` or `URLError(.timedOut)` (it
+    /// has an offline way on); a step-up's, which has none, as long as the network takes.
     public func challenge(deviceID: String, purpose: DevicePurpose, action: StepUpAction? = nil, accessToken: String? = nil) async throws -> (challenge: String, audience: String) {
-        let answer = try await withinDeadline(configuration.challengeDeadline) {
+        let answer = try await withinDeadline(purpose == .unlock ? configuration.challengeDeadline : 60) {
             try await send(
                 "POST", "v1/devices/\(PercentEncoding.encode(deviceID))/challenges", DeviceChallengeRequest(purpose: purpose.rawValue, action: action?.rawValue),
                 accessToken: accessToken, as: DeviceChallengeIssued.self
