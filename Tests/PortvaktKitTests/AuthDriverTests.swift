@@ -173,9 +173,46 @@ struct AuthDriverTests {
         #expect(phone.server.requests(to: Endpoint.revoke).isEmpty && phone.server.requests(to: Endpoint.device("device-1")).isEmpty)
     }
 
+    /// The Keychain refusing the first read of some items, then answering: a launch in the
+    /// background that the member then brings to the front.
+    final class RefusesFirstRead: SecureStorage, @unchecked Sendable {
+        let inner: MemorySecureStorage
+        private let refused = Locked<Set<SecureStorageKey>>([])
+        init(inner: MemorySecureStorage, refusing keys: Set<SecureStorageKey>) {
+            self.inner = inner
+            refused.withLock { $0 = keys }
+        }
+        func read(_ key: SecureStorageKey) async throws -> Data? {
+            if refused.withLock({ $0.remove(key) != nil }) { throw CancellationError() }
+            return try await inner.read(key)
+        }
+        func write(_ value: Data, for key: SecureStorageKey) async throws { try await inner.write(value, for: key) }
+        func delete(_ key: SecureStorageKey) async throws { try await inner.delete(key) }
+    }
+
+    @Test("S25.1: a member who never enrolled, whose registration could not be read at launch, resumes silently: no 'enrolment changed', no logout")
+    func neverEnrolledResumesAfterAnUnreadableLaunch() async throws {
+        let inner = MemorySecureStorage()
+        try await inner.write("refresh-0", for: .refreshToken)
+        let phone = TestPhone(storage: RefusesFirstRead(inner: inner, refusing: [.deviceID]), biometry: .available(.face), session: true)
+        phone.server.on(Endpoint.token, .tokens(for: "kari", refresh: "refresh-1"))
+
+        let stored = await AuthContext.stored(in: phone.storage, tokens: phone.tokens, biometry: .available(.face), online: true, at: Date())
+        #expect(stored.deviceKeyEnrolled, "assumed, as the read threw")
+        await phone.driver.send(.launched(stored))
+
+        #expect(await phone.screen == .home(nil))
+        #expect(phone.server.requests(to: Endpoint.revoke).isEmpty, "the session was not ended")
+        #expect(phone.server.requests(to: Endpoint.token).map { $0.form["refresh_token"] } == ["refresh-0"], "refreshed silently")
+        #expect(try await inner.readString(.refreshToken) == "refresh-1")
+        #expect(await !phone.driver.machine.context.deviceKeyEnrolled)
+    }
+
     @Test("S6.2: a device key whose id is no longer stored counts as a changed enrolment: the session ends here and at the server")
     func keyWithoutItsIDIsInvalidated() async throws {
-        let phone = TestPhone(biometry: .available(.face), session: true, enrolled: true)
+        let key = SoftwareDeviceKey()
+        _ = try await key.create(prompt: .enrolment(.en))
+        let phone = TestPhone(biometry: .available(.face), session: true, enrolled: true, key: key)
         try await phone.storage.write("refresh-0", for: .refreshToken)
         await phone.launch()
 

@@ -4,8 +4,8 @@ import Foundation
 import UIKit
 
 extension PortvaktPlatform {
-    /// Apple's adapters: the Keychain (`service`, by default the bundle identifier; an optional
-    /// shared access group), the device
+    /// Apple's adapters: the Keychain (`service`, by default the bundle identifier, with 1.0.0's
+    /// items moved into it; an optional shared access group), the device
     /// key and (where there is one) the proof key in the Secure Enclave, `ASWebAuthenticationSession`
     /// presented from `anchor`, the BankID app by its link, and `NWPathMonitor`.
     @MainActor
@@ -13,7 +13,9 @@ extension PortvaktPlatform {
         anchor: @escaping @MainActor () -> ASPresentationAnchor?,
         service: String = PortvaktPlatform.keychainService(bundleIdentifier: Bundle.main.bundleIdentifier), accessGroup: String? = nil
     ) -> PortvaktPlatform {
-        let storage = KeychainStorage(service: service, accessGroup: accessGroup)
+        let storage = PortvaktPlatform.storage(KeychainStorage(service: service, accessGroup: accessGroup), service: service) {
+            KeychainStorage(service: $0, accessGroup: accessGroup)
+        }
         return PortvaktPlatform(
             storage: storage,
             deviceKey: SecureEnclaveDeviceKey(storage: storage),

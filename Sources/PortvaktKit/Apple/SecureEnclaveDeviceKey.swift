@@ -37,10 +37,13 @@ public struct SecureEnclaveDeviceKey: DeviceKey {
 
     public func sign(_ data: Data, prompt: BiometricPrompt) async throws(BiometricFailure) -> Data {
         let handle = try await BiometricErrors.storedHandle { try await storage.read(.deviceKeyHandle) }.get()
+        // A record that cannot be read now (the phone locked) is not an unknown enrolment, which
+        // would let a passing refusal of the enclave delete the key: try again later.
+        let recorded: Data?
+        do { recorded = try await storage.read(.biometricEnrolment) } catch { throw BiometricFailure.unavailableNow }
         let context = try await Self.evaluated(prompt)
-        let recorded = try? await storage.read(.biometricEnrolment)
         let current = Self.enrolmentState(context)
-        let verdict = BiometricEnrolment.verdict(enrolledUnder: recorded ?? nil, now: current)
+        let verdict = BiometricEnrolment.verdict(enrolledUnder: recorded, now: current)
         do {
             // The context has evaluated the policy: the enclave signs without a second prompt.
             let key = try SecureEnclave.P256.Signing.PrivateKey(dataRepresentation: handle, authenticationContext: context)

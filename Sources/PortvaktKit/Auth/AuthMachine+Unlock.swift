@@ -26,6 +26,12 @@ extension AuthMachine {
             // A disabled account is told so (issue 45 item 5); any other refusal means "log in again".
             screen = .methodSelection([.reauthenticationRequired, .accountDisabled].contains(message) ? message : .sessionExpired)
             return [.clearSession]
+        case .deviceNotRegistered:
+            // Nothing was enrolled, so nothing changed: no "enrolment changed", no logout.
+            guard case .unlocking = screen else { return [] }
+            context.deviceKeyEnrolled = false
+            screen = .launching
+            return [.refreshSilently]
         case .useOtherMethod:
             screen = .methodSelection(nil)
             return []

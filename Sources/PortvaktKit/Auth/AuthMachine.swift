@@ -59,7 +59,7 @@ public struct AuthMachine: Sendable, Hashable {
             return cancel()
         case .enrolmentAccepted, .enrolmentDeclined, .enrolmentFinished, .enrolmentRefused:
             return handleEnrolment(event)
-        case .retryUnlock, .unlockSucceeded, .unlockFailed, .unlockRefused, .useOtherMethod, .stepUpKeyInvalidated:
+        case .retryUnlock, .unlockSucceeded, .unlockFailed, .unlockRefused, .deviceNotRegistered, .useOtherMethod, .stepUpKeyInvalidated:
             return handleUnlock(event)
         case .silentRefreshSucceeded, .silentRefreshUnavailable, .sessionExpired, .logout, .networkChanged:
             return handleSession(event)

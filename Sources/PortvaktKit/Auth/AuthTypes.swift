@@ -198,6 +198,9 @@ public enum AuthEvent: Sendable, Hashable {
     case unlockFailed(BiometricFailure)
     /// The server refused the unlock: the session or the device trust is over.
     case unlockRefused(UserMessage)
+    /// The unlock found no registered device: the launch could not read the registration and
+    /// assumed one. The session resumes as for a member without a key.
+    case deviceNotRegistered
     case retryUnlock
     case useOtherMethod
     /// A step-up found the device key gone (a face or finger added, S6.2): as at the unlock, the

@@ -160,11 +160,12 @@ public actor AuthDriver {
         case .cancelBankIDOrder:
             if let id = orderSessionID { try? await s.client.cancelBankIDOrder(sessionID: id) }
         case .unlockWithDeviceKey:
-            // Only a read that finds no device is "gone"; one that throws (a passing Keychain
-            // error, the phone locked) deletes nothing and offers to try again.
+            // A read that throws (a passing Keychain error, the phone locked) deletes nothing and
+            // offers to try again. No registration beside a key is a stale key; no registration
+            // and no key, a launch that could not read and assumed one (nothing was enrolled).
             let registered: String?
             do { registered = try await s.storage.readString(.deviceID) } catch { return .unlockFailed(.unavailableNow) }
-            guard let deviceID = registered else { return .unlockFailed(.invalidated) }
+            guard let deviceID = registered else { return await s.deviceKey.exists() ? .unlockFailed(.invalidated) : .deviceNotRegistered }
             return await DeviceUnlocker(client: s.client, key: s.deviceKey, deviceID: deviceID, language: s.language).unlock(into: s.tokens)
         case .refreshSilently:
             do {

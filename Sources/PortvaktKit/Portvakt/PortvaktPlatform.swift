@@ -50,8 +50,20 @@ extension PortvaktPlatform {
     /// apps sharing an access group never read each other's session; the SDK's own name only for
     /// a process without one.
     public static func keychainService(bundleIdentifier: String?) -> String {
-        guard let bundleIdentifier, !bundleIdentifier.isEmpty else { return "no.portvakt.sdk" }
+        guard let bundleIdentifier, !bundleIdentifier.isEmpty else { return earlierKeychainService }
         return bundleIdentifier
+    }
+
+    /// The service 1.0.0 kept every app's items under; ``MovedStorage`` brings them over.
+    public static let earlierKeychainService = "no.portvakt.sdk"
+
+    /// `own`, or, when it is kept under another service than 1.0.0's, `own` with 1.0.0's items
+    /// moved into it at first use (`earlier` makes the storage of a service).
+    public static func storage(
+        _ own: any SecureStorage, service: String, earlier: (String) -> any SecureStorage
+    ) -> any SecureStorage {
+        guard service != earlierKeychainService else { return own }
+        return MovedStorage(current: own, earlier: earlier(earlierKeychainService))
     }
 }
 

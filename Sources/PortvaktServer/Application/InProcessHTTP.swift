@@ -112,8 +112,9 @@ public final class InProcessHTTP: OutboundHTTP {
                 }
             }
         } onCancel: {
-            work.cancel()
+            // The caller's answer first: the handler, once cancelled, may answer before it.
             outcome.resume(with: .failure(CancellationError()))
+            work.cancel()
         }
     }
 
@@ -199,7 +200,9 @@ final class InProcessConnection: Sendable {
 }
 
 /// Resumes a continuation once, with whichever outcome comes first; one that comes before the
-/// continuation (a caller cancelled at once) is kept for it.
+/// continuation (a caller cancelled at once) is kept for it. The continuation is resumed after
+/// the lock is let go: a cancellation handler calls in here while the runtime holds its task's
+/// lock, which resuming takes too, so resuming under this lock deadlocks against it.
 private final class FirstOutcome: Sendable {
     private struct State {
         var continuation: CheckedContinuation<HTTPClientResponse, any Error>?
@@ -210,28 +213,30 @@ private final class FirstOutcome: Sendable {
     private let state = Mutex(State())
 
     func start(_ continuation: CheckedContinuation<HTTPClientResponse, any Error>) {
-        state.withLock { state in
-            if let early = state.early {
-                continuation.resume(with: early)
-                state.early = nil
-                state.settled = true
-            } else {
+        let early: Result<HTTPClientResponse, any Error>? = state.withLock { state in
+            guard let early = state.early else {
                 state.continuation = continuation
+                return nil
             }
+            state.early = nil
+            state.settled = true
+            return early
         }
+        if let early { continuation.resume(with: early) }
     }
 
     func resume(with result: Result<HTTPClientResponse, any Error>) {
-        state.withLock { state in
-            guard !state.settled else { return }
-            if let continuation = state.continuation {
-                continuation.resume(with: result)
-                state.continuation = nil
-                state.settled = true
-            } else if state.early == nil {
-                state.early = result
+        let waiting: CheckedContinuation<HTTPClientResponse, any Error>? = state.withLock { state in
+            guard !state.settled else { return nil }
+            guard let continuation = state.continuation else {
+                if state.early == nil { state.early = result }
+                return nil
             }
+            state.continuation = nil
+            state.settled = true
+            return continuation
         }
+        waiting?.resume(with: result)
     }
 }
 

@@ -60,13 +60,17 @@ struct InProcessHTTPTests {
 
         var arrivals = entered.makeAsyncIterator()
         _ = await arrivals.next()
-        let caller = Task { try await http.answer(HTTPClientRequest(url: "http://127.0.0.1/slow"), timeout: .seconds(30)) }
         // Cancelled once its request is being answered, not after a guess at how long that takes.
-        _ = await arrivals.next()
-        let cancelledAt = ContinuousClock.now
-        caller.cancel()
-        await #expect(throws: CancellationError.self) { try await caller.value }
-        #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        // A hundred times: the handler's end and the caller's cancel race, and once answered under
+        // a lock that cancellation also takes, the two deadlocked and held every thread.
+        for _ in 0..<100 {
+            let caller = Task { try await http.answer(HTTPClientRequest(url: "http://127.0.0.1/slow"), timeout: .seconds(30)) }
+            _ = await arrivals.next()
+            let cancelledAt = ContinuousClock.now
+            caller.cancel()
+            await #expect(throws: CancellationError.self) { try await caller.value }
+            #expect(ContinuousClock.now - cancelledAt < .seconds(2))
+        }
     }
 
     @Test("A dropped connection is remoteConnectionClosed; after the server stops, alreadyShutdown")
