@@ -127,7 +127,8 @@ struct TestPhone {
     init(
         storage inner: any SecureStorage = MemorySecureStorage(), biometry: BiometryAvailability = .notAvailable, session: Bool = false,
         enrolled: Bool = false, key: SoftwareDeviceKey = SoftwareDeviceKey(), opener: any URLOpener = PortvaktModelTests.NoApp(),
-        browser: ScriptedBrowser.Outcome? = nil, deadlines: (challenge: TimeInterval, unlock: TimeInterval)? = nil
+        browser: ScriptedBrowser.Outcome? = nil, deadlines: (challenge: TimeInterval, unlock: TimeInterval)? = nil,
+        bankIDReturnURL: String? = nil
     ) {
         let server = FakePortvakt()
         server.on(FakePortvakt.Endpoint.cancelOrder, .cancelled)
@@ -135,7 +136,7 @@ struct TestPhone {
         let storage = JournalStorage(inner)
         let clock = FakeClock()
         let seen = Recorder<Seen>()
-        var configuration = PortvaktConfiguration(baseURL: server.baseURL)
+        var configuration = PortvaktConfiguration(baseURL: server.baseURL, bankIDReturnURL: bankIDReturnURL)
         if let deadlines {
             configuration.challengeDeadline = deadlines.challenge
             configuration.unlockDeadline = deadlines.unlock

@@ -145,4 +145,62 @@ struct AuthDriverOrderTests {
         #expect(await failed.storage.entries(for: .bankIDSessionRef) == ["bankid_session_ref_v1 = order-1", "bankid_session_ref_v1 deleted"])
         #expect(await failed.driver.orderIsRunning == false)
     }
+
+    /// A phone whose app iOS ended while the member approved in the BankID app: the order's
+    /// session id, its start and the verifier are in storage, and the app starts again.
+    private static func relaunchedDuringOrder(startedSecondsAgo: TimeInterval, returnURL: String? = nil) async throws -> TestPhone {
+        let phone = TestPhone(bankIDReturnURL: returnURL)
+        try await phone.storage.write("order-1", for: .bankIDSessionRef)
+        try await phone.storage.writeDate(phone.clock.now.addingTimeInterval(-startedSecondsAgo), for: .bankIDOrderStartedAt)
+        try await phone.storage.write("verifier-1", for: .pkceVerifier)
+        phone.server.on(Endpoint.collect, .complete(code: "order-code"))
+        phone.server.on(Endpoint.token, .tokens(for: "kari", refresh: "refresh-1"))
+        await phone.launch()
+        return phone
+    }
+
+    @Test("S3.3: an order the app was ended during is collected by its stored session id (resumeStoredOrder, which start() calls), its code exchanged with the stored verifier, and the id cleared")
+    func relaunchCollectsTheStoredOrder() async throws {
+        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: 30)
+        #expect(await phone.screen == .methodSelection(nil))
+        await phone.driver.resumeStoredOrder()
+
+        #expect(phone.server.requests(to: Endpoint.collect).map(\.sessionID) == ["order-1"])
+        #expect(phone.server.requests(to: Endpoint.token).first?.form["code_verifier"] == "verifier-1")
+        #expect(await phone.screen == .home(nil))
+        #expect(try await phone.storage.read(.bankIDSessionRef) == nil)
+        #expect(try await phone.storage.read(.bankIDOrderStartedAt) == nil)
+        #expect(try await phone.storage.readString(.lastLoginMethod) == LoginMethod.bankIDOrder.rawValue)
+    }
+
+    @Test("S3.2, S3.3: the BankID app's return link collects the stored order; the browser's callback at the same scheme does not", arguments: ["no.portvakt.app:/bankid-return", "https://app.portvakt.example/bankid-return"])
+    func returnLinkCollectsTheStoredOrder(_ returnURL: String) async throws {
+        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: 30, returnURL: returnURL)
+        await phone.driver.resume(from: try #require(URL(string: "no.portvakt.app:/oauth/callback?state=other&code=x")))
+        #expect(phone.server.requests(to: Endpoint.collect).isEmpty, "an answer of the browser, not BankID's return")
+        await phone.driver.resume(from: try #require(URL(string: returnURL + "?source=bankid")))
+        #expect(phone.server.requests(to: Endpoint.collect).map(\.sessionID) == ["order-1"])
+        #expect(await phone.screen == .home(nil))
+    }
+
+    @Test("S3.7: an order found at relaunch past its 3 minutes is not collected: it is cancelled at the server, its id cleared, and the member told it expired")
+    func relaunchAfterTheLimitEndsTheOrder() async throws {
+        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: 181)
+        await phone.driver.resumeStoredOrder()
+        #expect(await phone.screen == .methodSelection(.bankIDExpired))
+        #expect(phone.server.requests(to: Endpoint.collect).isEmpty)
+        #expect(phone.server.requests(to: Endpoint.cancelOrder).map(\.sessionID) == ["order-1"])
+        #expect(try await phone.storage.read(.bankIDSessionRef) == nil)
+    }
+
+    @Test("Without its verifier a stored order cannot finish: it is forgotten and the method selection stays")
+    func storedOrderWithoutVerifierIsForgotten() async throws {
+        let phone = TestPhone()
+        try await phone.storage.write("order-1", for: .bankIDSessionRef)
+        await phone.launch()
+        await phone.driver.resumeStoredOrder()
+        #expect(await phone.screen == .methodSelection(nil))
+        #expect(phone.server.requests(to: Endpoint.collect).isEmpty)
+        #expect(try await phone.storage.read(.bankIDSessionRef) == nil)
+    }
 }

@@ -108,9 +108,10 @@ struct AuthDriverTests {
 
     /// A phone with a session and a device key whose id is stored; its biometric checks answer `checks`.
     private static func enrolledPhone(
-        checks: [BiometricFailure?] = [], deadlines: (challenge: TimeInterval, unlock: TimeInterval)? = nil
+        checks: [BiometricFailure?] = [], deadlines: (challenge: TimeInterval, unlock: TimeInterval)? = nil,
+        biometrics: SoftwareDeviceKey.Biometrics? = nil
     ) async throws -> TestPhone {
-        let key = SoftwareDeviceKey()
+        let key = SoftwareDeviceKey(biometrics: biometrics)
         _ = try await key.create(prompt: .enrolment(.en))
         await key.script(checks)
         let phone = TestPhone(biometry: .available(.face), session: true, enrolled: true, key: key, deadlines: deadlines)
@@ -124,7 +125,11 @@ struct AuthDriverTests {
 
     @Test("S29.3: on a weak network the unlock waits for the challenge, or for its session after the check, only until its deadline, then opens the cached session offline", .timeLimit(.minutes(1)), arguments: ["challenge", "session"])
     func weakNetworkOpensOffline(_ stalled: String) async throws {
-        let phone = try await Self.enrolledPhone(deadlines: (challenge: 0.2, unlock: 0.2))
+        let prompts = Locked(0)
+        let phone = try await Self.enrolledPhone(deadlines: (challenge: 0.2, unlock: 0.2)) { _ in
+            prompts.withLock { $0 += 1 }
+            return nil
+        }
         // The stalled request is never answered, as on a network that lost it.
         let (never, _) = AsyncStream<Void>.makeStream()
         phone.server.before(stalled == "challenge" ? Endpoint.challenges("device-1") : Endpoint.token) {
@@ -132,6 +137,7 @@ struct AuthDriverTests {
         }
         await phone.launch()
         #expect(await phone.screen == .home(.offline))
+        #expect(prompts.withLock { $0 } == 2, "the enrolment's check and one at the unlock: offline too, home opens only after Face ID")
         #expect(phone.server.requests(to: Endpoint.challenges("device-1")).count == 1)
         #expect(phone.server.requests(to: Endpoint.token).count == (stalled == "challenge" ? 0 : 1), "no session was asked for without a challenge")
         #expect(try await phone.storage.readString(.refreshToken) == "refresh-0", "the cached session stays")

@@ -24,10 +24,11 @@ struct DeadlineTests {
         #expect(cancelled.withLock { $0 }, "the stalled request is cancelled, not left running")
     }
 
-    @Test("An app's deadline of .infinity or NaN is no deadline and a negative one is 0: neither traps", .timeLimit(.minutes(1)))
+    @Test("An app's deadline of .infinity, NaN or the largest number is no deadline and a negative one is 0: neither traps", .timeLimit(.minutes(1)))
     func unusualDeadlinesDoNotTrap() async throws {
         #expect(try await withinDeadline(.infinity) { "answer" } == "answer")
         #expect(try await withinDeadline(.nan) { "answer" } == "answer")
+        #expect(try await withinDeadline(.greatestFiniteMagnitude) { "answer" } == "answer")
         let (never, _) = AsyncStream<Void>.makeStream()
         await #expect(throws: URLError(.timedOut)) {
             try await withinDeadline(-1) { for await _ in never {} }

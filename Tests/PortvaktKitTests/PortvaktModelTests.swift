@@ -111,6 +111,21 @@ extension PortvaktModelTests {
         }
     }
 
+    @Test("S3.3: start() returns at once with an order the app was ended during, shows it while collecting it, and Cancel ends it", .timeLimit(.minutes(1)))
+    func startResumesAStoredOrder() async throws {
+        let storage = MemorySecureStorage()
+        try await storage.write("order-1", for: .bankIDSessionRef)
+        try await storage.write("verifier-1", for: .pkceVerifier)
+        let portvakt = Self.offline(storage)
+        await portvakt.start()  // the order's polling runs beside it, for up to its 3 minutes
+        for await machine in portvakt.states() {
+            if case .bankIDOrder = machine.screen { break }
+        }
+        await portvakt.send(.cancelTapped)
+        #expect(await portvakt.machine.screen == .methodSelection(nil))
+        #expect(try await storage.read(.bankIDSessionRef) == nil)
+    }
+
     @Test("S3.8: taps reach the journey in the order they were made, a Cancel too while the order's start is still under way")
     @MainActor
     func tapsArriveInOrder() async throws {

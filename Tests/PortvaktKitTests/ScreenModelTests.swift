@@ -106,6 +106,21 @@ struct ScreenModelTests {
         #expect(off.actions.map(\.event) == [.settingsEnableBiometrics])
     }
 
+    @Test("S4.4: after a login on a phone whose Face ID or fingerprint is not set up, the screen says where to turn it on, in both languages, and goes on to home")
+    func biometricsNotSetUpScreenAfterLogin() throws {
+        let machine = Self.machine(biometry: .notEnrolled, [.methodChosen(.bankID), .browserReturnedCode, .loginCompleted])
+        let english = ScreenModel(machine, language: .en), bokmal = ScreenModel(machine, language: .nb)
+        #expect(english.title == "Enable biometric login")
+        #expect(english.messageID == UserMessage.biometricsNotSetUp.rawValue)
+        #expect(english.message?.contains("Turn it on in the device settings") == true)
+        #expect(bokmal.message?.contains("innstillingene på enheten") == true)
+        #expect(english.accessibilityLabel.hasPrefix("Enable biometric login. Face ID or fingerprint is not set up."))
+        #expect(english.actions.map(\.label) == ["Continue"])
+        var next = machine
+        _ = next.handle(try #require(english.actions.first).event)
+        #expect(next.screen == .home(nil))
+    }
+
     @Test func S13_1_noHardwareShowsABannerOnTheMethodSelection() {
         let screen = ScreenModel(Self.machine(biometry: .notAvailable), language: .en)
         #expect(screen.banner == "Biometric login is not available on this device. Use BankID, Vipps or email and password.")

@@ -13,7 +13,7 @@ extension PortvaktPlatform {
         anchor: @escaping @MainActor () -> ASPresentationAnchor?,
         service: String = PortvaktPlatform.keychainService(bundleIdentifier: Bundle.main.bundleIdentifier), accessGroup: String? = nil
     ) -> PortvaktPlatform {
-        let storage = PortvaktPlatform.storage(KeychainStorage(service: service, accessGroup: accessGroup), service: service) {
+        let storage = PortvaktPlatform.storage(KeychainStorage(service: service, accessGroup: accessGroup), service: service, accessGroup: accessGroup) {
             KeychainStorage(service: $0, accessGroup: accessGroup)
         }
         return PortvaktPlatform(

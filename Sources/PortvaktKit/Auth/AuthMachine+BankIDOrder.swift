@@ -9,6 +9,15 @@ extension AuthMachine {
             guard case .bankIDOrder = screen else { return [.cancelBankIDOrder] }
             screen = .bankIDOrder(BankIDOrderProgress(startedAt: time))
             return [.storeBankIDSessionRef, .openBankIDApp(launchURL), .pollBankIDOrder]
+        case .orderResumed(let started):
+            switch screen {
+            case .launching, .methodSelection: break
+            default: return []
+            }
+            guard !context.hasSession else { return [] }
+            context.attemptedMethod = .bankIDOrder
+            screen = .bankIDOrder(BankIDOrderProgress(startedAt: started))
+            return [.pollBankIDOrder]
         case .bankIDAppOpened(let opened):
             guard case .bankIDOrder(var progress) = screen, !opened else { return [] }
             progress.showsQRCode = true

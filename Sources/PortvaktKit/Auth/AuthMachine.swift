@@ -53,7 +53,7 @@ public struct AuthMachine: Sendable, Hashable {
             return launch()
         case .methodChosen, .browserReturnedCode, .browserCancelled, .browserFailed, .loginFailed, .loginCompleted:
             return handleLogin(event)
-        case .orderStarted, .bankIDAppOpened, .orderPending, .orderCompleted, .orderFailed, .tick, .qrFrameArrived:
+        case .orderStarted, .orderResumed, .bankIDAppOpened, .orderPending, .orderCompleted, .orderFailed, .tick, .qrFrameArrived:
             return handleBankIDOrder(event)
         case .cancelTapped:
             return cancel()

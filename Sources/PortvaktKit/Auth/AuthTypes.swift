@@ -163,7 +163,7 @@ extension AuthEvent {
     /// an abandoned attempt.
     public var startsAnew: Bool {
         switch self {
-        case .launched, .methodChosen, .cancelTapped, .useOtherMethod, .logout: true
+        case .launched, .methodChosen, .orderResumed, .cancelTapped, .useOtherMethod, .logout: true
         default: false
         }
     }
@@ -181,6 +181,8 @@ public enum AuthEvent: Sendable, Hashable {
     case loginCompleted
     case loginFailed(UserMessage)
     case orderStarted(launchURL: URL, at: Date)
+    /// An order started before the app was ended is collected again (S3.3), from its start.
+    case orderResumed(startedAt: Date)
     case bankIDAppOpened(Bool)
     case orderPending(String)
     case orderCompleted

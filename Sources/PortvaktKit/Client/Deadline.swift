@@ -6,9 +6,10 @@ import FoundationNetworking
 /// `operation`'s answer if it comes within `seconds`; otherwise `URLError(.timedOut)` at once and
 /// the operation is cancelled, so a request stalled on a weak network is never waited out (S29.3).
 /// `URLRequest.timeoutInterval` alone would not do: it counts idle time, which a trickle resets.
-/// A deadline that is not a finite number (an app's `.infinity`) is none; a negative one is 0.
+/// A deadline that is not a number of seconds below a year (an app's `.infinity`) is none; a
+/// negative one is 0.
 func withinDeadline<Value: Sendable>(_ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-    guard seconds.isFinite else { return try await operation() }
+    guard seconds.isFinite, seconds < 365 * 86_400 else { return try await operation() }
     let seconds = max(seconds, 0)
     let once = ResumeOnce<Value>()
     let work = Task {

@@ -42,7 +42,7 @@ public struct AuthServices: Sendable {
 /// back as events, until the machine waits for the user again. The machine decides; this only
 /// does what it is told, so an app (or the CLI) draws `machine.screen` after each `send`.
 public actor AuthDriver {
-    public private(set) var machine: AuthMachine
+    public internal(set) var machine: AuthMachine
     let services: AuthServices
     /// Logouts whose revocation waits for the network.
     let revocations: PendingRevocations
@@ -52,8 +52,9 @@ public actor AuthDriver {
     /// Logins pushing their request (PAR, bound to the proof key) before their verifier is stored.
     var loginsStarting = 0
     /// The code from the browser or the order, until it is exchanged.
-    private var pendingCode: String?
-    private var orderSessionID: String?
+    var pendingCode: String?
+    var orderSessionID: String?
+    var orderStartedAt: Date?
     /// A callback is being resumed (``resume(from:)``): a second delivery waits its turn out.
     private var resuming = false
     /// The server said its authorization answers name the issuer (discovery, RFC 9207).
@@ -61,8 +62,8 @@ public actor AuthDriver {
     /// Counts the person's fresh starts (a method chosen, a cancel, a logout): what an earlier
     /// start's effects bring back later is dropped, so a double tap or a quick cancel and
     /// retry never lets an abandoned browser or order act on the new one's screen.
-    private var attempt = 0
-    private let observer: (@Sendable (AuthMachine) -> Void)?
+    var attempt = 0
+    let observer: (@Sendable (AuthMachine) -> Void)?
 
     /// - Parameters:
     ///   - context: what the app knows at launch (session, device key, biometry, network).
@@ -119,7 +120,7 @@ public actor AuthDriver {
         return false
     }
 
-    private func perform(_ effect: AuthEffect, attempt mine: Int) async -> AuthEvent? {
+    func perform(_ effect: AuthEffect, attempt mine: Int) async -> AuthEvent? {
         let s = services
         switch effect {
         case .openBrowser(let method):
@@ -141,16 +142,17 @@ public actor AuthDriver {
                     return nil
                 }
                 orderSessionID = order.sessionID
-                return .orderStarted(launchURL: order.launchURL, at: s.now())
+                orderStartedAt = s.now()
+                return .orderStarted(launchURL: order.launchURL, at: orderStartedAt!)
             } catch let error as PortvaktError {
                 return .orderFailed(error.message)
             } catch {
                 return .orderFailed(.bankIDUnavailable)
             }
         case .storeBankIDSessionRef:
-            if let orderSessionID { try? await s.storage.write(orderSessionID, for: .bankIDSessionRef) }
+            await storeOrder()
         case .clearBankIDSessionRef:
-            try? await s.storage.delete(.bankIDSessionRef)
+            await forgetStoredOrder()
         case .openBankIDApp(let url):
             return .bankIDAppOpened(await s.opener.open(url))
         case .pollBankIDOrder:
@@ -220,6 +222,7 @@ public actor AuthDriver {
     /// is ignored (nothing is said or cleared), and the stored state is used up before anything
     /// else, so a callback delivered twice is exchanged once.
     public func resume(from callback: URL) async {
+        if isBankIDReturn(callback) { return await resumeStoredOrder() }
         switch machine.screen {
         case .launching, .methodSelection, .browser: break
         default: return
@@ -327,50 +330,6 @@ public actor AuthDriver {
         } catch {
             return .loginFailed(.loginFailed)
         }
-    }
-
-    /// The QR code's current frame into the machine, when it is shown; a lost answer keeps the last.
-    private func showCurrentQRFrame(sessionID: String) async {
-        guard case .bankIDOrder(let progress) = machine.screen, progress.showsQRCode,
-              let frame = try? await services.client.bankIDQRCode(sessionID: sessionID)
-        else { return }
-        _ = machine.handle(.qrFrameArrived(frame.data))
-        observer?(machine)
-    }
-
-    /// Collects every two seconds until the order ends, is cancelled, or runs out of time (S3.7).
-    private func pollOrder(attempt mine: Int) async -> AuthEvent? {
-        let s = services
-        // The first frame at once (S3.5): a person waiting at another device sees the code
-        // when the order starts, not a second later.
-        if let id = orderSessionID { await showCurrentQRFrame(sessionID: id) }
-        while orderIsRunning, mine == attempt, let id = orderSessionID {
-            // Collect every two seconds; the QR code, while shown, changes every second (S3.5).
-            for _ in 0..<2 {
-                try? await s.sleep(.seconds(1))
-                guard orderIsRunning, mine == attempt else { return nil }
-                await showCurrentQRFrame(sessionID: id)
-            }
-            let effects = machine.handle(.tick(s.now()))
-            observer?(machine)
-            guard orderIsRunning else {
-                for effect in effects { _ = await perform(effect, attempt: mine) }
-                return nil
-            }
-            switch try? await s.client.collectBankIDOrder(sessionID: id) {
-            case .pending(let message)?:
-                _ = machine.handle(.orderPending(message))
-                observer?(machine)
-            case .complete(let code)?:
-                pendingCode = code
-                return .orderCompleted
-            case .failed(let message)?:
-                return .orderFailed(message)
-            case nil:
-                continue  // a lost answer: collect again, the 3-minute limit still holds
-            }
-        }
-        return nil
     }
 
     private func enrol() async -> AuthEvent {

@@ -84,6 +84,8 @@ public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     public static let pkceVerifier = SecureStorageKey(rawValue: "portvakt_pkce_verifier_v1")
     /// The BankID order's session id while the order runs (S3.3).
     public static let bankIDSessionRef = SecureStorageKey(rawValue: "bankid_session_ref_v1")
+    /// When that order started: a relaunch collects it only within its 3 minutes.
+    public static let bankIDOrderStartedAt = SecureStorageKey(rawValue: "portvakt_bankid_order_started_at_v1")
     public static let deviceID = SecureStorageKey(rawValue: "portvakt_device_id_v1")
     public static let offlineQueue = SecureStorageKey(rawValue: "portvakt_offline_queue_v1")
     /// The user (`sub`) of the stored session: whose queued writes it may send.

@@ -71,6 +71,9 @@ public actor Portvakt {
         await driver.send(.launched(await launchContext()))
         // After the launch, not before it: on a weak network the first screen never waits for it.
         let driver = self.driver
+        // S3.3: an order the app was ended during (the member in the BankID app) is collected,
+        // beside the rest: its polling lasts until the order ends.
+        Task { await driver.resumeStoredOrder() }
         Task {
             await driver.learnOfferedMethods()
             await driver.sendPendingRevocations()

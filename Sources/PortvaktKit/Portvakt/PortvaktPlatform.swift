@@ -58,11 +58,12 @@ extension PortvaktPlatform {
     public static let earlierKeychainService = "no.portvakt.sdk"
 
     /// `own`, or, when it is kept under another service than 1.0.0's, `own` with 1.0.0's items
-    /// moved into it at first use (`earlier` makes the storage of a service).
+    /// moved into it at first use (`earlier` makes the storage of a service). In a shared access
+    /// group nothing is moved: 1.0.0's items there may be another app's.
     public static func storage(
-        _ own: any SecureStorage, service: String, earlier: (String) -> any SecureStorage
+        _ own: any SecureStorage, service: String, accessGroup: String? = nil, earlier: (String) -> any SecureStorage
     ) -> any SecureStorage {
-        guard service != earlierKeychainService else { return own }
+        guard service != earlierKeychainService, accessGroup == nil else { return own }
         return MovedStorage(current: own, earlier: earlier(earlierKeychainService))
     }
 }
@@ -95,7 +96,7 @@ public struct InstallMarker: Sendable {
 extension SecureStorageKey {
     /// Everything the SDK stores, for the fresh-install wipe.
     public static let all: [SecureStorageKey] = [
-        .refreshToken, .pkceVerifier, .bankIDSessionRef, .deviceID, .offlineQueue, .sessionUser, .biometricFailures, .sessionEndsAt,
+        .refreshToken, .pkceVerifier, .bankIDSessionRef, .bankIDOrderStartedAt, .deviceID, .offlineQueue, .sessionUser, .biometricFailures, .sessionEndsAt,
         .deviceTrustEndsAt, .lastLoginMethod, .pkceState, .pkceMethod, .pendingRevocations, .deviceKeyHandle, .proofKey, .biometricEnrolment,
         OfflineCache.Item.profile.key, OfflineCache.Item.activities.key, SoftwareDeviceKey.storageKey,
     ]

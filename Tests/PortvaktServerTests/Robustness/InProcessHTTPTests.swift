@@ -44,7 +44,7 @@ struct InProcessHTTPTests {
         #expect(try await http.answer(head, timeout: .seconds(5)).body.collect(upTo: 1024).readableBytes == 0)
     }
 
-    @Test("A late answer is deadlineExceeded at the deadline; a cancelled caller stops waiting at once")
+    @Test("A late answer is deadlineExceeded at the deadline; a cancelled caller stops waiting at once", .timeLimit(.minutes(1)))
     func deadlineAndCancellation() async throws {
         let (entered, enter) = AsyncStream<Void>.makeStream()
         let http = Self.server { _, _ in
