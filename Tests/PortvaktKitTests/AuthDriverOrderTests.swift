@@ -183,14 +183,45 @@ struct AuthDriverOrderTests {
         #expect(await phone.screen == .home(nil))
     }
 
-    @Test("S3.7: an order found at relaunch past its 3 minutes is not collected: it is cancelled at the server, its id cleared, and the member told it expired")
-    func relaunchAfterTheLimitEndsTheOrder() async throws {
-        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: 181)
+    @Test("S3.7: an order found past its 3 minutes, or without its recorded start (an earlier version's), is not shown or collected: it is cancelled at the server and forgotten", arguments: [181.0, nil])
+    func orderThatCannotFinishIsForgotten(_ startedSecondsAgo: TimeInterval?) async throws {
+        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: startedSecondsAgo ?? 0)
+        if startedSecondsAgo == nil { try await phone.storage.delete(.bankIDOrderStartedAt) }
         await phone.driver.resumeStoredOrder()
-        #expect(await phone.screen == .methodSelection(.bankIDExpired))
+        #expect(await phone.screen == .methodSelection(nil))
+        #expect(!phone.seen.all.contains { if case .bankIDOrder = $0.machine.screen { true } else { false } }, "no order screen for an order that cannot finish")
         #expect(phone.server.requests(to: Endpoint.collect).isEmpty)
         #expect(phone.server.requests(to: Endpoint.cancelOrder).map(\.sessionID) == ["order-1"])
         #expect(try await phone.storage.read(.bankIDSessionRef) == nil)
+        #expect(try await phone.storage.read(.bankIDOrderStartedAt) == nil)
+    }
+
+    @Test("S3.7: an order the server no longer knows (404, Portvakt's own refusal) ends at the first collect with the server's message; a lost answer is asked again")
+    func orderTheServerForgotEnds() async throws {
+        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: 30)
+        phone.server.on(Endpoint.collect, .offline, .refused(404, error: "invalid_request", message: .bankIDOrderNotFound))
+        await phone.driver.resumeStoredOrder()
+        #expect(await phone.screen == .methodSelection(.bankIDOrderNotFound))
+        #expect(phone.server.requests(to: Endpoint.collect).count == 2)
+        #expect(try await phone.storage.read(.bankIDSessionRef) == nil)
+    }
+
+    @Test("A BankID return URL at the redirect URI's own address is taken for the browser's answer, never for the order's return")
+    func returnURLAtTheRedirectAddressIsIgnored() async throws {
+        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: 30, returnURL: "no.portvakt.app:/oauth/callback")
+        await phone.driver.resume(from: try #require(URL(string: "no.portvakt.app:/oauth/callback?state=other&code=x")))
+        #expect(phone.server.requests(to: Endpoint.collect).isEmpty)
+        #expect(await phone.screen == .methodSelection(nil))
+    }
+
+    @Test("A browser login started after an order the app was ended during forgets that order, whose verifier it replaces")
+    func browserLoginForgetsTheStoredOrder() async throws {
+        let phone = try await Self.relaunchedDuringOrder(startedSecondsAgo: 30)
+        phone.server.on(Endpoint.pushedRequest, .pushed)
+        await phone.driver.send(.methodChosen(.vipps))
+        #expect(try await phone.storage.read(.bankIDSessionRef) == nil)
+        await phone.driver.resumeStoredOrder()
+        #expect(phone.server.requests(to: Endpoint.collect).isEmpty)
     }
 
     @Test("Without its verifier a stored order cannot finish: it is forgotten and the method selection stays")

@@ -14,7 +14,10 @@ struct MovedStorageTests {
             return try await inner.read(key)
         }
         func write(_ value: Data, for key: SecureStorageKey) async throws { try await inner.write(value, for: key) }
-        func delete(_ key: SecureStorageKey) async throws { try await inner.delete(key) }
+        func delete(_ key: SecureStorageKey) async throws {
+            if locked.withLock({ $0.contains(key) }) { throw CancellationError() }
+            try await inner.delete(key)
+        }
     }
 
     struct Unreachable: TokenRefresher {
@@ -86,17 +89,21 @@ struct MovedStorageTests {
         #expect(try await earlier.inner.read(.deviceID) == nil)
     }
 
-    @Test("A fresh install's wipe reaches both services and moves nothing first")
+    @Test("A fresh install's wipe reaches both services and moves nothing, also when 1.0.0's copy cannot be deleted yet: the earlier installation's session never comes back")
     func freshInstallWipesBoth() async throws {
         let earlier = Unreadable()
         try await earlier.write("refresh-old", for: .refreshToken)
+        try await earlier.write("device-1", for: .deviceID)
+        earlier.locked.withLock { $0 = [.refreshToken] }
         let current = MemorySecureStorage()
         try await current.write("refresh-here", for: .refreshToken)
         let storage = MovedStorage(current: current, earlier: earlier)
-        try await storage.deleteAll()
+        await #expect(throws: CancellationError.self) { try await storage.deleteAll() }
+        #expect(try await storage.read(.refreshToken) == nil, "the wipe is not undone by a move")
+        #expect(try await storage.read(.deviceID) == nil)
+        earlier.locked.withLock { $0 = [] }
         #expect(try await storage.read(.refreshToken) == nil)
-        #expect(try await earlier.inner.read(.refreshToken) == nil)
-        #expect(try await current.read(.refreshToken) == nil)
+        #expect(try await earlier.inner.read(.refreshToken) == nil, "deleted at the next use")
     }
 
     @Test("In a shared access group nothing is moved: 1.0.0's items there may be another app's")

@@ -116,6 +116,7 @@ extension PortvaktModelTests {
         let storage = MemorySecureStorage()
         try await storage.write("order-1", for: .bankIDSessionRef)
         try await storage.write("verifier-1", for: .pkceVerifier)
+        try await storage.writeDate(Date(), for: .bankIDOrderStartedAt)
         let portvakt = Self.offline(storage)
         await portvakt.start()  // the order's polling runs beside it, for up to its 3 minutes
         for await machine in portvakt.states() {

@@ -63,6 +63,8 @@ public struct PortvaktError: Error, Sendable, Hashable {
     public var message: UserMessage { UserMessage(serverID: messageID) }
     /// The `error` as one of the codes Portvakt speaks; nil for one it does not know.
     public var code: OAuthErrorCode? { error.flatMap(OAuthErrorCode.init(rawValue:)) }
+    /// Portvakt's own final no: a 4xx with its `error` (no captive portal's page), not 408 or 429.
+    public var isRefusal: Bool { (400..<500).contains(status) && ![408, 429].contains(status) && error != nil }
 }
 
 /// Portvakt's HTTP API as the app uses it, over `URLSession` (which also runs on Linux).

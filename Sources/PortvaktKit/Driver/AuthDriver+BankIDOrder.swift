@@ -17,8 +17,8 @@ extension AuthDriver {
 
     /// Collects an order started before the app was ended, at launch or when the BankID app's
     /// link returns (``PortvaktConfiguration/bankIDReturnURL``). Nothing happens without a stored
-    /// order, while one runs, or with a session; an order without its verifier cannot finish and
-    /// is forgotten.
+    /// order, while one runs, or with a session. An order that cannot finish (no verifier, no
+    /// recorded start, past its 3 minutes) is cancelled at the server and forgotten.
     /// Returns when the order has ended (up to its 3 minutes).
     public func resumeStoredOrder() async {
         guard mayResumeOrder else { return }
@@ -33,13 +33,15 @@ extension AuthDriver {
             return
         }
         guard let id else { return }
-        guard verifier != nil else { return await forgetStoredOrder() }
+        guard verifier != nil, let started, s.now().timeIntervalSince(started) < AuthMachine.bankIDOrderLimit else {
+            try? await s.client.cancelBankIDOrder(sessionID: id)
+            return await forgetStoredOrder()
+        }
         // Looked at again after the reads: an order the member started meanwhile keeps its id.
         guard mayResumeOrder else { return }
         orderSessionID = id
-        // An order stored before its start was (an earlier version): the server's limit still holds.
-        orderStartedAt = started ?? s.now()
-        await send(.orderResumed(startedAt: orderStartedAt!))
+        orderStartedAt = started
+        await send(.orderResumed(startedAt: started))
     }
 
     private var mayResumeOrder: Bool {
@@ -92,17 +94,23 @@ extension AuthDriver {
                 for effect in effects { _ = await perform(effect, attempt: mine) }
                 return nil
             }
-            switch try? await s.client.collectBankIDOrder(sessionID: id) {
-            case .pending(let message)?:
+            let status: PortvaktClient.BankIDOrderStatus
+            do {
+                status = try await s.client.collectBankIDOrder(sessionID: id)
+            } catch let error as PortvaktError where error.isRefusal {
+                return .orderFailed(error.message)  // an order the server no longer knows
+            } catch {
+                continue  // a lost answer: collect again, the 3-minute limit still holds
+            }
+            switch status {
+            case .pending(let message):
                 _ = machine.handle(.orderPending(message))
                 observer?(machine)
-            case .complete(let code)?:
+            case .complete(let code):
                 pendingCode = code
                 return .orderCompleted
-            case .failed(let message)?:
+            case .failed(let message):
                 return .orderFailed(message)
-            case nil:
-                continue  // a lost answer: collect again, the 3-minute limit still holds
             }
         }
         return nil

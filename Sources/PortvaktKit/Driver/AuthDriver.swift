@@ -285,6 +285,8 @@ public actor AuthDriver {
             guard mine == attempt else { return nil }
             // The verifier and state are stored before the browser opens, so an app killed
             // meanwhile can finish (``resume(from:)``).
+            // Its verifier replaces an ended order's, which could not finish after this.
+            await forgetStoredOrder()
             try await s.storage.write(request.verifier, for: .pkceVerifier)
             try await s.storage.write(request.state, for: .pkceState)
             try await s.storage.write(method.rawValue, for: .pkceMethod)

@@ -8,7 +8,8 @@ import Foundation
 /// An item that cannot be read at the earlier place now (a locked phone) is moved at a later use;
 /// until then reading it throws, as the Keychain does, never "not there" (which would skip Face ID
 /// or delete the key). What is written or deleted here wins over the earlier place, whose copy is
-/// then only deleted, so nothing deleted or replaced comes back.
+/// then only deleted, so nothing deleted or replaced comes back. One call at a time: a move never
+/// runs beside a read or a write.
 public actor MovedStorage: SecureStorage {
     private let current: any SecureStorage
     private let earlier: any SecureStorage
@@ -16,8 +17,8 @@ public actor MovedStorage: SecureStorage {
     private var pending: [SecureStorageKey: (any Error)?] = Dictionary(uniqueKeysWithValues: SecureStorageKey.all.map { ($0, nil) })
     /// Written or deleted here while still at the earlier place: that copy is only deleted.
     private var superseded: Set<SecureStorageKey> = []
-    /// The move under way: every call waits for it, so none reads or writes half-way through.
-    private var moving: Task<Void, Never>?
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     public init(current: any SecureStorage, earlier: any SecureStorage) {
         self.current = current
@@ -25,63 +26,81 @@ public actor MovedStorage: SecureStorage {
     }
 
     public func read(_ key: SecureStorageKey) async throws -> Data? {
-        await moved()
+        await enter()
+        defer { leave() }
+        await moveWhatIsLeft()
         if let value = try await current.read(key) { return value }
-        if let unmoved = pending[key], let failure = unmoved { throw failure }
+        if let failure = pending[key] ?? nil { throw failure }
         return nil
     }
 
     public func write(_ value: Data, for key: SecureStorageKey) async throws {
-        await moved()
-        supersede(key)
-        try await current.write(value, for: key)
+        await enter()
+        defer { leave() }
+        await moveWhatIsLeft()
+        let unmoved = pending.removeValue(forKey: key)
+        if unmoved != nil { superseded.insert(key) }
+        do {
+            try await current.write(value, for: key)
+        } catch {
+            // Nothing replaced it: 1.0.0's copy still counts.
+            if let unmoved {
+                pending[key] = unmoved
+                superseded.remove(key)
+            }
+            throw error
+        }
     }
 
     public func delete(_ key: SecureStorageKey) async throws {
-        await moved()
-        supersede(key)
+        await enter()
+        defer { leave() }
+        await moveWhatIsLeft()
+        if pending.removeValue(forKey: key) != nil { superseded.insert(key) }
         try await current.delete(key)
-        try await earlier.delete(key)
-        superseded.remove(key)
+        // The earlier copy, if it cannot go now, goes at a later use.
+        if (try? await earlier.delete(key)) != nil { superseded.remove(key) }
     }
 
-    /// A fresh install's wipe: both places, nothing moved first.
+    /// A fresh install's wipe: both places, nothing moved first (or later).
     public func deleteAll() async throws {
-        await moving?.value
+        await enter()
+        defer { leave() }
+        pending = [:]
+        superseded = Set(SecureStorageKey.all)
         try await current.deleteAll()
         try await earlier.deleteAll()
-        pending = [:]
         superseded = []
     }
 
-    private func supersede(_ key: SecureStorageKey) {
-        if pending.removeValue(forKey: key) != nil { superseded.insert(key) }
-    }
-
-    private func moved() async {
-        guard !pending.isEmpty || !superseded.isEmpty else { return }
-        if moving == nil {
-            moving = Task { await self.moveOnce() }
-        }
-        await moving?.value
-    }
-
-    private func moveOnce() async {
+    private func moveWhatIsLeft() async {
         for key in superseded {
             if (try? await earlier.delete(key)) != nil { superseded.remove(key) }
         }
         for key in pending.keys {
             do {
                 // What this place has already is newer than what the earlier one kept.
-                if try await current.read(key) == nil, let value = try await earlier.read(key), pending[key] != nil {
+                if try await current.read(key) == nil, let value = try await earlier.read(key) {
                     try await current.write(value, for: key)
                 }
                 try await earlier.delete(key)
                 pending.removeValue(forKey: key)
             } catch {
-                if pending[key] != nil { pending[key] = error }  // tried again at the next use
+                pending[key] = error  // tried again at the next use
             }
         }
-        moving = nil
+    }
+
+    private func enter() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Hands the turn to the next call, which finds `busy` still set for it.
+    private func leave() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
     }
 }

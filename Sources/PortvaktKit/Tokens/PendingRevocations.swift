@@ -91,8 +91,7 @@ public actor PendingRevocations {
             try await client.revoke(token)
             return .answered
         } catch let refusal as PortvaktError {
-            let final = (400..<500).contains(refusal.status) && ![408, 429].contains(refusal.status) && refusal.error != nil
-            return final ? .answered : .unreachable
+            return refusal.isRefusal ? .answered : .unreachable
         } catch {
             return .unreachable
         }
