@@ -183,3 +183,33 @@ struct TestPhone {
         }
     }
 }
+
+/// The Keychain refusing some items for now, as it does for passcode-bound ones while the phone
+/// is locked or during a background launch: reading or deleting them throws until `unlock()`.
+final class LockableStorage: SecureStorage, Sendable {
+    let inner: MemorySecureStorage
+    let locked: Locked<Set<SecureStorageKey>>
+
+    init(_ inner: MemorySecureStorage = MemorySecureStorage(), locked: Set<SecureStorageKey> = []) {
+        self.inner = inner
+        self.locked = Locked(locked)
+    }
+
+    func unlock() { locked.withLock { $0 = [] } }
+
+    func read(_ key: SecureStorageKey) async throws -> Data? {
+        try refuseIfLocked(key)
+        return try await inner.read(key)
+    }
+
+    func write(_ value: Data, for key: SecureStorageKey) async throws { try await inner.write(value, for: key) }
+
+    func delete(_ key: SecureStorageKey) async throws {
+        try refuseIfLocked(key)
+        try await inner.delete(key)
+    }
+
+    private func refuseIfLocked(_ key: SecureStorageKey) throws {
+        if locked.withLock({ $0.contains(key) }) { throw CancellationError() }
+    }
+}

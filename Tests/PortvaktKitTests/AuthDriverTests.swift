@@ -145,19 +145,6 @@ struct AuthDriverTests {
         #expect(try await phone.storage.readString(.deviceID) == "device-1")
     }
 
-    /// The Keychain refusing to read some items now, as it does for passcode-bound ones while the
-    /// phone is locked or during a background launch.
-    struct LockedItems: SecureStorage {
-        let inner: MemorySecureStorage
-        let locked: Set<SecureStorageKey>
-        func read(_ key: SecureStorageKey) async throws -> Data? {
-            if locked.contains(key) { throw CancellationError() }
-            return try await inner.read(key)
-        }
-        func write(_ value: Data, for key: SecureStorageKey) async throws { try await inner.write(value, for: key) }
-        func delete(_ key: SecureStorageKey) async throws { try await inner.delete(key) }
-    }
-
     @Test("S25.1: a device registration that cannot be read now counts as enrolled at launch, and the unlock deletes nothing")
     func unreadableRegistrationIsNotGone() async throws {
         let inner = MemorySecureStorage()
@@ -165,7 +152,7 @@ struct AuthDriverTests {
         try await inner.write("refresh-0", for: .refreshToken)
         let key = SoftwareDeviceKey()
         _ = try await key.create(prompt: .enrolment(.en))
-        let phone = TestPhone(storage: LockedItems(inner: inner, locked: [.deviceID]), biometry: .available(.face), session: true, enrolled: true, key: key)
+        let phone = TestPhone(storage: LockableStorage(inner, locked: [.deviceID]), biometry: .available(.face), session: true, enrolled: true, key: key)
 
         let stored = await AuthContext.stored(in: phone.storage, tokens: phone.tokens, biometry: .available(.face), online: true, at: Date())
         #expect(stored.deviceKeyEnrolled, "never taken for 'no biometrics', which would open home without a check")
@@ -179,32 +166,18 @@ struct AuthDriverTests {
         #expect(phone.server.requests(to: Endpoint.revoke).isEmpty && phone.server.requests(to: Endpoint.device("device-1")).isEmpty)
     }
 
-    /// The Keychain refusing the first read of some items, then answering: a launch in the
-    /// background that the member then brings to the front.
-    final class RefusesFirstRead: SecureStorage, @unchecked Sendable {
-        let inner: MemorySecureStorage
-        private let refused = Locked<Set<SecureStorageKey>>([])
-        init(inner: MemorySecureStorage, refusing keys: Set<SecureStorageKey>) {
-            self.inner = inner
-            refused.withLock { $0 = keys }
-        }
-        func read(_ key: SecureStorageKey) async throws -> Data? {
-            if refused.withLock({ $0.remove(key) != nil }) { throw CancellationError() }
-            return try await inner.read(key)
-        }
-        func write(_ value: Data, for key: SecureStorageKey) async throws { try await inner.write(value, for: key) }
-        func delete(_ key: SecureStorageKey) async throws { try await inner.delete(key) }
-    }
-
     @Test("S25.1: a member who never enrolled, whose registration could not be read at launch, resumes silently: no 'enrolment changed', no logout")
     func neverEnrolledResumesAfterAnUnreadableLaunch() async throws {
         let inner = MemorySecureStorage()
         try await inner.write("refresh-0", for: .refreshToken)
-        let phone = TestPhone(storage: RefusesFirstRead(inner: inner, refusing: [.deviceID]), biometry: .available(.face), session: true)
+        // A launch in the background, which the member then brings to the front.
+        let keychain = LockableStorage(inner, locked: [.deviceID])
+        let phone = TestPhone(storage: keychain, biometry: .available(.face), session: true)
         phone.server.on(Endpoint.token, .tokens(for: "kari", refresh: "refresh-1"))
 
         let stored = await AuthContext.stored(in: phone.storage, tokens: phone.tokens, biometry: .available(.face), online: true, at: Date())
         #expect(stored.deviceKeyEnrolled, "assumed, as the read threw")
+        keychain.unlock()
         await phone.driver.send(.launched(stored))
 
         #expect(await phone.screen == .home(nil))

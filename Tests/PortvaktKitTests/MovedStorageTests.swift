@@ -5,21 +5,6 @@ import Testing
 /// An app updated from 1.0.0, whose Keychain items are under the service 1.0.0 used.
 @Suite("Items moved from 1.0.0's Keychain service")
 struct MovedStorageTests {
-    /// Storage that cannot read some items for now, as the Keychain while the phone is locked.
-    final class Unreadable: SecureStorage, @unchecked Sendable {
-        let inner = MemorySecureStorage()
-        let locked = Locked<Set<SecureStorageKey>>([])
-        func read(_ key: SecureStorageKey) async throws -> Data? {
-            if locked.withLock({ $0.contains(key) }) { throw CancellationError() }
-            return try await inner.read(key)
-        }
-        func write(_ value: Data, for key: SecureStorageKey) async throws { try await inner.write(value, for: key) }
-        func delete(_ key: SecureStorageKey) async throws {
-            if locked.withLock({ $0.contains(key) }) { throw CancellationError() }
-            try await inner.delete(key)
-        }
-    }
-
     struct Unreachable: TokenRefresher {
         func refresh(_ refreshToken: String) async throws -> TokenSet { throw TokenRefreshError.unavailable }
     }
@@ -46,7 +31,7 @@ struct MovedStorageTests {
 
     @Test("What the app's own service holds is newer than 1.0.0's and is kept; an item unreadable now reads as unreadable, never as absent, and moves at a later use")
     func newerWinsAndUnreadableIsNotAbsent() async throws {
-        let earlier = Unreadable()
+        let earlier = LockableStorage()
         try await earlier.write("refresh-old", for: .refreshToken)
         try await earlier.write(Data([7]), for: .deviceKeyHandle)
         try await earlier.write("device-1", for: .deviceID)
@@ -65,7 +50,7 @@ struct MovedStorageTests {
         #expect(launch.deviceKeyEnrolled, "the launch asks for the biometric check")
         #expect(try await earlier.inner.read(.deviceKeyHandle) == Data([7]), "and nothing is lost there")
 
-        earlier.locked.withLock { $0 = [] }
+        earlier.unlock()
         #expect(try await storage.read(.deviceKeyHandle) == Data([7]), "moved once the phone is unlocked")
         #expect(try await storage.readString(.deviceID) == "device-1")
         #expect(try await earlier.inner.read(.deviceKeyHandle) == nil)
@@ -73,7 +58,7 @@ struct MovedStorageTests {
 
     @Test("An item written or deleted while its 1.0.0 copy could not be moved yet is not replaced by that copy later: a logout's deleted token and a rotated one stay as they are")
     func nothingDeletedOrReplacedComesBack() async throws {
-        let earlier = Unreadable()
+        let earlier = LockableStorage()
         try await earlier.write("refresh-old", for: .refreshToken)
         try await earlier.write("device-1", for: .deviceID)
         earlier.locked.withLock { $0 = [.refreshToken, .deviceID] }
@@ -82,7 +67,7 @@ struct MovedStorageTests {
 
         try await storage.write("refresh-rotated", for: .refreshToken)
         try? await storage.delete(.deviceID)  // the earlier copy cannot be deleted yet
-        earlier.locked.withLock { $0 = [] }
+        earlier.unlock()
         #expect(try await storage.readString(.refreshToken) == "refresh-rotated")
         #expect(try await storage.read(.deviceID) == nil)
         #expect(try await earlier.inner.read(.refreshToken) == nil, "the old copy goes")
@@ -91,7 +76,7 @@ struct MovedStorageTests {
 
     @Test("A fresh install's wipe reaches both services and moves nothing, also when 1.0.0's copy cannot be deleted yet: the earlier installation's session never comes back")
     func freshInstallWipesBoth() async throws {
-        let earlier = Unreadable()
+        let earlier = LockableStorage()
         try await earlier.write("refresh-old", for: .refreshToken)
         try await earlier.write("device-1", for: .deviceID)
         earlier.locked.withLock { $0 = [.refreshToken] }
@@ -101,7 +86,7 @@ struct MovedStorageTests {
         await #expect(throws: CancellationError.self) { try await storage.deleteAll() }
         #expect(try await storage.read(.refreshToken) == nil, "the wipe is not undone by a move")
         #expect(try await storage.read(.deviceID) == nil)
-        earlier.locked.withLock { $0 = [] }
+        earlier.unlock()
         #expect(try await storage.read(.refreshToken) == nil)
         #expect(try await earlier.inner.read(.refreshToken) == nil, "deleted at the next use")
     }

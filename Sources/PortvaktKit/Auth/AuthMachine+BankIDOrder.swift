@@ -10,11 +10,7 @@ extension AuthMachine {
             screen = .bankIDOrder(BankIDOrderProgress(startedAt: time))
             return [.storeBankIDSessionRef, .openBankIDApp(launchURL), .pollBankIDOrder]
         case .orderResumed(let started):
-            switch screen {
-            case .launching, .methodSelection: break
-            default: return []
-            }
-            guard !context.hasSession else { return [] }
+            guard mayResumeOrder else { return [] }
             context.attemptedMethod = .bankIDOrder
             screen = .bankIDOrder(BankIDOrderProgress(startedAt: started))
             return [.pollBankIDOrder]
@@ -49,6 +45,15 @@ extension AuthMachine {
             return [.stopPollingBankIDOrder, .cancelBankIDOrder, .clearBankIDSessionRef]
         default:
             return []
+        }
+    }
+
+    /// Whether an order the app was ended during may be taken up now: at the launch or the login
+    /// choices, without a session (S3.3).
+    var mayResumeOrder: Bool {
+        switch screen {
+        case .launching, .methodSelection: !context.hasSession
+        default: false
         }
     }
 }

@@ -21,7 +21,7 @@ extension AuthDriver {
     /// recorded start, past its 3 minutes) is cancelled at the server and forgotten.
     /// Returns when the order has ended (up to its 3 minutes).
     public func resumeStoredOrder() async {
-        guard mayResumeOrder else { return }
+        guard machine.mayResumeOrder else { return }
         let s = services
         // What cannot be read now (a locked phone) is tried at the next chance, not forgotten.
         let id: String?, verifier: Data?, started: Date?
@@ -38,17 +38,10 @@ extension AuthDriver {
             return await forgetStoredOrder()
         }
         // Looked at again after the reads: an order the member started meanwhile keeps its id.
-        guard mayResumeOrder else { return }
+        guard machine.mayResumeOrder else { return }
         orderSessionID = id
         orderStartedAt = started
         await send(.orderResumed(startedAt: started))
-    }
-
-    private var mayResumeOrder: Bool {
-        switch machine.screen {
-        case .launching, .methodSelection: !machine.context.hasSession
-        default: false
-        }
     }
 
     /// Whether `url` is the BankID app's way back: the configured return URL's scheme, host and

@@ -141,9 +141,10 @@ public actor AuthDriver {
                     try? await s.client.cancelBankIDOrder(sessionID: order.sessionID)
                     return nil
                 }
+                let started = s.now()
                 orderSessionID = order.sessionID
-                orderStartedAt = s.now()
-                return .orderStarted(launchURL: order.launchURL, at: orderStartedAt!)
+                orderStartedAt = started
+                return .orderStarted(launchURL: order.launchURL, at: started)
             } catch let error as PortvaktError {
                 return .orderFailed(error.message)
             } catch {
