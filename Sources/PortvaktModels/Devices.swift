@@ -15,8 +15,14 @@ public struct Device: Sendable, Hashable, Codable {
     public let createdAt: Int64
     public let lastUsedAt: Int64?
     public let revokedAt: Int64?
+    /// `eid` or `password` (``PortvaktProtocol/DeviceAssurance``): what the login that enrolled
+    /// (or last raised) the key proved.
+    public let assurance: String
 
-    package init(id: String, userId: String, name: String, platform: String, biometricKind: String, publicKeyJwk: String, keyThumbprint: String, createdAt: Int64, lastUsedAt: Int64?, revokedAt: Int64?) {
+    package init(
+        id: String, userId: String, name: String, platform: String, biometricKind: String, publicKeyJwk: String, keyThumbprint: String,
+        createdAt: Int64, lastUsedAt: Int64?, revokedAt: Int64?, assurance: String = "eid"
+    ) {
         self.id = id
         self.userId = userId
         self.name = name
@@ -27,6 +33,7 @@ public struct Device: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.revokedAt = revokedAt
+        self.assurance = assurance
     }
 }
 

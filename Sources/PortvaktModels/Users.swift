@@ -19,8 +19,13 @@ public struct User: Sendable, Hashable, Codable {
     public let disabledAt: Int64?
     /// The last BankID or Vipps login (device trust is counted from it).
     public var lastEidLoginAt: Int64?
+    /// The last login with the password (a password-level device key's trust counts from it too).
+    public var lastPasswordLoginAt: Int64?
 
-    package init(id: String, displayName: String, email: String?, passwordHash: String?, personnummerSealed: Data?, personnummerKeyId: String?, personnummerIndex: String?, createdAt: Int64, disabledAt: Int64?, lastEidLoginAt: Int64? = nil) {
+    package init(
+        id: String, displayName: String, email: String?, passwordHash: String?, personnummerSealed: Data?, personnummerKeyId: String?,
+        personnummerIndex: String?, createdAt: Int64, disabledAt: Int64?, lastEidLoginAt: Int64? = nil, lastPasswordLoginAt: Int64? = nil
+    ) {
         self.id = id
         self.displayName = displayName
         self.email = email
@@ -31,6 +36,24 @@ public struct User: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.disabledAt = disabledAt
         self.lastEidLoginAt = lastEidLoginAt
+        self.lastPasswordLoginAt = lastPasswordLoginAt
+    }
+
+    /// Every column, except a password login not made yet: a row written for a schema before
+    /// version 37 (the upgrade tests' older schemas) names no column it lacks.
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(id, forKey: .id)
+        try row.encode(displayName, forKey: .displayName)
+        try row.encodeIfPresent(email, forKey: .email)
+        try row.encodeIfPresent(passwordHash, forKey: .passwordHash)
+        try row.encodeIfPresent(personnummerSealed, forKey: .personnummerSealed)
+        try row.encodeIfPresent(personnummerKeyId, forKey: .personnummerKeyId)
+        try row.encodeIfPresent(personnummerIndex, forKey: .personnummerIndex)
+        try row.encode(createdAt, forKey: .createdAt)
+        try row.encodeIfPresent(disabledAt, forKey: .disabledAt)
+        try row.encodeIfPresent(lastEidLoginAt, forKey: .lastEidLoginAt)
+        if let lastPasswordLoginAt { try row.encode(lastPasswordLoginAt, forKey: .lastPasswordLoginAt) }
     }
 }
 

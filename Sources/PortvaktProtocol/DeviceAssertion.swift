@@ -60,6 +60,9 @@ public enum StepUpAction: String, Sendable, Hashable, Codable, CaseIterable {
     case expensesSubmit = "expenses.submit"
     /// An administrator seeing a member's full personnummer (a sync conflict).
     case personnummerRead = "personnummer.read"
+    /// Enrolling a device key after the login's few minutes have passed: only the password,
+    /// entered again, confirms it (`POST /v1/step-up/password`); the key is then password-level.
+    case deviceEnrol = "device.enrol"
 }
 
 /// Face ID / face unlock or a fingerprint sensor: what releases the device key.

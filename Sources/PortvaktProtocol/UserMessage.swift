@@ -157,8 +157,8 @@ public enum UserMessage: String, Sendable, CaseIterable, Codable {
                 "Unlocking did not work. Try again, or use BankID or Vipps.")
         case .recentLoginRequired:
             language.pick(
-                "Logg inn med BankID eller Vipps på nytt før du slår på biometrisk innlogging.",
-                "Log in with BankID or Vipps again before you enable biometric login.")
+                "Logg inn på nytt, eller bekreft med passordet ditt, før du slår på biometrisk innlogging.",
+                "Log in again, or confirm with your password, before you turn on biometric login.")
         case .freshLoginRequired:
             language.pick(
                 "Bekreft at det er deg: logg inn med BankID eller Vipps på nytt, og prøv igjen innen fem minutter.",

@@ -24,7 +24,7 @@ final class InMemoryAdministration: MemberAdministrationStore, MailOutboxStore, 
     func put(_ message: OutboxMessage) { lock.withLock { messages[message.id] = message } }
     /// An active phone of `userID` (decoded: the store's rows have no public initialiser).
     func addDevice(_ id: String, of userID: String) throws {
-        let row = #"{"id":"\#(id)","userId":"\#(userID)","name":"Phone","platform":"ios","biometricKind":"face","publicKeyJwk":"{}","keyThumbprint":"\#(id)","createdAt":0}"#
+        let row = #"{"id":"\#(id)","userId":"\#(userID)","name":"Phone","platform":"ios","biometricKind":"face","publicKeyJwk":"{}","keyThumbprint":"\#(id)","createdAt":0,"assurance":"eid"}"#
         let device = try JSONDecoder().decode(Device.self, from: Data(row.utf8))
         lock.withLock { devices[userID, default: []].append(device) }
     }

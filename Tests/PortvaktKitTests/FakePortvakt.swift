@@ -129,8 +129,9 @@ final class FakePortvakt: Sendable {
     }
 
     /// An access token (a JWT this client reads, never verifies) naming `user`.
-    static func accessToken(for user: String) -> String {
-        "e30.\(Data(#"{"sub":"\#(user)","exp":9999999999}"#.utf8).base64URLEncoded()).c2ln"
+    /// A token of a BankID login at the fake clock's start (``FakeClock/start``), unless told otherwise.
+    static func accessToken(for user: String, acr: String = "urn:bankid:bid;LOA=4", authTime: Int = 1_800_000_000) -> String {
+        "e30.\(Data(#"{"sub":"\#(user)","exp":9999999999,"acr":"\#(acr)","auth_time":\#(authTime)}"#.utf8).base64URLEncoded()).c2ln"
     }
 
     static func reply(to request: URLRequest) -> (Reply, Hook?) {
@@ -177,9 +178,9 @@ extension FakePortvakt.Reply {
         BankIDOrderState(status: "failed", hintCode: "userCancel", messageId: nil, message: nil, error: "access_denied", code: nil, expiresIn: nil)
     )
 
-    static func tokens(for user: String, refresh: String) -> FakePortvakt.Reply {
+    static func tokens(for user: String, refresh: String, acr: String = "urn:bankid:bid;LOA=4", authTime: Int = 1_800_000_000) -> FakePortvakt.Reply {
         .ok(TokenResponse(
-            accessToken: FakePortvakt.accessToken(for: user), tokenType: "Bearer", expiresIn: 600, refreshToken: refresh, idToken: nil, scope: "openid"
+            accessToken: FakePortvakt.accessToken(for: user, acr: acr, authTime: authTime), tokenType: "Bearer", expiresIn: 600, refreshToken: refresh, idToken: nil, scope: "openid"
         ))
     }
 

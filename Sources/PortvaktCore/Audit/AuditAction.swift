@@ -23,6 +23,7 @@ public enum AuditAction: String, Sendable, CaseIterable {
 
     // Devices and biometric unlock.
     case deviceRegistered = "device.registered"
+    case deviceRaised = "device.raised"
     case deviceRevoked = "device.revoked"
     case deviceUnlock = "device.unlock"
     case deviceStepUp = "device.step_up"

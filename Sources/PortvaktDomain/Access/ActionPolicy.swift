@@ -28,9 +28,14 @@ public struct ActionPolicy: Sendable, Equatable {
         // suspending a membership, which can end every way in of a member (issue 45 item 5).
         case .personnummerReveal, .conflictResolve, .accountsMerge, .devicesRemoveAll, .membershipSuspend:
             ActionPolicy(roles: [.orgAdmin], stepUps: [.freshElectronicID, .freshPasskey], freshness: administratorFreshness)
-        // A passkey is added only after BankID or Vipps, so it never carries more than they did.
-        case .deviceEnrol, .passkeyRegister:
+        // A passkey is added only after BankID or Vipps, so it never carries more than they did;
+        // so is raising a device key to their level.
+        case .passkeyRegister, .deviceRaise:
             ActionPolicy(roles: [], stepUps: [.freshElectronicID], freshness: administratorFreshness)
+        // A device key carries the level of what enrolled it (DeviceRegistry): BankID or Vipps,
+        // or the password, just logged in with or entered again (issue 61 items 12 and 13).
+        case .deviceEnrol:
+            ActionPolicy(roles: [], stepUps: [.freshElectronicID, .freshPasswordLogin, .freshPassword], freshness: administratorFreshness)
         // S11.3: the password, entered again, when biometrics fail or the phone has none.
         case .contactsRead, .expensesSubmit:
             ActionPolicy(roles: [], stepUps: [.deviceKey, .freshPassword], freshness: administratorFreshness)
@@ -50,6 +55,8 @@ public struct ActionPolicy: Sendable, Equatable {
                 Authentication.isFreshElectronicIDLogin(session, maxAge: freshness, at: now) && (!highAssurance || Authentication.isHighAssurance(session))
             case .freshPasskey:
                 !highAssurance && Authentication.isFreshPasskeyLogin(session, maxAge: freshness, at: now)
+            case .freshPasswordLogin:
+                !highAssurance && Authentication.isFreshPasswordLogin(session, maxAge: freshness, at: now)
             case .deviceKey, .freshPassword:
                 stepUp == StepUpGrant(action: action, kind: kind)
             }

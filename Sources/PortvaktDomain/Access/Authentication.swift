@@ -5,6 +5,11 @@ import PortvaktModels
 public enum Authentication {
     /// A session unlocked with a device key (biometrics on a trusted phone).
     public static let deviceACR = "urn:portvakt:acr:device-biometric"
+    /// A session unlocked with a device key enrolled after a password login: it carries no more
+    /// than the password did (issue 61 item 12).
+    public static let devicePasswordACR = "urn:portvakt:acr:device-biometric-password"
+    /// A login with email and password.
+    public static let passwordACR = "urn:portvakt:password"
     /// An access token elevated by a device-key step-up.
     public static let stepUpACR = "urn:portvakt:acr:biometric-step-up"
     /// An access token elevated by the account's password, entered again.
@@ -38,8 +43,14 @@ public enum Authentication {
     public static func isFreshElectronicIDLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
         let amr = Set(session.amr.split(separator: " ").map(String.init))
         let electronicID = session.deviceId == nil && amr.isDisjoint(with: ["pwd", "hwk", "swk"])
-            && ![deviceACR, passkeyACR, passkeyUntrustedACR].contains(session.acr)
+            && ![deviceACR, devicePasswordACR, passkeyACR, passkeyUntrustedACR].contains(session.acr)
         return electronicID && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
+    }
+
+    /// Whether the session was opened by a login with the account's password within `maxAge`.
+    public static func isFreshPasswordLogin(_ session: Session, maxAge: TimeInterval, at now: Date) -> Bool {
+        session.deviceId == nil && session.acr == passwordACR && session.amr.split(separator: " ").contains("pwd")
+            && now.timeIntervalSince(Date(millisecondsSince1970: session.authTime)) <= maxAge
     }
 
     /// Whether the session was opened by a sign-in with a device-bound passkey within `maxAge`

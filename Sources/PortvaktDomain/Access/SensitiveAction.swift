@@ -16,6 +16,8 @@ public enum SensitiveAction: String, Sendable, CaseIterable {
     case expensesSubmit = "expenses.submit"
     /// A member adds a device key for biometric unlock.
     case deviceEnrol = "device.enrol"
+    /// A member's password-level device key is raised to BankID or Vipps (issue 61 item 12).
+    case deviceRaise = "device.raise"
     /// A member adds a passkey for signing in on the web (S18.1).
     case passkeyRegister = "passkey.register"
     /// An administrator removes every phone of a member (a lost phone): the phones stop unlocking
@@ -31,6 +33,7 @@ public enum SensitiveAction: String, Sendable, CaseIterable {
         case .contactsRead: self = .contactsRead
         case .expensesSubmit: self = .expensesSubmit
         case .personnummerRead: self = .personnummerReveal
+        case .deviceEnrol: self = .deviceEnrol
         }
     }
 }
@@ -44,6 +47,9 @@ public enum StepUpKind: String, Sendable, CaseIterable {
     case freshPassword = "fresh_password"
     /// A BankID or Vipps login within the policy's freshness.
     case freshElectronicID = "fresh_eid"
+    /// A login with the account's password within the policy's freshness: only where what the
+    /// action gives carries no more than the password (a password-level device key).
+    case freshPasswordLogin = "fresh_password_login"
     /// A sign-in with a device-bound passkey (not backup eligible, `amr` `hwk`) and user
     /// verification within the policy's freshness (S18.3); never where an organisation asks for
     /// BankID's high level. A passkey that may be synced can be shared through a password manager,

@@ -13,7 +13,8 @@ public protocol DeviceUnlockStore: Sendable {
 
 /// The unlock grant at `/oauth/token`: a device assertion for a challenge with purpose `unlock`
 /// becomes a new session with `amr` `hwk` and `face` or `fpt` (RFC 8176), ending no later
-/// than the device trust.
+/// than the device trust, and of the key's level: a key a password enrolled opens a session
+/// with `acr` ``Authentication/devicePasswordACR``.
 public struct DeviceUnlock: Sendable {
     let store: any DeviceUnlockStore
     let assertions: DeviceAssertionVerifier
@@ -40,7 +41,7 @@ public struct DeviceUnlock: Sendable {
         guard verifier.claimsProblem(signed, purpose: .unlock) == nil,
               let user = signed.user, user.disabledAt == nil,
               let biometric = BiometricKind(rawValue: signed.device.biometricKind),
-              let trustedUntil = DeviceTrust(lifetimes: lifetimes).trustedUntil(user), trustedUntil > signed.now
+              let trustedUntil = DeviceTrust(lifetimes: lifetimes).trustedUntil(user, assurance: assurance(of: signed.device)), trustedUntil > signed.now
         else {
             // Refused before the challenge is taken: the verifier takes it and names the problem
             // (a problem with the challenge first, as for every assertion); the device trust is
@@ -52,7 +53,8 @@ public struct DeviceUnlock: Sendable {
         }
         let refreshToken = randomToken()
         let session = Session.starting(
-            userID: user.id, clientID: clientID, deviceID: signed.device.id, amr: ["hwk", biometric.amr], acr: TokenIssuer.deviceACR,
+            userID: user.id, clientID: clientID, deviceID: signed.device.id, amr: ["hwk", biometric.amr],
+            acr: assurance(of: signed.device) == .password ? Authentication.devicePasswordACR : Authentication.deviceACR,
             authTime: signed.now, idleLifetime: lifetimes.idle,
             absoluteLifetime: min(lifetimes.absolute, trustedUntil.timeIntervalSince(signed.now)), dpopJKT: proof?.key, now: signed.now
         )
@@ -82,6 +84,12 @@ public struct DeviceUnlock: Sendable {
         case .replayedProof:
             throw GrantRefusal.proofReplayed
         }
+    }
+
+    /// What the key stands for; a value this release does not know counts as the password's,
+    /// the lower one.
+    private func assurance(of device: Device) -> DeviceAssurance {
+        DeviceAssurance(rawValue: device.assurance) ?? .password
     }
 
     /// Records the proof's `jti` on its own, for a refused unlock (a granted one records it in its transaction).

@@ -8,8 +8,8 @@ import PortvaktProtocol
 public protocol LoginCompletionStore: Sendable {
     func takeLoginFlow(stateHash: Data, now: Date) async throws -> LoginFlow?
     func recordLogin(
-        session: Session?, code: AuthorizationCode?, browser: BrowserLogin?, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent,
-        bankIDOrderID: String?, now: Date
+        session: Session?, code: AuthorizationCode?, browser: BrowserLogin?, eidLogin: Bool, passwordLogin: Bool, memberSync: MemberSyncWrites,
+        audit: AuditEvent, bankIDOrderID: String?, now: Date
     ) async throws
     func memberships(userID: String) async throws -> [Membership]
     func organisationRoles(userID: String) async throws -> [OrganisationRoles]
@@ -181,7 +181,8 @@ public struct LoginCompletion: Sendable {
             memberSync = try await planner.plan(for: user, provided: personnummer, source: method.source, now: now)
         }
         try await store.recordLogin(
-            session: nil, code: nil, browser: signIn, eidLogin: [.bankid, .vipps].contains(method.provider), memberSync: memberSync,
+            session: nil, code: nil, browser: signIn, eidLogin: [.bankid, .vipps].contains(method.provider),
+            passwordLogin: method.provider == .password, memberSync: memberSync,
             audit: AuditEvent(
                 occurredAt: now, action: .loginSucceeded, outcome: "success", actorUserID: UUID(uuidString: user.id),
                 subjectType: "browser_session", subjectID: signIn.session.id, source: method.source, details: [:]
@@ -242,7 +243,8 @@ public struct LoginCompletion: Sendable {
                 nonce: request.nonce, createdAt: now, expiresAt: now.addingTimeInterval(lifetimes.authorizationCode),
                 dpopJKT: request.dpopJKT
             ),
-            browser: browser, eidLogin: restingOn == nil && [.bankid, .vipps].contains(method.provider), memberSync: memberSync,
+            browser: browser, eidLogin: restingOn == nil && [.bankid, .vipps].contains(method.provider),
+            passwordLogin: restingOn == nil && method.provider == .password, memberSync: memberSync,
             audit: AuditEvent(
                 occurredAt: now, action: .loginSucceeded, outcome: "success", actorUserID: UUID(uuidString: user.id),
                 subjectType: "session", subjectID: session.id, source: restingOn == nil ? method.source : "single-sign-on",

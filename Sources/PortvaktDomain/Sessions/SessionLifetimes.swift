@@ -19,8 +19,6 @@ public struct SessionLifetimes: Sendable {
     public var stepUp: TimeInterval = 120
     /// A device signs a challenge within this.
     public var deviceChallenge: TimeInterval = 60
-    /// A device key is registered only this soon after a BankID, Vipps or password login.
-    public var deviceRegistration: TimeInterval = 300
     /// A browser's single sign-on at Portvakt ends unused this long (`PORTVAKT_SSO_IDLE_SECONDS`)…
     public var browserIdle: TimeInterval = 2 * 3600
     /// …and this long after its login whatever happens (`PORTVAKT_SSO_ABSOLUTE_SECONDS`).

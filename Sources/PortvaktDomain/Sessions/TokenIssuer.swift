@@ -66,7 +66,11 @@ public struct TokenIssuer: Sendable {
         }
         // The device trust as DeviceTrust decides it (from the user's last BankID or Vipps login,
         // on any client), when the user is at hand: logins and unlocks; a refresh says nothing.
-        let trustedUntil = known.flatMap(DeviceTrust(lifetimes: lifetimes).trustedUntil)
+        // A password login, or a password-level key's unlock, answers for a key of that level,
+        // which the login would enrol (a phone with an eID-level key learns its end at its unlock).
+        let level: DeviceAssurance = session.acr == Authentication.devicePasswordACR || session.acr == Authentication.passwordACR
+            ? .password : .electronicID
+        let trustedUntil = known.flatMap { DeviceTrust(lifetimes: lifetimes).trustedUntil($0, assurance: level) }
         return TokenResponse(
             accessToken: accessToken, tokenType: session.tokenType, expiresIn: lifetime, refreshToken: refreshToken, idToken: idToken, scope: scope,
             sessionExpiresIn: max(0, Int((Double(session.absoluteExpiresAt) / 1000 - now.timeIntervalSince1970).rounded(.down))),

@@ -8,10 +8,15 @@ import SwiftUI
 public struct AuthScreenView: View {
     public let model: ScreenModel
     public let send: (AuthEvent) -> Void
+    /// The password typed where the model shows a field (``ScreenModel/passwordField``), for
+    /// ``PortvaktModel/confirmEnrolment(password:)``.
+    public let submitPassword: (String) -> Void
+    @State private var password = ""
 
-    public init(model: ScreenModel, send: @escaping (AuthEvent) -> Void) {
+    public init(model: ScreenModel, send: @escaping (AuthEvent) -> Void, submitPassword: @escaping (String) -> Void = { _ in }) {
         self.model = model
         self.send = send
+        self.submitPassword = submitPassword
     }
 
     public var body: some View {
@@ -36,11 +41,20 @@ public struct AuthScreenView: View {
                     .accessibilityAddTraits(.isImage)
                     .accessibilityLabel(model.qrCodeLabel ?? "")
             }
+            if let label = model.passwordField {
+                SecureField(label, text: $password)
+                    .textContentType(.password)
+                    .submitLabel(.done)
+                    .onSubmit { submitTypedPassword() }
+                    .accessibilityLabel(label)
+                    .padding(8)
+                    .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
+            }
             if model.showsSpinner {
                 ProgressView().accessibilityLabel(model.title)
             }
             ForEach(model.actions) { action in
-                Button(action.label) { send(action.event) }
+                Button(action.label) { action.event == .enrolmentPasswordSubmitted ? submitTypedPassword() : send(action.event) }
                     .buttonStyle(.borderedProminent)
                     .tint(action.isProminent ? .accentColor : .secondary)
                     .accessibilityHint(action.accessibilityHint)
@@ -49,6 +63,13 @@ public struct AuthScreenView: View {
         }
         .padding()
         .accessibilityElement(children: .contain)
+    }
+
+    /// The field empties once sent: the password is not kept on screen.
+    private func submitTypedPassword() {
+        guard !password.isEmpty else { return }
+        submitPassword(password)
+        password = ""
     }
 }
 

@@ -23,6 +23,7 @@ extension AuthContext {
         context.sessionEndsAt = await date(.sessionEndsAt)
         context.deviceTrustEndsAt = await date(.deviceTrustEndsAt)
         context.lastMethod = await string(.lastLoginMethod).flatMap(LoginMethod.init(rawValue:))
+        context.deviceKeyIsPasswordLevel = await string(.deviceAssurance) == DeviceAssurance.password.rawValue
         context.launchedAt = now
         return context
     }

@@ -35,13 +35,13 @@ extension AuthMachine {
             return [.stopPollingBankIDOrder, .clearBankIDSessionRef, .exchangeCode]
         case .orderFailed(let message):
             guard case .bankIDOrder = screen else { return [] }
-            screen = .methodSelection(message)
+            loginAbandoned(message)
             return [.stopPollingBankIDOrder, .clearBankIDSessionRef]
         case .tick(let now):
             guard case .bankIDOrder(let progress) = screen, let started = progress.startedAt,
                   now.timeIntervalSince(started) >= Self.bankIDOrderLimit
             else { return [] }
-            screen = .methodSelection(.bankIDExpired)
+            loginAbandoned(.bankIDExpired)
             return [.stopPollingBankIDOrder, .cancelBankIDOrder, .clearBankIDSessionRef]
         default:
             return []

@@ -25,6 +25,18 @@ extension AuthMachine {
                 screen = .home(takePendingNotice() ?? kind.enabledMessage)
             }
             return []
+        case .enrolmentNeedsConfirmation:
+            guard case .enrolling = screen else { return [] }
+            screen = .enrolmentConfirmation(passwordFirst: context.lastMethod == .password, message: nil)
+            return []
+        case .enrolmentConfirmationRefused(let message):
+            guard case .enrolling = screen else { return [] }
+            screen = .enrolmentConfirmation(passwordFirst: true, message: message)
+            return []
+        case .enrolmentPasswordSubmitted:
+            guard case .enrolmentConfirmation = screen, case .available = context.biometry else { return [] }
+            screen = .enrolling
+            return [.enrolDeviceKey]
         case .enrolmentRefused(let message):
             guard case .enrolling = screen else { return [] }
             context.pendingNotice = nil

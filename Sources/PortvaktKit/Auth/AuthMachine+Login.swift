@@ -8,6 +8,7 @@ extension AuthMachine {
         case .methodChosen(let method):
             // What "Try again" repeats; stored for the next launch only once it worked (S16.3).
             context.attemptedMethod = method
+            if case .enrolmentConfirmation = screen { context.enrolsAfterLogin = true }
             switch method {
             case .bankIDOrder:
                 screen = .bankIDOrder(BankIDOrderProgress())
@@ -27,18 +28,18 @@ extension AuthMachine {
             return [.exchangeCode]
         case .browserCancelled:
             guard case .browser(let method) = screen else { return [] }
-            screen = .methodSelection(method.cancelledMessage)
+            loginAbandoned(method.cancelledMessage)
             return [.clearVerifier]
         case .browserFailed(let message):
             switch screen {
             case .browser, .methodSelection: break
             default: return []
             }
-            screen = .methodSelection(message)
+            loginAbandoned(message)
             return [.clearVerifier]
         case .loginFailed(let message):
             guard screen == .completingLogin else { return [] }
-            screen = .methodSelection(message)
+            loginAbandoned(message)
             return [.clearVerifier]
         case .loginCompleted:
             context.hasSession = true
@@ -47,8 +48,19 @@ extension AuthMachine {
                 context.lastMethod = method
                 remembered = [.storeLastMethod(method)]
             }
+            // A BankID or Vipps login raises a key the password enrolled (issue 61 item 12).
+            let raise: [AuthEffect] = context.deviceKeyEnrolled && context.deviceKeyIsPasswordLevel
+                && [.bankID, .vipps, .bankIDOrder].contains(context.attemptedMethod) ? [.raiseDeviceKey] : []
+            // Confirmed by this login, the enrolment asked for in the settings goes on (S7.3).
+            if context.enrolsAfterLogin {
+                context.enrolsAfterLogin = false
+                if !context.deviceKeyEnrolled, case .available = context.biometry {
+                    screen = .enrolling
+                    return resetBiometricFailures() + remembered + raise + [.enrolDeviceKey]
+                }
+            }
             // The notices are asked for before the queue is sent, so they arrive while the offer is up.
-            return resetBiometricFailures() + remembered + [.fetchNotices] + offerEnrolment()
+            return resetBiometricFailures() + remembered + raise + [.fetchNotices] + offerEnrolment()
         default:
             return []
         }

@@ -23,7 +23,7 @@ public struct AuthMachine: Sendable, Hashable {
     /// show, and requests and step-ups may use the session.
     public var isUnlocked: Bool {
         switch screen {
-        case .home, .enrolmentOffer, .enrolling: true
+        case .home, .enrolmentOffer, .enrolling, .enrolmentConfirmation: true
         default: false
         }
     }
@@ -32,7 +32,10 @@ public struct AuthMachine: Sendable, Hashable {
     public mutating func handle(_ event: AuthEvent) -> [AuthEffect] {
         let effects = route(event)
         // A question asked in the settings does not outlive the session, nor a lock, it was asked in.
-        if !context.hasSession || awaitsBiometricCheck { context.confirmingBiometricsOff = false }
+        if !context.hasSession || awaitsBiometricCheck {
+            context.confirmingBiometricsOff = false
+            context.enrolsAfterLogin = false
+        }
         return effects
     }
 
@@ -57,7 +60,8 @@ public struct AuthMachine: Sendable, Hashable {
             return handleBankIDOrder(event)
         case .cancelTapped:
             return cancel()
-        case .enrolmentAccepted, .enrolmentDeclined, .enrolmentFinished, .enrolmentRefused:
+        case .enrolmentAccepted, .enrolmentDeclined, .enrolmentFinished, .enrolmentRefused, .enrolmentNeedsConfirmation, .enrolmentPasswordSubmitted,
+             .enrolmentConfirmationRefused:
             return handleEnrolment(event)
         case .retryUnlock, .unlockSucceeded, .unlockFailed, .unlockRefused, .deviceNotRegistered, .useOtherMethod, .stepUpKeyInvalidated:
             return handleUnlock(event)
@@ -177,16 +181,30 @@ public struct AuthMachine: Sendable, Hashable {
     mutating func cancel() -> [AuthEffect] {
         switch screen {
         case .bankIDOrder:
-            screen = .methodSelection(nil)
+            loginAbandoned(nil)
             return [.stopPollingBankIDOrder, .cancelBankIDOrder, .clearBankIDSessionRef]
         case .browser(let method):
-            screen = .methodSelection(method.cancelledMessage)
+            loginAbandoned(method.cancelledMessage)
             return [.clearVerifier]
+        case .enrolmentConfirmation:
+            screen = .home(nil)
+            return []
         case .unlocking:
             screen = .unlock(nil)
             return []
         default:
             return []
+        }
+    }
+
+    /// A login that did not complete: the method selection, or home again for a member who was
+    /// confirming the enrolment of biometrics and is still signed in.
+    mutating func loginAbandoned(_ message: UserMessage?) {
+        if context.enrolsAfterLogin, context.hasSession {
+            context.enrolsAfterLogin = false
+            screen = .home(message)
+        } else {
+            screen = .methodSelection(message)
         }
     }
 

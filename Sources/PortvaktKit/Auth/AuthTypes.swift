@@ -105,6 +105,12 @@ public struct AuthContext: Sendable, Hashable {
     /// The ways in the server offers (its discovery's `portvakt_login_methods`): the method
     /// selection shows only these. Every method until the server has said.
     public var offeredMethods = Set(LoginMethod.allCases)
+    /// The device key was enrolled after a password login (``DeviceAssurance/password``): a
+    /// BankID or Vipps login raises it to their level.
+    public var deviceKeyIsPasswordLevel = false
+    /// A login chosen at ``AuthScreen/enrolmentConfirmation(passwordFirst:message:)`` enrols the key once
+    /// it completes, and returns home (not to the method selection) when it does not.
+    public var enrolsAfterLogin = false
 
     public static let defaultLockAfter: TimeInterval = 5 * 60
 
@@ -132,6 +138,11 @@ public enum AuthScreen: Sendable, Hashable {
     /// set up in the OS, so the offer points to the device settings.
     case enrolmentOffer(BiometricKind?)
     case enrolling
+    /// Turning biometrics on after the login's few minutes (S7.3): the server wants the password
+    /// again (a password-level key) or a new BankID or Vipps login, asked before any prompt.
+    /// `passwordFirst`: the session began with the password; `message`: why the last try did not
+    /// do (a wrong password).
+    case enrolmentConfirmation(passwordFirst: Bool, message: UserMessage?)
     /// The unlock screen (the prompt runs while `unlocking`).
     case unlock(UserMessage?)
     case unlocking
@@ -194,6 +205,12 @@ public enum AuthEvent: Sendable, Hashable {
     case enrolmentFinished(BiometricFailure?)
     /// The server refused the new device key (`recent_login_required`, `device_limit_reached`).
     case enrolmentRefused(UserMessage)
+    /// The login is too old to enrol without confirming it (found before the biometric prompt).
+    case enrolmentNeedsConfirmation
+    /// The password was typed at the confirmation (the driver holds it, ``AuthDriver/confirmEnrolment(password:)``).
+    case enrolmentPasswordSubmitted
+    /// The server did not take the password (wrong, none set, too many tries): asked again.
+    case enrolmentConfirmationRefused(UserMessage)
     /// The unlock attempt: the key signed and the server opened a session (or, offline, the
     /// cached session was unlocked), or it failed.
     case unlockSucceeded(offline: Bool)
@@ -258,6 +275,8 @@ public enum AuthEffect: Sendable, Hashable {
     case refreshSilently
     /// Create a biometric-protected key (prompt), register it with the server.
     case enrolDeviceKey
+    /// Raise the password-level device key after this BankID or Vipps login.
+    case raiseDeviceKey
     case deleteDeviceKey
     /// Delete tokens and the stored session.
     case clearSession

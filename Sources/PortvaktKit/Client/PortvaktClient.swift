@@ -195,17 +195,6 @@ public struct PortvaktClient: Sendable, TokenRefresher {
         _ = try await perform("POST", "oauth/revoke", form: [("client_id", configuration.clientID), ("token", refreshToken)], timeout: timeout)
     }
 
-    /// Registers a device key; returns the device id.
-    public func registerDevice(_ key: DevicePublicKey, name: String, platform: String, biometry: BiometricKind, accessToken: String) async throws -> String {
-        let body = DeviceRegistration(name: name, platform: platform, biometricKind: biometry.rawValue, publicKey: key.jwk)
-        return try await send("POST", "v1/devices", body, accessToken: accessToken, as: DeviceInfo.self).id
-    }
-
-    /// Revokes a device key; the sessions it unlocked end too.
-    public func revokeDevice(_ id: String, accessToken: String) async throws {
-        _ = try await perform("DELETE", "v1/devices/\(PercentEncoding.encode(id))", body: nil, accessToken: accessToken)
-    }
-
     /// A JSON resource of the app's API (`v1/me`, `v1/activities`, …) as the server sent it.
     public func get(_ path: String, accessToken: String) async throws -> Data {
         try await perform("GET", path, body: nil, accessToken: accessToken)
@@ -295,7 +284,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// A JSON body to the API or the order endpoints, and its answer decoded as `type`.
-    private func send<Value: Decodable>(_ method: String, _ path: String, _ body: some Encodable, accessToken: String?, as type: Value.Type) async throws -> Value {
+    func send<Value: Decodable>(_ method: String, _ path: String, _ body: some Encodable, accessToken: String?, as type: Value.Type) async throws -> Value {
         try Self.decode(type, from: try await perform(method, path, body: try JSONEncoder().encode(body), accessToken: accessToken))
     }
 

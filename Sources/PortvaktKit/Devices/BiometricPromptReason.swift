@@ -16,6 +16,8 @@ public enum BiometricPromptReason {
             language.pick("Bekreft at det er deg for å sende inn utlegget", "Confirm it is you to submit the expense claim")
         case (.stepUp, .personnummerRead?):
             language.pick("Bekreft at det er deg for å se fødselsnummeret", "Confirm it is you to see the national identity number")
+        case (.stepUp, .deviceEnrol?):
+            enrolment(language)
         case (.stepUp, nil):
             language.pick("Bekreft at det er deg for å fortsette", "Confirm it is you to continue")
         case (.unlock, _):

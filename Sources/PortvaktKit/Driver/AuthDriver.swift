@@ -57,6 +57,8 @@ public actor AuthDriver {
     var orderStartedAt: Date?
     /// A callback is being resumed (``resume(from:)``): a second delivery waits its turn out.
     private var resuming = false
+    /// The password typed at the enrolment's confirmation, until the enrolment has used it.
+    var enrolmentPassword: String?
     /// The server said its authorization answers name the issuer (discovery, RFC 9207).
     private var answersNameIssuer = false
     /// Counts the person's fresh starts (a method chosen, a cancel, a logout): what an earlier
@@ -181,6 +183,8 @@ public actor AuthDriver {
             }
         case .enrolDeviceKey:
             return await enrol()
+        case .raiseDeviceKey:
+            await raiseDeviceKey()
         case .deleteDeviceKey:
             await s.deviceKey.delete()
             if let id = try? await s.storage.readString(.deviceID) {
@@ -188,6 +192,8 @@ public actor AuthDriver {
                 if let access = try? await s.tokens.accessToken() { try? await s.client.revokeDevice(id, accessToken: access) }
                 try? await s.storage.delete(.deviceID)
             }
+            try? await s.storage.delete(.deviceAssurance)
+            machine.context.deviceKeyIsPasswordLevel = false
         case .clearSession:
             await endSession()
             // S12.3: what was seen in the session goes with it.
@@ -332,24 +338,6 @@ public actor AuthDriver {
             return .loginFailed(error.message)
         } catch {
             return .loginFailed(.loginFailed)
-        }
-    }
-
-    private func enrol() async -> AuthEvent {
-        let s = services
-        guard case .available(let kind) = machine.context.biometry else { return .enrolmentFinished(.notAvailable) }
-        do {
-            let publicKey = try await s.deviceKey.create(prompt: .enrolment(s.language))
-            let access = try await s.tokens.accessToken()
-            let id = try await s.client.registerDevice(publicKey, name: s.deviceName, platform: s.platform, biometry: kind, accessToken: access)
-            try await s.storage.write(id, for: .deviceID)
-            return .enrolmentFinished(nil)
-        } catch let failure as BiometricFailure {
-            return .enrolmentFinished(failure)
-        } catch let error as PortvaktError {
-            return .enrolmentRefused(error.message)
-        } catch {
-            return .enrolmentRefused(.biometricUnlockFailed)
         }
     }
 }

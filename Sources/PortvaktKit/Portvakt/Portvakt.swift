@@ -92,6 +92,12 @@ public actor Portvakt {
         await driver.submit(event)
     }
 
+    /// The password typed at ``AuthScreen/enrolmentConfirmation(passwordFirst:message:)``: biometric
+    /// login is turned on with it, at the password's level.
+    public func confirmEnrolment(password: String) async {
+        await driver.confirmEnrolment(password: password)
+    }
+
     public func login(with method: LoginMethod) async {
         await driver.send(.methodChosen(method))
     }

@@ -47,6 +47,12 @@ public final class PortvaktModel {
         actions.yield(event)
     }
 
+    /// The password typed at the enrolment's confirmation (S7.3), for ``AuthScreenView``'s `submitPassword`.
+    public func confirmEnrolment(password: String) {
+        let portvakt = portvakt
+        Task { await portvakt.confirmEnrolment(password: password) }
+    }
+
     func update(_ machine: AuthMachine) {
         let next = ScreenModel(machine, language: portvakt.language)
         announcement = next.message != screen.message || next.title != screen.title ? next.accessibilityLabel : nil

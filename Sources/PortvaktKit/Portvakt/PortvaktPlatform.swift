@@ -96,7 +96,7 @@ public struct InstallMarker: Sendable {
 extension SecureStorageKey {
     /// Everything the SDK stores, for the fresh-install wipe.
     public static let all: [SecureStorageKey] = [
-        .refreshToken, .pkceVerifier, .bankIDSessionRef, .bankIDOrderStartedAt, .deviceID, .offlineQueue, .sessionUser, .biometricFailures, .sessionEndsAt,
+        .refreshToken, .pkceVerifier, .bankIDSessionRef, .bankIDOrderStartedAt, .deviceID, .deviceAssurance, .offlineQueue, .sessionUser, .biometricFailures, .sessionEndsAt,
         .deviceTrustEndsAt, .lastLoginMethod, .pkceState, .pkceMethod, .pendingRevocations, .deviceKeyHandle, .proofKey, .biometricEnrolment,
         OfflineCache.Item.profile.key, OfflineCache.Item.activities.key, SoftwareDeviceKey.storageKey,
     ]

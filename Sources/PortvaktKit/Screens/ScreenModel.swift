@@ -7,7 +7,7 @@ import QRCode
 /// decision about it is here, where Linux tests see it.
 public struct ScreenModel: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
-        case methodSelection, browser, bankIDWaiting, working, enrolmentOffer, unlock, biometricFallback, home
+        case methodSelection, browser, bankIDWaiting, working, enrolmentOffer, enrolmentConfirmation, unlock, biometricFallback, home
     }
 
     /// Something the user can do here; `event` is what to hand the machine.
@@ -38,6 +38,10 @@ public struct ScreenModel: Sendable, Hashable {
     public let qrCode: QRCode?
     /// What a screen reader says for the QR code.
     public let qrCodeLabel: String?
+    /// The label of a password field to show (the enrolment's confirmation), nil for none. The
+    /// typed password stays in the view, which hands it to ``Portvakt/confirmEnrolment(password:)``
+    /// for the action whose event is ``AuthEvent/enrolmentPasswordSubmitted``.
+    public let passwordField: String?
     public let actions: [Action]
 
     /// The screen for `machine`'s state, in `language`.
@@ -50,6 +54,7 @@ public struct ScreenModel: Sendable, Hashable {
         var spinner = false
         var message: UserMessage?
         var qrCode: QRCode?
+        var passwordField: String?
         var actions: [Action] = []
         func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: AuthEvent) {
             actions.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
@@ -126,6 +131,25 @@ public struct ScreenModel: Sendable, Hashable {
             title = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
             message = context.biometry == .offForThisApp ? .biometricsOffForThisApp : .biometricsNotSetUp
             action("continue", l.pick("Fortsett", "Continue"), l.pick("Går til startsiden", "Goes to the home screen"), prominent: true, .enrolmentDeclined)
+        case .enrolmentConfirmation(let passwordFirst, let due):
+            // S7.3, later than the login's few minutes: confirmed before any biometric prompt.
+            kind = .enrolmentConfirmation
+            title = l.pick("Bekreft at det er deg", "Confirm it is you")
+            message = due
+            banner = l.pick(
+                "Det er mer enn fem minutter siden du logget inn. Skriv passordet ditt, eller logg inn med BankID eller Vipps igjen, for å slå på biometrisk innlogging.",
+                "It is more than five minutes since you logged in. Type your password, or log in with BankID or Vipps again, to turn on biometric login.")
+            passwordField = l.pick("Passord", "Password")
+            let password = Action(
+                id: "submit-password", label: l.pick("Bekreft med passord", "Confirm with password"),
+                accessibilityHint: l.pick("Viser deretter Face ID eller fingeravtrykk", "Then shows Face ID or fingerprint"), isProminent: passwordFirst,
+                event: .enrolmentPasswordSubmitted
+            )
+            if passwordFirst { actions.append(password) }
+            loginMethods(prominent: !passwordFirst)
+            actions.removeAll { $0.event == .methodChosen(.password) }
+            if !passwordFirst { actions.append(password) }
+            action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Går til startsiden uten biometrisk innlogging", "Goes to the home screen without biometric login"), .cancelTapped)
         case .unlock(let due):
             kind = .unlock
             title = l.pick("Lås opp", "Unlock")
@@ -153,6 +177,7 @@ public struct ScreenModel: Sendable, Hashable {
         self.banner = banner
         showsSpinner = spinner
         self.qrCode = qrCode
+        self.passwordField = passwordField
         qrCodeLabel = qrCode.map { _ in
             l.pick("QR-kode for BankID. Skann den med BankID-appen på en annen enhet.", "QR code for BankID. Scan it with the BankID app on another device.")
         }

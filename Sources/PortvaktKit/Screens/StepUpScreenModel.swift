@@ -26,6 +26,7 @@ public struct StepUpScreenModel: Sendable, Hashable {
         case .contactsRead: l.pick("Kontaktopplysninger", "Contact details")
         case .expensesSubmit: l.pick("Send utleggsrefusjon", "Submit expense claim")
         case .personnummerRead: l.pick("Fødselsnummer", "National identity number")
+        case .deviceEnrol: l.pick("Slå på biometrisk innlogging", "Enable biometric login")
         }
         var actions: [Action] = []
         func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: StepUpGate.Event) {

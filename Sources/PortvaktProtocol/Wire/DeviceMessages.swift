@@ -18,6 +18,16 @@ public struct DeviceRegistration: Codable, Sendable, Hashable {
     }
 }
 
+/// What a device key stands for: the login that enrolled it, or raised it since. Its unlocks
+/// open a session of that level (`acr`), and a password-level key's trust is renewed by any
+/// login, an eID-level key's by BankID or Vipps only.
+public enum DeviceAssurance: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Enrolled (or raised) right after a BankID or Vipps login.
+    case electronicID = "eid"
+    /// Enrolled after the account's password: never more than the password.
+    case password
+}
+
 /// A registered device as `GET /v1/devices` lists it.
 public struct DeviceInfo: Codable, Sendable, Hashable {
     public let id: String
@@ -29,8 +39,14 @@ public struct DeviceInfo: Codable, Sendable, Hashable {
     public let lastUsedAt: String?
     /// Whether the calling session was unlocked by this device.
     public let current: Bool
+    /// What the login that enrolled the key proved (``DeviceAssurance``); absent from a server
+    /// before 1.1, whose keys were all enrolled after BankID or Vipps.
+    public let assurance: DeviceAssurance?
 
-    public init(id: String, name: String, platform: String, biometricKind: String, createdAt: String, lastUsedAt: String?, current: Bool) {
+    public init(
+        id: String, name: String, platform: String, biometricKind: String, createdAt: String, lastUsedAt: String?, current: Bool,
+        assurance: DeviceAssurance?
+    ) {
         self.id = id
         self.name = name
         self.platform = platform
@@ -38,10 +54,11 @@ public struct DeviceInfo: Codable, Sendable, Hashable {
         self.createdAt = createdAt
         self.lastUsedAt = lastUsedAt
         self.current = current
+        self.assurance = assurance
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, platform, biometricKind = "biometric_kind", createdAt = "created_at", lastUsedAt = "last_used_at", current
+        case id, name, platform, biometricKind = "biometric_kind", createdAt = "created_at", lastUsedAt = "last_used_at", current, assurance
     }
 }
 

@@ -31,10 +31,12 @@ struct RoutePolicyMiddleware: AuthenticatorMiddleware {
         }
     }
 
-    /// The token's caller. For an action a device-key step-up opens, a token with it (or the
-    /// action's other step-up): nothing reaches the handler without the policy's step-up.
+    /// The token's caller. For an action only a step-up opens, a token with it: nothing reaches
+    /// the handler without the policy's step-up. An action a fresh login also opens (a device
+    /// key's enrolment) takes the caller as the token has it, and its handler asks the policy.
     private func caller(_ request: Request, for policy: RoutePolicy) async throws -> APICaller {
-        guard let action = policy.action, !ActionPolicy.of(action).stepUps.isDisjoint(with: [.deviceKey, .freshPassword]) else {
+        guard let action = policy.action, !ActionPolicy.of(action).stepUps.isDisjoint(with: [.deviceKey, .freshPassword]),
+              ActionPolicy.of(action).stepUps.isDisjoint(with: [.freshElectronicID, .freshPasswordLogin, .freshPasskey]) else {
             return try await callers.caller(of: request, anyRelyingParty: policy.anyRelyingParty)
         }
         let caller: APICaller

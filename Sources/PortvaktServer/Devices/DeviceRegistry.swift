@@ -6,7 +6,8 @@ import PortvaktDomain
 import PortvaktModels
 import PortvaktStorage
 
-/// A member's device keys: registration (after a recent BankID or Vipps login, five at most),
+/// A member's device keys: registration (after a recent BankID, Vipps or password login, five at
+/// most, of that login's level), raising a password-level key after BankID or Vipps,
 /// the active list, revocation, and the single-use challenges their assertions answer.
 struct DeviceRegistry: Sendable {
     let store: PortvaktStore
@@ -31,19 +32,23 @@ struct DeviceRegistry: Sendable {
         try await audit(.deviceRevoked, device: id, user: caller.userID, now: now)
     }
 
-    /// Registers the caller's device key; the member is told by email.
+    /// Registers the caller's device key at the level of what let it (``DeviceTrust/enrolmentAssurance(of:at:)``);
+    /// the member is told by email.
     func register(_ body: DeviceRegistration, for caller: APICaller) async throws -> Device {
         let now = self.now()
         let trust = DeviceTrust(lifetimes: lifetimes)
-        guard trust.mayRegisterDevice(from: caller.session, at: now) else {
+        guard caller.satisfies(.deviceEnrol, at: now) else {
             throw OAuthFailure(
-                error: .loginRequired, description: "Register devices within a few minutes of a BankID or Vipps login, not from a password or a device unlock.",
+                error: .loginRequired,
+                description: "Register devices within a few minutes of a BankID, Vipps or password login, or confirm with the password (a step-up for device.enrol).",
                 message: .recentLoginRequired, status: .forbidden
             )
         }
-        guard let user = try await store.user(id: caller.userID), trust.isTrusted(user, at: now) else {
+        let assurance = DeviceTrust.enrolmentAssurance(of: caller.session, at: now)
+        guard let user = try await store.user(id: caller.userID), trust.isTrusted(user, assurance: assurance, at: now) else {
             throw OAuthFailure(
-                error: .loginRequired, description: "Biometric unlock needs a BankID or Vipps login first.", message: .recentLoginRequired, status: .forbidden
+                error: .loginRequired, description: "Biometric unlock needs a BankID, Vipps or password login first.", message: .recentLoginRequired,
+                status: .forbidden
             )
         }
         let key: DevicePublicKey
@@ -66,7 +71,7 @@ struct DeviceRegistry: Sendable {
         do {
             device = try await store.registerDevice(
                 userID: caller.userID, name: name, platform: body.platform, biometricKind: biometric.rawValue,
-                publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, limit: Self.limit, now: now
+                publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, assurance: assurance.rawValue, limit: Self.limit, now: now
             )
         } catch let error as StoreError where error.isDuplicate {
             throw OAuthFailure(error: .conflict, description: "This key is registered already.", status: .conflict)
@@ -75,8 +80,21 @@ struct DeviceRegistry: Sendable {
                 error: .deviceLimitReached, description: "At most \(Self.limit) devices; revoke one first.", message: .deviceLimitReached, status: .conflict
             )
         }
-        try await audit(.deviceRegistered, device: device.id, user: caller.userID, now: now, details: ["platform": device.platform, "biometric_kind": device.biometricKind])
+        try await audit(
+            .deviceRegistered, device: device.id, user: caller.userID, now: now,
+            details: ["platform": device.platform, "biometric_kind": device.biometricKind, "assurance": assurance.rawValue]
+        )
         await mailer.notify(.deviceAdded(deviceName: name), to: user.email, logger: logger)
+        return device
+    }
+
+    /// Raises the caller's password-level device to BankID's or Vipps's level, after their fresh
+    /// login (the route's policy, ``SensitiveAction/deviceRaise``); a device at that level already
+    /// stays as it is.
+    func raise(_ id: String, for caller: APICaller) async throws -> Device {
+        guard caller.satisfies(.deviceRaise, at: now()) else { throw OAuthFailure.freshLoginRequired }
+        guard let (device, raised) = try await store.raiseDevice(id: id, userID: caller.userID) else { throw Self.unknownDevice }
+        if raised { try await audit(.deviceRaised, device: device.id, user: caller.userID, now: now()) }
         return device
     }
 

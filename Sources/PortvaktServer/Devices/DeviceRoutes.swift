@@ -10,7 +10,10 @@ import PortvaktStorage
 /// The user's device keys and their challenges:
 ///
 /// - `POST /v1/devices` registers a P-256 public key (Bearer; a BankID, Vipps or password login
-///   in the last few minutes);
+///   in the last few minutes, or the password entered again: a step-up for `device.enrol`), of
+///   that login's level;
+/// - `POST /v1/devices/{id}/raise` raises a password-level key to BankID's or Vipps's level (Bearer;
+///   their login in the last few minutes);
 /// - `GET /v1/devices` lists the active ones, `DELETE /v1/devices/{id}` revokes one (and ends
 ///   the sessions it unlocked);
 /// - `POST /v1/devices/{id}/challenges` issues a single-use challenge: `unlock` needs nothing
@@ -24,6 +27,11 @@ struct DeviceRoutes {
             let caller = try context.caller()
             let device = try await devices.register(try await request.decodeJSON(DeviceRegistration.self), for: caller)
             return try APIResponse.json(DeviceInfo(device, current: nil), status: .created)
+        }
+        routes.post("/v1/devices/:id/raise", .member.taking(.deviceRaise), surface: .json) { _, context in
+            let caller = try context.caller()
+            let device = try await devices.raise(context.parameters.get("id") ?? "", for: caller)
+            return try APIResponse.json(DeviceInfo(device, current: caller.session.deviceId))
         }
         routes.get("/v1/devices", .member, surface: .json) { request, context in
             let caller = try context.caller()
@@ -50,7 +58,8 @@ extension DeviceInfo {
         self.init(
             id: device.id, name: device.name, platform: device.platform, biometricKind: device.biometricKind,
             createdAt: Date(millisecondsSince1970: device.createdAt).formatted(.iso8601),
-            lastUsedAt: device.lastUsedAt.map { Date(millisecondsSince1970: $0).formatted(.iso8601) }, current: current == device.id
+            lastUsedAt: device.lastUsedAt.map { Date(millisecondsSince1970: $0).formatted(.iso8601) }, current: current == device.id,
+            assurance: DeviceAssurance(rawValue: device.assurance)
         )
     }
 }

@@ -8,7 +8,8 @@ import PortvaktHTTP
 /// `POST /v1/step-up`: the user's access token and a device assertion for a `step-up` challenge
 /// → a short-lived access token that also allows the challenge's action (`contacts.read`,
 /// `expenses.submit`). `POST /v1/step-up/password`: the same for the account's password,
-/// entered again, where the action's policy accepts it (S11.3).
+/// entered again, where the action's policy accepts it (S11.3; `device.enrol`: a password-level
+/// device key after the login's few minutes).
 struct StepUpRoutes {
     let assertions: DeviceAssertionVerifier
     let devices: DeviceRegistry
@@ -32,7 +33,7 @@ struct StepUpRoutes {
             let caller = try context.caller()
             let body = try await request.decodeJSON(PasswordStepUpRequest.self)
             guard let action = StepUpAction(rawValue: body.action) else {
-                throw OAuthFailure.invalidRequest("action must be contacts.read or expenses.submit.")
+                throw OAuthFailure.invalidRequest("action must be contacts.read, expenses.submit or device.enrol.")
             }
             // What only BankID or Vipps may open, a password does not (ActionPolicy).
             guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.freshPassword) else { throw OAuthFailure.freshLoginRequired }

@@ -41,7 +41,7 @@ struct PasswordRoutes {
         guard let taken = try await flows.pendingLogin(handle: handle, take: true) else {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is finished", language: login.request.language)
         }
-        let method = LoginCompletion.Method(provider: .password, amr: ["pwd"], acr: "urn:portvakt:password")
+        let method = LoginCompletion.Method(provider: .password, amr: ["pwd"], acr: Authentication.passwordACR)
         return try await flows.finish(taken, user: user, method: method, completion: completion, request: request)
     }
 }

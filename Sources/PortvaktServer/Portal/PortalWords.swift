@@ -36,7 +36,7 @@ enum PortalWords {
 
     /// The security events a person sees of their own, in words.
     static let eventActions = [
-        "login.succeeded", "device.unlock", "device.registered", "device.revoked", "device.assertion_failed", "device.step_up", "user.password_step_up", "account.data_exported",
+        "login.succeeded", "device.unlock", "device.registered", "device.raised", "device.revoked", "device.assertion_failed", "device.step_up", "user.password_step_up", "account.data_exported",
         "passkey.registered", "passkey.removed", "passkey.refused", "membership.granted",
     ]
 
@@ -51,6 +51,7 @@ enum PortalWords {
             }
         case "device.unlock": language.pick("Låste opp appen med ansikt eller fingeravtrykk", "Unlocked the app with face or fingerprint")
         case "device.registered": language.pick("La til en telefon for biometrisk innlogging", "Added a phone for biometric sign-in")
+        case "device.raised": language.pick("Bekreftet en telefon med BankID eller Vipps", "Confirmed a phone with BankID or Vipps")
         case "device.revoked": language.pick("Fjernet en telefon", "Removed a phone")
         case "device.assertion_failed": language.pick("Mislykket opplåsing med telefonen", "Failed unlock with the phone")
         case "device.step_up": language.pick("Bekreftet med ansikt eller fingeravtrykk", "Confirmed with face or fingerprint")

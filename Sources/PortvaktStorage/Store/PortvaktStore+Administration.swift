@@ -203,13 +203,14 @@ extension PortvaktStore {
         }
     }
 
-    /// Sets the password of an account, ends every session it has, and queues the notice, in
-    /// one transaction.
+    /// Sets the password of an account, ends every session it has and the device keys the old
+    /// password enrolled, and queues the notice, in one transaction.
     /// - Returns: how many sessions ended.
     public func setPassword(userID: String, passwordHash: String, notice: MailOutboxMessage?, audit: AuditEvent, now: Date = Date()) async throws -> Int {
         let time = now.millisecondsSince1970
         return try await write { db in
             try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, userID).run()
+            try await Self.revokePasswordLevelDevices(userID: userID, at: time, in: db)
             // The browsers' sign-ins first, so none answers a client with a session this misses.
             try await Self.deleteBrowserSessions(userIDs: [userID], in: db)
             let ended = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "password_set")

@@ -9,12 +9,12 @@ extension PortvaktStore {
     ///   ``StoreError/constraint(_:)`` for an unknown biometric kind.
     public func registerDevice(
         userID: String, name: String, platform: String, biometricKind: String,
-        publicKeyJWK: String, keyThumbprint: String, limit: Int = .max, now: Date = Date()
+        publicKeyJWK: String, keyThumbprint: String, assurance: String = "eid", limit: Int = .max, now: Date = Date()
     ) async throws -> Device {
         let device = Device(
             id: newID(), userId: userID, name: name, platform: platform, biometricKind: biometricKind,
             publicKeyJwk: publicKeyJWK, keyThumbprint: keyThumbprint, createdAt: now.millisecondsSince1970,
-            lastUsedAt: nil, revokedAt: nil
+            lastUsedAt: nil, revokedAt: nil, assurance: assurance
         )
         try await write { db in
             // Lock the user's row first, so that concurrent registrations count one after another.
@@ -63,6 +63,32 @@ extension PortvaktStore {
             }
             return revoked
         }
+    }
+
+    /// Raises the user's active password-level device to BankID's or Vipps's level.
+    /// - Returns: the device as it is now; nil when the user has no such active device.
+    public func raiseDevice(id: String, userID: String) async throws -> (device: Device, raised: Bool)? {
+        try await write { db in
+            let raised = try await db.update("devices").set("assurance", to: "eid")
+                .where("id", .equal, id).where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
+                .where("assurance", .equal, "password")
+                .returning("id").first() != nil
+            let device = try await db.select().column("*").from("devices")
+                .where("id", .equal, id).where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
+                .first(as: Device.self)
+            return device.map { ($0, raised) }
+        }
+    }
+
+    /// Revokes the user's password-level devices and ends the sessions they unlocked: a new
+    /// password means the old one may be known to someone else, who may have enrolled a key with it.
+    static func revokePasswordLevelDevices(userID: String, at time: Int64, in db: any SQLDatabase) async throws {
+        let revoked = try await db.update("devices").set("revoked_at", to: time)
+            .where("user_id", .equal, userID).where("assurance", .equal, "password").where("revoked_at", .is, SQLLiteral.null)
+            .returning("id").all().map { try $0.decode(column: "id", as: String.self) }
+        guard !revoked.isEmpty else { return }
+        try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "device_revoked")
+            .where("device_id", .in, revoked).where("revoked_at", .is, SQLLiteral.null).run()
     }
 
     public func markDeviceUsed(id: String, now: Date = Date()) async throws {

@@ -77,6 +77,7 @@ extension PortvaktStore {
         if let existing = try await user(email: email) {
             try await write { db in
                 try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, existing.id).run()
+                try await Self.revokePasswordLevelDevices(userID: existing.id, at: now.millisecondsSince1970, in: db)
             }
             return try await user(id: existing.id) ?? existing
         }

@@ -87,7 +87,7 @@ extension PortvaktStore {
     /// has no passkey with that ID.
     ///
     /// The passkey's row is deleted (and so locked) before the sessions are read: a sign-in that
-    /// locked it first (``recordLogin(session:code:eidLogin:memberSync:audit:bankIDOrderID:now:)``)
+    /// locked it first (``recordLogin(session:code:browser:eidLogin:passwordLogin:memberSync:audit:bankIDOrderID:now:)``)
     /// has committed its session by then, so it ends too; one that comes after finds no passkey.
     public func deletePasskey(id: String, userID: String, audit: AuditEvent, now: Date) async throws -> PasskeyRemoval? {
         try await write { db in

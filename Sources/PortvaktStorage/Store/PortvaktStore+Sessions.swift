@@ -17,7 +17,7 @@ extension PortvaktStore {
     }
 
     /// A completed login in one transaction: the session, the app's single-use code, the browser's
-    /// single sign-on, the time of a BankID or Vipps login, what it did to the member records (with
+    /// single sign-on, the time of a BankID, Vipps or password login, what it did to the member records (with
     /// their outbox messages) and the audit event. Either all of it is stored or none.
     /// - Parameters:
     ///   - session: nil with `code` when the login only signs the browser in (a third party's
@@ -30,8 +30,8 @@ extension PortvaktStore {
     ///   (`passkeys`) when the passkey that opened the session was removed meanwhile;
     ///   (`browser_sessions`) when the sign-in a session rests on has ended.
     public func recordLogin(
-        session: Session?, code: AuthorizationCode?, browser: BrowserLogin? = nil, eidLogin: Bool, memberSync: MemberSyncWrites, audit: AuditEvent,
-        bankIDOrderID: String? = nil, now: Date = Date()
+        session: Session?, code: AuthorizationCode?, browser: BrowserLogin? = nil, eidLogin: Bool, passwordLogin: Bool = false,
+        memberSync: MemberSyncWrites, audit: AuditEvent, bankIDOrderID: String? = nil, now: Date = Date()
     ) async throws {
         let time = now.millisecondsSince1970
         try await write { db in
@@ -53,6 +53,9 @@ extension PortvaktStore {
             if let code { try await db.insert(into: "authorization_codes").row(code).run() }
             if eidLogin {
                 try await db.update("users").set("last_eid_login_at", to: time).where("id", .equal, userID).run()
+            }
+            if passwordLogin {
+                try await db.update("users").set("last_password_login_at", to: time).where("id", .equal, userID).run()
             }
             try await memberSync.apply(in: db, auditKeys: auditKeys, now: now)
             try await append(audit, in: db)

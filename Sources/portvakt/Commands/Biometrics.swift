@@ -13,6 +13,9 @@ struct Biometrics: AsyncParsableCommand {
     @Argument(help: "enable, disable, reenroll or status.")
     var change: Change = .status
 
+    @Flag(help: "enable, reenroll after the login's five minutes: confirm with your password (read from standard input when that is not a terminal); the key is then password-level. Without it, log in again with BankID or Vipps first.")
+    var password = false
+
     func run() async throws {
         let cli = try CLI(global)
         let context = await cli.context()
@@ -24,6 +27,18 @@ struct Biometrics: AsyncParsableCommand {
         case .reenroll:
             guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }
             await driver.send(.settingsReEnrol)
+        case .disable, .status:
+            break
+        }
+        // S7.3: past the login's few minutes the confirmation comes before any prompt; the
+        // password goes on at once when given, otherwise the screen's ways on are printed.
+        if case .enrolmentConfirmation = await driver.machine.screen, password || Terminal.isInteractive {
+            let typed = Terminal.secret(cli.language.pick("Passord:", "Password:"))
+            if !typed.isEmpty { await driver.confirmEnrolment(password: typed) }
+        }
+        switch change {
+        case .enable, .reenroll:
+            break
         case .disable:
             // The command is the confirmation (S7.2): asked for, then given.
             await driver.send(.settingsDisableRequested)
@@ -36,11 +51,19 @@ struct Biometrics: AsyncParsableCommand {
         let machine = await driver.machine
         let settings = BiometricSettingsModel(machine, language: cli.language)
         let message = notice(machine)
-        var text = [settings.status]
+        var status = settings.status
+        var actions = settings.actions.map(\.id)
+        if case .enrolmentConfirmation = machine.screen {
+            // What the confirmation offers, for a script to go on with.
+            let screen = ScreenModel(machine, language: cli.language)
+            status = screen.banner ?? screen.title
+            actions = screen.actions.map(\.id)
+        }
+        var text = [status]
         if let message, message != .faceIDEnabled, message != .fingerprintEnabled { text.insert(message.text(cli.language), at: 0) }
         cli.output.emit(
             BiometricsFields(
-                biometrics: settings.status, enabled: machine.context.deviceKeyEnrolled, actions: settings.actions.map(\.id),
+                biometrics: status, enabled: machine.context.deviceKeyEnrolled, actions: actions,
                 message: message?.text(cli.language), messageID: message?.id
             ),
             text: text
@@ -51,6 +74,7 @@ struct Biometrics: AsyncParsableCommand {
     private func notice(_ machine: AuthMachine) -> UserMessage? {
         switch machine.screen {
         case .home(let message): message
+        case .enrolmentConfirmation(_, let message): message ?? .recentLoginRequired
         case .enrolmentOffer(nil): machine.context.biometry == .offForThisApp ? .biometricsOffForThisApp : .biometricsNotSetUp
         default: nil
         }

@@ -27,6 +27,7 @@ struct StepUp: AsyncParsableCommand {
     var organisation: String?
 
     func validate() throws {
+        if action == .deviceEnrol { throw ValidationError("device.enrol is confirmed by `portvakt biometrics enable --password`") }
         if action == .expensesSubmit, amountOre == nil || description == nil {
             throw ValidationError("expenses.submit needs --amount-ore and --description")
         }
@@ -116,6 +117,8 @@ struct StepUp: AsyncParsableCommand {
             try await showContacts(cli, elevated: elevated)
         case .expensesSubmit:
             try await submitExpense(cli, elevated: elevated)
+        case .deviceEnrol:
+            break
         }
     }
 

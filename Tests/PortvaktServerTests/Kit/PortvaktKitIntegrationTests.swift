@@ -85,7 +85,7 @@ struct PortvaktKitIntegrationTests {
             // S4.2: enrol a device key (the registration needs the fresh login).
             let key = SoftwareDeviceKey()
             let publicKey = try await key.create(prompt: .enrolment(.en))
-            let deviceID = try await client.registerDevice(publicKey, name: "Linux test", platform: "linux", biometry: .fingerprint, accessToken: refreshed.accessToken)
+            let deviceID = try await client.registerDevice(publicKey, name: "Linux test", platform: "linux", biometry: .fingerprint, accessToken: refreshed.accessToken).id
             let unlocker = DeviceUnlocker(client: client, key: key, deviceID: deviceID, language: .en)
 
             // S5.2: unlock opens a new session with hwk + fpt.

@@ -71,8 +71,8 @@ struct WireSample {
             user: .init(id: "u1", name: "Kari Nordmann", email: nil), organisations: [organisation], homeScreen: "peer_mentor_activities",
             session: .init(amr: ["bankid"], authTime: 1_800_000_000, deviceId: nil), notices: [notice]
         )
-        let device = DeviceInfo(id: "d1", name: "Phone", platform: "ios", biometricKind: "face", createdAt: "2026-01-01T00:00:00Z", lastUsedAt: "2026-01-02T00:00:00Z", current: true)
-        let newDevice = DeviceInfo(id: "d1", name: "Phone", platform: "ios", biometricKind: "face", createdAt: "2026-01-01T00:00:00Z", lastUsedAt: nil, current: false)
+        let device = DeviceInfo(id: "d1", name: "Phone", platform: "ios", biometricKind: "face", createdAt: "2026-01-01T00:00:00Z", lastUsedAt: "2026-01-02T00:00:00Z", current: true, assurance: .electronicID)
+        let newDevice = DeviceInfo(id: "d1", name: "Phone", platform: "ios", biometricKind: "face", createdAt: "2026-01-01T00:00:00Z", lastUsedAt: nil, current: false, assurance: nil)
         let registration = DeviceRegistration(name: "Phone", platform: "ios", biometricKind: "face", publicKey: ["kty": "EC", "crv": "P-256", "x": "x", "y": "y"])
         let issued = DeviceChallengeIssued(
             challenge: "c", deviceId: "d1", purpose: "step-up", action: "contacts.read", audience: "a", expiresAt: "2026-01-01T00:01:00Z", expiresIn: 60
@@ -98,6 +98,7 @@ struct WireSample {
             try WireSample(.response("/v1/devices", method: "get", status: "200"), full: DeviceList(devices: [device]), sparse: DeviceList(devices: [newDevice])),
             try WireSample(.request("/v1/devices", method: "post"), full: registration, sparse: registration),
             try WireSample(.response("/v1/devices", method: "post", status: "201"), full: device, sparse: newDevice),
+            try WireSample(.response("/v1/devices/{id}/raise", method: "post", status: "200"), full: device, sparse: newDevice),
             try WireSample(
                 .request("/v1/devices/{id}/challenges", method: "post"),
                 full: DeviceChallengeRequest(purpose: "step-up", action: "contacts.read"), sparse: DeviceChallengeRequest(purpose: "unlock")

@@ -256,7 +256,8 @@ struct AuthorizationMatrixTests {
             let kinds: Set<StepUpKind>
             switch stepUp {
             case .electronicIDOrPasskey: kinds = [.freshElectronicID, .freshPasskey]
-            case .electronicID, .enrolmentLogin: kinds = [.freshElectronicID]
+            case .electronicID: kinds = [.freshElectronicID]
+            case .enrolmentLogin: kinds = [.freshElectronicID, .freshPasswordLogin, .freshPassword]
             case .deviceKeyOrPassword(let named):
                 kinds = [.deviceKey, .freshPassword]
                 if named != action { problems.append("the table asks for a step-up for \(named.rawValue); the declared action is \(action.rawValue)") }
@@ -302,7 +303,7 @@ struct AuthorizationMatrixTests {
         case .stepUp(let stepUp):
             // Enrolling a device answers as it always has: 403 `login_required` (the app then offers BankID or Vipps).
             if stepUp == .enrolmentLogin {
-                if status != 403 || reply.string("error") != "login_required" { return "\(status), not 403 login_required without a fresh BankID/Vipps login" }
+                if status != 403 || reply.string("error") != "login_required" { return "\(status), not 403 login_required without a fresh login" }
                 return nil
             }
             if status != 401 { return "\(status), not 401 without \(stepUp)" }

@@ -45,7 +45,7 @@ enum ExpectedAccess {
 
         /// The administrators' step-up (merging, resolving, revealing, removing every phone).
         static let adminStepUp = Outcome.stepUp(.electronicIDOrPasskey)
-        /// Adding a passkey.
+        /// Adding a passkey, raising a device key.
         static let eIDStepUp = Outcome.stepUp(.electronicID)
         /// Enrolling a device key, answered as the app has always been answered.
         static let enrolStepUp = Outcome.stepUp(.enrolmentLogin)
@@ -77,8 +77,9 @@ enum ExpectedAccess {
         case electronicIDOrPasskey
         /// A BankID or Vipps login within the last five minutes; a passkey does not stand in: 401.
         case electronicID
-        /// A BankID or Vipps login within the last five minutes, asked as device enrolment always
-        /// has: 403 `login_required` (the app then offers BankID or Vipps).
+        /// A BankID, Vipps or password login within the last five minutes, or the password again
+        /// (a step-up for `device.enrol`), asked as device enrolment always has: 403
+        /// `login_required` (the app then asks for the password or offers BankID or Vipps).
         case enrolmentLogin
         /// The access token's step-up for this action, by the device key (biometrics) or the
         /// password again (S11.3): 401 `insufficient_user_authentication` naming the action.
@@ -88,7 +89,7 @@ enum ExpectedAccess {
             switch self {
             case .electronicIDOrPasskey: "a fresh BankID/Vipps login or device-bound passkey"
             case .electronicID: "a fresh BankID/Vipps login"
-            case .enrolmentLogin: "a fresh BankID/Vipps login (403 login_required)"
+            case .enrolmentLogin: "a fresh BankID/Vipps/password login or the password again (403 login_required)"
             case .deviceKeyOrPassword(let action): "a device-key or password step-up for \(action.rawValue)"
             }
         }
@@ -278,9 +279,13 @@ enum ExpectedAccess {
         //  nobody            Ingrid pw         Ingrid pw+C       Ingrid BankID     Ingrid unlock     Ingrid dev+C      Ingrid dev+E      Ola coord.        Emma HLF adm.     DPoP no proof     DPoP as Bearer
         .api("GET /oauth/userinfo",
             .noSession,       .ok,              .ok,              .ok,              .ok,              .ok,              .ok,              .ok,              .ok,              .noSession,       .noSession),
-        // Enrolling a device key needs a BankID or Vipps login of the last five minutes; not a password, a device unlock or a step-up.
+        // Enrolling a device key needs a BankID, Vipps or password login of the last five minutes (a key of that level), or the
+        // password again; not a device unlock or a device step-up.
         .api("POST /v1/devices",
-            .noSession,       .enrolStepUp,     .enrolStepUp,     .ok,              .enrolStepUp,     .enrolStepUp,     .enrolStepUp,     .ok,              .ok,              .noSession,       .noSession),
+            .noSession,       .ok,              .ok,              .ok,              .enrolStepUp,     .enrolStepUp,     .enrolStepUp,     .ok,              .ok,              .noSession,       .noSession),
+        // Raising a password-level key needs a BankID or Vipps login of the last five minutes.
+        .api("POST /v1/devices/{id}/raise",
+            .noSession,       .eIDStepUp,       .eIDStepUp,       .ok,              .eIDStepUp,       .eIDStepUp,       .eIDStepUp,       .ok,              .ok,              .noSession,       .noSession),
         .api("GET /v1/devices",
             .noSession,       .ok,              .ok,              .ok,              .ok,              .ok,              .ok,              .ok,              .ok,              .noSession,       .noSession),
         .api("DELETE /v1/devices/{id}",

@@ -1,0 +1,101 @@
+import Foundation
+import PortvaktProtocol
+
+extension AuthDriver {
+    /// How long after its login a session may enrol a device key without confirming: the
+    /// server's five minutes (``SensitiveAction`` `device.enrol`), less half a minute for the
+    /// clocks of the phone and the server.
+    static let enrolmentWindow: TimeInterval = 270
+
+    /// The password typed at ``AuthScreen/enrolmentConfirmation(passwordFirst:message:)``: the
+    /// enrolment goes on with it (a password-level key), the biometric prompt after the server
+    /// has taken it.
+    public func confirmEnrolment(password: String) async {
+        guard case .enrolmentConfirmation = machine.screen, !password.isEmpty else { return }
+        enrolmentPassword = password
+        await send(.enrolmentPasswordSubmitted)
+        enrolmentPassword = nil
+    }
+
+    /// Whether the session's own login (not a device unlock) is recent enough to enrol without
+    /// confirming, as its access token says (`acr`, `auth_time`).
+    static func mayEnrolWithoutConfirmation(accessToken: String, at now: Date) -> Bool {
+        guard let login = AccessTokenAuthentication(accessToken), !login.acr.hasPrefix("urn:portvakt:acr:device-biometric") else { return false }
+        return now.timeIntervalSince(login.authTime) < enrolmentWindow
+    }
+
+    func enrol() async -> AuthEvent {
+        let s = services
+        guard case .available(let kind) = machine.context.biometry else { return .enrolmentFinished(.notAvailable) }
+        let password = enrolmentPassword
+        enrolmentPassword = nil
+        do {
+            var access = try await s.tokens.accessToken()
+            if let password {
+                // Before the prompt: a wrong password costs no Face ID.
+                do {
+                    access = try await s.client.stepUp(.deviceEnrol, password: password, accessToken: access).token
+                } catch let error as PortvaktError {
+                    return .enrolmentConfirmationRefused(error.message)
+                }
+            } else if !Self.mayEnrolWithoutConfirmation(accessToken: access, at: s.now()) {
+                return .enrolmentNeedsConfirmation
+            }
+            let publicKey = try await s.deviceKey.create(prompt: .enrolment(s.language))
+            let device = try await s.client.registerDevice(publicKey, name: s.deviceName, platform: s.platform, biometry: kind, accessToken: access)
+            try await s.storage.write(device.id, for: .deviceID)
+            try await store(device.assurance ?? .electronicID)
+            return .enrolmentFinished(nil)
+        } catch let failure as BiometricFailure {
+            return .enrolmentFinished(failure)
+        } catch let error as PortvaktError {
+            return .enrolmentRefused(error.message)
+        } catch {
+            return .enrolmentRefused(.biometricUnlockFailed)
+        }
+    }
+
+    /// After a BankID or Vipps login, the password-level key is raised to their level. When it
+    /// cannot be now, the next such login tries again.
+    func raiseDeviceKey() async {
+        let s = services
+        guard let id = try? await s.storage.readString(.deviceID), let access = try? await s.tokens.accessToken(),
+              let device = try? await s.client.raiseDevice(id, accessToken: access)
+        else { return }
+        try? await store(device.assurance ?? .electronicID)
+    }
+
+    private func store(_ assurance: DeviceAssurance) async throws {
+        if assurance == .password {
+            try await services.storage.write(assurance.rawValue, for: .deviceAssurance)
+        } else {
+            try await services.storage.delete(.deviceAssurance)
+        }
+        machine.context.deviceKeyIsPasswordLevel = assurance == .password
+    }
+}
+
+/// How the session of an access token began, from its claims (the token is the server's and
+/// was just received from it; nothing here is trusted for more than a hint at the screen to show).
+struct AccessTokenAuthentication {
+    let acr: String
+    let authTime: Date
+
+    init?(_ jwt: String) {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])),
+              let claims = try? JSONDecoder().decode(Claims.self, from: data)
+        else { return nil }
+        acr = claims.acr
+        authTime = Date(timeIntervalSince1970: TimeInterval(claims.authTime))
+    }
+
+    private struct Claims: Decodable {
+        let acr: String
+        let authTime: Int
+
+        enum CodingKeys: String, CodingKey {
+            case acr, authTime = "auth_time"
+        }
+    }
+}
