@@ -246,6 +246,24 @@ for message in sys.stdin.read().split("<li>")[1:]:
   cli_with_input "e2e-password-123" ingrid step-up contacts.read --biometry none --password
   check S11.3 "the password opens the contact details when the phone has no biometrics" 0 ok=True
 
+  # Issue 61 item 12: a member signed in with the password turns on biometric login; the key is
+  # password-level, its unlock opens what the password would and nothing BankID or Vipps must;
+  # her next BankID login raises it.
+  out=$(echo "e2e-password-123" | PORTVAKT_CLI_HOME="$work/$suite-ingrid" PORTVAKT_SERVER="http://127.0.0.1:$port" "$bin/portvakt" login --provider password --email ingrid@sandbox.portvakt.test --enable-biometrics --json --lang en 2>>"$work/stderr") && code=0 || code=$?
+  check S4.2 "a password login turns on biometric login" 0 screen=home message_id=fingerprint_enabled
+  cli ingrid devices list
+  check S4.2 "the key carries the password's level" 0 devices.0.assurance=password
+  cli ingrid unlock --biometric pass
+  check S5.2 "the password-level key unlocks" 0 screen=home
+  cli ingrid step-up contacts.read --biometric pass
+  check S11.2 "it confirms what the password would" 0 ok=True
+  cli ingrid step-up personnummer.read --biometric pass
+  check S11.3 "it does not open what needs BankID or Vipps" 5 ok=False message_id=fresh_login_required
+  cli ingrid login --provider bankid --user ingrid --no-enable-biometrics
+  check S6.4 "a BankID login on the phone" 0 screen=home
+  cli ingrid devices list
+  check S4.2 "raises the key to BankID's level" 0 devices.0.assurance=eid
+
   # S8.3: the device is revoked elsewhere, so the session it unlocked ends.
   cli kari login --provider vipps --user kari --enable-biometrics
   cli kari unlock --biometric pass

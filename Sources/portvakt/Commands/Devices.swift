@@ -35,6 +35,7 @@ struct Devices: AsyncParsableCommand {
             if own {
                 await cli.key.delete()
                 try? await cli.storage.delete(.deviceID)
+                try? await cli.storage.delete(.deviceAssurance)
             }
             cli.output.emit(Revoked(ok: true, revoked: id, thisDevice: own), text: [cli.language.pick("Enheten er fjernet.", "The device was revoked.")])
         }
