@@ -56,7 +56,7 @@ struct EnrolmentConfirmationTests {
         _ = machine.handle(.methodChosen(.vipps))
         _ = machine.handle(.browserReturnedCode)
         let effects = machine.handle(.loginCompleted)
-        #expect(effects.last == .enrolDeviceKey, "\(effects)")
+        #expect(effects.contains(.enrolDeviceKey) && effects.contains(.fetchNotices) && effects.contains(.syncOfflineQueue), "\(effects)")
         #expect(machine.screen == .enrolling)
         #expect(!machine.context.enrolsAfterLogin, "one login, one enrolment")
     }
@@ -152,6 +152,17 @@ struct EnrolmentConfirmationTests {
         #expect(try await phone.storage.readString(.deviceAssurance) == "password")
         #expect(await phone.driver.machine.context.deviceKeyIsPasswordLevel)
         #expect(await phone.driver.enrolmentPassword == nil, "the password is not kept")
+    }
+
+    @Test("Issue 61 item 13: when the server counts the login as older than the phone did, the key it refused goes and the confirmation is asked for")
+    func serverSaysTooLate() async throws {
+        let asked = Asked()
+        let phone = try await Self.phone(asked: asked)
+        phone.server.on(Endpoint.devices, .refused(403, error: "login_required", message: .recentLoginRequired))
+        await phone.driver.send(.settingsEnableBiometrics)
+        #expect(await phone.screen == .enrolmentConfirmation(passwordFirst: false, message: nil))
+        #expect(await asked.reasons.count == 1)
+        #expect(await phone.key.exists() == false)
     }
 
     @Test("Issue 61 item 12: after a BankID login the driver raises the password-level key and remembers it is no longer")

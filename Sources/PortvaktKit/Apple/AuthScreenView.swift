@@ -63,6 +63,9 @@ public struct AuthScreenView: View {
         }
         .padding()
         .accessibilityElement(children: .contain)
+        // The typed password lives only while its field is on screen.
+        .onChange(of: model.kind) { password = "" }
+        .onDisappear { password = "" }
     }
 
     /// The field empties once sent: the password is not kept on screen.

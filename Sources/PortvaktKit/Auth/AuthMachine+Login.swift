@@ -56,7 +56,7 @@ extension AuthMachine {
                 context.enrolsAfterLogin = false
                 if !context.deviceKeyEnrolled, case .available = context.biometry {
                     screen = .enrolling
-                    return resetBiometricFailures() + remembered + raise + [.enrolDeviceKey]
+                    return resetBiometricFailures() + remembered + raise + [.fetchNotices, .enrolDeviceKey, .syncOfflineQueue]
                 }
             }
             // The notices are asked for before the queue is sent, so they arrive while the offer is up.

@@ -17,10 +17,13 @@ extension AuthDriver {
         enrolmentPassword = nil
     }
 
-    /// Whether the session's own login (not a device unlock) is recent enough to enrol without
-    /// confirming, as its access token says (`acr`, `auth_time`).
+    /// Whether the session's own login is recent enough to enrol without confirming, as its
+    /// access token says (`acr`, `auth_time`): BankID, Vipps or the password; not a device
+    /// unlock, a passkey or a step-up (Portvakt's own `urn:portvakt:acr:` values but a BankID order's).
     static func mayEnrolWithoutConfirmation(accessToken: String, at now: Date) -> Bool {
-        guard let login = AccessTokenAuthentication(accessToken), !login.acr.hasPrefix("urn:portvakt:acr:device-biometric") else { return false }
+        guard let login = AccessTokenAuthentication(accessToken),
+              !login.acr.hasPrefix("urn:portvakt:acr:") || login.acr == "urn:portvakt:acr:bankid-order"
+        else { return false }
         return now.timeIntervalSince(login.authTime) < enrolmentWindow
     }
 
@@ -37,6 +40,8 @@ extension AuthDriver {
                     access = try await s.client.stepUp(.deviceEnrol, password: password, accessToken: access).token
                 } catch let error as PortvaktError {
                     return .enrolmentConfirmationRefused(error.message)
+                } catch is URLError {
+                    return .enrolmentConfirmationRefused(.offline)
                 }
             } else if !Self.mayEnrolWithoutConfirmation(accessToken: access, at: s.now()) {
                 return .enrolmentNeedsConfirmation
@@ -48,6 +53,11 @@ extension AuthDriver {
             return .enrolmentFinished(nil)
         } catch let failure as BiometricFailure {
             return .enrolmentFinished(failure)
+        } catch let error as PortvaktError where error.message == .recentLoginRequired && password == nil {
+            // The server's clock counted the login as older than this phone did: the key it
+            // would not take goes, and the confirmation is asked for after all.
+            await s.deviceKey.delete()
+            return .enrolmentNeedsConfirmation
         } catch let error as PortvaktError {
             return .enrolmentRefused(error.message)
         } catch {

@@ -327,7 +327,11 @@ public actor AuthDriver {
         defer { pendingCode = nil }
         do {
             guard let code = pendingCode, let verifier = try await s.storage.readString(.pkceVerifier) else { return .loginFailed(.loginFailed) }
-            let tokens = try await s.client.exchange(code: code, verifier: verifier)
+            var tokens = try await s.client.exchange(code: code, verifier: verifier)
+            // A password login answers for a password-level key's trust; a phone whose key is
+            // BankID's keeps the end its own logins gave it.
+            let context = machine.context
+            if context.attemptedMethod == .password, context.deviceKeyEnrolled, !context.deviceKeyIsPasswordLevel { tokens.deviceTrustEndsAt = nil }
             try await s.tokens.signedIn(tokens)
             try await s.storage.delete(.pkceVerifier)
             try await s.storage.delete(.pkceState)

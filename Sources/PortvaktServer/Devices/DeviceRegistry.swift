@@ -37,13 +37,7 @@ struct DeviceRegistry: Sendable {
     func register(_ body: DeviceRegistration, for caller: APICaller) async throws -> Device {
         let now = self.now()
         let trust = DeviceTrust(lifetimes: lifetimes)
-        guard caller.satisfies(.deviceEnrol, at: now) else {
-            throw OAuthFailure(
-                error: .loginRequired,
-                description: "Register devices within a few minutes of a BankID, Vipps or password login, or confirm with the password (a step-up for device.enrol).",
-                message: .recentLoginRequired, status: .forbidden
-            )
-        }
+        guard caller.session.deviceId == nil, caller.satisfies(.deviceEnrol, at: now) else { throw Self.enrolmentNeedsLogin }
         let assurance = DeviceTrust.enrolmentAssurance(of: caller.session, at: now)
         guard let user = try await store.user(id: caller.userID), trust.isTrusted(user, assurance: assurance, at: now) else {
             throw OAuthFailure(
@@ -71,10 +65,14 @@ struct DeviceRegistry: Sendable {
         do {
             device = try await store.registerDevice(
                 userID: caller.userID, name: name, platform: body.platform, biometricKind: biometric.rawValue,
-                publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, assurance: assurance.rawValue, limit: Self.limit, now: now
+                publicKeyJWK: key.jwkJSON, keyThumbprint: key.thumbprint, assurance: assurance.rawValue, limit: Self.limit,
+                sessionID: caller.session.id, now: now
             )
         } catch let error as StoreError where error.isDuplicate {
             throw OAuthFailure(error: .conflict, description: "This key is registered already.", status: .conflict)
+        } catch let error as StoreError where error.isNotFound && error.detail == "sessions" {
+            // Ended meanwhile (a new password, a logout): no key outlives the session that enrolled it.
+            throw OAuthFailure.sessionExpired
         } catch let error as StoreError where error.isLimitReached {
             throw OAuthFailure(
                 error: .deviceLimitReached, description: "At most \(Self.limit) devices; revoke one first.", message: .deviceLimitReached, status: .conflict
@@ -114,6 +112,10 @@ struct DeviceRegistry: Sendable {
             guard let named = body.action.flatMap(StepUpAction.init(rawValue:)) else {
                 throw OAuthFailure.invalidRequest("action must be one of \(StepUpAction.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
+            // The password confirms an enrolment, never a key of this phone (DeviceTrust).
+            if named == .deviceEnrol {
+                throw OAuthFailure.invalidRequest("device.enrol is confirmed with the password (POST /v1/step-up/password) or a new login, not a device key.")
+            }
             action = named
         } else if body.action != nil {
             throw OAuthFailure.invalidRequest("An unlock challenge has no action.")
@@ -152,6 +154,13 @@ struct DeviceRegistry: Sendable {
     }
 
     static let platforms: Set<String> = ["ios", "android", "macos", "linux"]
+
+    /// Too late after the login, or from a device unlock: the app asks for the password or a new login.
+    static let enrolmentNeedsLogin = OAuthFailure(
+        error: .loginRequired,
+        description: "Register devices within a few minutes of a BankID, Vipps or password login (not a device unlock), or confirm with the password (a step-up for device.enrol).",
+        message: .recentLoginRequired, status: .forbidden
+    )
 
     /// Unknown, revoked, or another user's: the app clears its key and offers BankID or Vipps.
     static let unknownDevice = OAuthFailure(

@@ -37,6 +37,8 @@ struct StepUpRoutes {
             }
             // What only BankID or Vipps may open, a password does not (ActionPolicy).
             guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.freshPassword) else { throw OAuthFailure.freshLoginRequired }
+            // A phone's own key does not enrol another, with or without the password (DeviceTrust).
+            if action == .deviceEnrol, caller.session.deviceId != nil { throw DeviceRegistry.enrolmentNeedsLogin }
             switch try await passwords.confirm(userID: caller.userID, password: body.password, for: action, address: context.clientAddress) {
             case .confirmed:
                 return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, proof: .password))
@@ -44,7 +46,12 @@ struct StepUpRoutes {
                 // Not invalid_grant: to a client that means the session is over.
                 throw OAuthFailure(error: .accessDenied, description: "The password is wrong.", message: .wrongPassword)
             case .noPassword:
-                throw OAuthFailure(error: .accessDenied, description: "The account has no password; confirm with the device key or log in again.", message: .noPasswordSet)
+                throw OAuthFailure(
+                    error: .accessDenied,
+                    description: action == .deviceEnrol
+                        ? "The account has no password; log in again with BankID or Vipps." : "The account has no password; confirm with the device key or log in again.",
+                    message: .noPasswordSet
+                )
             case .throttled:
                 throw OAuthFailure(error: .slowDown, description: "Too many attempts; wait and try again.", message: .tooManyAttempts, status: .tooManyRequests)
             }

@@ -64,6 +64,7 @@ struct PasswordLogin: Sendable {
         }
         try await throttle.recordSuccess(.account(email))
         try await throttle.release(.address(address))
+        try await store.recordPasswordProof(userID: user.id, now: now)
         try await store.append(AuditEvent(
             occurredAt: now, action: .passwordStepUp, outcome: "success", actorUserID: UUID(uuidString: user.id),
             subjectType: "user", subjectID: user.id, source: "password-step-up", details: ["action": action.rawValue]

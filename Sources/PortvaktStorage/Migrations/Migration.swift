@@ -74,6 +74,6 @@ public struct Migration: Sendable {
         Migration(version: 34, name: "session scopes", apply: SessionScopes.apply, kind: .contract),
         Migration(version: 35, name: "single sign-on, consents and back-channel logouts", apply: SingleSignOn.apply, kind: .contract),
         Migration(version: 36, name: "sessions by absolute end", apply: SessionsByAbsoluteEnd.apply, kind: .expand),
-        Migration(version: 37, name: "device key assurance", apply: DeviceKeyAssurance.apply, kind: .expand),
+        Migration(version: 37, name: "device key assurance", apply: DeviceKeyAssurance.apply, kind: .contract),
     ]
 }

@@ -196,6 +196,17 @@ extension PortvaktStore {
         }
     }
 
+    /// What a new password ends: the keys the old one enrolled, the browsers' sign-ins and every
+    /// session (whoever knew the old password is out). Returns how many sessions ended.
+    static func endSessionsForNewPassword(userID: String, at time: Int64, in db: any SQLDatabase) async throws -> Int {
+        try await revokePasswordLevelDevices(userID: userID, at: time, in: db)
+        // The browsers' sign-ins first, so none answers a client with a session this misses.
+        try await deleteBrowserSessions(userIDs: [userID], in: db)
+        return try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "password_set")
+            .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
+            .returning("id").all().count
+    }
+
     /// Makes a taken invitation usable again (setting the password failed after it was taken).
     public func releasePasswordInvite(tokenHash: Data) async throws {
         try await write { db in
@@ -210,12 +221,7 @@ extension PortvaktStore {
         let time = now.millisecondsSince1970
         return try await write { db in
             try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, userID).run()
-            try await Self.revokePasswordLevelDevices(userID: userID, at: time, in: db)
-            // The browsers' sign-ins first, so none answers a client with a session this misses.
-            try await Self.deleteBrowserSessions(userIDs: [userID], in: db)
-            let ended = try await db.update("sessions").set("revoked_at", to: time).set("revoked_reason", to: "password_set")
-                .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
-                .returning("id").all().count
+            let ended = try await Self.endSessionsForNewPassword(userID: userID, at: time, in: db)
             if let notice { try await Self.insertMail(notice, in: db) }
             try await Self.append(audit, in: db, keys: auditKeys)
             return ended

@@ -9,7 +9,7 @@ extension PortvaktStore {
     ///   ``StoreError/constraint(_:)`` for an unknown biometric kind.
     public func registerDevice(
         userID: String, name: String, platform: String, biometricKind: String,
-        publicKeyJWK: String, keyThumbprint: String, assurance: String = "eid", limit: Int = .max, now: Date = Date()
+        publicKeyJWK: String, keyThumbprint: String, assurance: String = "eid", limit: Int = .max, sessionID: String? = nil, now: Date = Date()
     ) async throws -> Device {
         let device = Device(
             id: newID(), userId: userID, name: name, platform: platform, biometricKind: biometricKind,
@@ -19,6 +19,13 @@ extension PortvaktStore {
         try await write { db in
             // Lock the user's row first, so that concurrent registrations count one after another.
             try await db.update("users").set(SQLIdentifier("id"), to: SQLIdentifier("id")).where("id", .equal, userID).run()
+            // Under that lock a new password (which ends every session) waits or has won: a
+            // session it ended enrols nothing.
+            if let sessionID {
+                let active = try await db.select().column("id").from("sessions")
+                    .where("id", .equal, sessionID).where("revoked_at", .is, SQLLiteral.null).first()
+                guard active != nil else { throw StoreError.notFound("sessions") }
+            }
             let active = try await db.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("devices")
                 .where("user_id", .equal, userID).where("revoked_at", .is, SQLLiteral.null)
                 .first()?.decode(column: "n", as: Int.self) ?? 0

@@ -62,6 +62,14 @@ extension PortvaktStore {
         }
     }
 
+    /// The password was entered again and was right (a step-up): a password-level device key's
+    /// trust counts from it, as from a login.
+    public func recordPasswordProof(userID: String, now: Date = Date()) async throws {
+        try await write { db in
+            try await db.update("users").set("last_password_login_at", to: now.millisecondsSince1970).where("id", .equal, userID).run()
+        }
+    }
+
     /// Binds a session that is not yet bound to the DPoP key `jkt` (at the redemption of its
     /// code); returns the session as it is now, or nil when it is bound to another key or gone.
     public func bindSession(id: String, dpopJKT jkt: String) async throws -> Session? {

@@ -1,5 +1,6 @@
 import Foundation
 import PortvaktCore
+import PortvaktModels
 import PortvaktStorage
 import PortvaktTestSupport
 import Testing
@@ -54,6 +55,8 @@ struct PasswordDeviceKeyTests {
                 "name": "Stolen", "platform": "ios", "biometric_kind": "face", "public_key": TestDevice().publicJWK,
             ])
             #expect(another.status == 403 && another.string("message_id") == "recent_login_required")
+            let confirmed = try await broker.api(.POST, "/v1/step-up/password", token: access, json: ["action": "device.enrol", "password": Self.password])
+            #expect(confirmed.status == 403 && confirmed.string("message_id") == "recent_login_required", "the phone's own key enrols no other, password or not")
             let raised = try await broker.api(.POST, "/v1/devices/\(device.id)/raise", token: access)
             #expect(raised.status == 401 && raised.string("error") == "insufficient_user_authentication")
             #expect(raised.string("message_id") == "fresh_login_required")
@@ -68,6 +71,17 @@ struct PasswordDeviceKeyTests {
             // A new password: whoever knew the old one loses the keys it enrolled, and their sessions.
             try await Self.setPassword("per@sandbox.portvakt.test", at: broker)
             #expect(try await broker.refresh(try #require(unlocked.string("refresh_token"))).string("message_id") == "session_expired")
+            #expect(try await broker.refresh(login.refresh).string("message_id") == "session_expired", "the password's own session too")
+            // A registration that waited for the new password's transaction finds its session ended.
+            let ended = try #require(LiveBroker.claims(login.access)["sid"] as? String)
+            await #expect(throws: StoreError.notFound("sessions")) {
+                try await broker.withStore { store in
+                    try await store.registerDevice(
+                        userID: try await broker.userID(token: login.access), name: "Late", platform: "ios", biometricKind: "face",
+                        publicKeyJWK: "{}", keyThumbprint: "late", assurance: "password", sessionID: ended
+                    )
+                }
+            }
             let challenge = try await broker.challenge(device.id, purpose: .unlock)
             #expect(challenge.status == 404 && challenge.string("message_id") == "device_not_recognised")
         }
@@ -101,7 +115,7 @@ struct PasswordDeviceKeyTests {
         }
     }
 
-    @Test("Issue 61 item 13, S7.3: past the login's five minutes the password entered again (step-up device.enrol) enrols a password-level key; a device key cannot confirm it")
+    @Test("Issue 61 item 13, S7.3: past the login's five minutes the password entered again (step-up device.enrol) enrols a password-level key; a device key cannot confirm it, nor a step-up of another action")
     func enablingLater() async throws {
         try await LiveBroker.run(.sqlite) { broker in
             _ = try await broker.bankIDLogin("magnus")
@@ -129,8 +143,8 @@ struct PasswordDeviceKeyTests {
                 .POST, "/v1/step-up/password", token: stale, json: ["action": "contacts.read", "password": Self.password]
             ).string("access_token"))
             #expect(try await broker.api(.POST, "/v1/devices", token: contacts, json: body).status == 403)
-            let byKey = try await broker.stepUpReply(first, action: .deviceEnrol, token: stale)
-            #expect(byKey.status == 401 && byKey.string("message_id") == "fresh_login_required")
+            let byKey = try await broker.challenge(first.id, purpose: .stepUp, action: "device.enrol", token: stale)
+            #expect(byKey.status == 400 && byKey.string("error") == "invalid_request", "no Face ID for what a key cannot confirm")
         }
     }
 
