@@ -15,6 +15,12 @@ let package = Package(
         .executable(name: "portvakt-server", targets: ["portvakt-server"]),
         .executable(name: "portvakt", targets: ["portvakt"]),
     ],
+    // An app that depends on PortvaktKit alone turns the default trait off
+    // (`.package(url: …, traits: [])`): the server's packages are then not resolved.
+    traits: [
+        .trait(name: "Server", description: "The server, the sandbox and the CLI, with their packages."),
+        .default(enabledTraits: ["Server"]),
+    ],
     // Exact versions: a release builds with what it was tested with (Package.resolved is not
     // committed here). Raise them deliberately, with the CHANGELOG.
     dependencies: [
@@ -67,8 +73,8 @@ let package = Package(
                 "PortvaktProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
             ]
         ),
 
@@ -102,9 +108,9 @@ let package = Package(
             dependencies: [
                 "Personnummer", "PortvaktProtocol", "PortvaktCore", "PortvaktModels", "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
             ]
         ),
 
@@ -116,16 +122,16 @@ let package = Package(
                 "PortvaktModels",
                 "PortvaktDomain",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "SQLiteKit", package: "sqlite-kit"),
-                .product(name: "PostgresKit", package: "postgres-kit"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "SQLiteKit", package: "sqlite-kit", condition: .when(traits: ["Server"])),
+                .product(name: "PostgresKit", package: "postgres-kit", condition: .when(traits: ["Server"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
             ]
         ),
 
@@ -135,8 +141,8 @@ let package = Package(
             name: "PortvaktHTTP",
             dependencies: [
                 "PortvaktCore", "PortvaktProtocol",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "Mustache", package: "swift-mustache", condition: .when(traits: ["Server"])),
             ]
         ),
 
@@ -147,11 +153,11 @@ let package = Package(
                 "Personnummer",
                 "PortvaktCore",
                 "PortvaktHTTP",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
             ],
             resources: [.embedInCode("Resources")]
         ),
@@ -169,23 +175,23 @@ let package = Package(
                 "Personnummer",
                 "QRCode",
                 "WebAuthn",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Server"])),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
             ],
             resources: [.embedInCode("Resources")]
         ),
@@ -196,8 +202,8 @@ let package = Package(
                 "PortvaktServer",
                 "PortvaktProtocol",
                 "PortvaktModels",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["Server"])),
             ],
             plugins: ["VersionStamp"]
         ),
@@ -208,9 +214,9 @@ let package = Package(
             dependencies: [
                 "PortvaktKit",
                 "PortvaktProtocol",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ],
             plugins: ["VersionStamp"]
         ),
@@ -225,12 +231,12 @@ let package = Package(
             name: "portvakt-load",
             dependencies: [
                 "PortvaktCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+                .product(name: "Histogram", package: "hdrhistogram-swift", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
             ],
             path: "Benchmarks/portvakt-load"
         ),
@@ -256,8 +262,8 @@ let package = Package(
             name: "portvakt-import-benchmark",
             dependencies: [
                 "PortvaktServer", "PortvaktModels", "PortvaktStorage",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
             ],
             path: "Benchmarks/portvakt-import-benchmark"
         ),
@@ -272,8 +278,8 @@ let package = Package(
                 "PortvaktProtocol",
                 "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
             ],
             path: "Tests/PortvaktTestSupport"
         ),
@@ -286,15 +292,15 @@ let package = Package(
             dependencies: [
                 "PortvaktCore", "Personnummer", "PortvaktTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
             ]
         ),
         .testTarget(
             name: "PortvaktDomainTests",
             dependencies: [
                 "PortvaktDomain", "PortvaktModels", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktProtocol",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
             ]
         ),
         .testTarget(
@@ -302,18 +308,18 @@ let package = Package(
             dependencies: [
                 "PortvaktStorage", "PortvaktModels", "PortvaktDomain", "PortvaktProtocol", "PortvaktCore", "Personnummer", "PortvaktTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
             ]
         ),
         .testTarget(
             name: "PortvaktSandboxTests",
             dependencies: [
                 "PortvaktSandbox", "PortvaktCore", "Personnummer",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Server"])),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
             ]
         ),
         .testTarget(
@@ -322,17 +328,17 @@ let package = Package(
                 "PortvaktServer", "PortvaktDomain", "PortvaktModels", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
                 "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["Server"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Server"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
+                .product(name: "SQLKit", package: "sql-kit", condition: .when(traits: ["Server"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["Server"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Server"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Server"])),
             ]
         ),
     ],

@@ -131,6 +131,8 @@ within 10 scripts/shutdown-test.sh
 start_second_lane
 # PortvaktKit's DocC catalog builds without a warning (issue 47).
 within 10 scripts/docs-check.sh
+# An app that depends on PortvaktKit alone resolves none of the server's packages (issue 61 item 2).
+within 5 scripts/kit-dependencies.sh
 within 10 scripts/smoke-test.sh
 within 10 scripts/going-live-test.sh
 # DATABASE_URL as libpq reads it, against a PostgreSQL with ssl=on (issue 60).
