@@ -11,12 +11,19 @@ public struct AuthScreenView: View {
     /// The password typed where the model shows a field (``ScreenModel/passwordField``), for
     /// ``PortvaktModel/confirmEnrolment(password:)``.
     public let submitPassword: (String) -> Void
+    /// The name typed for this phone (``ScreenModel/deviceNameField``), for ``PortvaktModel/nameThisDevice(_:)``.
+    public let nameDevice: (String) -> Void
     @State private var password = ""
+    @State private var deviceName = ""
 
-    public init(model: ScreenModel, send: @escaping (AuthEvent) -> Void, submitPassword: @escaping (String) -> Void = { _ in }) {
+    public init(
+        model: ScreenModel, send: @escaping (AuthEvent) -> Void, submitPassword: @escaping (String) -> Void = { _ in },
+        nameDevice: @escaping (String) -> Void = { _ in }
+    ) {
         self.model = model
         self.send = send
         self.submitPassword = submitPassword
+        self.nameDevice = nameDevice
     }
 
     public var body: some View {
@@ -50,11 +57,19 @@ public struct AuthScreenView: View {
                     .padding(8)
                     .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
             }
+            if let label = model.deviceNameField {
+                TextField(label, text: $deviceName)
+                    .textContentType(.name)
+                    .submitLabel(.done)
+                    .accessibilityLabel(label)
+                    .padding(8)
+                    .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
+            }
             if model.showsSpinner {
                 ProgressView().accessibilityLabel(model.title)
             }
             ForEach(model.actions) { action in
-                Button(action.label) { action.event == .enrolmentPasswordSubmitted ? submitTypedPassword() : send(action.event) }
+                Button(action.label) { perform(action.event) }
                     .buttonStyle(.borderedProminent)
                     .tint(action.isProminent ? .accentColor : .secondary)
                     .accessibilityHint(action.accessibilityHint)
@@ -66,6 +81,16 @@ public struct AuthScreenView: View {
         // The typed password lives only while its field is on screen.
         .onChange(of: model.kind) { password = "" }
         .onDisappear { password = "" }
+    }
+
+    private func perform(_ event: AuthEvent) {
+        switch event {
+        case .enrolmentPasswordSubmitted: submitTypedPassword()
+        case .enrolmentAccepted:
+            if !deviceName.isEmpty { nameDevice(deviceName) }
+            send(event)
+        default: send(event)
+        }
     }
 
     /// The field empties once sent: the password is not kept on screen.

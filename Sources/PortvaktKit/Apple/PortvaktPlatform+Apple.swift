@@ -25,7 +25,9 @@ extension PortvaktPlatform {
             reachability: NetworkReachability(),
             biometry: { SecureEnclaveDeviceKey.availability() },
             firstRun: .userDefaults(),
-            deviceName: UIDevice.current.name,
+            // The model ("iPhone", "iPad"): since iOS 16 `name` is the model too without the
+            // user-assigned-device-name entitlement; the member's own words come at enrolment.
+            deviceName: UIDevice.current.model,
             platform: "ios"
         )
     }

@@ -17,6 +17,12 @@ extension AuthDriver {
         enrolmentPassword = nil
     }
 
+    /// What the member typed to tell this phone from their others (``DeviceName``), for the next
+    /// enrolment: the enrolment offer's field, or the app's settings.
+    public func nameThisDevice(_ name: String) {
+        typedDeviceName = name
+    }
+
     /// Whether the session's own login is recent enough to enrol without confirming, as its
     /// access token says (`acr`, `auth_time`): BankID, Vipps or the password; not a device
     /// unlock, a passkey or a step-up (Portvakt's own `urn:portvakt:acr:` values but a BankID order's).
@@ -47,7 +53,8 @@ extension AuthDriver {
                 return .enrolmentNeedsConfirmation
             }
             let publicKey = try await s.deviceKey.create(prompt: .enrolment(s.language))
-            let device = try await s.client.registerDevice(publicKey, name: s.deviceName, platform: s.platform, biometry: kind, accessToken: access)
+            let name = DeviceName.registered(typed: typedDeviceName, model: s.deviceName)
+            let device = try await s.client.registerDevice(publicKey, name: name, platform: s.platform, biometry: kind, accessToken: access)
             try await s.storage.write(device.id, for: .deviceID)
             try await store(device.assurance ?? .electronicID)
             return .enrolmentFinished(nil)

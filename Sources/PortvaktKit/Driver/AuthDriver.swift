@@ -10,7 +10,7 @@ public struct AuthServices: Sendable {
     public let deviceKey: any DeviceKey
     public let browser: any WebAuthenticator
     public let opener: any URLOpener
-    /// How this device is named and described when its key is registered.
+    /// The device's model ("iPhone"), which names its key beside what the member types (``DeviceName``).
     public let deviceName: String
     public let platform: String
     public let language: Language
@@ -59,6 +59,8 @@ public actor AuthDriver {
     private var resuming = false
     /// The password typed at the enrolment's confirmation, until the enrolment has used it.
     var enrolmentPassword: String?
+    /// What the member called this phone (``nameThisDevice(_:)``).
+    var typedDeviceName: String?
     /// The server said its authorization answers name the issuer (discovery, RFC 9207).
     private var answersNameIssuer = false
     /// Counts the person's fresh starts (a method chosen, a cancel, a logout): what an earlier

@@ -92,6 +92,12 @@ public actor Portvakt {
         await driver.submit(event)
     }
 
+    /// What the member calls this phone ("Work phone"), for the next enrolment: "Remove a phone"
+    /// then tells their phones apart (``DeviceName``).
+    public func nameThisDevice(_ name: String) async {
+        await driver.nameThisDevice(name)
+    }
+
     /// The password typed at ``AuthScreen/enrolmentConfirmation(passwordFirst:message:)``: biometric
     /// login is turned on with it, at the password's level.
     public func confirmEnrolment(password: String) async {

@@ -16,7 +16,13 @@ public final class PortvaktModel {
 
     @ObservationIgnored public let portvakt: Portvakt
     /// The user's actions, delivered one at a time in the order they happened.
-    @ObservationIgnored private let actions: AsyncStream<AuthEvent>.Continuation
+    @ObservationIgnored private let actions: AsyncStream<Action>.Continuation
+
+    /// A tap, or the name typed for this phone just before the tap that enrols it.
+    private enum Action: Sendable {
+        case event(AuthEvent)
+        case deviceName(String)
+    }
 
     public init(_ portvakt: Portvakt) {
         self.portvakt = portvakt
@@ -24,10 +30,15 @@ public final class PortvaktModel {
         self.machine = machine
         screen = ScreenModel(machine, language: portvakt.language)
         biometricSettings = BiometricSettingsModel(machine, language: portvakt.language)
-        let (stream, actions) = AsyncStream.makeStream(of: AuthEvent.self)
+        let (stream, actions) = AsyncStream.makeStream(of: Action.self)
         self.actions = actions
         Task { [portvakt] in
-            for await event in stream { await portvakt.submit(event) }
+            for await action in stream {
+                switch action {
+                case .event(let event): await portvakt.submit(event)
+                case .deviceName(let name): await portvakt.nameThisDevice(name)
+                }
+            }
         }
     }
 
@@ -44,7 +55,12 @@ public final class PortvaktModel {
 
     /// A user's action (a tap): it reaches the journey after the ones before it.
     public func send(_ event: AuthEvent) {
-        actions.yield(event)
+        actions.yield(.event(event))
+    }
+
+    /// What the member calls this phone, for the enrolment that follows (``AuthScreenView``'s `nameDevice`).
+    public func nameThisDevice(_ name: String) {
+        actions.yield(.deviceName(name))
     }
 
     /// The password typed at the enrolment's confirmation (S7.3), for ``AuthScreenView``'s `submitPassword`.

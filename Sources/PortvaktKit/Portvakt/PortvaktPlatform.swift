@@ -17,7 +17,7 @@ public struct PortvaktPlatform: Sendable {
     /// Whether this installation runs for the first time (Keychain items outlive an uninstall,
     /// so a new install must not resume an old session); marks it as run.
     public var firstRun: InstallMarker
-    /// How this device is named at Portvakt when its key is registered.
+    /// The device's model ("iPhone"): its key's name at Portvakt, beside what the member types (``DeviceName``).
     public var deviceName: String
     /// `ios`, `android`, `macos` or `linux`.
     public var platform: String

@@ -42,6 +42,10 @@ public struct ScreenModel: Sendable, Hashable {
     /// typed password stays in the view, which hands it to ``Portvakt/confirmEnrolment(password:)``
     /// for the action whose event is ``AuthEvent/enrolmentPasswordSubmitted``.
     public let passwordField: String?
+    /// The label of a field for this phone's name (the enrolment offer; optional to fill), nil
+    /// for none. The view hands what was typed to ``Portvakt/nameThisDevice(_:)`` before the
+    /// action whose event is ``AuthEvent/enrolmentAccepted``.
+    public let deviceNameField: String?
     public let actions: [Action]
 
     /// The screen for `machine`'s state, in `language`.
@@ -55,6 +59,7 @@ public struct ScreenModel: Sendable, Hashable {
         var message: UserMessage?
         var qrCode: QRCode?
         var passwordField: String?
+        var deviceNameField: String?
         var actions: [Action] = []
         func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: AuthEvent) {
             actions.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
@@ -124,6 +129,8 @@ public struct ScreenModel: Sendable, Hashable {
             banner = l.pick(
                 "Neste gang kan du låse opp appen med \(name) i stedet for BankID eller Vipps. Nøkkelen blir på denne enheten.",
                 "Next time you can unlock the app with \(name) instead of BankID or Vipps. The key stays on this device.")
+            // iOS names every phone "iPhone": the member's own words tell them apart in "Remove a phone".
+            deviceNameField = l.pick("Navn på telefonen (valgfritt)", "Name of this phone (optional)")
             action("enable", l.pick("Slå på \(name)", "Enable \(name)"), l.pick("Viser \(name)-kontrollen", "Shows the \(name) check"), prominent: true, .enrolmentAccepted)
             action("decline", l.pick("Ikke nå", "Not now"), l.pick("Går til startsiden", "Goes to the home screen"), .enrolmentDeclined)
         case .enrolmentOffer(nil):
@@ -178,6 +185,7 @@ public struct ScreenModel: Sendable, Hashable {
         showsSpinner = spinner
         self.qrCode = qrCode
         self.passwordField = passwordField
+        self.deviceNameField = deviceNameField
         qrCodeLabel = qrCode.map { _ in
             l.pick("QR-kode for BankID. Skann den med BankID-appen på en annen enhet.", "QR code for BankID. Scan it with the BankID app on another device.")
         }

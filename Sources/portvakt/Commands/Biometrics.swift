@@ -16,10 +16,14 @@ struct Biometrics: AsyncParsableCommand {
     @Flag(help: "enable, reenroll after the login's five minutes: confirm with your password (read from standard input when that is not a terminal); the key is then password-level. Without it, log in again with BankID or Vipps first.")
     var password = false
 
+    @Option(help: "enable, reenroll: what to call this device in your list of devices (with the model beside it).")
+    var deviceName: String?
+
     func run() async throws {
         let cli = try CLI(global)
         let context = await cli.context()
         let driver = cli.driver(context: context)
+        if let deviceName { await driver.nameThisDevice(deviceName) }
         switch change {
         case .enable:
             guard context.hasSession else { throw cli.output.fail(.notLoggedIn, exit: .notLoggedIn) }

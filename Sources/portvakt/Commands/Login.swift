@@ -32,6 +32,9 @@ struct Login: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Accept or decline the offer of biometric unlock after the login (default: ask, or decline without a terminal).")
     var enableBiometrics: Bool?
 
+    @Option(help: "What to call this device in your list of devices (with the model beside it), when biometric unlock is turned on.")
+    var deviceName: String?
+
     func run() async throws {
         let language = global.language
         let receiver = try await LoopbackReceiver.start(language: language)
@@ -55,6 +58,7 @@ struct Login: AsyncParsableCommand {
         let driver = cli.driver(
             context: await cli.context(), browser: TerminalBrowser(mode: mode, receiver: receiver, language: language, membershipEmail: membershipEmail), opener: bankIDApp
         )
+        if let deviceName { await driver.nameThisDevice(deviceName) }
 
         if method == .bankIDOrder {
             try await OrderProgress(cli: cli, driver: driver, bankIDApp: bankIDApp).run()
