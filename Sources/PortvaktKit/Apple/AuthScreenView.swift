@@ -14,6 +14,7 @@ public struct AuthScreenView: View {
     /// The name typed for this phone (``ScreenModel/deviceNameField``), for ``PortvaktModel/nameThisDevice(_:)``.
     public let nameDevice: (String) -> Void
     @State private var password = ""
+    @State private var passwordMissing = false
     @State private var deviceName = ""
 
     public init(
@@ -27,59 +28,66 @@ public struct AuthScreenView: View {
     }
 
     public var body: some View {
-        VStack(spacing: 16) {
-            Text(model.title)
-                .font(.title)
-                .accessibilityAddTraits(.isHeader)
-            if let message = model.message {
-                MessageText(text: message, isError: model.tone == .error)
+        // Scrolls: at the accessibility text sizes the screen is taller than the phone.
+        ScrollView {
+            VStack(spacing: 16) {
+                ScreenTitle(text: model.title)
+                if let message = model.message {
+                    MessageText(text: message, isError: model.tone == .error)
+                }
+                if let banner = model.banner {
+                    Text(banner)
+                        .font(.callout)
+                        .padding()
+                        .background(Color.secondary.opacity(0.15), in: RoundedRectangle(cornerRadius: 8))
+                }
+                if let qrCode = model.qrCode {
+                    // A Canvas has no accessibility of its own: the whole code is one labelled image.
+                    QRCodeView(code: qrCode)
+                        .frame(width: 240, height: 240)
+                        .accessibilityElement()
+                        .accessibilityAddTraits(.isImage)
+                        .accessibilityLabel(model.qrCodeLabel ?? "")
+                }
+                if let label = model.passwordField {
+                    SecureField(label, text: $password)
+                        .textContentType(.password)
+                        .submitLabel(.done)
+                        .onSubmit { submitTypedPassword() }
+                        .accessibilityLabel(label)
+                        .padding(8)
+                        .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
+                    if passwordMissing, let why = model.passwordMissing {
+                        MessageText(text: why, isError: true)
+                    }
+                }
+                if let label = model.deviceNameField {
+                    TextField(label, text: $deviceName)
+                        .textContentType(.name)
+                        .submitLabel(.done)
+                        .accessibilityLabel(label)
+                        .padding(8)
+                        .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
+                }
+                if model.showsSpinner {
+                    ProgressView().accessibilityLabel(model.title)
+                }
+                ForEach(model.actions) { action in
+                    ActionButton(label: action.label, hint: action.accessibilityHint, isProminent: action.isProminent, isDestructive: action.isDestructive) {
+                        perform(action.event)
+                    }
+                }
             }
-            if let banner = model.banner {
-                Text(banner)
-                    .font(.callout)
-                    .padding()
-                    .background(Color.secondary.opacity(0.15), in: RoundedRectangle(cornerRadius: 8))
-            }
-            if let qrCode = model.qrCode {
-                // A Canvas has no accessibility of its own: the whole code is one labelled image.
-                QRCodeView(code: qrCode)
-                    .frame(width: 240, height: 240)
-                    .accessibilityElement()
-                    .accessibilityAddTraits(.isImage)
-                    .accessibilityLabel(model.qrCodeLabel ?? "")
-            }
-            if let label = model.passwordField {
-                SecureField(label, text: $password)
-                    .textContentType(.password)
-                    .submitLabel(.done)
-                    .onSubmit { submitTypedPassword() }
-                    .accessibilityLabel(label)
-                    .padding(8)
-                    .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
-            }
-            if let label = model.deviceNameField {
-                TextField(label, text: $deviceName)
-                    .textContentType(.name)
-                    .submitLabel(.done)
-                    .accessibilityLabel(label)
-                    .padding(8)
-                    .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
-            }
-            if model.showsSpinner {
-                ProgressView().accessibilityLabel(model.title)
-            }
-            ForEach(model.actions) { action in
-                Button(action.label) { perform(action.event) }
-                    .buttonStyle(.borderedProminent)
-                    .tint(action.isProminent ? .accentColor : .secondary)
-                    .accessibilityHint(action.accessibilityHint)
-                    .frame(minHeight: 44)
-            }
+            .padding()
         }
-        .padding()
         .accessibilityElement(children: .contain)
+        // Each status change is heard once: the model says what changed.
+        .onChange(of: model) { previous, current in announce(current.announcement(after: previous)) }
         // The typed password lives only while its field is on screen.
-        .onChange(of: model.kind) { password = "" }
+        .onChange(of: model.kind) {
+            password = ""
+            passwordMissing = false
+        }
         .onDisappear { password = "" }
     }
 
@@ -95,7 +103,9 @@ public struct AuthScreenView: View {
 
     /// The field empties once sent: the password is not kept on screen.
     private func submitTypedPassword() {
-        guard !password.isEmpty else { return }
+        // An empty field says why nothing happened, and is announced.
+        passwordMissing = password.isEmpty
+        guard !password.isEmpty else { return announce(model.passwordMissing) }
         submitPassword(password)
         password = ""
     }

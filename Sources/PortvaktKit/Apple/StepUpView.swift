@@ -8,6 +8,7 @@ public struct StepUpView: View {
     public let model: StepUpScreenModel
     public let send: (StepUpGate.Event, _ password: String?) -> Void
     @State private var password = ""
+    @State private var passwordMissing = false
 
     public init(model: StepUpScreenModel, send: @escaping (StepUpGate.Event, _ password: String?) -> Void) {
         self.model = model
@@ -15,40 +16,54 @@ public struct StepUpView: View {
     }
 
     public var body: some View {
-        VStack(spacing: 16) {
-            Text(model.title)
-                .font(.title2)
-                .accessibilityAddTraits(.isHeader)
-            if let message = model.message {
-                MessageText(text: message, isError: true)
-            }
-            if let label = model.passwordField {
-                SecureField(label, text: $password)
-                    .textContentType(.password)
-                    .submitLabel(.done)
-                    .onSubmit(submit)
-                    .accessibilityLabel(label)
-                    .padding(8)
-                    .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
-            }
-            if model.showsSpinner {
-                ProgressView().accessibilityLabel(model.title)
-            }
-            ForEach(model.actions) { action in
-                Button(action.label) {
-                    action.event == .passwordSubmitted ? submit() : send(action.event, nil)
+        ScrollView {
+            VStack(spacing: 16) {
+                ScreenTitle(text: model.title, font: .title2)
+                if let message = model.message {
+                    MessageText(text: message, isError: !model.showsContent)
                 }
-                .buttonStyle(.borderedProminent)
-                .tint(action.isProminent ? .accentColor : .secondary)
-                .accessibilityHint(action.accessibilityHint)
-                .frame(minHeight: 44)
+                if let label = model.passwordField {
+                    SecureField(label, text: $password)
+                        .textContentType(.password)
+                        .submitLabel(.done)
+                        .onSubmit(submit)
+                        .accessibilityLabel(label)
+                        .padding(8)
+                        .overlay(RoundedRectangle(cornerRadius: 8).stroke(Color.secondary))
+                    if passwordMissing, let why = model.passwordMissing {
+                        MessageText(text: why, isError: true)
+                    }
+                }
+                if model.showsSpinner {
+                    ProgressView().accessibilityLabel(model.title)
+                }
+                ForEach(model.actions) { action in
+                    ActionButton(label: action.label, hint: action.accessibilityHint, isProminent: action.isProminent) {
+                        action.event == .passwordSubmitted ? submit() : send(action.event, nil)
+                    }
+                }
+            }
+            .padding()
+        }
+        // Each status change once (a wrong password; the content about to hide, said first).
+        .onChange(of: model) { previous, current in announce(current.announcement(after: previous)) }
+        // While the content shows, the gate hears the time, so it hides at the token's expiry
+        // and says so shortly before.
+        .task(id: model.showsContent) {
+            while model.showsContent, !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                send(.tick(Date()), nil)
             }
         }
-        .padding()
+        .onChange(of: model.passwordField) {
+            password = ""
+            passwordMissing = false
+        }
     }
 
     private func submit() {
-        guard !password.isEmpty else { return }
+        passwordMissing = password.isEmpty
+        guard !password.isEmpty else { return announce(model.passwordMissing) }
         send(.passwordSubmitted, password)
         password = ""
     }
@@ -71,14 +86,14 @@ public struct BiometricSettingsView: View {
             Text(model.status)
                 .font(.body)
             ForEach(model.actions) { action in
-                Button(action.label) { send(action.event) }
-                    .buttonStyle(.bordered)
-                    .tint(action.isProminent ? .accentColor : .secondary)
-                    .accessibilityHint(action.accessibilityHint)
-                    .frame(minHeight: 44)
+                ActionButton(label: action.label, hint: action.accessibilityHint, isProminent: action.isProminent, isDestructive: action.isDestructive) {
+                    send(action.event)
+                }
             }
         }
         .accessibilityElement(children: .contain)
+        // The question "Turn off Face ID?" and the answer are heard when they appear.
+        .onChange(of: model.status) { announce(model.status) }
     }
 }
 #endif

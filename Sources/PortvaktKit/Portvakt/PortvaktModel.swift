@@ -71,7 +71,7 @@ public final class PortvaktModel {
 
     func update(_ machine: AuthMachine) {
         let next = ScreenModel(machine, language: portvakt.language)
-        announcement = next.message != screen.message || next.title != screen.title ? next.accessibilityLabel : nil
+        announcement = next.announcement(after: screen)
         self.machine = machine
         screen = next
         biometricSettings = BiometricSettingsModel(machine, language: portvakt.language)

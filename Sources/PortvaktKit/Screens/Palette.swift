@@ -34,6 +34,26 @@ public enum Palette {
     public static let lightBackground = Colour(red: 0xFF, green: 0xFF, blue: 0xFF)
     /// iOS's dark `systemBackground` is black; grouped backgrounds are lighter, up to #2C2C2E.
     public static let darkBackground = Colour(red: 0x2C, green: 0x2C, blue: 0x2E)
+    /// The buttons' colour on the light background (white text on it: 6.4:1); the system blue
+    /// gives 4.0:1, and `.secondary` as a tint about 3.4:1.
+    public static let actionOnLight = Colour(red: 0x0B, green: 0x57, blue: 0xD0)
+    /// On the dark background (black text on it: 10:1).
+    public static let actionOnDark = Colour(red: 0x8A, green: 0xB4, blue: 0xF8)
+
+    /// How a button is drawn: its text, its fill (nil: the background shows through) and its
+    /// border. A prominent button is filled with the action colour; another has the action
+    /// colour for its text and border on the background.
+    public struct Button: Sendable, Hashable {
+        public let text: Colour
+        public let fill: Colour?
+        public let border: Colour
+    }
+
+    public static func button(prominent: Bool, dark: Bool) -> Button {
+        let action = dark ? actionOnDark : actionOnLight
+        let onAction = dark ? Colour(red: 0, green: 0, blue: 0) : lightBackground
+        return prominent ? Button(text: onAction, fill: action, border: action) : Button(text: action, fill: nil, border: action)
+    }
 }
 
 #if canImport(Glibc)

@@ -19,6 +19,17 @@ public struct ScreenModel: Sendable, Hashable {
         /// Drawn as the main button.
         public let isProminent: Bool
         public let event: AuthEvent
+        /// It deletes something (turning biometric login off): drawn with the destructive role.
+        public let isDestructive: Bool
+
+        public init(id: String, label: String, accessibilityHint: String, isProminent: Bool, event: AuthEvent, isDestructive: Bool = false) {
+            self.id = id
+            self.label = label
+            self.accessibilityHint = accessibilityHint
+            self.isProminent = isProminent
+            self.event = event
+            self.isDestructive = isDestructive
+        }
     }
 
     /// How a message is shown: quietly (a cancellation), as an error (with a way forward), or as information.
@@ -42,6 +53,8 @@ public struct ScreenModel: Sendable, Hashable {
     /// typed password stays in the view, which hands it to ``Portvakt/confirmEnrolment(password:)``
     /// for the action whose event is ``AuthEvent/enrolmentPasswordSubmitted``.
     public let passwordField: String?
+    /// What the view says when the password field is submitted empty (with ``passwordField``).
+    public let passwordMissing: String?
     /// The label of a field for this phone's name (the enrolment offer; optional to fill), nil
     /// for none. The view hands what was typed to ``Portvakt/nameThisDevice(_:)`` before the
     /// action whose event is ``AuthEvent/enrolmentAccepted``.
@@ -185,6 +198,7 @@ public struct ScreenModel: Sendable, Hashable {
         showsSpinner = spinner
         self.qrCode = qrCode
         self.passwordField = passwordField
+        passwordMissing = passwordField.map { _ in Self.passwordMissing(l) }
         self.deviceNameField = deviceNameField
         qrCodeLabel = qrCode.map { _ in
             l.pick("QR-kode for BankID. Skann den med BankID-appen på en annen enhet.", "QR code for BankID. Scan it with the BankID app on another device.")
@@ -195,6 +209,20 @@ public struct ScreenModel: Sendable, Hashable {
     /// What VoiceOver reads first: the title, then the message.
     public var accessibilityLabel: String {
         [title, message, banner].compactMap { $0 }.joined(separator: ". ")
+    }
+
+    /// What a screen reader is told when this screen follows `previous` (each status change
+    /// once): a new screen's title and message, or on the same screen the message or banner that
+    /// changed (a BankID hint, a wrong password); nil when nothing it says changed (a QR frame).
+    public func announcement(after previous: ScreenModel) -> String? {
+        if kind != previous.kind || title != previous.title { return accessibilityLabel }
+        let changed = [message == previous.message ? nil : message, banner == previous.banner ? nil : banner].compactMap { $0 }
+        return changed.isEmpty ? nil : changed.joined(separator: ". ")
+    }
+
+    /// Said beside a password field submitted empty (the button does nothing else).
+    static func passwordMissing(_ language: Language) -> String {
+        language.pick("Skriv passordet ditt først.", "Type your password first.")
     }
 }
 
@@ -213,7 +241,8 @@ public struct BiometricSettingsModel: Sendable, Hashable {
             status = kind == .face
                 ? l.pick("Slå av Face ID? Neste gang logger du inn med BankID eller Vipps.", "Turn off Face ID? Next time you log in with BankID or Vipps.")
                 : l.pick("Slå av fingeravtrykk? Neste gang logger du inn med BankID eller Vipps.", "Turn off fingerprint? Next time you log in with BankID or Vipps.")
-            actions.append(.init(id: "confirm-disable", label: l.pick("Slå av", "Turn off"), accessibilityHint: l.pick("Sletter nøkkelen på denne enheten", "Deletes the key on this device"), isProminent: true, event: .settingsDisableBiometrics))
+            // Its own words (not the "Turn off" that asked) and the destructive role.
+            actions.append(.init(id: "confirm-disable", label: l.pick("Ja, slå av", "Yes, turn off"), accessibilityHint: l.pick("Sletter nøkkelen på denne enheten", "Deletes the key on this device"), isProminent: true, event: .settingsDisableBiometrics, isDestructive: true))
             actions.append(.init(id: "cancel-disable", label: l.pick("Avbryt", "Cancel"), accessibilityHint: l.pick("Beholder biometrisk innlogging", "Keeps biometric login"), isProminent: false, event: .settingsDisableCancelled))
         case (.available(let kind), true):
             status = kind.enabledMessage.text(l)

@@ -10,6 +10,9 @@ public struct StepUpScreenModel: Sendable, Hashable {
     public let showsSpinner: Bool
     /// The secure password field (`textContentType` password), with its label.
     public let passwordField: String?
+    /// What the view says when the password field is submitted empty.
+    public var passwordMissing: String? { passwordField == nil ? nil : missingPassword }
+    private let missingPassword: String
     public let actions: [Action]
 
     /// Something the user can do here; `event` is what to hand the gate.
@@ -22,6 +25,7 @@ public struct StepUpScreenModel: Sendable, Hashable {
     }
 
     public init(_ gate: StepUpGate, language l: Language) {
+        missingPassword = ScreenModel.passwordMissing(l)
         title = switch gate.action {
         case .contactsRead: l.pick("Kontaktopplysninger", "Contact details")
         case .expensesSubmit: l.pick("Send utleggsrefusjon", "Submit expense claim")
@@ -35,7 +39,10 @@ public struct StepUpScreenModel: Sendable, Hashable {
         let back = { action("back", l.pick("Tilbake", "Back"), l.pick("Lukker uten å vise noe", "Closes without showing anything"), .back) }
         switch gate.state {
         case .revealed:
-            message = nil
+            message = gate.closesSoon
+                ? l.pick("Skjules om mindre enn \(Int(StepUpGate.closingNotice)) sekunder. Bekreft på nytt for å se det igjen.",
+                         "Hidden in less than \(Int(StepUpGate.closingNotice)) seconds. Confirm again to see it again.")
+                : nil
             showsContent = true
             showsSpinner = false
             passwordField = nil
@@ -70,5 +77,11 @@ public struct StepUpScreenModel: Sendable, Hashable {
             back()
         }
         self.actions = actions
+    }
+
+    /// What a screen reader is told when this follows `previous`: the message when it changed
+    /// (a wrong password, the content about to hide), once.
+    public func announcement(after previous: StepUpScreenModel) -> String? {
+        message != previous.message ? message : nil
     }
 }

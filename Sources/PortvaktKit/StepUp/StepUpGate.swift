@@ -48,6 +48,10 @@ public struct StepUpGate: Sendable, Hashable {
     /// without, the password is the way (S11.3).
     public let biometricsUsable: Bool
     public private(set) var state: State = .hidden(nil)
+    /// The content shown hides within ``closingNotice``: said first, so a screen-reader user is
+    /// not left reading something that vanishes.
+    public private(set) var closesSoon = false
+    public static let closingNotice: TimeInterval = 10
 
     public init(action: StepUpAction, biometricsUsable: Bool = true) {
         self.action = action
@@ -72,6 +76,7 @@ public struct StepUpGate: Sendable, Hashable {
         case .succeeded(let expiresAt):
             guard state == .prompting || state == .checkingPassword else { return [] }
             state = .revealed(until: expiresAt)
+            closesSoon = false
             return []
         case .failed(let failure):
             guard state == .prompting else { return [] }
@@ -94,8 +99,13 @@ public struct StepUpGate: Sendable, Hashable {
             }
             return []
         case .tick(let now):
-            guard case .revealed(let until) = state, now >= until else { return [] }
-            state = .hidden(.stepUpRequired)
+            guard case .revealed(let until) = state else { return [] }
+            if now >= until {
+                state = .hidden(.stepUpRequired)
+                closesSoon = false
+            } else if until.timeIntervalSince(now) <= Self.closingNotice {
+                closesSoon = true
+            }
             return []
         case .usePassword:
             guard case .hidden = state else { return [] }
@@ -107,6 +117,7 @@ public struct StepUpGate: Sendable, Hashable {
             return [.stepUpWithPassword(action)]
         case .back:
             state = .hidden(nil)
+            closesSoon = false
             return [.close]
         }
     }
