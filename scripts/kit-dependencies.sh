@@ -4,6 +4,9 @@
 # Resolves a throwaway app package beside the checkout; prints what it resolved.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+case "$root" in *'"'* | *'\'*) echo "kit-dependencies: the checkout's path has a quote or backslash: $root" >&2; exit 1 ;; esac
+# SwiftPM names a path dependency by its last component, lowercased, without a .git suffix.
+identity=$(basename "$root" | tr '[:upper:]' '[:lower:]'); identity=${identity%.git}
 app=$(mktemp -d)
 trap 'rm -rf "$app"' EXIT
 mkdir -p "$app/Sources/KitApp"
@@ -14,7 +17,7 @@ let package = Package(
     name: "KitApp",
     platforms: [.macOS("14.4"), .iOS("17.4")],
     dependencies: [.package(path: "$root", traits: [])],
-    targets: [.executableTarget(name: "KitApp", dependencies: [.product(name: "PortvaktKit", package: "$(basename "$root")")])]
+    targets: [.executableTarget(name: "KitApp", dependencies: [.product(name: "PortvaktKit", package: "$identity")])]
 )
 MANIFEST
 echo 'import PortvaktKit' >"$app/Sources/KitApp/main.swift"

@@ -36,6 +36,14 @@ echo "upgrade test: building $previous (${commit:0:12}) in $tree"
 old_binary="$(cd "$tree" && swift build --show-bin-path)/portvakt-server"
 echo "upgrade test: previous $("$old_binary" --version), new $("$new_binary" --version)"
 
+# A contract step between the two releases (Migration.swift's `kind: .contract`, newer than the
+# previous release's newest migration) means the previous release's instances stop first: then
+# the test checks that it refuses the new schema (exit 69) and that the new release carries on the
+# sessions it began, instead of the two serving side by side.
+previous_newest=$(git show "$commit:Sources/PortvaktStorage/Migrations/Migration.swift" | grep -oE 'version: [0-9]+' | grep -oE '[0-9]+' | sort -n | tail -1)
+contracts=$(grep -E 'kind: \.contract' Sources/PortvaktStorage/Migrations/Migration.swift | grep -oE 'version: [0-9]+' | grep -oE '[0-9]+' \
+  | awk -v newest="$previous_newest" '$1 > newest' | paste -sd, -)
+
 url=$(new_postgres_database "$database")
 # One database, one set of keys: what instances of two releases share.
 shared=(DATABASE_URL="$url" PORTVAKT_ENCRYPTION_KEYS="k1=$(openssl rand -base64 32)" PORTVAKT_INDEX_KEY="$(openssl rand -base64 32)"
@@ -49,6 +57,32 @@ start_server "$work/old" "$old_port" dev "${shared[@]}" || fail "the previous re
 old_pid=$server_pid
 before=$(python3 -c 'import sys; sys.path.insert(0, "scripts/lib"); import sandbox_login as s; print(s.login(sys.argv[1], "ola", "bankid")["refresh_token"])' "http://127.0.0.1:$old_port") \
   || fail "the previous release did not answer a login"
+
+if [ -n "$contracts" ]; then
+  echo "upgrade test: migration(s) $contracts contract: the previous release stops before the migration"
+  kill -TERM "$old_pid"; wait "$old_pid" 2>/dev/null || true; old_pid=""
+  (env "${shared[@]}" PORTVAKT_DATA_DIR="$work/new" "$new_binary" migrate --dev >"$work/migrate.log" 2>&1) || { cat "$work/migrate.log" >&2; fail "the new release did not migrate"; }
+  binary=$new_binary
+  start_server "$work/new" "$new_port" dev "${shared[@]}" || fail "the new release did not start"
+  new_pid=$server_pid
+  status=0
+  (env "${shared[@]}" PORTVAKT_DATA_DIR="$work/restarted" "$old_binary" migrate --dev >"$work/restarted.log" 2>&1) || status=$?
+  [ "$status" = 69 ] || { cat "$work/restarted.log" >&2; fail "the previous release answered the contracted schema with exit $status, not 69"; }
+  echo "upgrade test: the previous release refuses the contracted schema (exit 69)"
+  python3 - "http://127.0.0.1:$new_port" "$before" <<'PY' || fail "a login or a refresh was refused"
+import json, sys
+sys.path.insert(0, "scripts/lib")
+import sandbox_login as s
+new, before = sys.argv[1:3]
+status, _, body = s.call(f"{new}/oauth/token", {"grant_type": "refresh_token", "client_id": "no.portvakt.app", "refresh_token": before})
+assert status == 200, f"the session begun on the previous release: {status} {body[:200]}"
+print("upgrade test: the new release refreshes the session begun on the previous one")
+assert s.login(new, "ola", "bankid")["refresh_token"]
+print("upgrade test: the new release answers a login")
+PY
+  echo "upgrade test passed: $previous, stopped, then $(git rev-parse --short HEAD) on one PostgreSQL"
+  exit 0
+fi
 
 # The new release migrates while the previous one serves, then serves beside it.
 (env "${shared[@]}" PORTVAKT_DATA_DIR="$work/new" "$new_binary" migrate --dev >"$work/migrate.log" 2>&1) || { cat "$work/migrate.log" >&2; fail "the new release did not migrate"; }

@@ -45,7 +45,7 @@ struct CLI {
     func driver(context: AuthContext, browser: any WebAuthenticator = NoBrowser(), opener: any URLOpener = TerminalBankIDApp(serverURL: URL(string: "http://127.0.0.1")!, sandbox: nil, otherDevice: true)) -> AuthDriver {
         let services = AuthServices(
             client: client, storage: storage, tokens: tokens, queue: queue, deviceKey: key, browser: browser, opener: opener,
-            deviceName: "portvakt CLI on \(ProcessInfo.processInfo.hostName)".prefix(64).description, platform: Self.platform, language: language
+            deviceName: "portvakt CLI", platform: Self.platform, language: language
         )
         return AuthDriver(context: context, services: services)
     }

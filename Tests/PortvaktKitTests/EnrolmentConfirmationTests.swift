@@ -25,7 +25,7 @@ struct EnrolmentConfirmationTests {
     private static func confirming(lastMethod: LoginMethod = .bankID) -> AuthMachine {
         var machine = atHome(lastMethod: lastMethod)
         _ = machine.handle(.settingsEnableBiometrics)
-        _ = machine.handle(.enrolmentNeedsConfirmation)
+        _ = machine.handle(.enrolmentNeedsConfirmation(passwordAccepted: true))
         return machine
     }
 
@@ -126,6 +126,11 @@ struct EnrolmentConfirmationTests {
             #expect(await phone.screen == .enrolmentConfirmation(passwordFirst: false, message: nil), "\(acr)")
             #expect(await asked.reasons.isEmpty, "no Face ID before the confirmation")
             #expect(phone.server.requests(to: Endpoint.devices).isEmpty)
+            // After a device unlock only a new login will do: the server takes no password there.
+            let screen = ScreenModel(await phone.driver.machine, language: .en)
+            let unlocked = acr.hasPrefix("urn:portvakt:acr:device-biometric")
+            #expect((screen.passwordField == nil) == unlocked && screen.actions.contains { $0.id == "submit-password" } == !unlocked, "\(acr)")
+            #expect(screen.actions.contains { $0.id == "bankid" })
         }
     }
 
@@ -163,6 +168,27 @@ struct EnrolmentConfirmationTests {
         #expect(await phone.screen == .enrolmentConfirmation(passwordFirst: false, message: nil))
         #expect(await asked.reasons.count == 1)
         #expect(await phone.key.exists() == false)
+    }
+
+    @Test("S7.4: setting up again keeps the key in place until the new one is registered; a confirmation asked for first leaves it working")
+    func setUpAgain() async throws {
+        let asked = Asked()
+        let phone = try await Self.phone(authTime: 1_800_000_000 - 600, asked: asked)
+        try await phone.storage.write("device-old", for: .deviceID)
+        await phone.driver.send(.settingsReEnrol)
+        #expect(await phone.screen == .enrolmentConfirmation(passwordFirst: false, message: nil))
+        #expect(try await phone.storage.readString(.deviceID) == "device-old", "nothing deleted before the confirmation")
+        #expect(phone.server.requests(to: Endpoint.device("device-old")).isEmpty, "nor revoked")
+
+        let fresh = try await Self.phone(asked: asked)
+        try await fresh.storage.write("device-old", for: .deviceID)
+        fresh.server.on(Endpoint.devices, Self.registered(.electronicID))
+        fresh.server.on(Endpoint.device("device-old"), .status(204, Data()))
+        await fresh.driver.send(.settingsReEnrol)
+        #expect(await fresh.screen == .home(.faceIDEnabled))
+        #expect(try await fresh.storage.readString(.deviceID) == "device-1")
+        #expect(fresh.server.requests(to: Endpoint.device("device-old")).map(\.method) == ["DELETE"], "the old key revoked after the new one is registered")
+        #expect(fresh.server.paths.firstIndex(of: Endpoint.devices)! < fresh.server.paths.firstIndex(of: Endpoint.device("device-old"))!)
     }
 
     @Test("Issue 61 item 12: after a BankID login the driver raises the password-level key and remembers it is no longer")

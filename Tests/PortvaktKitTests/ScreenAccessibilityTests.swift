@@ -44,8 +44,8 @@ struct ScreenAccessibilityTests {
         #expect(ScreenModel(framed, language: .nb).announcement(after: after) == nil, "a frame every second is not news")
 
         let failed = ScreenModel(Self.machine([.methodChosen(.bankID), .browserFailed(.bankIDUnavailable)]), language: .en)
-        #expect(failed.announcement(after: before) == failed.accessibilityLabel)
-        #expect(failed.announcement(after: before)?.hasPrefix("Log in. BankID is temporarily unavailable") == true)
+        #expect(failed.announcement(after: before) == "BankID is temporarily unavailable. Try Vipps instead or retry later",
+                "a new screen's title is read where the focus moves; only its message is announced")
     }
 
     @Test("S11.3: an empty password says why; a wrong one is announced; content about to hide says so first, then hides")
@@ -64,12 +64,16 @@ struct ScreenAccessibilityTests {
         _ = gate.handle(.succeeded(expiresAt: now.addingTimeInterval(120)))
         let shown = StepUpScreenModel(gate, language: .nb)
         #expect(shown.showsContent && shown.message == nil && shown.passwordMissing == nil)
-        _ = gate.handle(.tick(now.addingTimeInterval(105)))
+        _ = gate.handle(.tick(now.addingTimeInterval(95)))
         #expect(StepUpScreenModel(gate, language: .nb).announcement(after: shown) == nil, "not yet")
-        _ = gate.handle(.tick(now.addingTimeInterval(111)))
+        _ = gate.handle(.tick(now.addingTimeInterval(101)))
         let closing = StepUpScreenModel(gate, language: .nb)
         #expect(closing.showsContent && gate.closesSoon)
-        #expect(closing.announcement(after: shown)?.hasPrefix("Skjules om mindre enn 10 sekunder") == true)
+        #expect(closing.announcement(after: shown) == "Skjules om mindre enn 20 sekunder.", "WCAG 2.2.1: 20 seconds' warning")
+        #expect(closing.actions.first?.id == "extend" && closing.actions.first?.event == .extend, "and a way to extend")
+        var extended = gate
+        #expect(extended.handle(.extend) == [], "without biometrics: the password again")
+        #expect(extended.state == .enteringPassword(nil))
         _ = gate.handle(.tick(now.addingTimeInterval(120)))
         #expect(!StepUpScreenModel(gate, language: .nb).showsContent && !gate.closesSoon)
     }

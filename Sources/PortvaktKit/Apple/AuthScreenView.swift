@@ -10,16 +10,18 @@ public struct AuthScreenView: View {
     public let send: (AuthEvent) -> Void
     /// The password typed where the model shows a field (``ScreenModel/passwordField``), for
     /// ``PortvaktModel/confirmEnrolment(password:)``.
-    public let submitPassword: (String) -> Void
-    /// The name typed for this phone (``ScreenModel/deviceNameField``), for ``PortvaktModel/nameThisDevice(_:)``.
-    public let nameDevice: (String) -> Void
+    /// Nil: the field is not shown (an app that does not take the password there).
+    public let submitPassword: ((String) -> Void)?
+    /// The name typed for this phone (``ScreenModel/deviceNameField``), for ``PortvaktModel/nameThisDevice(_:)``;
+    /// nil: no field.
+    public let nameDevice: ((String) -> Void)?
     @State private var password = ""
     @State private var passwordMissing = false
     @State private var deviceName = ""
 
     public init(
-        model: ScreenModel, send: @escaping (AuthEvent) -> Void, submitPassword: @escaping (String) -> Void = { _ in },
-        nameDevice: @escaping (String) -> Void = { _ in }
+        model: ScreenModel, send: @escaping (AuthEvent) -> Void, submitPassword: ((String) -> Void)? = nil,
+        nameDevice: ((String) -> Void)? = nil
     ) {
         self.model = model
         self.send = send
@@ -49,7 +51,7 @@ public struct AuthScreenView: View {
                         .accessibilityAddTraits(.isImage)
                         .accessibilityLabel(model.qrCodeLabel ?? "")
                 }
-                if let label = model.passwordField {
+                if let label = model.passwordField, submitPassword != nil {
                     SecureField(label, text: $password)
                         .textContentType(.password)
                         .submitLabel(.done)
@@ -61,9 +63,8 @@ public struct AuthScreenView: View {
                         MessageText(text: why, isError: true)
                     }
                 }
-                if let label = model.deviceNameField {
+                if let label = model.deviceNameField, nameDevice != nil {
                     TextField(label, text: $deviceName)
-                        .textContentType(.name)
                         .submitLabel(.done)
                         .accessibilityLabel(label)
                         .padding(8)
@@ -72,7 +73,8 @@ public struct AuthScreenView: View {
                 if model.showsSpinner {
                     ProgressView().accessibilityLabel(model.title)
                 }
-                ForEach(model.actions) { action in
+                // Without the field, its button would do nothing.
+                ForEach(model.actions.filter { $0.event != .enrolmentPasswordSubmitted || submitPassword != nil }) { action in
                     ActionButton(label: action.label, hint: action.accessibilityHint, isProminent: action.isProminent, isDestructive: action.isDestructive) {
                         perform(action.event)
                     }
@@ -95,7 +97,7 @@ public struct AuthScreenView: View {
         switch event {
         case .enrolmentPasswordSubmitted: submitTypedPassword()
         case .enrolmentAccepted:
-            if !deviceName.isEmpty { nameDevice(deviceName) }
+            if !deviceName.isEmpty { nameDevice?(deviceName) }
             send(event)
         default: send(event)
         }
@@ -106,7 +108,7 @@ public struct AuthScreenView: View {
         // An empty field says why nothing happened, and is announced.
         passwordMissing = password.isEmpty
         guard !password.isEmpty else { return announce(model.passwordMissing) }
-        submitPassword(password)
+        submitPassword?(password)
         password = ""
     }
 }

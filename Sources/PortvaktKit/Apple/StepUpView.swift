@@ -50,8 +50,8 @@ public struct StepUpView: View {
         // While the content shows, the gate hears the time, so it hides at the token's expiry
         // and says so shortly before.
         .task(id: model.showsContent) {
-            while model.showsContent, !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
+            while model.showsContent {
+                do { try await Task.sleep(for: .seconds(1)) } catch { return }
                 send(.tick(Date()), nil)
             }
         }

@@ -15,6 +15,7 @@ extension AuthMachine {
             return []
         case .enrolmentFinished(let failure):
             guard case .enrolling = screen else { return [] }
+            context.replacingDeviceKey = false
             if let failure {
                 // A cancelled or missed prompt just leaves biometrics off; other failures say why.
                 let notice = takePendingNotice()
@@ -25,20 +26,24 @@ extension AuthMachine {
                 screen = .home(takePendingNotice() ?? kind.enabledMessage)
             }
             return []
-        case .enrolmentNeedsConfirmation:
+        case .enrolmentNeedsConfirmation(let passwordAccepted):
             guard case .enrolling = screen else { return [] }
-            screen = .enrolmentConfirmation(passwordFirst: context.lastMethod == .password, message: nil)
+            context.enrolmentPasswordAccepted = passwordAccepted
+            context.replacingDeviceKey = false
+            screen = .enrolmentConfirmation(passwordFirst: passwordAccepted && context.lastMethod == .password, message: nil)
             return []
         case .enrolmentConfirmationRefused(let message):
             guard case .enrolling = screen else { return [] }
             screen = .enrolmentConfirmation(passwordFirst: true, message: message)
             return []
         case .enrolmentPasswordSubmitted:
-            guard case .enrolmentConfirmation = screen, case .available = context.biometry else { return [] }
+            guard case .enrolmentConfirmation = screen, context.enrolmentPasswordAccepted, case .available = context.biometry else { return [] }
             screen = .enrolling
             return [.enrolDeviceKey]
         case .enrolmentRefused(let message):
             guard case .enrolling = screen else { return [] }
+            context.replacingDeviceKey = false
+            context.deviceKeyEnrolled = false
             context.pendingNotice = nil
             screen = .home(message)
             return [.deleteDeviceKey]

@@ -31,9 +31,11 @@ extension AuthMachine {
             return [.deleteDeviceKey, .forgetStoredSession]
         case .settingsReEnrol:
             guard context.hasSession, case .available = context.biometry else { return [] }
-            context.deviceKeyEnrolled = false
+            // The driver deletes the key in place once the new one may be made (not before a
+            // confirmation, which would leave the member with neither).
+            context.replacingDeviceKey = true
             screen = .enrolling
-            return [.deleteDeviceKey, .enrolDeviceKey]
+            return [.enrolDeviceKey]
         default:
             return []
         }

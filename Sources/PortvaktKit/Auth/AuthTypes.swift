@@ -111,6 +111,12 @@ public struct AuthContext: Sendable, Hashable {
     /// A login chosen at ``AuthScreen/enrolmentConfirmation(passwordFirst:message:)`` enrols the key once
     /// it completes, and returns home (not to the method selection) when it does not.
     public var enrolsAfterLogin = false
+    /// The password may confirm the enrolment asked for: not in a session a device unlocked,
+    /// which the server never lets enrol (a new login is the way).
+    public var enrolmentPasswordAccepted = true
+    /// "Set up again" (S7.4): the key in place goes only once the new one may be made, so a
+    /// confirmation asked for first leaves it working.
+    public var replacingDeviceKey = false
 
     public static let defaultLockAfter: TimeInterval = 5 * 60
 
@@ -205,8 +211,9 @@ public enum AuthEvent: Sendable, Hashable {
     case enrolmentFinished(BiometricFailure?)
     /// The server refused the new device key (`recent_login_required`, `device_limit_reached`).
     case enrolmentRefused(UserMessage)
-    /// The login is too old to enrol without confirming it (found before the biometric prompt).
-    case enrolmentNeedsConfirmation
+    /// The login is too old to enrol without confirming it (found before the biometric prompt);
+    /// `passwordAccepted`: the password may confirm it (not after a device unlock).
+    case enrolmentNeedsConfirmation(passwordAccepted: Bool)
     /// The password was typed at the confirmation (the driver holds it, ``AuthDriver/confirmEnrolment(password:)``).
     case enrolmentPasswordSubmitted
     /// The server did not take the password (wrong, none set, too many tries): asked again.

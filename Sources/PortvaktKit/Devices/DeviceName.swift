@@ -13,16 +13,31 @@ public enum DeviceName {
     public static func registered(typed: String?, model: String) -> String {
         let model = tidy(model).isEmpty ? "Phone" : tidy(model)
         let typed = tidy(typed ?? "")
-        guard !typed.isEmpty else { return String(model.prefix(maximumLength)) }
-        if typed.localizedCaseInsensitiveContains(model) { return String(typed.prefix(maximumLength)) }
+        guard !typed.isEmpty else { return limited(model) }
+        if typed.localizedCaseInsensitiveContains(model) { return limited(typed) }
         let suffix = " (\(model))"
-        guard suffix.count < maximumLength / 2 else { return String(typed.prefix(maximumLength)) }
-        return String(typed.prefix(maximumLength - suffix.count)).trimmingCharacters(in: .whitespaces) + suffix
+        guard suffix.unicodeScalars.count < maximumLength / 2 else { return limited(typed) }
+        var name = limited(typed)
+        while name.unicodeScalars.count + suffix.unicodeScalars.count > maximumLength { name.removeLast() }
+        return name.trimmingCharacters(in: .whitespaces) + suffix
     }
 
-    /// One line: control characters out, runs of white space one space, none at the ends.
+    /// One line: control and format characters (direction overrides, zero-width marks) and line
+    /// and paragraph separators out, runs of white space one space, none at the ends; then at most
+    /// ``maximumLength`` scalars, so no count of characters anywhere finds more.
     static func tidy(_ text: String) -> String {
-        let visible = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+        let visible = String(String.UnicodeScalarView(text.unicodeScalars.map { hidden.contains($0.properties.generalCategory) ? " " : $0 }))
         return visible.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// The longest start of `text` of at most ``maximumLength`` scalars, whole characters only.
+    static func limited(_ text: String) -> String {
+        var kept = ""
+        for character in text {
+            guard kept.unicodeScalars.count + character.unicodeScalars.count <= maximumLength else { break }
+            kept.append(character)
+        }
+        return kept
     }
 }

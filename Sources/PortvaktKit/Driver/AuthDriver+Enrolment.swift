@@ -33,13 +33,20 @@ extension AuthDriver {
         return now.timeIntervalSince(login.authTime) < enrolmentWindow
     }
 
+    /// Whether the password may confirm an enrolment in this session: not after a device unlock
+    /// (the server lets no key enrol another, password or not).
+    static func passwordMayConfirm(accessToken: String) -> Bool {
+        !(AccessTokenAuthentication(accessToken)?.acr.hasPrefix("urn:portvakt:acr:device-biometric") ?? false)
+    }
+
     func enrol() async -> AuthEvent {
         let s = services
         guard case .available(let kind) = machine.context.biometry else { return .enrolmentFinished(.notAvailable) }
         let password = enrolmentPassword
         enrolmentPassword = nil
+        var access = ""
         do {
-            var access = try await s.tokens.accessToken()
+            access = try await s.tokens.accessToken()
             if let password {
                 // Before the prompt: a wrong password costs no Face ID.
                 do {
@@ -50,21 +57,26 @@ extension AuthDriver {
                     return .enrolmentConfirmationRefused(.offline)
                 }
             } else if !Self.mayEnrolWithoutConfirmation(accessToken: access, at: s.now()) {
-                return .enrolmentNeedsConfirmation
+                return .enrolmentNeedsConfirmation(passwordAccepted: Self.passwordMayConfirm(accessToken: access))
             }
+            // Set up again (S7.4): the key in place works until the new one is registered.
+            let previous = machine.context.replacingDeviceKey ? ((try? await s.storage.readString(.deviceID)) ?? nil) : nil
             let publicKey = try await s.deviceKey.create(prompt: .enrolment(s.language))
             let name = DeviceName.registered(typed: typedDeviceName, model: s.deviceName)
             let device = try await s.client.registerDevice(publicKey, name: name, platform: s.platform, biometry: kind, accessToken: access)
             try await s.storage.write(device.id, for: .deviceID)
+            // This session is a login's (the confirmation saw to it), so the old key's revocation
+            // ends none of it; when it cannot reach the server the old key can unlock nothing anyway.
+            if let previous, previous != device.id { try? await s.client.revokeDevice(previous, accessToken: access) }
             try await store(device.assurance ?? .electronicID)
             return .enrolmentFinished(nil)
         } catch let failure as BiometricFailure {
             return .enrolmentFinished(failure)
-        } catch let error as PortvaktError where error.message == .recentLoginRequired && password == nil {
+        } catch let error as PortvaktError where error.message == .recentLoginRequired && password == nil && !machine.context.replacingDeviceKey {
             // The server's clock counted the login as older than this phone did: the key it
             // would not take goes, and the confirmation is asked for after all.
             await s.deviceKey.delete()
-            return .enrolmentNeedsConfirmation
+            return .enrolmentNeedsConfirmation(passwordAccepted: Self.passwordMayConfirm(accessToken: access))
         } catch let error as PortvaktError {
             return .enrolmentRefused(error.message)
         } catch {

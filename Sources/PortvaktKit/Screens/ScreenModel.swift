@@ -156,10 +156,16 @@ public struct ScreenModel: Sendable, Hashable {
             kind = .enrolmentConfirmation
             title = l.pick("Bekreft at det er deg", "Confirm it is you")
             message = due
-            banner = l.pick(
-                "Det er mer enn fem minutter siden du logget inn. Skriv passordet ditt, eller logg inn med BankID eller Vipps igjen, for å slå på biometrisk innlogging.",
-                "It is more than five minutes since you logged in. Type your password, or log in with BankID or Vipps again, to turn on biometric login.")
-            passwordField = l.pick("Passord", "Password")
+            // After a device unlock only a new login will do (the server lets no key enrol another).
+            let byPassword = context.enrolmentPasswordAccepted
+            banner = byPassword
+                ? l.pick(
+                    "Det er mer enn fem minutter siden du logget inn. Skriv passordet ditt, eller logg inn med BankID eller Vipps igjen, for å slå på biometrisk innlogging.",
+                    "It is more than five minutes since you logged in. Type your password, or log in with BankID or Vipps again, to turn on biometric login.")
+                : l.pick(
+                    "Logg inn på nytt for å slå på biometrisk innlogging.",
+                    "Log in again to turn on biometric login.")
+            passwordField = byPassword ? l.pick("Passord", "Password") : nil
             let password = Action(
                 id: "submit-password", label: l.pick("Bekreft med passord", "Confirm with password"),
                 accessibilityHint: l.pick("Viser deretter Face ID eller fingeravtrykk", "Then shows Face ID or fingerprint"), isProminent: passwordFirst,
@@ -167,8 +173,10 @@ public struct ScreenModel: Sendable, Hashable {
             )
             if passwordFirst { actions.append(password) }
             loginMethods(prominent: !passwordFirst)
-            actions.removeAll { $0.event == .methodChosen(.password) }
-            if !passwordFirst { actions.append(password) }
+            if byPassword {
+                actions.removeAll { $0.event == .methodChosen(.password) }
+                if !passwordFirst { actions.append(password) }
+            }
             action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Går til startsiden uten biometrisk innlogging", "Goes to the home screen without biometric login"), .cancelTapped)
         case .unlock(let due):
             kind = .unlock
@@ -212,11 +220,15 @@ public struct ScreenModel: Sendable, Hashable {
     }
 
     /// What a screen reader is told when this screen follows `previous` (each status change
-    /// once): a new screen's title and message, or on the same screen the message or banner that
+    /// once): a new screen's message and banner, or on the same screen the message or banner that
     /// changed (a BankID hint, a wrong password); nil when nothing it says changed (a QR frame).
+    /// A new screen's title is read where VoiceOver's focus moves (the view puts it there), so
+    /// only its message and banner are announced, or nothing.
     public func announcement(after previous: ScreenModel) -> String? {
-        if kind != previous.kind || title != previous.title { return accessibilityLabel }
-        let changed = [message == previous.message ? nil : message, banner == previous.banner ? nil : banner].compactMap { $0 }
+        let newScreen = kind != previous.kind || title != previous.title
+        let changed = [
+            newScreen || message != previous.message ? message : nil, newScreen || banner != previous.banner ? banner : nil,
+        ].compactMap { $0 }
         return changed.isEmpty ? nil : changed.joined(separator: ". ")
     }
 

@@ -40,12 +40,14 @@ public struct StepUpScreenModel: Sendable, Hashable {
         switch gate.state {
         case .revealed:
             message = gate.closesSoon
-                ? l.pick("Skjules om mindre enn \(Int(StepUpGate.closingNotice)) sekunder. Bekreft på nytt for å se det igjen.",
-                         "Hidden in less than \(Int(StepUpGate.closingNotice)) seconds. Confirm again to see it again.")
+                ? l.pick("Skjules om mindre enn \(Int(StepUpGate.closingNotice)) sekunder.", "Hidden in less than \(Int(StepUpGate.closingNotice)) seconds.")
                 : nil
             showsContent = true
             showsSpinner = false
             passwordField = nil
+            if gate.closesSoon {
+                action("extend", l.pick("Vis lenger", "Keep showing"), l.pick("Bekreft på nytt for å vise det lenger", "Confirm again to keep it showing"), prominent: true, .extend)
+            }
         case .prompting:
             message = UserMessage.stepUpRequired.text(l)
             showsContent = false

@@ -31,6 +31,8 @@ public struct StepUpGate: Sendable, Hashable {
         case usePassword
         /// The user submitted the password field (the view keeps the text, never the gate).
         case passwordSubmitted
+        /// "Keep showing" while the content is about to hide: a new step-up while it still shows.
+        case extend
         case back
     }
 
@@ -51,7 +53,8 @@ public struct StepUpGate: Sendable, Hashable {
     /// The content shown hides within ``closingNotice``: said first, so a screen-reader user is
     /// not left reading something that vanishes.
     public private(set) var closesSoon = false
-    public static let closingNotice: TimeInterval = 10
+    /// WCAG 2.2 2.2.1: at least 20 seconds' warning, with a simple way to extend (``Event/extend``).
+    public static let closingNotice: TimeInterval = 20
 
     public init(action: StepUpAction, biometricsUsable: Bool = true) {
         self.action = action
@@ -115,6 +118,15 @@ public struct StepUpGate: Sendable, Hashable {
             guard case .enteringPassword = state else { return [] }
             state = .checkingPassword
             return [.stepUpWithPassword(action)]
+        case .extend:
+            guard case .revealed = state else { return [] }
+            closesSoon = false
+            guard biometricsUsable else {
+                state = .enteringPassword(nil)
+                return []
+            }
+            state = .prompting
+            return [.stepUp(action)]
         case .back:
             state = .hidden(nil)
             closesSoon = false

@@ -52,8 +52,11 @@ struct DeviceRegistry: Sendable {
             throw OAuthFailure.invalidRequest(error.description)
         }
         let name = body.name.trimmingCharacters(in: .whitespaces)
-        guard (1...64).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw OAuthFailure.invalidRequest("name must be 1 to 64 characters without control characters.")
+        // No control or format characters (direction overrides, zero-width marks) nor line breaks:
+        // the name is shown in "Remove a phone" and the mail that says a phone was added.
+        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+        guard (1...64).contains(name.count), !name.unicodeScalars.contains(where: { hidden.contains($0.properties.generalCategory) }) else {
+            throw OAuthFailure.invalidRequest("name must be 1 to 64 characters without control or format characters.")
         }
         guard Self.platforms.contains(body.platform) else {
             throw OAuthFailure.invalidRequest("platform must be one of \(Self.platforms.sorted().joined(separator: ", ")).")

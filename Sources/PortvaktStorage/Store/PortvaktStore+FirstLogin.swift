@@ -76,14 +76,14 @@ extension PortvaktStore {
         let email = email.lowercased()
         if let existing = try await user(email: email) {
             try await write { db in
+                // The row locked first, so an invitation taken meanwhile is seen (PostgreSQL's
+                // UPDATE of no row locks nothing).
+                try await db.update("users").set(SQLIdentifier("id"), to: SQLIdentifier("id")).where("id", .equal, existing.id).run()
+                let replaced = try await db.select().column("id").from("users")
+                    .where("id", .equal, existing.id).where("password_hash", .isNot, SQLLiteral.null).first() != nil
+                try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, existing.id).run()
                 // A password replaced (not one added) may be known to someone else: they are out.
-                let replaced = try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, existing.id)
-                    .where("password_hash", .isNot, SQLLiteral.null).returning("id").first() != nil
-                if !replaced {
-                    try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, existing.id).run()
-                } else {
-                    _ = try await Self.endSessionsForNewPassword(userID: existing.id, at: now.millisecondsSince1970, in: db)
-                }
+                if replaced { _ = try await Self.endSessionsForNewPassword(userID: existing.id, at: now.millisecondsSince1970, in: db) }
             }
             return try await user(id: existing.id) ?? existing
         }
