@@ -105,7 +105,7 @@ public struct AuthContext: Sendable, Hashable {
     /// The ways in the server offers (its discovery's `portvakt_login_methods`): the method
     /// selection shows only these. Every method until the server has said.
     public var offeredMethods = Set(LoginMethod.allCases)
-    /// The device key was enrolled after a password login (``DeviceAssurance/password``): a
+    /// The device key was enrolled after a password login (`DeviceAssurance.password`): a
     /// BankID or Vipps login raises it to their level.
     public var deviceKeyIsPasswordLevel = false
     /// A login chosen at ``AuthScreen/enrolmentConfirmation(passwordFirst:message:)`` enrols the key once

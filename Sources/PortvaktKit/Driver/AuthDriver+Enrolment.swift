@@ -3,7 +3,7 @@ import PortvaktProtocol
 
 extension AuthDriver {
     /// How long after its login a session may enrol a device key without confirming: the
-    /// server's five minutes (``SensitiveAction`` `device.enrol`), less half a minute for the
+    /// server's five minutes (`device.enrol`), less half a minute for the
     /// clocks of the phone and the server.
     static let enrolmentWindow: TimeInterval = 270
 

@@ -87,7 +87,7 @@ public struct SecureStorageKey: RawRepresentable, Sendable, Hashable {
     /// When that order started: a relaunch collects it only within its 3 minutes.
     public static let bankIDOrderStartedAt = SecureStorageKey(rawValue: "portvakt_bankid_order_started_at_v1")
     public static let deviceID = SecureStorageKey(rawValue: "portvakt_device_id_v1")
-    /// `password` while the device key is password-level (``DeviceAssurance``); absent: BankID's or Vipps's.
+    /// `password` while the device key is password-level (`DeviceAssurance`); absent: BankID's or Vipps's.
     public static let deviceAssurance = SecureStorageKey(rawValue: "portvakt_device_assurance_v1")
     public static let offlineQueue = SecureStorageKey(rawValue: "portvakt_offline_queue_v1")
     /// The user (`sub`) of the stored session: whose queued writes it may send.

@@ -58,12 +58,12 @@ public final class PortvaktModel {
         actions.yield(.event(event))
     }
 
-    /// What the member calls this phone, for the enrolment that follows (``AuthScreenView``'s `nameDevice`).
+    /// What the member calls this phone, for the enrolment that follows (`AuthScreenView`'s `nameDevice`).
     public func nameThisDevice(_ name: String) {
         actions.yield(.deviceName(name))
     }
 
-    /// The password typed at the enrolment's confirmation (S7.3), for ``AuthScreenView``'s `submitPassword`.
+    /// The password typed at the enrolment's confirmation (S7.3), for `AuthScreenView`'s `submitPassword`.
     public func confirmEnrolment(password: String) {
         let portvakt = portvakt
         Task { await portvakt.confirmEnrolment(password: password) }
