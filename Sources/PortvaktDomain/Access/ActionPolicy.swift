@@ -10,11 +10,15 @@ public struct ActionPolicy: Sendable, Equatable {
     public let stepUps: Set<StepUpKind>
     /// How recent a BankID or Vipps login must be.
     public let freshness: TimeInterval
+    /// Whether a session a device key unlocked may take it by any of its step-ups (not a key's
+    /// enrolment: a stolen unlocked phone, its password in AutoFill, would enrol more keys).
+    public let deviceSessions: Bool
 
-    public init(roles: Set<Role>, stepUps: Set<StepUpKind>, freshness: TimeInterval) {
+    public init(roles: Set<Role>, stepUps: Set<StepUpKind>, freshness: TimeInterval, deviceSessions: Bool = true) {
         self.roles = roles
         self.stepUps = stepUps
         self.freshness = freshness
+        self.deviceSessions = deviceSessions
     }
 
     public static func of(_ action: SensitiveAction) -> ActionPolicy {
@@ -35,7 +39,9 @@ public struct ActionPolicy: Sendable, Equatable {
         // A device key carries the level of what enrolled it (DeviceRegistry): BankID or Vipps,
         // or the password, just logged in with or entered again (issue 61 items 12 and 13).
         case .deviceEnrol:
-            ActionPolicy(roles: [], stepUps: [.freshElectronicID, .freshPasswordLogin, .freshPassword], freshness: administratorFreshness)
+            ActionPolicy(
+                roles: [], stepUps: [.freshElectronicID, .freshPasswordLogin, .freshPassword], freshness: administratorFreshness, deviceSessions: false
+            )
         // S11.3: the password, entered again, when biometrics fail or the phone has none.
         case .contactsRead, .expensesSubmit:
             ActionPolicy(roles: [], stepUps: [.deviceKey, .freshPassword], freshness: administratorFreshness)
@@ -49,7 +55,8 @@ public struct ActionPolicy: Sendable, Equatable {
     /// - Parameter highAssurance: the fresh BankID or Vipps login must also be of the high level
     ///   (an organisation that asks for it, `PORTVAKT_HIGH_ASSURANCE_ORGANISATIONS`).
     public func isSatisfied(for action: SensitiveAction, session: Session, stepUp: StepUpGrant?, highAssurance: Bool = false, at now: Date) -> Bool {
-        stepUps.contains { kind in
+        guard deviceSessions || session.deviceId == nil else { return false }
+        return stepUps.contains { kind in
             switch kind {
             case .freshElectronicID:
                 Authentication.isFreshElectronicIDLogin(session, maxAge: freshness, at: now) && (!highAssurance || Authentication.isHighAssurance(session))

@@ -38,10 +38,12 @@ public struct DeviceUnlock: Sendable {
     public func tokens(assertion: String, clientID: String, address: String, proof: ProofOfPossession?) async throws -> TokenResponse {
         let verifier = assertions
         let signed = try await verifier.signed(assertion, address: address)
+        // What the key stands for; a value this release does not know counts as the password's, the lower one.
+        let assurance = DeviceAssurance(rawValue: signed.device.assurance) ?? .password
         guard verifier.claimsProblem(signed, purpose: .unlock) == nil,
               let user = signed.user, user.disabledAt == nil,
               let biometric = BiometricKind(rawValue: signed.device.biometricKind),
-              let trustedUntil = DeviceTrust(lifetimes: lifetimes).trustedUntil(user, assurance: assurance(of: signed.device)), trustedUntil > signed.now
+              let trustedUntil = DeviceTrust(lifetimes: lifetimes).trustedUntil(user, assurance: assurance), trustedUntil > signed.now
         else {
             // Refused before the challenge is taken: the verifier takes it and names the problem
             // (a problem with the challenge first, as for every assertion); the device trust is
@@ -54,7 +56,7 @@ public struct DeviceUnlock: Sendable {
         let refreshToken = randomToken()
         let session = Session.starting(
             userID: user.id, clientID: clientID, deviceID: signed.device.id, amr: ["hwk", biometric.amr],
-            acr: assurance(of: signed.device) == .password ? Authentication.devicePasswordACR : Authentication.deviceACR,
+            acr: assurance == .password ? Authentication.devicePasswordACR : Authentication.deviceACR,
             authTime: signed.now, idleLifetime: lifetimes.idle,
             absoluteLifetime: min(lifetimes.absolute, trustedUntil.timeIntervalSince(signed.now)), dpopJKT: proof?.key, now: signed.now
         )
@@ -84,12 +86,6 @@ public struct DeviceUnlock: Sendable {
         case .replayedProof:
             throw GrantRefusal.proofReplayed
         }
-    }
-
-    /// What the key stands for; a value this release does not know counts as the password's,
-    /// the lower one.
-    private func assurance(of device: Device) -> DeviceAssurance {
-        DeviceAssurance(rawValue: device.assurance) ?? .password
     }
 
     /// Records the proof's `jti` on its own, for a refused unlock (a granted one records it in its transaction).

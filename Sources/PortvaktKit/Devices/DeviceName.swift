@@ -1,4 +1,5 @@
 import Foundation
+import PortvaktProtocol
 
 /// What a phone is called in "Remove a phone" (My account, `GET /v1/devices`) and the mail that
 /// says a phone was added: what the member typed, with the model beside it, or the model alone.
@@ -6,7 +7,7 @@ import Foundation
 /// the model alone would name every phone the same (issue 61 item 8).
 public enum DeviceName {
     /// The server's limit.
-    public static let maximumLength = 64
+    public static let maximumLength = DeviceRegistration.nameLimit
 
     /// `typed` with its spaces and control characters tidied, then " (model)" unless it names the
     /// model already; the model when nothing was typed. Never more than ``maximumLength`` characters.
@@ -26,8 +27,7 @@ public enum DeviceName {
     /// and paragraph separators out, runs of white space one space, none at the ends; then at most
     /// ``maximumLength`` scalars, so no count of characters anywhere finds more.
     static func tidy(_ text: String) -> String {
-        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
-        let visible = String(String.UnicodeScalarView(text.unicodeScalars.map { hidden.contains($0.properties.generalCategory) ? " " : $0 }))
+        let visible = String(String.UnicodeScalarView(text.unicodeScalars.map { DeviceRegistration.mayNameDevice($0) ? $0 : " " }))
         return visible.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 

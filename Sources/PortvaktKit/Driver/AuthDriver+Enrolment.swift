@@ -111,10 +111,7 @@ struct AccessTokenAuthentication {
     let authTime: Date
 
     init?(_ jwt: String) {
-        let parts = jwt.split(separator: ".")
-        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])),
-              let claims = try? JSONDecoder().decode(Claims.self, from: data)
-        else { return nil }
+        guard let claims = TokenManager.claims(of: jwt, as: Claims.self) else { return nil }
         acr = claims.acr
         authTime = Date(timeIntervalSince1970: TimeInterval(claims.authTime))
     }

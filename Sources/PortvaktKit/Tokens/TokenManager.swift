@@ -87,13 +87,19 @@ public actor TokenManager {
 
     /// `sub` of a JWT this client was given (its own token: read, not verified).
     static func subject(of jwt: String) -> String? {
-        let parts = jwt.split(separator: ".")
-        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])) else { return nil }
-        return (try? JSONDecoder().decode(Subject.self, from: data))?.sub
+        claims(of: jwt, as: Subject.self)?.sub
     }
 
     private struct Subject: Decodable {
         let sub: String
+    }
+
+    /// The claims of a JWT this client was given, read, not verified: what the server said of
+    /// its own token, for the screens to show (never for a decision the server does not repeat).
+    static func claims<Claims: Decodable>(of jwt: String, as type: Claims.Type) -> Claims? {
+        let parts = jwt.split(separator: ".")
+        guard parts.count == 3, let data = Data(base64URLEncoded: String(parts[1])) else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
     }
 
     /// Whether a refresh token is stored (a session to resume).

@@ -16,6 +16,17 @@ public struct DeviceRegistration: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case name, platform, biometricKind = "biometric_kind", publicKey = "public_key"
     }
+
+    /// A name is at most this many characters (the server counts characters, the app keeps to
+    /// as many Unicode scalars, which are never fewer).
+    public static let nameLimit = 64
+
+    /// Whether `scalar` may stand in a name: not a control or format character (direction
+    /// overrides, zero-width marks) nor a line or paragraph separator. The name is shown in
+    /// "Remove a phone" and in the mail that says a phone was added.
+    public static func mayNameDevice(_ scalar: Unicode.Scalar) -> Bool {
+        ![.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+    }
 }
 
 /// What a device key stands for: the login that enrolled it, or raised it since. Its unlocks

@@ -37,7 +37,7 @@ struct DeviceRegistry: Sendable {
     func register(_ body: DeviceRegistration, for caller: APICaller) async throws -> Device {
         let now = self.now()
         let trust = DeviceTrust(lifetimes: lifetimes)
-        guard caller.session.deviceId == nil, caller.satisfies(.deviceEnrol, at: now) else { throw Self.enrolmentNeedsLogin }
+        guard caller.satisfies(.deviceEnrol, at: now) else { throw Self.enrolmentNeedsLogin }
         let assurance = DeviceTrust.enrolmentAssurance(of: caller.session, at: now)
         guard let user = try await store.user(id: caller.userID), trust.isTrusted(user, assurance: assurance, at: now) else {
             throw OAuthFailure(
@@ -52,11 +52,8 @@ struct DeviceRegistry: Sendable {
             throw OAuthFailure.invalidRequest(error.description)
         }
         let name = body.name.trimmingCharacters(in: .whitespaces)
-        // No control or format characters (direction overrides, zero-width marks) nor line breaks:
-        // the name is shown in "Remove a phone" and the mail that says a phone was added.
-        let hidden: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
-        guard (1...64).contains(name.count), !name.unicodeScalars.contains(where: { hidden.contains($0.properties.generalCategory) }) else {
-            throw OAuthFailure.invalidRequest("name must be 1 to 64 characters without control or format characters.")
+        guard (1...DeviceRegistration.nameLimit).contains(name.count), name.unicodeScalars.allSatisfy(DeviceRegistration.mayNameDevice) else {
+            throw OAuthFailure.invalidRequest("name must be 1 to \(DeviceRegistration.nameLimit) characters without control or format characters.")
         }
         guard Self.platforms.contains(body.platform) else {
             throw OAuthFailure.invalidRequest("platform must be one of \(Self.platforms.sorted().joined(separator: ", ")).")

@@ -36,9 +36,11 @@ struct StepUpRoutes {
                 throw OAuthFailure.invalidRequest("action must be contacts.read, expenses.submit or device.enrol.")
             }
             // What only BankID or Vipps may open, a password does not (ActionPolicy).
-            guard ActionPolicy.of(SensitiveAction(action)).stepUps.contains(.freshPassword) else { throw OAuthFailure.freshLoginRequired }
-            // A phone's own key does not enrol another, with or without the password (DeviceTrust).
-            if action == .deviceEnrol, caller.session.deviceId != nil { throw DeviceRegistry.enrolmentNeedsLogin }
+            let policy = ActionPolicy.of(SensitiveAction(action))
+            guard policy.stepUps.contains(.freshPassword) else { throw OAuthFailure.freshLoginRequired }
+            // Before the password is checked: an action a device's session may not take (a key's
+            // enrolment) is not opened to it by the password either (ActionPolicy.deviceSessions).
+            if !policy.deviceSessions, caller.session.deviceId != nil { throw DeviceRegistry.enrolmentNeedsLogin }
             switch try await passwords.confirm(userID: caller.userID, password: body.password, for: action, address: context.clientAddress) {
             case .confirmed:
                 return try Responses.json(try await tokens.stepUpToken(for: caller.session, action: action, proof: .password))

@@ -18,7 +18,7 @@ extension PortvaktStore {
         )
         try await write { db in
             // Lock the user's row first, so that concurrent registrations count one after another.
-            try await db.update("users").set(SQLIdentifier("id"), to: SQLIdentifier("id")).where("id", .equal, userID).run()
+            try await Self.lockUser(id: userID, in: db)
             // Under that lock a new password (which ends every session) waits or has won: a
             // session it ended enrols nothing.
             if let sessionID {
@@ -70,6 +70,12 @@ extension PortvaktStore {
             }
             return revoked
         }
+    }
+
+    /// Locks the user's row until the transaction ends: writes about one person (a device's
+    /// registration, a new password) then come one after another.
+    static func lockUser(id: String, in db: any SQLDatabase) async throws {
+        try await db.update("users").set(SQLIdentifier("id"), to: SQLIdentifier("id")).where("id", .equal, id).run()
     }
 
     /// Raises the user's active password-level device to BankID's or Vipps's level.

@@ -78,7 +78,7 @@ extension PortvaktStore {
             try await write { db in
                 // The row locked first, so an invitation taken meanwhile is seen (PostgreSQL's
                 // UPDATE of no row locks nothing).
-                try await db.update("users").set(SQLIdentifier("id"), to: SQLIdentifier("id")).where("id", .equal, existing.id).run()
+                try await Self.lockUser(id: existing.id, in: db)
                 let replaced = try await db.select().column("id").from("users")
                     .where("id", .equal, existing.id).where("password_hash", .isNot, SQLLiteral.null).first() != nil
                 try await db.update("users").set("password_hash", to: passwordHash).where("id", .equal, existing.id).run()
