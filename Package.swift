@@ -82,7 +82,8 @@ let package = Package(
         // signed assertions. Foundation and swift-crypto only.
         .target(
             name: "PortvaktProtocol",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            resources: [.embedInCode("Resources")]
         ),
 
         // The client SDK the app links: the login journey as a state machine, tokens, device keys,
@@ -90,7 +91,8 @@ let package = Package(
         // own QR encoder, which has no dependencies).
         .target(
             name: "PortvaktKit",
-            dependencies: ["PortvaktProtocol", "QRCode", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["PortvaktProtocol", "QRCode", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.embedInCode("Resources")]
         ),
 
         // What the rules speak in: users, sessions, member records, devices and the other rows, as
@@ -111,7 +113,8 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
-            ]
+            ],
+            resources: [.embedInCode("Resources")]
         ),
 
         // One SQL store for SQLite and PostgreSQL, with versioned migrations.
@@ -218,6 +221,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Server"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Server"])),
             ],
+            resources: [.embedInCode("Resources")],
             plugins: ["VersionStamp"]
         ),
 
@@ -325,7 +329,7 @@ let package = Package(
         .testTarget(
             name: "PortvaktServerTests",
             dependencies: [
-                "PortvaktServer", "PortvaktDomain", "PortvaktModels", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit",
+                "PortvaktServer", "PortvaktDomain", "PortvaktModels", "PortvaktStorage", "PortvaktCore", "Personnummer", "PortvaktTestSupport", "PortvaktSandbox", "PortvaktKit", "portvakt",
                 "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The web portal in real Chromium (selenium), keyboard only, with axe-core 4.12 on every page
-# and state at 1280 and 320 px in Bokmål and English (scripts/browser/portal_suite.py), on SQLite
+# and state at 1280 and 320 px in Bokmål, Nynorsk and English (scripts/browser/portal_suite.py), on SQLite
 # and (when TEST_POSTGRES_URL is set) PostgreSQL. Required when CI=true.
 # Screenshots: BROWSER_SCREENSHOTS (default .build/browser-screenshots).
 set -euo pipefail

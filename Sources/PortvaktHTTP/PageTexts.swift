@@ -1,9 +1,7 @@
 import PortvaktCore
 
-/// A set of page texts in both languages, named by id in the templates (`t.<id>`).
-public protocol PageTexts: RawRepresentable<String>, CaseIterable {
-    func text(_ language: Language) -> String
-}
+/// A set of page texts of one catalog namespace, named by id in the templates (`t.<id>`).
+public protocol PageTexts: CatalogKeys {}
 
 extension PageTexts {
     /// The texts by id, for a page's template.

@@ -3,22 +3,34 @@
 public enum RoleWords {
     /// A role (`peer_mentor`, `coordinator`, `org_admin`) in an organisation; an unknown id as it is.
     public static func role(_ id: String, organisation: String, _ language: Language) -> String {
-        switch id {
-        case "peer_mentor": language.pick("Likeperson i \(organisation)", "Peer mentor in \(organisation)")
-        case "coordinator": language.pick("Koordinator i \(organisation)", "Coordinator in \(organisation)")
-        case "org_admin": language.pick("Administrator i \(organisation)", "Administrator in \(organisation)")
-        default: "\(id) (\(organisation))"
-        }
+        guard let role = RoleName(rawValue: id) else { return "\(id) (\(organisation))" }
+        return role.text(language, ["organisation": organisation])
     }
 
     /// The app's start screen (`/v1/me`'s `home_screen`).
     public static func homeScreen(_ id: String, _ language: Language) -> String {
-        switch id {
-        case "organisation_admin": language.pick("Administrasjon av organisasjonen", "Organisation administration")
-        case "coordinator_overview": language.pick("Koordinatoroversikt", "Coordinator overview")
-        case "peer_mentor_activities": language.pick("Mine aktiviteter", "My activities")
-        case "no_organisation": language.pick("Ingen organisasjon ennå", "No organisation yet")
-        default: id
-        }
+        HomeScreenName(rawValue: id)?.text(language) ?? id
     }
+}
+
+/// "Likeperson i {{organisation}}", by role id.
+enum RoleName: String, CatalogKeys {
+    case peerMentor = "peer_mentor"
+    case coordinator = "coordinator"
+    case orgAdmin = "org_admin"
+
+    static var catalog: TextCatalog { ProtocolCatalog.texts }
+    static let namespace = "role"
+    var placeholders: Set<String> { ["organisation"] }
+}
+
+/// The app's start screens, by `home_screen` id.
+enum HomeScreenName: String, CatalogKeys {
+    case organisationAdmin = "organisation_admin"
+    case coordinatorOverview = "coordinator_overview"
+    case peerMentorActivities = "peer_mentor_activities"
+    case noOrganisation = "no_organisation"
+
+    static var catalog: TextCatalog { ProtocolCatalog.texts }
+    static let namespace = "home"
 }

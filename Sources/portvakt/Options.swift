@@ -27,7 +27,7 @@ struct GlobalOptions: ParsableArguments {
         if let lang { return lang }
         let environment = ProcessInfo.processInfo.environment
         let locale = environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"] ?? ""
-        return locale.lowercased().hasPrefix("en") ? .en : .nb
+        return Language(tag: locale) ?? .nb
     }
 
     var homeDirectory: URL {

@@ -74,9 +74,9 @@ def axe(driver, page):
     return result
 
 
-def language_link(driver):
-    links = driver.find_elements(By.CSS_SELECTOR, "a[hreflang]")
-    return links[0].get_attribute("href") if links else None
+def language_links(driver):
+    """The page's language switch: the address of the page in each other language, by language."""
+    return {a.get_attribute("hreflang"): a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a[hreflang]")}
 
 
 def check_languages(driver, page):
@@ -96,17 +96,25 @@ def check_languages(driver, page):
 
 
 def check_page(driver, page):
-    """The page as it is, then (through its own language switch) in the other language, then back."""
+    """The page as it is, then (through its own language switch) in each other language, then back."""
     check_languages(driver, page)
     first = driver.execute_script("return document.documentElement.lang")
-    switch = language_link(driver)
+    switch = language_links(driver)
     if not switch:
         return  # a page that answers a form: checked in the language it was asked in
-    driver.get(switch)
-    if driver.execute_script("return document.documentElement.lang") == first:
-        fail(f"{page}: the language switch did not change the language")
-    check_languages(driver, page)
-    driver.get(language_link(driver))
+    # The simulated BankID and Vipps (their banner) speak what the real ones offer: Bokmål and English.
+    offered = {"nb", "en"} if driver.find_elements(By.CSS_SELECTOR, "p.banner") else {"nb", "nn", "en"}
+    if set(switch) | {first} != offered:
+        fail(f"{page}: the language switch offers {sorted(switch)} from {first}, not the rest of {sorted(offered)}")
+    for language, address in switch.items():
+        driver.get(address)
+        if driver.execute_script("return document.documentElement.lang") != language:
+            fail(f"{page}: the switch to {language} did not lead to {language}")
+        check_languages(driver, page)
+    back = language_links(driver).get(first)
+    if not back:
+        fail(f"{page}: no way back to {first}")
+    driver.get(back)
     if driver.execute_script("return document.documentElement.lang") != first:
         fail(f"{page}: the language switch did not lead back")
 

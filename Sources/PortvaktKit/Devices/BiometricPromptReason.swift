@@ -5,23 +5,23 @@ import PortvaktProtocol
 public enum BiometricPromptReason {
     /// Turning biometric login on (the software key's check when it is made).
     public static func enrolment(_ language: Language) -> String {
-        language.pick("Bekreft at det er deg for å slå på innlogging med ansikt eller fingeravtrykk", "Confirm it is you to turn on sign-in with face or fingerprint")
+        KitText.confirmItIsYouToTurn.text(language)
     }
 
     public static func text(_ purpose: DevicePurpose, action: StepUpAction? = nil, language: Language) -> String {
         switch (purpose, action) {
         case (.stepUp, .contactsRead?):
-            language.pick("Bekreft at det er deg for å se kontaktopplysningene", "Confirm it is you to see the contact details")
+            KitText.confirmItIsYouToSee.text(language)
         case (.stepUp, .expensesSubmit?):
-            language.pick("Bekreft at det er deg for å sende inn utlegget", "Confirm it is you to submit the expense claim")
+            KitText.confirmItIsYouToSubmit.text(language)
         case (.stepUp, .personnummerRead?):
-            language.pick("Bekreft at det er deg for å se fødselsnummeret", "Confirm it is you to see the national identity number")
+            KitText.confirmItIsYouToSee2.text(language)
         case (.stepUp, .deviceEnrol?):
             enrolment(language)
         case (.stepUp, nil):
-            language.pick("Bekreft at det er deg for å fortsette", "Confirm it is you to continue")
+            KitText.confirmItIsYouToContinue.text(language)
         case (.unlock, _):
-            language.pick("Bekreft at det er deg for å åpne appen", "Confirm it is you to open the app")
+            KitText.confirmItIsYouToOpen.text(language)
         }
     }
 
@@ -30,8 +30,8 @@ public enum BiometricPromptReason {
     /// title hides it, and cancelling leaves biometrics off), never a dead "Enter Password".
     public static func fallbackTitle(_ purpose: DevicePurpose?, language: Language) -> String {
         switch purpose {
-        case .unlock?: language.pick("Bruk BankID eller Vipps", "Use BankID or Vipps")
-        case .stepUp?: language.pick("Bruk passord", "Use password")
+        case .unlock?: KitText.useBankidOrVipps.text(language)
+        case .stepUp?: KitText.usePassword.text(language)
         case nil: ""
         }
     }

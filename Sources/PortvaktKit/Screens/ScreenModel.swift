@@ -84,11 +84,11 @@ public struct ScreenModel: Sendable, Hashable {
                 guard context.offeredMethods.contains(chosen) || chosen == .password else { return }
                 methods.append(Action(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: .methodChosen(chosen)))
             }
-            method("bankid", l.pick("Logg inn med BankID", "Log in with BankID"), l.pick("Åpner BankID", "Opens BankID"), prominent: prominent, .bankID)
-            method("vipps", l.pick("Logg inn med Vipps", "Log in with Vipps"), l.pick("Åpner Vipps", "Opens Vipps"), prominent: prominent, .vipps)
-            method("bankid-order", l.pick("BankID-appen eller QR-kode", "BankID app or QR code"),
-                   l.pick("Starter BankID på denne eller en annen enhet", "Starts BankID on this or another device"), .bankIDOrder)
-            method("password", l.pick("E-post og passord", "Email and password"), l.pick("Logg inn med e-post og passord", "Log in with email and password"), .password)
+            method("bankid", KitText.logInWithBankid.text(l), KitText.opensBankid.text(l), prominent: prominent, .bankID)
+            method("vipps", KitText.logInWithVipps.text(l), KitText.opensVipps.text(l), prominent: prominent, .vipps)
+            method("bankid-order", KitText.bankidAppOrQrCode.text(l),
+                   KitText.startsBankidOnThisOrAnother.text(l), .bankIDOrder)
+            method("password", KitText.emailAndPassword.text(l), KitText.logInWithEmailAndPassword.text(l), .password)
             // S16.3: the method used last comes first (not a password when the device's trust
             // lapsed: only BankID or Vipps renews it).
             let renewsTrust = machine.screen != .methodSelection(.reauthenticationRequired)
@@ -101,19 +101,19 @@ public struct ScreenModel: Sendable, Hashable {
         switch machine.screen {
         case .launching, .completingLogin, .enrolling, .unlocking:
             kind = .working
-            title = l.pick("Et øyeblikk …", "One moment…")
+            title = KitText.oneMoment.text(l)
             spinner = true
             if machine.screen == .unlocking {
-                action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Blir på opplåsingsskjermen", "Stays on the unlock screen"), .cancelTapped)
+                action("cancel", KitText.cancel.text(l), KitText.staysOnTheUnlockScreen.text(l), .cancelTapped)
             }
         case .methodSelection(let due):
             kind = .methodSelection
-            title = l.pick("Logg inn", "Log in")
+            title = KitText.logIn.text(l)
             message = due
             // S2.4: a failure that trying again can help offers "Try again" first: the same method,
             // from the start, with a new PKCE pair.
             if let due, due.isRetryable, let last = context.attemptedMethod {
-                action("retry", l.pick("Prøv igjen", "Try again"), l.pick("Starter innloggingen på nytt", "Starts the login again"), prominent: true, .methodChosen(last))
+                action("retry", KitText.tryAgain.text(l), KitText.startsTheLoginAgain.text(l), prominent: true, .methodChosen(last))
             }
             // S1.5: after an outage or a failure both providers stay visible.
             loginMethods(prominent: true)
@@ -122,53 +122,47 @@ public struct ScreenModel: Sendable, Hashable {
             }
         case .browser:
             kind = .browser
-            title = l.pick("Logger inn …", "Logging in…")
+            title = KitText.loggingIn.text(l)
             spinner = true
         case .bankIDOrder(let progress):
             kind = .bankIDWaiting
-            title = progress.showsQRCode ? l.pick("Skann QR-koden med BankID-appen", "Scan the QR code with the BankID app")
-                : l.pick("Venter på BankID", "Waiting for BankID")
+            title = progress.showsQRCode ? KitText.scanTheQrCodeWithThe.text(l)
+                : KitText.waitingForBankid.text(l)
             spinner = progress.startedAt == nil || !progress.showsQRCode
             banner = progress.message
             if progress.showsQRCode { qrCode = progress.qrData.flatMap { try? QRCode(text: $0) } }
-            action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Avbryter BankID-innloggingen", "Cancels the BankID login"), prominent: true, .cancelTapped)
+            action("cancel", KitText.cancel.text(l), KitText.cancelsTheBankidLogin.text(l), prominent: true, .cancelTapped)
             if !progress.showsQRCode, progress.startedAt != nil {
-                action("qr", l.pick("Vis QR-kode", "Show QR code"), l.pick("For BankID på en annen enhet", "For BankID on another device"), .bankIDAppOpened(false))
+                action("qr", KitText.showQrCode.text(l), KitText.forBankidOnAnotherDevice.text(l), .bankIDAppOpened(false))
             }
         case .enrolmentOffer(let biometric?):
             kind = .enrolmentOffer
-            let name = biometric == .face ? "Face ID" : l.pick("fingeravtrykk", "fingerprint")
-            title = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
-            banner = l.pick(
-                "Neste gang kan du låse opp appen med \(name) i stedet for BankID eller Vipps. Nøkkelen blir på denne enheten.",
-                "Next time you can unlock the app with \(name) instead of BankID or Vipps. The key stays on this device.")
+            let name = biometric == .face ? "Face ID" : KitText.fingerprint.text(l)
+            title = KitText.enableBiometricLogin.text(l)
+            banner = KitText.nextTimeYouCanUnlockThe.text(l, ["name": name])
             // iOS names every phone "iPhone": the member's own words tell them apart in "Remove a phone".
-            deviceNameField = l.pick("Navn på telefonen (valgfritt)", "Name of this phone (optional)")
-            action("enable", l.pick("Slå på \(name)", "Enable \(name)"), l.pick("Viser \(name)-kontrollen", "Shows the \(name) check"), prominent: true, .enrolmentAccepted)
-            action("decline", l.pick("Ikke nå", "Not now"), l.pick("Går til startsiden", "Goes to the home screen"), .enrolmentDeclined)
+            deviceNameField = KitText.nameOfThisPhoneOptional.text(l)
+            action("enable", KitText.enableName.text(l, ["name": name]), KitText.showsTheNameCheck.text(l, ["name": name]), prominent: true, .enrolmentAccepted)
+            action("decline", KitText.notNow.text(l), KitText.goesToTheHomeScreen.text(l), .enrolmentDeclined)
         case .enrolmentOffer(nil):
             kind = .enrolmentOffer
-            title = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
+            title = KitText.enableBiometricLogin.text(l)
             message = context.biometry == .offForThisApp ? .biometricsOffForThisApp : .biometricsNotSetUp
-            action("continue", l.pick("Fortsett", "Continue"), l.pick("Går til startsiden", "Goes to the home screen"), prominent: true, .enrolmentDeclined)
+            action("continue", KitText.continueText.text(l), KitText.goesToTheHomeScreen.text(l), prominent: true, .enrolmentDeclined)
         case .enrolmentConfirmation(let passwordFirst, let due):
             // S7.3, later than the login's few minutes: confirmed before any biometric prompt.
             kind = .enrolmentConfirmation
-            title = l.pick("Bekreft at det er deg", "Confirm it is you")
+            title = KitText.confirmItIsYou.text(l)
             message = due
             // After a device unlock only a new login will do (the server lets no key enrol another).
             let byPassword = context.enrolmentPasswordAccepted
             banner = byPassword
-                ? l.pick(
-                    "Det er mer enn fem minutter siden du logget inn. Skriv passordet ditt, eller logg inn med BankID eller Vipps igjen, for å slå på biometrisk innlogging.",
-                    "It is more than five minutes since you logged in. Type your password, or log in with BankID or Vipps again, to turn on biometric login.")
-                : l.pick(
-                    "Logg inn på nytt for å slå på biometrisk innlogging.",
-                    "Log in again to turn on biometric login.")
-            passwordField = byPassword ? l.pick("Passord", "Password") : nil
+                ? KitText.itIsMoreThanFiveMinutes.text(l)
+                : KitText.logInAgainToTurnOn.text(l)
+            passwordField = byPassword ? KitText.password.text(l) : nil
             let password = Action(
-                id: "submit-password", label: l.pick("Bekreft med passord", "Confirm with password"),
-                accessibilityHint: l.pick("Viser deretter Face ID eller fingeravtrykk", "Then shows Face ID or fingerprint"), isProminent: passwordFirst,
+                id: "submit-password", label: KitText.confirmWithPassword.text(l),
+                accessibilityHint: KitText.thenShowsFaceIdOrFingerprint.text(l), isProminent: passwordFirst,
                 event: .enrolmentPasswordSubmitted
             )
             if passwordFirst { actions.append(password) }
@@ -177,22 +171,22 @@ public struct ScreenModel: Sendable, Hashable {
                 actions.removeAll { $0.event == .methodChosen(.password) }
                 if !passwordFirst { actions.append(password) }
             }
-            action("cancel", l.pick("Avbryt", "Cancel"), l.pick("Går til startsiden uten biometrisk innlogging", "Goes to the home screen without biometric login"), .cancelTapped)
+            action("cancel", KitText.cancel.text(l), KitText.goesToTheHomeScreenWithout.text(l), .cancelTapped)
         case .unlock(let due):
             kind = .unlock
-            title = l.pick("Lås opp", "Unlock")
+            title = KitText.unlock.text(l)
             message = due
-            action("unlock", l.pick("Lås opp", "Unlock"), l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), prominent: true, .retryUnlock)
-            action("other", l.pick("Bruk BankID eller Vipps", "Use BankID or Vipps"), l.pick("Går til innloggingsvalgene", "Goes to the login choices"), .useOtherMethod)
+            action("unlock", KitText.unlock.text(l), KitText.showsFaceIdOrFingerprint.text(l), prominent: true, .retryUnlock)
+            action("other", KitText.useBankidOrVipps.text(l), KitText.goesToTheLoginChoices.text(l), .useOtherMethod)
         case .biometricFallback(let why):
             kind = .biometricFallback
-            title = l.pick("Logg inn på en annen måte", "Log in another way")
+            title = KitText.logInAnotherWay.text(l)
             message = why
             // S6.1: the way forward is the prominent button.
-            action("other", l.pick("Bruk BankID eller Vipps", "Use BankID or Vipps"), l.pick("Går til innloggingsvalgene", "Goes to the login choices"), prominent: true, .useOtherMethod)
+            action("other", KitText.useBankidOrVipps.text(l), KitText.goesToTheLoginChoices.text(l), prominent: true, .useOtherMethod)
         case .home(let notice):
             kind = .home
-            title = l.pick("Hjem", "Home")
+            title = KitText.home.text(l)
             message = notice
             // S12.3: a calm indicator while offline, whatever notice is due.
             if !context.online, notice != .offline { banner = UserMessage.offline.text(l) }
@@ -209,7 +203,7 @@ public struct ScreenModel: Sendable, Hashable {
         passwordMissing = passwordField.map { _ in Self.passwordMissing(l) }
         self.deviceNameField = deviceNameField
         qrCodeLabel = qrCode.map { _ in
-            l.pick("QR-kode for BankID. Skann den med BankID-appen på en annen enhet.", "QR code for BankID. Scan it with the BankID app on another device.")
+            KitText.qrCodeForBankidScanIt.text(l)
         }
         self.actions = actions
     }
@@ -234,7 +228,7 @@ public struct ScreenModel: Sendable, Hashable {
 
     /// Said beside a password field submitted empty (the button does nothing else).
     static func passwordMissing(_ language: Language) -> String {
-        language.pick("Skriv passordet ditt først.", "Type your password first.")
+        KitText.typeYourPasswordFirst.text(language)
     }
 }
 
@@ -251,18 +245,18 @@ public struct BiometricSettingsModel: Sendable, Hashable {
         case (.available(let kind), true) where context.confirmingBiometricsOff:
             // S7.2: turning it off is confirmed first; the person logs in with BankID or Vipps after.
             status = kind == .face
-                ? l.pick("Slå av Face ID? Neste gang logger du inn med BankID eller Vipps.", "Turn off Face ID? Next time you log in with BankID or Vipps.")
-                : l.pick("Slå av fingeravtrykk? Neste gang logger du inn med BankID eller Vipps.", "Turn off fingerprint? Next time you log in with BankID or Vipps.")
+                ? KitText.turnOffFaceIdNextTime.text(l)
+                : KitText.turnOffFingerprintNextTimeYou.text(l)
             // Its own words (not the "Turn off" that asked) and the destructive role.
-            actions.append(.init(id: "confirm-disable", label: l.pick("Ja, slå av", "Yes, turn off"), accessibilityHint: l.pick("Sletter nøkkelen på denne enheten", "Deletes the key on this device"), isProminent: true, event: .settingsDisableBiometrics, isDestructive: true))
-            actions.append(.init(id: "cancel-disable", label: l.pick("Avbryt", "Cancel"), accessibilityHint: l.pick("Beholder biometrisk innlogging", "Keeps biometric login"), isProminent: false, event: .settingsDisableCancelled))
+            actions.append(.init(id: "confirm-disable", label: KitText.yesTurnOff.text(l), accessibilityHint: KitText.deletesTheKeyOnThisDevice.text(l), isProminent: true, event: .settingsDisableBiometrics, isDestructive: true))
+            actions.append(.init(id: "cancel-disable", label: KitText.cancel.text(l), accessibilityHint: KitText.keepsBiometricLogin.text(l), isProminent: false, event: .settingsDisableCancelled))
         case (.available(let kind), true):
             status = kind.enabledMessage.text(l)
-            actions.append(.init(id: "disable", label: l.pick("Slå av", "Turn off"), accessibilityHint: l.pick("Spør først om du er sikker", "Asks first whether you are sure"), isProminent: false, event: .settingsDisableRequested))
-            actions.append(.init(id: "re-enrol", label: l.pick("Registrer på nytt", "Set up again"), accessibilityHint: l.pick("Lager en ny nøkkel", "Makes a new key"), isProminent: false, event: .settingsReEnrol))
+            actions.append(.init(id: "disable", label: KitText.turnOff.text(l), accessibilityHint: KitText.asksFirstWhetherYouAreSure.text(l), isProminent: false, event: .settingsDisableRequested))
+            actions.append(.init(id: "re-enrol", label: KitText.setUpAgain.text(l), accessibilityHint: KitText.makesANewKey.text(l), isProminent: false, event: .settingsReEnrol))
         case (.available, false), (.notEnrolled, _):
-            status = l.pick("Slå på biometrisk innlogging", "Enable biometric login")
-            actions.append(.init(id: "enable", label: l.pick("Slå på", "Turn on"), accessibilityHint: l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), isProminent: true, event: .settingsEnableBiometrics))
+            status = KitText.enableBiometricLogin.text(l)
+            actions.append(.init(id: "enable", label: KitText.turnOn.text(l), accessibilityHint: KitText.showsFaceIdOrFingerprint.text(l), isProminent: true, event: .settingsEnableBiometrics))
         case (.lockedOut, _):
             status = UserMessage.biometricLockedOut.text(l)
         case (.passcodeNotSet, _):

@@ -27,26 +27,26 @@ public struct StepUpScreenModel: Sendable, Hashable {
     public init(_ gate: StepUpGate, language l: Language) {
         missingPassword = ScreenModel.passwordMissing(l)
         title = switch gate.action {
-        case .contactsRead: l.pick("Kontaktopplysninger", "Contact details")
-        case .expensesSubmit: l.pick("Send utleggsrefusjon", "Submit expense claim")
-        case .personnummerRead: l.pick("Fødselsnummer", "National identity number")
-        case .deviceEnrol: l.pick("Slå på biometrisk innlogging", "Enable biometric login")
+        case .contactsRead: KitText.contactDetails.text(l)
+        case .expensesSubmit: KitText.submitExpenseClaim.text(l)
+        case .personnummerRead: KitText.nationalIdentityNumber.text(l)
+        case .deviceEnrol: KitText.enableBiometricLogin.text(l)
         }
         var actions: [Action] = []
         func action(_ id: String, _ label: String, _ hint: String, prominent: Bool = false, _ event: StepUpGate.Event) {
             actions.append(.init(id: id, label: label, accessibilityHint: hint, isProminent: prominent, event: event))
         }
-        let back = { action("back", l.pick("Tilbake", "Back"), l.pick("Lukker uten å vise noe", "Closes without showing anything"), .back) }
+        let back = { action("back", KitText.back.text(l), KitText.closesWithoutShowingAnything.text(l), .back) }
         switch gate.state {
         case .revealed:
             message = gate.closesSoon
-                ? l.pick("Skjules om mindre enn \(Int(StepUpGate.closingNotice)) sekunder.", "Hidden in less than \(Int(StepUpGate.closingNotice)) seconds.")
+                ? KitText.hiddenInLessThanSeconds.text(l, ["seconds": String(Int(StepUpGate.closingNotice))])
                 : nil
             showsContent = true
             showsSpinner = false
             passwordField = nil
             if gate.closesSoon {
-                action("extend", l.pick("Vis lenger", "Keep showing"), l.pick("Bekreft på nytt for å vise det lenger", "Confirm again to keep it showing"), prominent: true, .extend)
+                action("extend", KitText.keepShowing.text(l), KitText.confirmAgainToKeepItShowing.text(l), prominent: true, .extend)
             }
         case .prompting:
             message = UserMessage.stepUpRequired.text(l)
@@ -54,16 +54,16 @@ public struct StepUpScreenModel: Sendable, Hashable {
             showsSpinner = true
             passwordField = nil
         case .checkingPassword:
-            message = l.pick("Sjekker passordet …", "Checking the password …")
+            message = KitText.checkingThePassword.text(l)
             showsContent = false
             showsSpinner = true
             passwordField = nil
         case .enteringPassword(let why):
-            message = why?.text(l) ?? l.pick("Skriv passordet ditt for å fortsette.", "Enter your password to continue.")
+            message = why?.text(l) ?? KitText.enterYourPasswordToContinue.text(l)
             showsContent = false
             showsSpinner = false
-            passwordField = l.pick("Passord", "Password")
-            action("submit-password", l.pick("Bekreft", "Confirm"), l.pick("Sender passordet", "Sends the password"), prominent: true, .passwordSubmitted)
+            passwordField = KitText.password.text(l)
+            action("submit-password", KitText.confirm.text(l), KitText.sendsThePassword.text(l), prominent: true, .passwordSubmitted)
             back()
         case .hidden(let why):
             message = (why ?? .stepUpRequired).text(l)
@@ -71,10 +71,10 @@ public struct StepUpScreenModel: Sendable, Hashable {
             showsSpinner = false
             passwordField = nil
             if gate.biometricsUsable {
-                action("confirm", l.pick("Bekreft", "Confirm"), l.pick("Viser Face ID eller fingeravtrykk", "Shows Face ID or fingerprint"), prominent: true, .opened)
-                action("password", l.pick("Bruk passord", "Use password"), l.pick("Bekreft med passordet ditt i stedet", "Confirm with your password instead"), .usePassword)
+                action("confirm", KitText.confirm.text(l), KitText.showsFaceIdOrFingerprint.text(l), prominent: true, .opened)
+                action("password", KitText.usePassword.text(l), KitText.confirmWithYourPasswordInstead.text(l), .usePassword)
             } else {
-                action("password", l.pick("Bruk passord", "Use password"), l.pick("Bekreft med passordet ditt", "Confirm with your password"), prominent: true, .usePassword)
+                action("password", KitText.usePassword.text(l), KitText.confirmWithYourPassword.text(l), prominent: true, .usePassword)
             }
             back()
         }

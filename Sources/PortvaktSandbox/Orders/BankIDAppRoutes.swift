@@ -13,15 +13,15 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
     func register(on group: RouterGroup<Context>) {
         group.get(RouterPath(Self.path)) { request, _ in
             let query = try request.queryFields()
-            let language = Language(uiLocales: query["ui_locales"])
+            let language = SandboxCatalog.language(uiLocales: query["ui_locales"])
             let action = try sandbox.baseURL(for: request) + Self.path
             guard let token = query["autostarttoken"] else {
                 return Responses.html(BankIDAppPage(autoStartToken: nil, redirect: nil, formAction: action, language: language, stylesheet: sandbox.stylesheetPath).render())
             }
             let now = sandbox.now
             guard let order = await sandbox.orders.order(autoStartToken: token), !order.isFinished, order.collected(now: now) == order.status else {
-                return page(language.pick("Ingen aktiv ordre", "No active order"),
-                            language.pick("Ordren finnes ikke, er utløpt eller er avsluttet.", "The order does not exist, has expired or has ended."),
+                return page(SandboxPhrase.noActiveOrder.text(language),
+                            SandboxPhrase.theOrderDoesNotExistHas.text(language),
                             language, status: .notFound)
             }
             let faults = await sandbox.faults.settings(for: .bankid)
@@ -35,7 +35,7 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
 
     private func decide(_ request: Request) async throws -> Response {
         let form = try await request.formFields()
-        let language = Language(uiLocales: form["ui_locales"])
+        let language = SandboxCatalog.language(uiLocales: form["ui_locales"])
         let now = sandbox.now
         let found: BankIDOrder?
         if let token = form["autostarttoken"] {
@@ -46,9 +46,8 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
             found = nil
         }
         guard let order = found else {
-            return try answer(request, nil, language.pick("Fant ikke ordren", "Order not found"),
-                              language.pick("Autostart-koden eller QR-koden er ukjent, eller QR-koden er for gammel.",
-                                            "The autostart token or QR code is unknown, or the QR code is too old."), language, status: .notFound)
+            return try answer(request, nil, SandboxPhrase.orderNotFound.text(language),
+                              SandboxPhrase.theAutostartTokenOrQrCode.text(language), language, status: .notFound)
         }
         let faults = await sandbox.faults.settings(for: .bankid)
         let user = form["user"].flatMap(TestUsers.user(id:))
@@ -65,21 +64,21 @@ struct BankIDAppRoutes<Context: SandboxRequestContext>: Sendable {
         }
         guard let updated else { throw HTTPError(.notFound) }
         let status = updated.collected(now: now)
-        let link = form["redirect"].flatMap { Self.isSafeLink($0) ? $0 : nil }.map { (url: $0, text: language.pick("Tilbake til appen", "Back to the app")) }
+        let link = form["redirect"].flatMap { Self.isSafeLink($0) ? $0 : nil }.map { (url: $0, text: SandboxPhrase.backToTheApp.text(language)) }
         switch status {
         case .complete:
-            return try answer(request, status, language.pick("Identifisert", "Identified"),
-                              language.pick("Du er identifisert. Gå tilbake til tjenesten.", "You are identified. Return to the service."), language, link: link)
+            return try answer(request, status, SandboxPhrase.identified.text(language),
+                              SandboxPhrase.youAreIdentifiedReturnToThe.text(language), language, link: link)
         case .failed(let hint):
-            return try answer(request, status, language.pick("Ikke fullført", "Not completed"),
-                              language.pick("Ordren ble avsluttet (\(hint)).", "The order ended (\(hint))."), language, link: link)
+            return try answer(request, status, SandboxPhrase.notCompleted.text(language),
+                              SandboxPhrase.theOrderEndedHint.text(language, ["hint": hint]), language, link: link)
         case .pending:
             guard user != nil || form["action"] != "approve" else {
-                return try answer(request, status, language.pick("Ukjent testperson", "Unknown test person"),
-                                  language.pick("Velg en av testpersonene.", "Choose one of the test people."), language, status: .badRequest)
+                return try answer(request, status, SandboxPhrase.unknownTestPerson.text(language),
+                                  SandboxPhrase.chooseOneOfTheTestPeople.text(language), language, status: .badRequest)
             }
-            return try answer(request, status, language.pick("Venter", "Waiting"),
-                              language.pick("Ordren venter på deg.", "The order is waiting for you."), language)
+            return try answer(request, status, SandboxPhrase.waiting.text(language),
+                              SandboxPhrase.theOrderIsWaitingForYou.text(language), language)
         }
     }
 

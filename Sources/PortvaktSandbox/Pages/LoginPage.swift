@@ -11,7 +11,8 @@ struct LoginPage {
     let loginHint: String?
     /// The authorize URL with its original query, which the form posts back to.
     let formAction: String
-    let languageSwitchURL: String
+    /// The address of this page in another language.
+    let switchLanguage: (Language) -> String
     let stylesheet: String
 
     func render() -> String {
@@ -19,12 +20,12 @@ struct LoginPage {
         let preselected = TestUsers.user(id: loginHint ?? "")?.id ?? TestUsers.all[0].id
         let people = TestUsers.all.map { user in
             let roles = user.memberships.map { "\($0.organisation.uppercased()) \(RoleText.name($0.role, lang))" }
-            let detail = roles.isEmpty ? lang.pick("ikke medlem noe sted", "not a member anywhere") : roles.joined(separator: ", ")
+            let detail = roles.isEmpty ? SandboxPhrase.notAMemberAnywhere.text(lang) : roles.joined(separator: ", ")
             return SandboxLoginView.Person(id: user.id, name: user.name, detail: detail, checked: user.id == preselected)
         }
         return SandboxPages.shared.render("sandbox_login", language: lang, stylesheet: stylesheet, values: SandboxLoginView(
             provider: provider.displayName, clientID: clientID, scopes: scopes.joined(separator: ", "), formAction: formAction,
-            people: people, languageSwitchURL: languageSwitchURL
+            people: people, languages: LanguageLink.links(from: lang, offering: SandboxCatalog.languages, switchLanguage)
         ))
     }
 }
@@ -37,7 +38,7 @@ struct SandboxLoginView: PageValues {
     let scopes: String
     let formAction: String
     let people: [Person]
-    let languageSwitchURL: String
+    let languages: [LanguageLink]
 
     /// A test person to choose; `detail` says their memberships.
     struct Person: PageValues {
@@ -52,9 +53,9 @@ struct SandboxLoginView: PageValues {
 enum RoleText {
     static func name(_ role: Role, _ language: Language) -> String {
         switch role {
-        case .peerMentor: language.pick("likeperson", "peer mentor")
-        case .coordinator: language.pick("koordinator", "coordinator")
-        case .orgAdmin: language.pick("administrator", "administrator")
+        case .peerMentor: SandboxPhrase.peerMentor.text(language)
+        case .coordinator: SandboxPhrase.coordinator.text(language)
+        case .orgAdmin: SandboxPhrase.administrator.text(language)
         }
     }
 }

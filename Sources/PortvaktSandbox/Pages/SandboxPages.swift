@@ -23,13 +23,12 @@ struct SandboxPages: Sendable {
     struct Layout: PageValues {
         let t: [String: String]
         let lang: String
-        let otherLang: String
         let stylesheet: String
     }
 
     /// A page in `language`; `stylesheet` is the sandbox's stylesheet under its path prefix.
     func render(_ template: String, language: Language, stylesheet: String, values: some PageValues) -> String {
-        let layout = Layout(t: SandboxText.table(language), lang: language.rawValue, otherLang: language.other.rawValue, stylesheet: stylesheet)
+        let layout = Layout(t: SandboxText.table(language), lang: language.rawValue, stylesheet: stylesheet)
         return renderer.render(template, values: values, layout: layout)
     }
 }

@@ -9,18 +9,16 @@ extension OIDCRoutes {
     /// the query for scripts) it redirects back with a code or an error.
     func authorize(_ request: Request, choice formChoice: (user: String?, action: String)?) async throws -> Response {
         let query = try request.queryFields()
-        let language = Language(uiLocales: query["ui_locales"])
+        let language = SandboxCatalog.language(uiLocales: query["ui_locales"])
 
         // Errors about the client or redirect URI are shown, never redirected (RFC 6749 §4.1.2.1).
         guard let clientID = query["client_id"], let client = await sandbox.clients.client(clientID, at: provider) else {
-            return errorPage(language.pick("Ukjent klient", "Unknown client"),
-                             language.pick("client_id mangler eller er ikke registrert hos \(provider.displayName).",
-                                           "client_id is missing or not registered with \(provider.displayName)."), language)
+            return errorPage(SandboxPhrase.unknownClient.text(language),
+                             SandboxPhrase.clientIdIsMissingOrNot.text(language, ["display_name": provider.displayName]), language)
         }
         guard let redirectURI = query["redirect_uri"], client.redirectURIs.contains(redirectURI) else {
-            return errorPage(language.pick("Ugyldig redirect_uri", "Invalid redirect_uri"),
-                             language.pick("redirect_uri mangler eller er ikke nøyaktig en av klientens registrerte adresser.",
-                                           "redirect_uri is missing or not exactly one of the client's registered addresses."), language)
+            return errorPage(SandboxPhrase.invalidRedirectUri.text(language),
+                             SandboxPhrase.redirectUriIsMissingOrNot.text(language), language)
         }
 
         let state = query["state"]
@@ -59,17 +57,17 @@ extension OIDCRoutes {
             return Responses.html(LoginPage(
                 provider: provider, clientID: client.clientID, scopes: scopes, language: language,
                 loginHint: query["login_hint"], formAction: request.uri.description,
-                languageSwitchURL: URLComponents.appending([("ui_locales", language.other.rawValue)], to: request.uri.path + "?" + stripped(request.uri.query, removing: "ui_locales")),
+                switchLanguage: { URLComponents.appending([("ui_locales", $0.rawValue)], to: request.uri.path + "?" + stripped(request.uri.query, removing: "ui_locales")) },
                 stylesheet: sandbox.stylesheetPath
             ).render())
         }
         if choice.action == "cancel" || faults.contains(.userCancels) {
             return fail("access_denied", "User cancelled the login.")
         }
-        guard choice.action == "approve" else { return errorPage("action", language.pick("action må være approve eller cancel.", "action must be approve or cancel."), language) }
+        guard choice.action == "approve" else { return errorPage("action", SandboxPhrase.actionMustBeApproveOrCancel.text(language), language) }
         guard let userID = choice.user, let user = TestUsers.user(id: userID) else {
-            return errorPage(language.pick("Ukjent testperson", "Unknown test person"),
-                             language.pick("Velg en av testpersonene i docs/sandbox.md.", "Choose one of the test people in docs/sandbox.md."), language)
+            return errorPage(SandboxPhrase.unknownTestPerson.text(language),
+                             SandboxPhrase.chooseOneOfTheTestPeople2.text(language), language)
         }
 
         let now = sandbox.now

@@ -44,8 +44,9 @@ struct ConsentRoutes {
             heading: BrokerText.consentHeading(client.name ?? client.id, language: language), claims: claims, clientID: client.id, handle: handle,
             token: flows.binding.consentToken(reference: reference, handle: handle)
         )
-        let url = Self.url(issuer: clients.address.current, clientID: client.id, handle: handle, language: language.other)
-        return BrokerPage.response(BrokerPage.render("broker_consent", language: language, switchLanguageURL: url, values: values))
+        let issuer = clients.address.current, clientID = client.id
+        let switchLanguage: @Sendable (Language) -> String = { Self.url(issuer: issuer, clientID: clientID, handle: handle, language: $0) }
+        return BrokerPage.response(BrokerPage.render("broker_consent", language: language, switchLanguage: switchLanguage, values: values))
     }
 
     private func answer(_ httpRequest: Request) async throws -> Response {
@@ -87,7 +88,7 @@ struct ConsentRoutes {
 
     private func expired(_ language: Language) -> Response {
         let values = BrokerNoticeView(heading: BrokerText.loginCannotContinue.text(language), message: BrokerText.consentExpired.text(language))
-        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguageURL: nil, values: values), status: .badRequest)
+        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguage: nil, values: values), status: .badRequest)
     }
 }
 

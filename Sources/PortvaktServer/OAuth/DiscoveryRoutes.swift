@@ -43,7 +43,7 @@ struct DiscoveryRoutes {
         document.idTokenSigningAlgValuesSupported = ["RS256", "ES256"]
         document.subjectTypesSupported = ["public"]
         document.scopesSupported = AppAuthorizationRequest.supportedScopes.sorted()
-        document.uiLocalesSupported = ["nb", "en"]
+        document.uiLocalesSupported = Language.allCases.map(\.rawValue)
         document.authorizationResponseIssParameterSupported = true
         document.dpopSigningAlgValuesSupported = ["ES256"]
         // The app and the CLI must push (the portal, a client inside the server, need not): per client, not for every client.

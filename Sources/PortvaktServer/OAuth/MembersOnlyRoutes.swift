@@ -42,6 +42,6 @@ struct MembersOnlyRoutes {
             heading: BrokerText.notForYou.text(language), message: message,
             action: .init(href: back, label: BrokerText.backToService(client.name, language: language))
         )
-        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguageURL: nil, values: values), status: .forbidden)
+        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguage: nil, values: values), status: .forbidden)
     }
 }

@@ -105,12 +105,12 @@ struct SessionRoutes {
                     heading: BrokerText.signOutQuestion.text(language), message: BrokerText.signOutExplained.text(language),
                     fields: carried.map { SignOutView.Field(name: $0.0, value: $0.1) }
                 )
-                return BrokerPage.response(BrokerPage.render("broker_sign_out", language: language, switchLanguageURL: nil, values: values))
+                return BrokerPage.response(BrokerPage.render("broker_sign_out", language: language, switchLanguage: nil, values: values))
             }
             try await sessions.endBrowserSignIn(id: signIn.id, userID: signIn.userId, reason: "logout")
         }
         var response = returnTo.map { Responses.redirect(to: $0, status: .seeOther) }
-            ?? BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguageURL: nil, values: EmptyValues()))
+            ?? BrokerPage.response(BrokerPage.render("broker_logged_out", language: language, switchLanguage: nil, values: EmptyValues()))
         if cookie.reference(in: request) != nil { response.headers.append(HTTPField(name: .setCookie, value: cookie.clearing)) }
         return response
     }
@@ -131,7 +131,7 @@ struct SessionRoutes {
     /// A sign-out request Portvakt cannot act on: the page says so, in the sign-out's own words.
     private func refused(_ reason: String, language: Language) -> Response {
         let values = BrokerNoticeView(heading: BrokerText.notSignedOut.text(language), message: BrokerText.signOutRefused.text(language), reason: reason)
-        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguageURL: nil, values: values), status: .badRequest)
+        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguage: nil, values: values), status: .badRequest)
     }
 
     /// The claims of the token's scopes (``ClaimScopes``); what is nil is left out.

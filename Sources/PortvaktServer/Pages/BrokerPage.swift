@@ -9,10 +9,10 @@ enum BrokerPage {
     static let pages = PortalPage.shared
 
     /// A broker page from its template, in the portal's layout without its navigation.
-    static func render(_ template: String, language: Language, switchLanguageURL: String?, values: some PageValues) -> String {
+    static func render(_ template: String, language: Language, switchLanguage: (@Sendable (Language) -> String)?, values: some PageValues) -> String {
         var frame = PortalPage.Frame(language: language, path: "/", csrf: nil)
         frame.portal = false
-        frame.switchLanguage = switchLanguageURL
+        frame.switchLanguage = switchLanguage
         return pages.render(template, frame: frame, values: values)
     }
 
@@ -34,7 +34,7 @@ enum BrokerPage {
     /// A dead end the app cannot be told about (unknown client or redirect): the message and
     /// nothing technical beyond the one-line reason.
     static func problem(_ message: UserMessage, reason: String, language: Language, status: HTTPResponse.Status = .badRequest) -> Response {
-        let html = render("broker_problem", language: language, switchLanguageURL: nil, values: BrokerProblemView(message: message.text(language), reason: reason))
+        let html = render("broker_problem", language: language, switchLanguage: nil, values: BrokerProblemView(message: message.text(language), reason: reason))
         return response(html, status: status)
     }
 }
@@ -62,7 +62,7 @@ enum MethodPage {
     ///   - methods: the ways in that are configured; only they are shown.
     ///   - passkeys: offer a passkey (the public URL names a domain, S18.5).
     static func render(_ request: AppAuthorizationRequest, methods: OfferedMethods, passkeys: Bool) -> String {
-        BrokerPage.render("broker_methods", language: request.language, switchLanguageURL: request.authorizeURL(method: nil, language: request.language.other), values: MethodsView(
+        BrokerPage.render("broker_methods", language: request.language, switchLanguage: { request.authorizeURL(method: nil, language: $0) }, values: MethodsView(
             bankid: methods.bankID ? request.authorizeURL(method: .bankid) : nil,
             otherDevice: methods.bankIDOrders ? request.authorizeURL(method: nil, path: OtherDeviceRoutes.path) : nil,
             vipps: methods.vipps ? request.authorizeURL(method: .vipps) : nil, password: request.authorizeURL(method: .password),
@@ -86,10 +86,8 @@ struct MethodsView: PageValues {
 enum PasskeyPage {
     static func render(_ request: AppAuthorizationRequest, handle: String, message: BrokerText? = nil) -> String {
         let values = PasskeyView(handle: handle, methods: request.authorizeURL(method: nil), error: message?.text(request.language))
-        return BrokerPage.render(
-            "broker_passkey", language: request.language,
-            switchLanguageURL: message == nil ? request.authorizeURL(method: .passkey, language: request.language.other) : nil, values: values
-        )
+        let address: @Sendable (Language) -> String = { request.authorizeURL(method: .passkey, language: $0) }
+        return BrokerPage.render("broker_passkey", language: request.language, switchLanguage: message == nil ? address : nil, values: values)
     }
 }
 
@@ -115,10 +113,8 @@ enum PasswordPage {
             error: passkeyMessage?.text(request.language) ?? message?.text(request.language)
         )
         // A mistyped password is answered on this page, without a switch: the other language starts the form again.
-        return BrokerPage.render(
-            "broker_password", language: request.language,
-            switchLanguageURL: message == nil && passkeyMessage == nil ? request.authorizeURL(method: .password, language: request.language.other) : nil, values: values
-        )
+        let address: @Sendable (Language) -> String = { request.authorizeURL(method: .password, language: $0) }
+        return BrokerPage.render("broker_password", language: request.language, switchLanguage: message == nil && passkeyMessage == nil ? address : nil, values: values)
     }
 }
 

@@ -58,106 +58,44 @@ enum BrokerText: String, PageTexts {
     case signOutQuestion = "sign_out_question"
     case signOutExplained = "sign_out_explained"
     case signOutButton = "sign_out_button"
+    case backToTheService = "back_to_the_service"
 
-    func text(_ language: Language) -> String {
-        switch self {
-        case .logIn: language.pick("Logg inn", "Log in")
-        case .chooseHowToLogIn: language.pick("Velg hvordan du vil logge inn.", "Choose how to log in.")
-        case .loginMethods: language.pick("Innloggingsmåter", "Login methods")
-        case .logInBankID: language.pick("Logg inn med BankID", "Log in with BankID")
-        case .bankIDOtherDeviceQR: language.pick("BankID på en annen enhet (QR-kode)", "BankID on another device (QR code)")
-        case .logInVipps: language.pick("Logg inn med Vipps", "Log in with Vipps")
-        case .logInEmailPassword: language.pick("Logg inn med e-post og passord", "Log in with email and password")
-        case .emailAddress: language.pick("E-postadresse", "Email address")
-        case .password: language.pick("Passord", "Password")
-        case .chooseEIDInstead: language.pick("Velg BankID eller Vipps i stedet", "Choose BankID or Vipps instead")
-        case .loginCannotContinue: language.pick("Innloggingen kan ikke fortsette", "The login cannot continue")
-        case .technicalReason: language.pick("Teknisk årsak", "Technical reason")
-        case .backToAppOr: language.pick("Gå tilbake til appen og start innloggingen på nytt, eller", "Go back to the app and start the login again, or")
-        case .goToPortvaktStart: language.pick("gå til Portvakts forside", "go to Portvakt's start page")
-        case .bankIDOtherDevice: language.pick("BankID på en annen enhet", "BankID on another device")
-        case .otherDeviceStepOpen: language.pick("Åpne BankID-appen på mobilen din.", "Open the BankID app on your phone.")
-        case .otherDeviceStepScan: language.pick("Velg «Skann QR-kode» og skann koden under.", "Choose “Scan QR code” and scan the code below.")
-        case .otherDeviceStepFollow: language.pick("Følg instruksjonene i appen.", "Follow the instructions in the app.")
-        case .oneMinuteLeft: language.pick("Ett minutt igjen.", "One minute left.")
-        case .timeLeft: language.pick("Tid igjen", "Time left")
-        case .qrWithoutScript:
-            language.pick(
-                "QR-koden skifter ikke uten JavaScript og virker bare i ca. 30 sekunder. Virker ikke skanningen, last inn siden på nytt.",
-                "Without JavaScript the QR code does not change and works for about 30 seconds only. If scanning fails, reload the page."
-            )
-        case .identifiedContinue: language.pick("Jeg har identifisert meg – fortsett", "I have identified myself – continue")
-        case .cancel: language.pick("Avbryt", "Cancel")
-        case .chooseAnotherWay: language.pick("Velg en annen måte å logge inn på", "Choose another way to log in")
-        case .loggedOut: language.pick("Logget ut", "Logged out")
-        case .youAreLoggedOut: language.pick("Du er logget ut", "You are logged out")
-        case .youCanCloseWindow: language.pick("Du kan lukke dette vinduet.", "You can close this window.")
-        case .logInPasskey: language.pick("Logg inn med passnøkkel", "Log in with a passkey")
-        case .passkeyIntro:
-            language.pick(
-                "En passnøkkel ligger på telefonen eller datamaskinen din, og du låser den opp med ansikt, fingeravtrykk eller PIN-kode. Du legger den til under Min konto etter at du har logget inn med BankID eller Vipps.",
-                "A passkey is kept on your phone or computer, and you unlock it with your face, fingerprint or PIN. You add one in My account after logging in with BankID or Vipps."
-            )
-        case .passkeyUse: language.pick("Bruk passnøkkelen min", "Use my passkey")
-        case .passkeyWithoutScript:
-            language.pick("Passnøkler trenger JavaScript. Velg en annen måte å logge inn på.", "Passkeys need JavaScript. Choose another way to log in.")
-        case .passkeyWaiting: language.pick("Venter på passnøkkelen …", "Waiting for your passkey …")
-        case .passkeyCancelled: language.pick("Passnøkkelen ble ikke brukt. Prøv igjen, eller velg en annen måte.", "The passkey was not used. Try again, or choose another way.")
-        case .passkeyUnsupported: language.pick("Denne nettleseren kan ikke bruke passnøkler. Velg en annen måte å logge inn på.", "This browser cannot use passkeys. Choose another way to log in.")
-        case .passkeyNotAccepted:
-            language.pick(
-                "Passnøkkelen ble ikke godtatt. Den må låses opp med ansikt, fingeravtrykk eller PIN-kode. Prøv igjen, eller velg en annen måte.",
-                "The passkey was not accepted. It must be unlocked with your face, fingerprint or PIN. Try again, or choose another way."
-            )
-        case .passkeyUnknown:
-            language.pick("Vi kjenner ikke denne passnøkkelen. Den kan være fjernet. Logg inn med BankID eller Vipps.", "We do not know this passkey. It may have been removed. Log in with BankID or Vipps.")
-        case .passkeyCopied:
-            language.pick(
-                "Passnøkkelen ble avvist fordi den kan være kopiert. Logg inn med BankID eller Vipps, fjern den under Min konto og legg til en ny.",
-                "The passkey was refused because it may have been copied. Log in with BankID or Vipps, remove it in My account and add a new one."
-            )
-        case .passkeyExpired: language.pick("Det tok for lang tid. Prøv igjen.", "That took too long. Try again.")
-        case .passkeyOrEmail: language.pick("Har du en passnøkkel, kan du velge den i e-postfeltet.", "If you have a passkey, you can choose it in the email field.")
-        case .notForYou: language.pick("Du kan ikke logge inn her", "You cannot log in here")
-        case .notSignedOut: language.pick("Utloggingen kunne ikke fullføres", "The sign-out could not be completed")
-        case .consentIntro: language.pick("Tjenesten er ikke en av organisasjonenes egne. Hvis du sier ja, får den:", "This service is not one of the organisations' own. If you allow it, it gets:")
-        case .consentWho: language.pick("at det er deg (et nummer som er det samme hver gang)", "that it is you (a number that is the same each time)")
-        case .consentName: language.pick("navnet ditt", "your name")
-        case .consentEmail: language.pick("e-postadressen din", "your email address")
-        case .consentOrganisations: language.pick("hvilke organisasjoner du er medlem av, og rollene dine der", "which organisations you are a member of, and your roles there")
-        case .consentRevocable: language.pick("Du kan trekke dette tilbake under Min konto, «Tjenester».", "You can take this back in My account, under “Applications”.")
-        case .consentAllow: language.pick("Ja, gi tilgang", "Allow")
-        case .consentDeny: language.pick("Nei", "Do not allow")
-        case .consentExpired:
-            language.pick("Spørsmålet er utløpt eller allerede besvart. Gå tilbake til tjenesten og logg inn på nytt.", "This question has expired or was answered already. Go back to the service and log in again.")
-        case .signOutQuestion: language.pick("Vil du logge ut av Portvakt?", "Sign out of Portvakt?")
-        case .signOutExplained:
-            language.pick(
-                "Du er logget inn i Portvakt i denne nettleseren. Logger du ut, blir du også logget ut av tjenestene du åpnet med den.",
-                "You are signed in at Portvakt in this browser. Signing out also signs you out of the services you opened with it."
-            )
-        case .signOutButton: language.pick("Logg ut", "Sign out")
-        case .signOutRefused:
-            language.pick(
-                "Portvakt kunne ikke avgjøre hvilken innlogging som skulle avsluttes. Du kan fortsatt være logget inn: logg ut i tjenesten igjen, eller lukk nettleseren.",
-                "Portvakt could not tell which sign-in to end. You may still be signed in: sign out in the service again, or close the browser."
-            )
-        }
-    }
+    static var catalog: TextCatalog { ServerCatalog.texts }
+    static let namespace = "broker"
 
     /// "This service is for members of HLF" (names joined with "or").
     static func membersOnly(_ names: [String], language: Language) -> String {
-        let joined = names.count > 1 ? names.dropLast().joined(separator: ", ") + language.pick(" eller ", " or ") + names.last! : names.first ?? ""
-        return language.pick("Denne tjenesten er for medlemmer av \(joined).", "This service is for members of \(joined).")
+        let joined = names.count > 1
+            ? BrokerPhrase.either.text(language, ["first": names.dropLast().joined(separator: ", "), "last": names.last!]) : names.first ?? ""
+        return BrokerPhrase.membersOnly.text(language, ["organisations": joined])
     }
 
     /// "Give Kurs access to your details?"
     static func consentHeading(_ name: String, language: Language) -> String {
-        language.pick("Vil du gi \(name) tilgang?", "Give \(name) access?")
+        BrokerPhrase.consentHeading.text(language, ["service": name])
     }
 
     static func backToService(_ name: String?, language: Language) -> String {
-        guard let name else { return language.pick("Tilbake til tjenesten", "Back to the service") }
-        return language.pick("Tilbake til \(name)", "Back to \(name)")
+        guard let name else { return BrokerText.backToTheService.text(language) }
+        return BrokerPhrase.backToService.text(language, ["service": name])
+    }
+}
+
+/// The broker's texts that take a value.
+enum BrokerPhrase: String, CatalogKeys {
+    case membersOnly = "members_only"
+    case either = "either"
+    case consentHeading = "consent_heading"
+    case backToService = "back_to_service"
+
+    static var catalog: TextCatalog { ServerCatalog.texts }
+    static let namespace = "broker"
+
+    var placeholders: Set<String> {
+        switch self {
+        case .membersOnly: ["organisations"]
+        case .either: ["first", "last"]
+        case .consentHeading, .backToService: ["service"]
+        }
     }
 }

@@ -7,7 +7,7 @@ import PortvaktHTTP
 enum ClaimPage {
     static func email(handle: String, language: Language, email: String = "", error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
         let values = ClaimEmailView(handle: handle, email: email, error: error)
-        return BrokerPage.response(BrokerPage.render("broker_claim_email", language: language, switchLanguageURL: nil, values: values), status: status)
+        return BrokerPage.response(BrokerPage.render("broker_claim_email", language: language, switchLanguage: nil, values: values), status: status)
     }
 
     /// - Parameter email: the address the code went to and its signature (``BrowserBinding``);
@@ -17,7 +17,7 @@ enum ClaimPage {
             handle: handle, sentTo: email.map { ClaimText.sent(to: $0.address, language) } ?? ClaimText.sentToYourAddress.text(language),
             email: email.map { ClaimCodeView.SignedEmail(address: $0.address, signature: $0.signature) }, error: error
         )
-        return BrokerPage.response(BrokerPage.render("broker_claim_code", language: language, switchLanguageURL: nil, values: values), status: status)
+        return BrokerPage.response(BrokerPage.render("broker_claim_code", language: language, switchLanguage: nil, values: values), status: status)
     }
 }
 

@@ -10,7 +10,7 @@ enum OtherDevicePage {
     static func render(sessionID: String, qrSVG: String, message: UserMessage, expiresAt: Date, now: Date, language: Language, methodsURL: String) -> String {
         let seconds = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.up)))
         // The SVG is the server's own QR rendering (no text from outside), so it is not escaped.
-        return BrokerPage.render("broker_other_device", language: language, switchLanguageURL: nil, values: OtherDeviceView(
+        return BrokerPage.render("broker_other_device", language: language, switchLanguage: nil, values: OtherDeviceView(
             session: sessionID, expiresAtMilliseconds: String(Int(expiresAt.timeIntervalSince1970 * 1000)), qrSVG: qrSVG,
             orderStatus: message.text(language), timeLeft: Self.clock(seconds), methods: methodsURL
         ))

@@ -28,7 +28,7 @@ struct AccountView {
             let name = names[organisation.organisationID] ?? organisation.slug
             let isAdmin = organisation.roles.contains(.orgAdmin)
             return MyAccountView.Link(href: isAdmin ? "/admin/\(organisation.slug)" : "/admin/\(organisation.slug)/members",
-                                      label: language.pick("Administrer \(name)", "Administer \(name)"))
+                                      label: PortalPhrase.administerName.text(language, ["name": name]))
         }
         let roles = organisationRoles.flatMap { organisation in
             organisation.roles.map { PortalWords.role($0, organisation: names[organisation.organisationID] ?? organisation.slug, language) }
@@ -162,7 +162,7 @@ enum LocalTime {
     static let zone = TimeZone(identifier: "Europe/Oslo") ?? TimeZone(secondsFromGMT: 3600)!
 
     static func text(_ date: Date, _ language: Language) -> String {
-        var style = Date.FormatStyle(date: .long, time: .shortened, locale: Locale(identifier: language == .nb ? "nb_NO" : "en_GB"), timeZone: zone)
+        var style = Date.FormatStyle(date: .long, time: .shortened, locale: Locale(identifier: language.locale), timeZone: zone)
         style.calendar = Calendar(identifier: .gregorian)
         return date.formatted(style)
     }

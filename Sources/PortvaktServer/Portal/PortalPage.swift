@@ -13,7 +13,7 @@ struct PortalPage: Sendable {
     let renderer = PageRenderer(templates: PortalTemplates.all)
 
     /// What every page needs besides its own values.
-    struct Frame {
+    struct Frame: Sendable {
         let language: Language
         /// The path (with query) of the page, for the language switch to come back to.
         let path: String
@@ -22,14 +22,14 @@ struct PortalPage: Sendable {
         var status: String?
         /// A portal page (its navigation shown), or one of the broker's pages in the app's login.
         var portal = true
-        /// The language switch's address; nil: the portal's switch for `path`.
-        var switchLanguage: String?
+        /// The address of this page in another language; nil: the portal's switch for `path`.
+        var switchLanguage: (@Sendable (Language) -> String)?
         /// The page loads its own script (`script-src 'self'`) and calls this server (`connect-src 'self'`).
         var script = false
     }
 
     /// Every text of the portal and its administration, by language.
-    private static let texts: [Language: [String: String]] = Dictionary(uniqueKeysWithValues: [Language.nb, .en].map { language in
+    private static let texts: [Language: [String: String]] = Dictionary(uniqueKeysWithValues: Language.allCases.map { language in
         (language, [AdminText.table(language), BrokerText.table(language), ClaimText.table(language), MailboxText.table(language)].reduce(PortalText.table(language)) {
             $0.merging($1) { first, _ in first }
         })
@@ -39,26 +39,26 @@ struct PortalPage: Sendable {
     struct Layout: PageValues {
         let t: [String: String]
         let lang: String
-        let otherLang: String
         let portal: Bool
         let nav: Bool
         let signedIn: Bool
         let csrf: String
         /// nil: no live region.
         let status: String?
-        /// nil: no language switch.
-        let switchLanguage: String?
+        /// Empty: no language switch.
+        let languages: [LanguageLink]
 
         init(_ frame: Frame) {
             t = PortalPage.texts[frame.language] ?? [:]
             lang = frame.language.rawValue
-            otherLang = frame.language.other.rawValue
             portal = frame.portal
             nav = frame.portal || frame.switchLanguage != nil
             signedIn = frame.csrf != nil
             csrf = frame.csrf ?? ""
             status = frame.status
-            switchLanguage = frame.switchLanguage ?? (frame.portal ? "/language?to=\(frame.language.other.rawValue)&back=\(FormFields.encode(frame.path))" : nil)
+            let path = frame.path
+            let address = frame.switchLanguage ?? (frame.portal ? { "/language?to=\($0.rawValue)&back=\(FormFields.encode(path))" } : nil)
+            languages = address.map { LanguageLink.links(from: frame.language, $0) } ?? []
         }
     }
 

@@ -10,26 +10,26 @@ enum PortalWords {
     /// How a session was opened, from its `amr` (RFC 8176).
     static func method(amr: String, _ language: Language) -> String {
         let values = Set(amr.split(separator: " ").map(String.init))
-        if values.contains("mfa"), values.contains("hwk") || values.contains("swk") { return language.pick("Passnøkkel", "Passkey") }
+        if values.contains("mfa"), values.contains("hwk") || values.contains("swk") { return PortalPhrase.passkey.text(language) }
         if values.contains("hwk") {
             return values.contains("fpt")
-                ? language.pick("Fingeravtrykk på telefonen", "Fingerprint on the phone")
-                : language.pick("Ansikt på telefonen", "Face on the phone")
+                ? PortalPhrase.fingerprintOnThePhone.text(language)
+                : PortalPhrase.faceOnThePhone.text(language)
         }
         if values.contains("BID") { return "BankID" }
-        if values.contains("pwd") { return language.pick("E-post og passord", "Email and password") }
+        if values.contains("pwd") { return PortalPhrase.emailAndPassword.text(language) }
         return "Vipps"
     }
 
     static func biometric(_ kind: String, _ language: Language) -> String {
-        kind == "fingerprint" ? language.pick("Fingeravtrykk", "Fingerprint") : language.pick("Ansikt", "Face")
+        kind == "fingerprint" ? PortalPhrase.fingerprint.text(language) : PortalPhrase.face.text(language)
     }
 
     static func client(_ id: String, _ language: Language) -> String {
         switch id {
-        case "no.portvakt.app": language.pick("Appen", "The app")
-        case "portvakt-cli": language.pick("Kommandolinjen (portvakt)", "The command line (portvakt)")
-        case PortalClient.id: language.pick("Nettleser (Min konto)", "Browser (My account)")
+        case "no.portvakt.app": PortalPhrase.theApp.text(language)
+        case "portvakt-cli": PortalPhrase.theCommandLinePortvakt.text(language)
+        case PortalClient.id: PortalPhrase.browserMyAccount.text(language)
         default: id
         }
     }
@@ -44,30 +44,30 @@ enum PortalWords {
         switch action {
         case "login.succeeded":
             switch source {
-            case "bankid-login": language.pick("Logget inn med BankID", "Signed in with BankID")
-            case "vipps-login": language.pick("Logget inn med Vipps", "Signed in with Vipps")
-            case "passkey-login": language.pick("Logget inn med passnøkkel", "Signed in with a passkey")
-            default: language.pick("Logget inn med e-post og passord", "Signed in with email and password")
+            case "bankid-login": PortalPhrase.signedInWithBankid.text(language)
+            case "vipps-login": PortalPhrase.signedInWithVipps.text(language)
+            case "passkey-login": PortalPhrase.signedInWithAPasskey.text(language)
+            default: PortalPhrase.signedInWithEmailAndPassword.text(language)
             }
-        case "device.unlock": language.pick("Låste opp appen med ansikt eller fingeravtrykk", "Unlocked the app with face or fingerprint")
-        case "device.registered": language.pick("La til en telefon for biometrisk innlogging", "Added a phone for biometric sign-in")
-        case "device.raised": language.pick("Bekreftet en telefon med BankID eller Vipps", "Confirmed a phone with BankID or Vipps")
-        case "device.revoked": language.pick("Fjernet en telefon", "Removed a phone")
-        case "device.assertion_failed": language.pick("Mislykket opplåsing med telefonen", "Failed unlock with the phone")
-        case "device.step_up": language.pick("Bekreftet med ansikt eller fingeravtrykk", "Confirmed with face or fingerprint")
-        case "account.data_exported": language.pick("Lastet ned dataene dine", "Downloaded your data")
-        case "passkey.registered": language.pick("La til en passnøkkel", "Added a passkey")
-        case "passkey.removed": language.pick("Fjernet en passnøkkel", "Removed a passkey")
-        case "passkey.refused": language.pick("En passnøkkel ble avvist", "A passkey was refused")
+        case "device.unlock": PortalPhrase.unlockedTheAppWithFaceOr.text(language)
+        case "device.registered": PortalPhrase.addedAPhoneForBiometricSign.text(language)
+        case "device.raised": PortalPhrase.confirmedAPhoneWithBankidOr.text(language)
+        case "device.revoked": PortalPhrase.removedAPhone.text(language)
+        case "device.assertion_failed": PortalPhrase.failedUnlockWithThePhone.text(language)
+        case "device.step_up": PortalPhrase.confirmedWithFaceOrFingerprint.text(language)
+        case "account.data_exported": PortalPhrase.downloadedYourData.text(language)
+        case "passkey.registered": PortalPhrase.addedAPasskey.text(language)
+        case "passkey.removed": PortalPhrase.removedAPasskey.text(language)
+        case "passkey.refused": PortalPhrase.aPasskeyWasRefused.text(language)
         case "membership.granted":
             switch outcome {
-            case "coordinator": language.pick("Et medlemssystem registrerte deg som koordinator", "A member system registered you as coordinator")
-            case "org_admin": language.pick("Et medlemssystem registrerte deg som administrator", "A member system registered you as administrator")
-            default: language.pick("Et medlemssystem registrerte deg som likeperson", "A member system registered you as peer mentor")
+            case "coordinator": PortalPhrase.aMemberSystemRegisteredYouAs.text(language)
+            case "org_admin": PortalPhrase.aMemberSystemRegisteredYouAs2.text(language)
+            default: PortalPhrase.aMemberSystemRegisteredYouAs3.text(language)
             }
         case "user.password_step_up":
-            outcome == "success" ? language.pick("Bekreftet med passord", "Confirmed with password")
-                : language.pick("Feil passord ved bekreftelse", "Wrong password when confirming")
+            outcome == "success" ? PortalPhrase.confirmedWithPassword.text(language)
+                : PortalPhrase.wrongPasswordWhenConfirming.text(language)
         default: action
         }
     }

@@ -41,7 +41,7 @@ struct SandboxMailboxPage {
         }
         // The portal's layout, its navigation without a sign-in, and a language switch that stays on the mailbox.
         var frame = PortalPage.Frame(language: language, path: "/sandbox/mailbox", csrf: nil)
-        frame.switchLanguage = "/sandbox/mailbox?ui_locales=\(language.other.rawValue)"
+        frame.switchLanguage = { "/sandbox/mailbox?ui_locales=\($0.rawValue)" }
         return PortalPage.shared.response("sandbox_mailbox", frame: frame, values: MailboxView(messages: rows, hasMessages: !rows.isEmpty))
     }
 }
@@ -90,21 +90,6 @@ enum MailboxText: String, PageTexts {
         }
     }
 
-    func text(_ language: Language) -> String {
-        switch self {
-        case .title: language.pick("Sandkassens postkasse", "The sandbox's mailbox")
-        case .intro: language.pick(
-            "I utviklingsmodus uten PORTVAKT_SMTP_URL sendes ingen e-post. Det Portvakt ville ha sendt, står her, nyeste først.",
-            "In development mode without PORTVAKT_SMTP_URL no email is sent. What Portvakt would have sent is here, newest first.")
-        case .to: language.pick("Til", "To")
-        case .when: language.pick("Tidspunkt", "Time")
-        case .status: language.pick("Status", "Status")
-        case .empty: language.pick("Ingen e-post ennå.", "No email yet.")
-        case .purged: language.pick("(Teksten er slettet etter sending.)", "(The text was deleted after sending.)")
-        case .pending: language.pick("Venter", "Waiting")
-        case .sending: language.pick("Sendes", "Sending")
-        case .sent: language.pick("Levert", "Delivered")
-        case .dead: language.pick("Ga opp", "Gave up")
-        }
-    }
+    static var catalog: TextCatalog { ServerCatalog.texts }
+    static let namespace = "mailbox"
 }

@@ -47,7 +47,8 @@ actor UpstreamProvider {
             ("client_id", settings.clientID), ("response_type", "code"), ("redirect_uri", redirectURI),
             ("scope", settings.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
             ("code_challenge", PKCE.challenge(for: codeVerifier)), ("code_challenge_method", "S256"),
-            ("ui_locales", language.rawValue),
+            // BankID and Vipps offer Bokmål and English (their `ui_locales_supported` when they publish it).
+            ("ui_locales", language.nearest(inTags: metadata.uiLocalesSupported ?? ["nb", "en"]) ?? language.rawValue),
         ]
         if let loginHint { fields.append(("login_hint", loginHint)) }
         if let maxAge {

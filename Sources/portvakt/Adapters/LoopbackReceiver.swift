@@ -27,8 +27,8 @@ final class LoopbackReceiver: Sendable {
             if let url = URL(string: "http://127.0.0.1" + request.uri.description) { received.yield(url) }
             let page = """
             <!doctype html><html lang="\(language.rawValue)"><head><meta charset="utf-8"><title>Portvakt</title></head>
-            <body><main><h1>\(language.pick("Du kan lukke dette vinduet", "You can close this window"))</h1>
-            <p>\(language.pick("Gå tilbake til terminalen.", "Return to the terminal."))</p></main></body></html>
+            <body><main><h1>\(CLIText.youCanCloseThisWindow.text(language))</h1>
+            <p>\(CLIText.returnToTheTerminal.text(language))</p></main></body></html>
             """
             return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }

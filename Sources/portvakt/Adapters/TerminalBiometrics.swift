@@ -21,9 +21,7 @@ actor TerminalBiometrics {
             return script!.isEmpty ? .cancelled : script!.removeFirst()
         }
         guard Terminal.isInteractive else { return nil }
-        let answer = Terminal.ask(language.pick(
-            "Simulert fingeravtrykk (\(reason)): [j]a, [n]ei (ikke gjenkjent), [a]vbryt?",
-            "Simulated fingerprint (\(reason)): [y]es, [n]o (not recognised), [c]ancel?"))
+        let answer = Terminal.ask(CLIText.simulatedFingerprintReasonYEsN.text(language, ["reason": reason]))
         switch answer.lowercased().first {
         case "y", "j": return nil
         case "n": return .failed
@@ -34,6 +32,6 @@ actor TerminalBiometrics {
     /// Whether the user tries again after a miss.
     func wantsAnotherTry() -> Bool {
         if let script { return !script.isEmpty }
-        return Terminal.isInteractive && Terminal.confirm(language.pick("Prøve igjen?", "Try again?"))
+        return Terminal.isInteractive && Terminal.confirm(CLIText.tryAgain.text(language))
     }
 }

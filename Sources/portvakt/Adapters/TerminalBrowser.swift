@@ -28,7 +28,7 @@ struct TerminalBrowser: WebAuthenticator {
     func authenticate(url: URL, callback: BrowserCallback) async throws -> URL {
         switch mode {
         case .system:
-            Terminal.status(language.pick("Åpne denne adressen i en nettleser for å logge inn:", "Open this address in a browser to log in:"))
+            Terminal.status(CLIText.openThisAddressInABrowser.text(language))
             Terminal.status(url.absoluteString)
             SystemBrowser.open(url)
         case .sandbox(let user, let action):
@@ -105,20 +105,16 @@ struct TerminalBrowser: WebAuthenticator {
         guard let email = membershipEmail else {
             return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], cookie: cookie, at: url), at: url)
         }
-        Terminal.status(language.pick(
-            "Vi fant deg ikke i medlemsregisteret. Vi sender en kode til e-postadressen på medlemskapet ditt.",
-            "We could not find you in the membership records. We send a code to the email address on your membership."))
+        Terminal.status(CLIText.weCouldNotFindYouIn.text(language))
         let sent = try await post("/oauth/claim/email", [("claim", claim), ("email", email)], cookie: cookie, at: url)
         switch sent.statusCode {
         case 200: break
         case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
         default: throw WebAuthenticationError.refused(.membershipClaimEnded)
         }
-        Terminal.status(language.pick(
-            "Hvis \(email) står på et medlemskap, har vi sendt en kode dit. Den virker i 10 minutter.",
-            "If \(email) is on a membership, we have sent a code to it. It works for 10 minutes."))
+        Terminal.status(CLIText.ifEmailIsOnAMembership.text(language, ["email": email]))
         while true {
-            let code = Terminal.ask(language.pick("Kode fra e-posten:", "Code from the email:"))
+            let code = Terminal.ask(CLIText.codeFromTheEmail.text(language))
             guard !code.isEmpty else {
                 // No code (the end of the input): the claim ends, and the app hears so.
                 return try await follow(answer: try await post("/oauth/claim/cancel", [("claim", claim)], cookie: cookie, at: url), at: url)
@@ -126,7 +122,7 @@ struct TerminalBrowser: WebAuthenticator {
             let answer = try await post("/oauth/claim/code", [("claim", claim), ("code", code)], cookie: cookie, at: url)
             switch answer.statusCode {
             case 300..<400: return try await follow(answer: answer, at: url)
-            case 400: Terminal.status(language.pick("Feil kode. Prøv igjen.", "Wrong code. Please try again."))
+            case 400: Terminal.status(CLIText.wrongCodePleaseTryAgain.text(language))
             case 429: throw WebAuthenticationError.refused(.tooManyAttempts)
             default: throw WebAuthenticationError.refused(.membershipClaimEnded)
             }

@@ -39,12 +39,12 @@ struct Activities: AsyncParsableCommand {
             let report = try await driver.sync()
             let l = cli.language
             if report.sent.contains(write.id) {
-                cli.output.emit(Registered(ok: true, id: write.id, queued: false), text: [l.pick("Aktiviteten er registrert.", "The activity was registered.")])
+                cli.output.emit(Registered(ok: true, id: write.id, queued: false), text: [CLIText.theActivityWasRegistered.text(l)])
             } else if report.refused.contains(write.id) {
                 throw cli.output.fail(.notAllowed, exit: .refused)
             } else {
                 cli.output.emit(Registered(ok: true, id: write.id, queued: true), text: [
-                    l.pick("Lagret på denne enheten; sendes med `portvakt sync` når nettet er tilbake.", "Saved on this device; `portvakt sync` sends it when the network is back."),
+                    CLIText.savedOnThisDevicePortvaktSync.text(l),
                 ])
             }
         }
@@ -67,7 +67,7 @@ struct Activities: AsyncParsableCommand {
             )
             let text = (offline ? [UserMessage.offline.text(cli.language)] : [])
                 + listed.activities.map { "\($0.occurredAt)  \($0.kind)  \($0.durationMinutes) min  \($0.note ?? "")" }
-                + (waiting.isEmpty ? [] : [cli.language.pick("Venter på sending: \(waiting.count)", "Waiting to be sent: \(waiting.count)")])
+                + (waiting.isEmpty ? [] : [CLIText.waitingToBeSentQueued.text(cli.language, ["queued": String(waiting.count)])])
             cli.output.emit(Listed(activities: listed.activities, queued: waiting.map(\.id), offline: offline), text: text)
         }
     }

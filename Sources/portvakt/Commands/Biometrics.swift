@@ -37,7 +37,7 @@ struct Biometrics: AsyncParsableCommand {
         // S7.3: past the login's few minutes the confirmation comes before any prompt; the
         // password goes on at once when given, otherwise the screen's ways on are printed.
         if case .enrolmentConfirmation = await driver.machine.screen, password || Terminal.isInteractive {
-            let typed = Terminal.secret(cli.language.pick("Passord:", "Password:"))
+            let typed = Terminal.secret(CLIText.password.text(cli.language))
             if !typed.isEmpty { await driver.confirmEnrolment(password: typed) }
         }
         switch change {

@@ -37,7 +37,7 @@ struct Devices: AsyncParsableCommand {
                 try? await cli.storage.delete(.deviceID)
                 try? await cli.storage.delete(.deviceAssurance)
             }
-            cli.output.emit(Revoked(ok: true, revoked: id, thisDevice: own), text: [cli.language.pick("Enheten er fjernet.", "The device was revoked.")])
+            cli.output.emit(Revoked(ok: true, revoked: id, thisDevice: own), text: [CLIText.theDeviceWasRevoked.text(cli.language)])
         }
     }
 }

@@ -45,11 +45,11 @@ struct Login: AsyncParsableCommand {
         let mode: TerminalBrowser.Mode
         switch provider {
         case .password:
-            guard let email = email ?? (Terminal.isInteractive ? Terminal.ask(language.pick("E-post:", "Email:")) : nil), !email.isEmpty else {
+            guard let email = email ?? (Terminal.isInteractive ? Terminal.ask(CLIText.email.text(language)) : nil), !email.isEmpty else {
                 throw ValidationError("--provider password needs --email")
             }
             method = .password
-            mode = .password(email: email, password: Terminal.secret(language.pick("Passord:", "Password:")))
+            mode = .password(email: email, password: Terminal.secret(CLIText.password.text(language)))
         case .bankid, .vipps:
             method = provider == .vipps ? .vipps : (bankidOnOtherDevice ? .bankIDOrder : .bankID)
             mode = sandbox.map { .sandbox(user: $0.user, action: $0.action) } ?? .system

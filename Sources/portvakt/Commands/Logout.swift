@@ -20,9 +20,7 @@ struct Logout: AsyncParsableCommand {
         if context.hasSession { _ = try? await cli.driver(context: context).sync() }
         let waiting = try await cli.queue.pending(of: user).count
         if waiting > 0, !discardQueued {
-            cli.output.emit(QueueNotSent(ok: false, waiting: waiting), text: [cli.language.pick(
-                "\(waiting) registreringer er ikke sendt ennå. Kjør `portvakt sync` når nettet er tilbake, eller logg ut med --discard-queued.",
-                "\(waiting) registrations have not been sent yet. Run `portvakt sync` when the network is back, or log out with --discard-queued.")])
+            cli.output.emit(QueueNotSent(ok: false, waiting: waiting), text: [CLIText.waitingRegistrationsHaveNotBeenSent.text(cli.language, ["waiting": String(waiting)])])
             throw ExitCode.offline
         }
         let driver = cli.driver(context: context)
@@ -35,11 +33,9 @@ struct Logout: AsyncParsableCommand {
         // What versions before the SDK's cache kept.
         try? await cli.storage.delete(SecureStorageKey(rawValue: "portvakt_cached_me_v1"))
         try? await cli.queue.discard(of: user)
-        var text = [cli.language.pick("Du er logget ut.", "You are logged out.")]
+        var text = [CLIText.youAreLoggedOut.text(cli.language)]
         if pending > 0 {
-            text.append(cli.language.pick(
-                "Portvakt kunne ikke nås, så økten er avsluttet bare på denne enheten. Den avsluttes hos Portvakt når du kjører `portvakt logout` igjen med nett, eller ved neste innlogging.",
-                "Portvakt could not be reached, so the session has ended on this device only. It ends at Portvakt when you run `portvakt logout` again online, or at the next login."))
+            text.append(CLIText.portvaktCouldNotBeReachedSo.text(cli.language))
         }
         cli.output.emit(LoggedOut(ok: true, revokedAtServer: reached && pending == 0, revocationsPending: pending), text: text)
     }

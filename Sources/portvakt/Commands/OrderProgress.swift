@@ -48,7 +48,7 @@ struct OrderProgress {
             if !scanned, let data = progress.qrData { scanned = await bankIDApp.scan(data) }
             let left = progress.startedAt.map { max(0, Int(AuthMachine.bankIDOrderLimit - Date().timeIntervalSince($0))) }
             let spinner = ["|", "/", "-", "\\"][frame % 4]
-            let status = [model.banner, left.map { language.pick("\($0) s igjen", "\($0) s left") }, language.pick("Ctrl-C avbryter", "Ctrl-C cancels")]
+            let status = [model.banner, left.map { CLIText.secondsLeft.text(language, ["seconds": String($0)]) }, CLIText.ctrlCCancels.text(language)]
                 .compactMap { $0 }.joined(separator: " · ")
             if Terminal.drawsInPlace {
                 Terminal.status("\u{1B}[H\u{1B}[2J" + model.title + "\n" + qr + "\n" + spinner + " " + status)

@@ -20,7 +20,7 @@ struct Status: AsyncParsableCommand {
         cli.output.emit(
             Merged(summary.object, StatusFields(biometrics: settings.status, queuedWrites: queued, notices: notices, offline: offline)),
             text: (offline ? [UserMessage.offline.text(cli.language)] : []) + summary.text
-                + [settings.status, cli.language.pick("Venter på sending: \(queued)", "Waiting to be sent: \(queued)")] + notices
+                + [settings.status, CLIText.waitingToBeSentQueued.text(cli.language, ["queued": String(queued)])] + notices
         )
     }
 
@@ -31,8 +31,8 @@ struct Status: AsyncParsableCommand {
             MeSummary.Organisation(organisation, roleNames: organisation.roles.map { RoleWords.role($0, organisation: organisation.name, language) })
         }
         let homeName = RoleWords.homeScreen(me.homeScreen, language)
-        let text = [language.pick("Logget inn som \(me.user.name)", "Logged in as \(me.user.name)")] + organisations.flatMap(\.roleNames).map { "  " + $0 }
-            + [language.pick("Startside: \(homeName)", "Home screen: \(homeName)")]
+        let text = [CLIText.loggedInAsName.text(language, ["name": me.user.name])] + organisations.flatMap(\.roleNames).map { "  " + $0 }
+            + [CLIText.homeScreenHomeName.text(language, ["home_name": homeName])]
         let object = MeSummary(user: me.user, organisations: organisations, homeScreen: me.homeScreen, homeScreenName: homeName, amr: me.session.amr)
         return (object, text)
     }

@@ -57,7 +57,7 @@ struct StepUp: AsyncParsableCommand {
                 return gate.handle(.usePassword) + choose()
             // Standard input is read only when asked to, or from a person at a terminal.
             case .enteringPassword(nil) where password || Terminal.isInteractive:
-                typed = Terminal.secret(language.pick("Passord:", "Password:"))
+                typed = Terminal.secret(CLIText.password.text(language))
                 return typed.isEmpty ? [] : gate.handle(.passwordSubmitted)
             default:
                 return []
@@ -103,9 +103,7 @@ struct StepUp: AsyncParsableCommand {
         }
         guard let elevated, gate.isRevealed else {
             let screen = StepUpScreenModel(gate, language: language)
-            let hint = language.pick(
-                "Bekreft med passordet ditt (portvakt step-up \(action.rawValue) --password) eller gå tilbake.",
-                "Confirm with your password (portvakt step-up \(action.rawValue) --password) or go back.")
+            let hint = CLIText.confirmWithYourPasswordPortvaktStep.text(language, ["raw_value": action.rawValue])
             cli.output.emit(
                 NotConfirmed(ok: false, message: screen.message ?? "", messageID: Self.messageID(gate.state) ?? "", actions: screen.actions.map(\.id)),
                 text: [screen.message ?? "", hint]
@@ -136,7 +134,7 @@ struct StepUp: AsyncParsableCommand {
             let details = [opened.details?.phone, opened.details?.address, opened.details?.note].compactMap { $0 }
             text.append("\(opened.displayName): " + details.joined(separator: " · "))
         }
-        cli.output.emit(ContactsShown(ok: true, contacts: shown), text: text.isEmpty ? [cli.language.pick("Ingen kontakter.", "No contacts.")] : text)
+        cli.output.emit(ContactsShown(ok: true, contacts: shown), text: text.isEmpty ? [CLIText.noContacts.text(cli.language)] : text)
     }
 
     private func submitExpense(_ cli: CLI, elevated: String) async throws {
@@ -145,7 +143,7 @@ struct StepUp: AsyncParsableCommand {
         let write = QueuedWrite(path: "v1/expenses", body: body, stepUp: action.rawValue, userID: await cli.tokens.userID(), createdAt: Date())
         switch await cli.client.send(write, accessToken: elevated) {
         case .sent:
-            cli.output.emit(Submitted(ok: true, id: write.id), text: [cli.language.pick("Utlegget er sendt.", "The expense claim was submitted.")])
+            cli.output.emit(Submitted(ok: true, id: write.id), text: [CLIText.theExpenseClaimWasSubmitted.text(cli.language)])
         case .unavailable:
             throw cli.output.fail(.offline, exit: .offline)
         case .needsStepUp:

@@ -21,14 +21,11 @@ struct Sync: AsyncParsableCommand {
         let others = try await cli.queue.otherLogins(than: user)
         let waiting = try await cli.queue.pending().count - others
         let l = cli.language
-        var text = [l.pick("Sendt: \(report.sent.count), avvist: \(report.refused.count), venter: \(waiting)",
-                           "Sent: \(report.sent.count), refused: \(report.refused.count), waiting: \(waiting)")]
+        var text = [CLIText.sentRefusedWaiting.text(l, ["sent": String(report.sent.count), "refused": String(report.refused.count), "waiting": String(waiting)])]
         if others > 0 {
-            text.append(l.pick(
-                "\(others) aktiviteter fra en annen innlogging venter på denne enheten. De sendes bare når den personen logger inn; `portvakt sync --discard-other-logins` sletter dem.",
-                "\(others) activities from another login wait on this device. They are sent only when that person logs in; `portvakt sync --discard-other-logins` deletes them."))
+            text.append(CLIText.othersActivitiesFromAnotherLoginWait.text(l, ["others": String(others)]))
         }
-        if discarded > 0 { text.append(l.pick("Slettet \(discarded) fra en annen innlogging.", "Deleted \(discarded) from another login.")) }
+        if discarded > 0 { text.append(CLIText.deletedDiscardedFromAnotherLogin.text(l, ["discarded": String(discarded)])) }
         cli.output.emit(
             SyncFields(sent: report.sent.count, refused: report.refused.count, waiting: waiting, otherLogins: others, discarded: discarded),
             text: text

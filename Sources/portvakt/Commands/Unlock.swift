@@ -22,13 +22,13 @@ struct Unlock: AsyncParsableCommand {
         let model = ScreenModel(machine, language: cli.language)
         switch machine.screen {
         case .home(let notice):
-            let done = cli.language.pick("Låst opp", "Unlocked")
+            let done = CLIText.unlocked.text(cli.language)
             cli.output.screen(model, OutcomeFields(ok: true, offline: notice == .offline), more: [done])
         case .methodSelection:
             cli.output.screen(model, OutcomeFields(ok: false))
             throw ExitCode.notLoggedIn
         default:
-            cli.output.screen(model, OutcomeFields(ok: false), more: model.message == nil ? [cli.language.pick("Ikke låst opp.", "Not unlocked.")] : [])
+            cli.output.screen(model, OutcomeFields(ok: false), more: model.message == nil ? [CLIText.notUnlocked.text(cli.language)] : [])
             throw ExitCode.biometricFallback
         }
     }

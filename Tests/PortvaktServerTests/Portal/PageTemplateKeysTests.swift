@@ -26,14 +26,14 @@ struct PageTemplateKeysTests {
             PortalText.allCases.map(\.rawValue), AdminText.allCases.map(\.rawValue), BrokerText.allCases.map(\.rawValue),
             ClaimText.allCases.map(\.rawValue), MailboxText.allCases.map(\.rawValue),
         ]
-        let layout = PortalPage.Layout(PortalPage.Frame(language: .en, path: "/", csrf: "csrf", status: "status", switchLanguage: "/language"))
+        let layout = PortalPage.Layout(PortalPage.Frame(language: .en, path: "/", csrf: "csrf", status: "status", switchLanguage: { "/language?to=\($0.rawValue)" }))
         Self.check(Self.portalSamples, layout: layout, layoutTemplate: "layout", templates: templates, texts: Set(catalogues.joined()))
     }
 
     @Test("Every name a sandbox template reads is in its view model or the sandbox's layout")
     func sandboxTemplates() {
         let templates = Dictionary(uniqueKeysWithValues: SandboxPages.templates.map { ($0.name, EmbeddedFile.text($0.bytes)) })
-        let layout = SandboxPages.Layout(t: [:], lang: "en", otherLang: "nb", stylesheet: "/sandbox/assets/sandbox.css")
+        let layout = SandboxPages.Layout(t: [:], lang: "en", stylesheet: "/sandbox/assets/sandbox.css")
         Self.check(Self.sandboxSamples, layout: layout, layoutTemplate: "sandbox_layout", templates: templates, texts: Set(SandboxText.allCases.map(\.rawValue)))
     }
 
@@ -208,7 +208,7 @@ struct PageTemplateKeysTests {
         )]),
         Sample(template: "sandbox_login", values: [SandboxLoginView(
             provider: "Vipps", clientID: "client", scopes: "openid", formAction: "/authorize", people: [.init(id: "kari", name: "Kari", detail: "LAG", checked: true)],
-            languageSwitchURL: "/authorize?ui_locales=nb"
+            languages: [LanguageLink(href: "/authorize?ui_locales=nb", lang: "nb", name: "Norsk (bokmål)")]
         )]),
         Sample(template: "sandbox_message", values: [SandboxMessageView(title: "Title", message: "Message", isError: true, link: .init(url: "/", text: "Back"))]),
     ]

@@ -57,7 +57,7 @@ struct PortalTextTests {
     func acceptLanguage() {
         #expect(PortalLanguage.preferred("en-GB,en;q=0.9") == .en)
         #expect(PortalLanguage.preferred("nb-NO,nb;q=0.9,en;q=0.8") == .nb)
-        #expect(PortalLanguage.preferred("de-DE, en;q=0.5, nn;q=0.7") == .nb)
+        #expect(PortalLanguage.preferred("de-DE, en;q=0.5, nn;q=0.7") == .nn)
         #expect(PortalLanguage.preferred("de, fr") == nil)
         #expect(PortalLanguage.preferred("en;q=0, no") == .nb)
     }

@@ -122,7 +122,7 @@ struct Paging {
     /// The navigation's values; `link` makes the address of another page with the same filters.
     func links(_ language: Language, link: (Int) -> String) -> PagingLinks {
         PagingLinks(
-            pageText: language.pick("Side \(page) av \(pages)", "Page \(page) of \(pages)"),
+            pageText: AdminPhrase.pagePageOfPages.text(language, ["page": String(page), "pages": String(pages)]),
             previous: page > 1 ? link(page - 1) : nil,
             next: page < pages ? link(page + 1) : nil
         )

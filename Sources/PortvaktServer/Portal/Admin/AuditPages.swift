@@ -48,16 +48,15 @@ struct AuditPages {
         // From the head the last view found intact (review II, item 9); `audit verify` walks it all.
         let report = try await store.verifyAuditChain(pageSize: 1000, sinceVerified: true)
         let verification = report.firstBroken.map { broken in
-            language.pick("Kjeden er brutt ved hendelse #\(broken.sequence): \(broken.reason).", "The chain is broken at event #\(broken.sequence): \(broken.reason).")
-        } ?? language.pick("Kjeden er kontrollert til og med hendelse #\(report.checked): ingen hendelse er endret, fjernet eller satt inn.",
-                           "The chain is verified up to event #\(report.checked): no event was edited, removed or inserted.")
+            AdminPhrase.theChainIsBrokenAtEvent.text(language, ["sequence": String(broken.sequence), "reason": String(broken.reason)])
+        } ?? AdminPhrase.theChainIsVerifiedUpTo.text(language, ["checked": String(report.checked)])
         let link = { (page: Int) in FormFields.link(admin.base + "/audit", [("kind", action), ("member", member?.recordID), ("page", String(page))]) }
         return admin.page("admin_audit", section: .audit, values: AuditView(
             verification: verification, intact: report.isIntact,
             kinds: actions.map { AdminOption(value: $0, label: AdminWords.event($0, outcome: nil, language), selected: $0 == action) },
             members: records.map { AdminOption(value: $0.id, label: $0.fullName, selected: $0.id == member?.recordID) },
             events: rows, hasEvents: !rows.isEmpty,
-            summary: language.pick(total == 1 ? "1 hendelse" : "\(total) hendelser", total == 1 ? "1 event" : "\(total) events"),
+            summary: AdminPhrase.events.text(language, count: total),
             paging: paging.links(language, link: link),
             today: LocalTime.dayText(admin.services.now())
         ))

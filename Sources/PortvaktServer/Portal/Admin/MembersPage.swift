@@ -64,7 +64,7 @@ struct MembersPage {
         return admin.page("admin_members", section: .members, values: MembersView(
             query: search,
             members: rows, hasMembers: !rows.isEmpty,
-            summary: language.pick("Viser \(first)–\(paging.offset + shown.count) av \(records.count)", "Showing \(first)–\(paging.offset + shown.count) of \(records.count)"),
+            summary: AdminPhrase.showing.text(language, ["first": String(first), "last": String(paging.offset + shown.count), "total": String(records.count)]),
             paging: paging.links(language, link: link),
             filter: filter?.rawValue, filterLabel: filter?.label.text(language)
         ))

@@ -59,7 +59,7 @@ struct SyncPages {
             statuses: statuses.map { AdminOption(value: $0.0, label: $0.1.text(language), selected: $0.0 == status) },
             from: fromText, to: toText,
             entries: rows, hasEntries: !rows.isEmpty,
-            summary: language.pick(total == 1 ? "1 oppføring" : "\(total) oppføringer", total == 1 ? "1 entry" : "\(total) entries"),
+            summary: AdminPhrase.entries.text(language, count: total),
             paging: paging.links(language, link: link)
         ))
     }
