@@ -205,6 +205,7 @@ let package = Package(
                 "PortvaktServer",
                 "PortvaktProtocol",
                 "PortvaktModels",
+                "PortvaktDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Server"])),
                 .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["Server"])),
             ],

@@ -7,7 +7,7 @@ import PortvaktCore
 public struct MailOutboxMessage: Sendable, Hashable, Codable {
     public let id: String
     public let recipient: String
-    /// `nb` or `en`.
+    /// `nb`, `nn` or `en`.
     public let language: String
     /// What the message is, e.g. `password_invite`, `password_changed`.
     public let kind: String

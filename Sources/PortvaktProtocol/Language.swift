@@ -3,6 +3,12 @@
 public enum Language: String, Sendable, CaseIterable, Codable {
     case nb, nn, en
 
+    /// A stored language this release does not speak (one a later release added) reads as Bokmål,
+    /// so a login a newer instance began still finishes here.
+    public init(from decoder: Decoder) throws {
+        self = Language(rawValue: try decoder.singleValueContainer().decode(String.self)) ?? .nb
+    }
+
     /// The first supported tag of an OIDC `ui_locales` value (space-separated, RFC 5646).
     public init(uiLocales: String?) {
         self.init(preferred: (uiLocales ?? "").split(separator: " ").map(String.init))

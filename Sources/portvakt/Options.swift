@@ -11,7 +11,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "Where the session, device key and offline queue are kept, sealed (or PORTVAKT_CLI_HOME).")
     var home: String?
 
-    @Option(help: "nb or en (default: from LC_ALL / LANG).")
+    @Option(help: "nb, nn or en (default: from LC_ALL / LANG).")
     var lang: Language?
 
     @Flag(help: "Print one JSON object instead of text.")

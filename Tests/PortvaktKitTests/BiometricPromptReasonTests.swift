@@ -6,21 +6,21 @@ import Testing
 /// Item 9 of issue 35: the biometric prompt says why, in the member's language.
 @Suite("The biometric prompt's reason")
 struct BiometricPromptReasonTests {
-    @Test("S5.1/S11.1: every prompt says what it is for, in Bokmål and English, never the protocol's words")
+    @Test("S5.1/S11.1: every prompt says what it is for, in Bokmål, Nynorsk and English, never the protocol's words")
     func everyReason() {
         var texts: Set<String> = []
-        for language in [Language.nb, .en] {
+        for language in Language.allCases {
             let cases = [BiometricPromptReason.text(.unlock, language: language), BiometricPromptReason.enrolment(language)]
                 + StepUpAction.allCases.map { BiometricPromptReason.text(.stepUp, action: $0, language: language) }
             for text in cases {
                 #expect(!text.contains("unlock") && !text.contains("step-up") && !text.contains("enrol"), "\(text)")
-                #expect(text.hasPrefix(language == .nb ? "Bekreft at det er deg" : "Confirm it is you"))
+                #expect(text.hasPrefix(["nb": "Bekreft at det er deg", "nn": "Stadfest at det er deg", "en": "Confirm it is you"][language.rawValue]!))
             }
             texts.formUnion(cases)
         }
         // device.enrol's step-up is the enrolment's own prompt; every other purpose has its own words.
         #expect(BiometricPromptReason.text(.stepUp, action: .deviceEnrol, language: .en) == BiometricPromptReason.enrolment(.en))
-        #expect(texts.count == 2 * (2 + StepUpAction.allCases.count - 1), "each purpose its own words")
+        #expect(texts.count == Language.allCases.count * (2 + StepUpAction.allCases.count - 1), "each purpose its own words")
     }
 
     @Test("S12.2: offline, the unlock's prompt asks in the member's language why")

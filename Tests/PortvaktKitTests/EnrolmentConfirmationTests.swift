@@ -86,14 +86,14 @@ struct EnrolmentConfirmationTests {
         }
     }
 
-    @Test("The confirmation's screen: the password field, BankID and Vipps, Cancel; in Bokmål and English", arguments: [Language.nb, .en])
+    @Test("The confirmation's screen: the password field, BankID and Vipps, Cancel; in Bokmål, Nynorsk and English", arguments: Language.allCases)
     func screen(_ language: Language) {
         let model = ScreenModel(Self.confirming(lastMethod: .password), language: language)
         #expect(model.kind == .enrolmentConfirmation)
-        #expect(model.passwordField == (language == .nb ? "Passord" : "Password"))
+        #expect(model.passwordField == (language == .en ? "Password" : "Passord"))
         #expect(model.actions.map(\.id) == ["submit-password", "bankid", "vipps", "bankid-order", "cancel"])
         #expect(model.actions.first?.event == .enrolmentPasswordSubmitted && model.actions.first?.isProminent == true)
-        #expect(model.banner?.contains(language == .nb ? "fem minutter" : "five minutes") == true)
+        #expect(model.banner?.contains(["nb": "fem minutter", "nn": "fem minutt", "en": "five minutes"][language.rawValue]!) == true)
         let afterBankID = ScreenModel(Self.confirming(lastMethod: .bankID), language: language)
         #expect(afterBankID.actions.map(\.id) == ["bankid", "vipps", "bankid-order", "submit-password", "cancel"])
     }

@@ -85,6 +85,8 @@ public enum AuditAction: String, Sendable, CaseIterable {
     case membershipSuspensionLifted = "user.membership.suspension_lifted"
     case scimTokenCreated = "scim_token.created"
     case scimTokenRevoked = "scim_token.revoked"
+    /// An operator changed an organisation's brand (`organisation create|update`); `changed` names the parts.
+    case organisationBrandUpdated = "organisation.brand_updated"
 
     // The app's data behind a step-up, and the trail itself.
     case contactDetailsRead = "contact.details_read"

@@ -62,7 +62,7 @@ public struct MemberInvitations: Sendable {
         let token = randomToken()
         let now = self.now()
         // Portvakt keeps no language per member: Bokmål, the organisations' own.
-        let mail = try mailer.message(.passwordInvite(link: link(token)), to: address.address, language: .nb)
+        let mail = try mailer.message(.passwordInvite(link: link(token)), to: address.address, language: .nb, brand: await mailer.brand(of: record.organisationId))
         try await store.insertPasswordInvite(
             PasswordInvite(
                 tokenHash: RefreshTokenSecret.hash(token), memberRecordID: record.id, userID: holder?.id, email: address.address.lowercased(),

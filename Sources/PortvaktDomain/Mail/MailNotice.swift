@@ -2,7 +2,7 @@ import Foundation
 import PortvaktCore
 import PortvaktModels
 
-/// The emails Portvakt sends, each in Bokmål and English. None holds a personnummer or a
+/// The emails Portvakt sends, each in Bokmål, Nynorsk and English (`mail.<key>`). None holds a personnummer or a
 /// secret besides the invitation's one-time link and the membership code, which are sealed in
 /// the outbox and purged once the message is sent.
 public enum MailNotice: Sendable, Hashable {
@@ -39,12 +39,14 @@ public enum MailNotice: Sendable, Hashable {
     }
 
     /// The subject and body in `language`. `accountURL` is the portal's account page, where a
-    /// member who did not do this ends sessions and removes phones.
-    public func compose(_ language: Language, accountURL: String) -> (subject: String, body: String) {
+    /// member who did not do this ends sessions and removes phones; `brand` is the organisation's
+    /// the mail is sent for (its signature and support contact), nil: the neutral service's.
+    public func compose(_ language: Language, accountURL: String, brand: MailBrand? = nil) -> (subject: String, body: String) {
         let l = language
         let notYou = MailText.wasItNotYouSignIn.text(l, ["account_url": accountURL])
         let greeting = MailText.hello.text(l)
-        let signature = MailText.portvaktTheSignInOfThe.text(l)
+        var signature = brand?.signature ?? MailText.portvaktTheSignInOfThe.text(l)
+        if let contact = brand?.supportContact { signature += "\n" + MailText.questionsContact.text(l, ["contact": contact]) }
         let subject: String
         let paragraphs: [String]
         switch self {
@@ -100,13 +102,13 @@ public enum MailNotice: Sendable, Hashable {
         case .membershipGranted(let organisation, let role):
             subject = MailText.youWereGivenAMembershipOr.text(l)
             let who = Self.cleaned(organisation) ?? MailText.anOrganisation.text(l)
-            let as_ = switch role {
+            let roleName = switch role {
             case .peerMentor: MailText.peerMentor.text(l)
             case .coordinator: MailText.coordinator.text(l)
             case .orgAdmin: MailText.administrator.text(l)
             }
             paragraphs = [
-                MailText.whoRegisteredYouAsAsIn.text(l, ["who": who, "as_": as_]),
+                MailText.whoRegisteredYouAsAsIn.text(l, ["who": who, "role": roleName]),
                 MailText.doYouNotRecogniseThisContact.text(l, ["account_url": accountURL]),
             ]
         }

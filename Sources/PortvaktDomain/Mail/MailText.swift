@@ -36,6 +36,7 @@ enum MailText: String, CatalogKeys {
     case thePhoneNamed = "the_phone_named"
     case anAdministratorOf = "an_administrator_of"
     case thePasskeyNamed = "the_passkey_named"
+    case questionsContact = "questions_contact"
 
     static var catalog: TextCatalog { DomainCatalog.texts }
     static let namespace = "mail"
@@ -46,10 +47,11 @@ enum MailText: String, CatalogKeys {
         case .phoneCanNowUnlockYourAccount: ["phone"]
         case .whoRemovedThePhonesThatCould: ["who"]
         case .keyCanNowSignInTo: ["key"]
-        case .whoRegisteredYouAsAsIn: ["as_", "who"]
+        case .whoRegisteredYouAsAsIn: ["role", "who"]
         case .thePhoneNamed: ["name"]
         case .anAdministratorOf: ["organisation"]
         case .thePasskeyNamed: ["name"]
+        case .questionsContact: ["contact"]
         default: []
         }
     }

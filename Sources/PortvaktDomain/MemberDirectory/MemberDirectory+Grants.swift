@@ -39,11 +39,12 @@ extension MemberDirectory {
     /// The notices by email, after the write committed; a notice that cannot be queued is logged.
     func tell(_ grants: [Grant], in organisationID: String) async {
         guard !grants.isEmpty else { return }
+        let brand = await mailer.brand(of: organisationID)
         let name = try? await store.organisation(id: organisationID)?.name
         for grant in grants {
             let email = try? await store.user(id: grant.userID)?.email
             // Portvakt keeps no language per member: Bokmål, the organisations' own.
-            await mailer.notify(.membershipGranted(organisation: name, role: grant.role), to: email ?? nil, logger: logger)
+            await mailer.notify(.membershipGranted(organisation: brand?.name ?? name, role: grant.role), to: email ?? nil, brand: brand, logger: logger)
         }
     }
 }

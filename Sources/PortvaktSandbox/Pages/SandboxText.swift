@@ -1,7 +1,7 @@
 import PortvaktCore
 import PortvaktHTTP
 
-/// Every text of the sandbox's pages, in Bokmål and English. Templates name them as `t.<id>`.
+/// Every text of the sandbox's pages, in the sandbox catalog (Bokmål and English). Templates name them as `t.<id>`.
 enum SandboxText: String, PageTexts {
     case sandbox = "sandbox"
     case banner = "banner"

@@ -7,7 +7,7 @@ import PortvaktProtocol
 import PortvaktStorage
 
 /// `GET /v1/me`: who is signed in, their organisations and roles, how this session was opened,
-/// which home screen the app opens for them, and notices to show once (`ui_locales` picks nb or en).
+/// which home screen the app opens for them, and notices to show once (`ui_locales` picks nb, nn or en).
 struct MeRoutes {
     let profile: Profile
 

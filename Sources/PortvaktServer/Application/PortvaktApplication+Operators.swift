@@ -23,6 +23,21 @@ extension PortvaktApplication {
         }
     }
 
+    /// `organisation create|update --display-name … --logo FILE …`: the organisation's brand, each
+    /// part checked and the change audited; an empty value unsets a part.
+    /// - Throws: ``OperatorError`` naming the part refused (nothing is changed then), or an unknown slug.
+    public static func updateOrganisationBrand(configuration: ServerConfiguration, logger: Logger, slug: String, changes: [BrandPart: String]) async throws {
+        guard !changes.isEmpty else { return }
+        try await withStore(configuration: configuration, logger: logger) { store, _ in
+            let organisation = try await Self.existingOrganisation(slug, in: store)
+            do {
+                _ = try await OrganisationBranding(store: store, now: { Date() }).update(organisationID: organisation.id, changes: changes)
+            } catch let problem as BrandProblem {
+                throw OperatorError.badData(problem.message)
+            }
+        }
+    }
+
     /// `organisation list`: every organisation, by slug.
     public static func organisations(configuration: ServerConfiguration, logger: Logger) async throws -> [(slug: String, name: String, createdAt: Date)] {
         try await withStore(configuration: configuration, logger: logger) { store, _ in

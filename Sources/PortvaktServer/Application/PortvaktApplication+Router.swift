@@ -53,7 +53,9 @@ extension PortvaktApplication {
             portalSessions: services.portalSessions, account: services.account, sandboxEnabled: configuration.sandboxEnabled, methods: services.flows.methods
         )
         portal.register(on: routes)
-        AdminRoutes(portal: portal, services: services.administration).register(on: routes)
+        let brands = Brands(store: services.flows.store)
+        brands.register(on: routes)
+        AdminRoutes(portal: portal, services: services.administration, brands: brands).register(on: routes)
         PasswordInvitePage(invitations: services.invitations, address: services.address, pages: portal.pages).register(on: routes)
         HealthRoutes(driver: driver, readiness: readiness, upstreams: services.upstreams).register(on: routes)
         OpenAPIRoutes().register(on: routes)

@@ -98,7 +98,8 @@ struct ServerServices: Sendable {
         passwordLogin = PasswordLogin(store: store, checker: PasswordChecker(cost: configuration.bcryptCost), throttle: throttle, now: now)
 
         let address = address
-        let mailer = Mailer(store: store, cipher: keys.cipher, accountURL: { address.current + "/account" }, now: now)
+        let brands = Brands(store: store)
+        let mailer = Mailer(store: store, cipher: keys.cipher, accountURL: { address.current + "/account" }, now: now, brands: { await brands.mailBrand(organisationID: $0) })
         assertions = DeviceAssertionVerifier(
             store: store, throttle: throttle, publicAddress: address, challengeLifetime: lifetimes.deviceChallenge, logger: logger, now: now
         )

@@ -32,21 +32,22 @@ struct AuthorizeRoutes {
         }
         if request.prompts.contains("none") { return refuse(request, .loginRequired, "the person is not signed in at Portvakt in this browser") }
 
+        let brand = await flows.brand(for: request, completion)
         switch request.method {
         case nil:
-            return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable))
+            return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable, brand: brand))
         case .password:
             let handle = try await flows.begin(PendingLogin(request: request, method: .password))
-            return BrokerPage.response(PasswordPage.render(request, handle: handle, passkeys: flows.passkeysAvailable), script: flows.passkeysAvailable)
+            return BrokerPage.response(PasswordPage.render(request, handle: handle, passkeys: flows.passkeysAvailable, brand: brand), script: flows.passkeysAvailable)
         case .passkey where flows.passkeysAvailable:
             let handle = try await flows.begin(PendingLogin(request: request, method: .passkey))
-            return BrokerPage.response(PasskeyPage.render(request, handle: handle), script: true)
+            return BrokerPage.response(PasskeyPage.render(request, handle: handle, brand: brand), script: true)
         case .passkey:
-            return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: false))
+            return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: false, brand: brand))
         case .bankid, .vipps:
             // A hint for a method this deployment does not have: the ways it does have.
             guard flows.methods.offers(request.method!) else {
-                return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable))
+                return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable, brand: brand))
             }
             return try await startUpstream(request, provider: request.method!)
         }

@@ -25,9 +25,10 @@ struct PasswordRoutes {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is unknown, finished or expired", language: .nb)
         }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        let brand = await flows.brand(for: login.request, completion)
         func page(_ message: UserMessage, status: HTTPResponse.Status) -> Response {
             BrokerPage.response(
-                PasswordPage.render(login.request, handle: handle, email: email, message: message, passkeys: flows.passkeysAvailable), status: status,
+                PasswordPage.render(login.request, handle: handle, email: email, message: message, passkeys: flows.passkeysAvailable, brand: brand), status: status,
                 script: flows.passkeysAvailable
             )
         }

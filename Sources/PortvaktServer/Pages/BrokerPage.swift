@@ -9,9 +9,11 @@ enum BrokerPage {
     static let pages = PortalPage.shared
 
     /// A broker page from its template, in the portal's layout without its navigation.
-    static func render(_ template: String, language: Language, switchLanguage: (@Sendable (Language) -> String)?, values: some PageValues) -> String {
+    /// - Parameter brand: the organisation of the client the login is for, when it has one.
+    static func render(_ template: String, language: Language, switchLanguage: (@Sendable (Language) -> String)?, brand: BrandView? = nil, values: some PageValues) -> String {
         var frame = PortalPage.Frame(language: language, path: "/", csrf: nil)
         frame.portal = false
+        frame.brand = brand
         frame.switchLanguage = switchLanguage
         return pages.render(template, frame: frame, values: values)
     }
@@ -61,8 +63,8 @@ enum MethodPage {
     /// - Parameters:
     ///   - methods: the ways in that are configured; only they are shown.
     ///   - passkeys: offer a passkey (the public URL names a domain, S18.5).
-    static func render(_ request: AppAuthorizationRequest, methods: OfferedMethods, passkeys: Bool) -> String {
-        BrokerPage.render("broker_methods", language: request.language, switchLanguage: { request.authorizeURL(method: nil, language: $0) }, values: MethodsView(
+    static func render(_ request: AppAuthorizationRequest, methods: OfferedMethods, passkeys: Bool, brand: BrandView?) -> String {
+        BrokerPage.render("broker_methods", language: request.language, switchLanguage: { request.authorizeURL(method: nil, language: $0) }, brand: brand, values: MethodsView(
             bankid: methods.bankID ? request.authorizeURL(method: .bankid) : nil,
             otherDevice: methods.bankIDOrders ? request.authorizeURL(method: nil, path: OtherDeviceRoutes.path) : nil,
             vipps: methods.vipps ? request.authorizeURL(method: .vipps) : nil, password: request.authorizeURL(method: .password),
@@ -84,10 +86,10 @@ struct MethodsView: PageValues {
 /// Sign-in with a passkey (S18.2): a button that asks the browser for one of this site's
 /// discoverable credentials; the page script (`passkey.js`) posts the assertion in the form.
 enum PasskeyPage {
-    static func render(_ request: AppAuthorizationRequest, handle: String, message: BrokerText? = nil) -> String {
+    static func render(_ request: AppAuthorizationRequest, handle: String, message: BrokerText? = nil, brand: BrandView?) -> String {
         let values = PasskeyView(handle: handle, methods: request.authorizeURL(method: nil), error: message?.text(request.language))
         let address: @Sendable (Language) -> String = { request.authorizeURL(method: .passkey, language: $0) }
-        return BrokerPage.render("broker_passkey", language: request.language, switchLanguage: message == nil ? address : nil, values: values)
+        return BrokerPage.render("broker_passkey", language: request.language, switchLanguage: message == nil ? address : nil, brand: brand, values: values)
     }
 }
 
@@ -106,7 +108,8 @@ enum PasswordPage {
     /// - Parameter passkeys: let the browser offer this site's passkeys in the email field
     ///   (conditional mediation, S18.2).
     static func render(
-        _ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil, passkeyMessage: BrokerText? = nil, passkeys: Bool = false
+        _ request: AppAuthorizationRequest, handle: String, email: String = "", message: UserMessage? = nil, passkeyMessage: BrokerText? = nil, passkeys: Bool = false,
+        brand: BrandView?
     ) -> String {
         let values = PasswordView(
             handle: handle, email: email, methods: request.authorizeURL(method: nil), passkeys: passkeys,
@@ -114,7 +117,9 @@ enum PasswordPage {
         )
         // A mistyped password is answered on this page, without a switch: the other language starts the form again.
         let address: @Sendable (Language) -> String = { request.authorizeURL(method: .password, language: $0) }
-        return BrokerPage.render("broker_password", language: request.language, switchLanguage: message == nil && passkeyMessage == nil ? address : nil, values: values)
+        return BrokerPage.render(
+            "broker_password", language: request.language, switchLanguage: message == nil && passkeyMessage == nil ? address : nil, brand: brand, values: values
+        )
     }
 }
 

@@ -2,7 +2,7 @@ import PortvaktCore
 import PortvaktHTTP
 
 /// Every text of the broker's own pages (the login's method choice, the password form, the other
-/// device's QR code, dead ends), in Bokmål and English. Templates name them as `t.<id>`.
+/// device's QR code, dead ends), keys of the server catalog (`broker.<id>`). Templates name them as `t.<id>`.
 enum BrokerText: String, PageTexts {
     case logIn = "log_in"
     case chooseHowToLogIn = "choose_how_to_log_in"

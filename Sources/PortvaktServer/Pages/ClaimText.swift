@@ -1,7 +1,7 @@
 import PortvaktCore
 import PortvaktHTTP
 
-/// The texts of claiming a membership by an emailed code (S15), in Bokmål and English.
+/// The texts of claiming a membership by an emailed code (S15): keys of the server catalog (`claim.<id>`).
 enum ClaimText: String, PageTexts {
     case title = "claim_title"
     case intro = "claim_intro"

@@ -60,9 +60,9 @@ struct PasskeySignInRoutes {
             }
             // Answered on the page it came from: the passkey page, or the password page's email field.
             if login.method == .password {
-                return BrokerPage.response(PasswordPage.render(login.request, handle: handle, passkeyMessage: message, passkeys: true), status: status, script: true)
+                return BrokerPage.response(PasswordPage.render(login.request, handle: handle, passkeyMessage: message, passkeys: true, brand: await flows.brand(for: login.request, completion)), status: status, script: true)
             }
-            return BrokerPage.response(PasskeyPage.render(login.request, handle: handle, message: message), status: status, script: true)
+            return BrokerPage.response(PasskeyPage.render(login.request, handle: handle, message: message, brand: await flows.brand(for: login.request, completion)), status: status, script: true)
         }
         // Taken only now, so a refused passkey can be tried again on the same page.
         guard let taken = try await flows.pendingLogin(handle: handle, take: true) else {

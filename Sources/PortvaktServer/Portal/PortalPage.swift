@@ -24,6 +24,8 @@ struct PortalPage: Sendable {
         var portal = true
         /// The address of this page in another language; nil: the portal's switch for `path`.
         var switchLanguage: (@Sendable (Language) -> String)?
+        /// The organisation the page acts for; nil: the neutral service.
+        var brand: BrandView?
         /// The page loads its own script (`script-src 'self'`) and calls this server (`connect-src 'self'`).
         var script = false
     }
@@ -47,6 +49,8 @@ struct PortalPage: Sendable {
         let status: String?
         /// Empty: no language switch.
         let languages: [LanguageLink]
+        /// nil: the neutral service's name.
+        let brand: BrandView?
 
         init(_ frame: Frame) {
             t = PortalPage.texts[frame.language] ?? [:]
@@ -59,6 +63,7 @@ struct PortalPage: Sendable {
             let path = frame.path
             let address = frame.switchLanguage ?? (frame.portal ? { "/language?to=\($0.rawValue)&back=\(FormFields.encode(path))" } : nil)
             languages = address.map { LanguageLink.links(from: frame.language, $0) } ?? []
+            brand = frame.brand
         }
     }
 

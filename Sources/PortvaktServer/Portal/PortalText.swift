@@ -1,8 +1,8 @@
 import PortvaktCore
 import PortvaktHTTP
 
-/// Every text of the portal's pages, in Bokmål and English, in one place: a text exists in both
-/// languages or not at all (the switch below has no default). Templates name them as `t.<id>`.
+/// The keys of the portal's texts in the server catalog (`portal.<id>`, every language:
+/// TextCatalogTests). Templates name them as `t.<id>`.
 enum PortalText: String, PageTexts {
     case skipToContent = "skip_to_content"
     case language = "language"
@@ -21,9 +21,6 @@ enum PortalText: String, PageTexts {
     case signedOutPasskeyRemoved = "signed_out_passkey_removed"
     case tryTitle = "try_title"
     case tryIntro = "try_intro"
-    case tryPerson = "try_person"
-    case tryMember = "try_member"
-    case tryShows = "try_shows"
     case tryWithVipps = "try_with_vipps"
     case tryWithBankID = "try_with_bankid"
     case forDevelopers = "for_developers"
@@ -46,7 +43,6 @@ enum PortalText: String, PageTexts {
     case removeDevice = "remove_device"
     case sessionsTitle = "sessions_title"
     case sessionsIntro = "sessions_intro"
-    case sessionWhere = "session_where"
     case sessionSince = "session_since"
     case thisBrowser = "this_browser"
     case browserSignIn = "browser_sign_in"

@@ -67,7 +67,7 @@ struct MailboxView: PageValues {
     }
 }
 
-/// The mailbox page's texts, in Bokmål and English.
+/// The mailbox page's texts: keys of the server catalog (`mailbox.<id>`).
 enum MailboxText: String, PageTexts {
     case title = "mailbox_title"
     case intro = "mailbox_intro"

@@ -48,7 +48,7 @@ actor UpstreamProvider {
             ("scope", settings.scopes.joined(separator: " ")), ("state", state), ("nonce", nonce),
             ("code_challenge", PKCE.challenge(for: codeVerifier)), ("code_challenge_method", "S256"),
             // BankID and Vipps offer Bokmål and English (their `ui_locales_supported` when they publish it).
-            ("ui_locales", language.nearest(inTags: metadata.uiLocalesSupported ?? ["nb", "en"]) ?? language.rawValue),
+            ("ui_locales", language.nearest(inTags: metadata.uiLocalesSupported.flatMap { $0.isEmpty ? nil : $0 } ?? ["nb", "en"]) ?? language.rawValue),
         ]
         if let loginHint { fields.append(("login_hint", loginHint)) }
         if let maxAge {

@@ -75,5 +75,7 @@ public struct Migration: Sendable {
         Migration(version: 35, name: "single sign-on, consents and back-channel logouts", apply: SingleSignOn.apply, kind: .contract),
         Migration(version: 36, name: "sessions by absolute end", apply: SessionsByAbsoluteEnd.apply, kind: .expand),
         Migration(version: 37, name: "device key assurance", apply: DeviceKeyAssurance.apply, kind: .contract),
+        // Contract: a 1.x instance cannot read a pending login in Nynorsk (`nn`) that this release writes.
+        Migration(version: 38, name: "organisation brands", apply: OrganisationBrands.apply, kind: .contract),
     ]
 }

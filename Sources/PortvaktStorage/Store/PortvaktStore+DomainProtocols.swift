@@ -28,3 +28,4 @@ extension PortvaktStore: SCIMTokenStore {}
 extension PortvaktStore: SessionStore {}
 extension PortvaktStore: ThrottleStore {}
 extension PortvaktStore: TokenIssuerStore {}
+extension PortvaktStore: OrganisationBrandStore {}

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import PortvaktDomain
 import PortvaktServer
 
 struct OrganisationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "organisation",
         abstract: "The member organisations Portvakt serves.",
-        subcommands: [Create.self, List.self]
+        subcommands: [Create.self, Update.self, List.self]
     )
 
     struct Create: AsyncParsableCommand {
@@ -21,14 +22,74 @@ struct OrganisationCommand: AsyncParsableCommand {
         @Argument(help: "Its name as members read it, for example \"Funksjonshemmedes Fellesorganisasjon\".")
         var name: String
 
+        @OptionGroup var brand: BrandOptions
         @OptionGroup var options: ModeOptions
 
         func run() async throws {
+            let changes = try brand.changes()
             try await withOperatorStartup(options.mode) { configuration, logger in
                 try await PortvaktApplication.createOrganisation(configuration: configuration, logger: logger, slug: slug, name: name)
+                try await PortvaktApplication.updateOrganisationBrand(configuration: configuration, logger: logger, slug: slug, changes: changes)
                 print("Created organisation \(slug).")
                 print("Next: its first administrator (`portvakt-server members import --organisation \(slug) FILE` with role org_admin) and its member system's token (`portvakt-server scim-token create --organisation \(slug) --name NAME`).")
             }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change an organisation's brand: its names, logo, accent colour, mail signature and support contact.",
+            discussion: "Only the parts given change; an empty value (--logo \"\") unsets a part, which then shows the neutral service's. Each change is audited (organisation.brand_updated)."
+        )
+
+        @Argument(help: "The organisation's slug (`organisation list`).")
+        var slug: String
+
+        @OptionGroup var brand: BrandOptions
+        @OptionGroup var options: ModeOptions
+
+        func run() async throws {
+            let changes = try brand.changes()
+            guard !changes.isEmpty else { throw ValidationError("Give at least one part to change (--display-name, --short-name, --logo, --accent-colour, --mail-signature, --support-contact).") }
+            try await withOperatorStartup(options.mode) { configuration, logger in
+                try await PortvaktApplication.updateOrganisationBrand(configuration: configuration, logger: logger, slug: slug, changes: changes)
+                print("Updated the brand of \(slug): \(changes.keys.map(\.rawValue).sorted().joined(separator: ", ")).")
+            }
+        }
+    }
+
+    /// The brand's parts, for `create` and `update`.
+    struct BrandOptions: ParsableArguments {
+        @Option(help: "Its full name on its pages and mail, for example \"Hørselshemmedes Landsforbund\".")
+        var displayName: String?
+        @Option(help: "Its short name where the full one is too long, for example HLF.")
+        var shortName: String?
+        @Option(help: "An SVG file with its logo (at most 20 kB; no script, style attribute or reference outside the file).")
+        var logo: String?
+        @Option(help: "Its accent colour as #rrggbb, at least 4.5:1 against white.")
+        var accentColour: String?
+        @Option(help: "The lines that end its mail (\\n between lines).")
+        var mailSignature: String?
+        @Option(help: "Whom its members ask: an address, a phone number or a web page.")
+        var supportContact: String?
+
+        func changes() throws -> [BrandPart: String] {
+            var changes: [BrandPart: String] = [:]
+            changes[.displayName] = displayName
+            changes[.shortName] = shortName
+            changes[.accentColour] = accentColour
+            changes[.mailSignature] = mailSignature.map { $0.replacingOccurrences(of: "\\n", with: "\n") }
+            changes[.supportContact] = supportContact
+            if let logo {
+                if logo.isEmpty {
+                    changes[.logo] = ""
+                } else {
+                    guard let data = FileManager.default.contents(atPath: logo) else { throw ValidationError("Cannot read the logo file \(logo).") }
+                    guard let text = String(data: data, encoding: .utf8) else { throw ValidationError("The logo file \(logo) is not UTF-8 text (an SVG).") }
+                    changes[.logo] = text
+                }
+            }
+            return changes
         }
     }
 

@@ -263,7 +263,7 @@ struct OpenAPIDocumentTests {
             // Browser pages, the sandbox and operator endpoints are not part of the JSON API.
             let pages = ["/", "/oauth/authorize", "/oauth/password", "/oauth/passkey", "/assets/passkey.js", "/oauth/end-session", "/oauth/members-only", "/oauth/consent", "/oauth/callback/vipps", "/oauth/callback/bankid",
                          "/oauth/bankid/other-device", "/oauth/bankid/other-device.js", "/openapi.json", "/metrics", "/language",
-                         "/assets/portvakt.css"]
+                         "/assets/portvakt.css", "/brands/{slug}/logo.svg", "/brands/{slug}/brand.css"]
             for route in broker.routes {
                 let parts = route.split(separator: " ", maxSplits: 1)
                 let method = parts[0].lowercased()

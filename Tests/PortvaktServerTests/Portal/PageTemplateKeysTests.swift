@@ -26,7 +26,9 @@ struct PageTemplateKeysTests {
             PortalText.allCases.map(\.rawValue), AdminText.allCases.map(\.rawValue), BrokerText.allCases.map(\.rawValue),
             ClaimText.allCases.map(\.rawValue), MailboxText.allCases.map(\.rawValue),
         ]
-        let layout = PortalPage.Layout(PortalPage.Frame(language: .en, path: "/", csrf: "csrf", status: "status", switchLanguage: { "/language?to=\($0.rawValue)" }))
+        var frame = PortalPage.Frame(language: .en, path: "/", csrf: "csrf", status: "status", switchLanguage: { "/language?to=\($0.rawValue)" })
+        frame.brand = BrandView(name: "HLF", logo: "/brands/hlf/logo.svg", stylesheet: "/brands/hlf/brand.css")
+        let layout = PortalPage.Layout(frame)
         Self.check(Self.portalSamples, layout: layout, layoutTemplate: "layout", templates: templates, texts: Set(catalogues.joined()))
     }
 

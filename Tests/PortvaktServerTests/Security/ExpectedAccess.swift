@@ -231,6 +231,9 @@ enum ExpectedAccess {
         .anyone("GET /.well-known/jwks.json"),
         .anyone("GET /.well-known/openid-configuration"),
         .anyone("GET /assets/portvakt.css"),
+        // Issue 62 item 3: an organisation's logo and accent colour, which login pages show before anyone signs in.
+        .anyone("GET /brands/{slug}/logo.svg"),
+        .anyone("GET /brands/{slug}/brand.css"),
         // Only the operator's bearer token (PORTVAKT_METRICS_TOKEN), never a person's: every API caller gets 401.
         //  nobody            Ingrid pw         Ingrid pw+C       Ingrid BankID     Ingrid unlock     Ingrid dev+C      Ingrid dev+E      Ola coord.        Emma HLF adm.     DPoP no proof     DPoP as Bearer
         .operatorToken("GET /metrics",

@@ -13,6 +13,7 @@ import PortvaktStorage
 struct AdminRoutes {
     let portal: PortalRoutes
     let services: AdministrationServices
+    let brands: Brands
 
     /// Who may open a page: administrators only, or coordinators too (read-only pages).
     enum Audience {
@@ -79,6 +80,7 @@ struct AdminRoutes {
         guard let organisation = roles.first(where: { $0.slug == slug }), let stored = try await services.store.organisation(slug: slug) else {
             return PortalRoutes.problem(.notFound, heading: .notFoundTitle, frame: frame, status: .notFound, retry: false, pages: portal.pages)
         }
+        frame.brand = await brands.view(stored)
         let admin = AdminRequest(
             services: services, pages: portal.pages, request: request, signedIn: signedIn, organisation: organisation,
             organisationName: stored.name, frame: frame, form: form, confirmationKey: portal.cookie.csrfKey,

@@ -2,7 +2,7 @@ import PortvaktCore
 import PortvaktHTTP
 import PortvaktModels
 
-/// The administration pages' texts, in Bokmål and English (as ``PortalText``: both or none).
+/// The keys of the administration pages' texts in the server catalog (`admin.<id>`).
 /// Templates name them as `t.<id>`.
 enum AdminText: String, PageTexts {
     case accountsCaption = "admin_accounts_caption"

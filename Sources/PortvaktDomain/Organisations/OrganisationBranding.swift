@@ -1,0 +1,76 @@
+import Foundation
+import PortvaktCore
+import PortvaktModels
+
+public protocol OrganisationBrandStore: Sendable {
+    func organisationBrand(organisationID: String) async throws -> OrganisationBrand?
+    func saveOrganisationBrand(_ brand: OrganisationBrand, audit: AuditEvent) async throws
+}
+
+/// A part of an organisation's brand, as the operator's options name it.
+public enum BrandPart: String, Sendable, CaseIterable {
+    case displayName = "display_name"
+    case shortName = "short_name"
+    case logo
+    case accentColour = "accent_colour"
+    case mailSignature = "mail_signature"
+    case supportContact = "support_contact"
+}
+
+/// The operator's changes to an organisation's brand, each part checked by ``BrandRules`` and
+/// the change audited (`organisation.brand_updated`) in the same transaction.
+public struct OrganisationBranding: Sendable {
+    let store: any OrganisationBrandStore
+    let now: @Sendable () -> Date
+
+    public init(store: any OrganisationBrandStore, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Sets the parts in `changes`; an empty value unsets its part.
+    /// - Throws: a ``BrandProblem`` for a part the rules refuse; nothing is changed then.
+    public func update(organisationID: String, changes: [BrandPart: String]) async throws -> OrganisationBrand {
+        let now = now()
+        var brand = try await store.organisationBrand(organisationID: organisationID)
+            ?? OrganisationBrand(organisationID: organisationID, updatedAt: now.millisecondsSince1970)
+        for (part, value) in changes {
+            let checked = value.isEmpty ? nil : try Self.checked(part, value)
+            switch part {
+            case .displayName: brand.displayName = checked
+            case .shortName: brand.shortName = checked
+            case .logo: brand.logoSvg = checked
+            case .accentColour: brand.accentColour = checked
+            case .mailSignature: brand.mailSignature = checked
+            case .supportContact: brand.supportContact = checked
+            }
+        }
+        brand.updatedAt = now.millisecondsSince1970
+        let changed = changes.keys.map(\.rawValue).sorted().joined(separator: ",")
+        try await store.saveOrganisationBrand(brand, audit: AuditEvent(
+            occurredAt: now, action: .organisationBrandUpdated, outcome: "success", organisationID: UUID(uuidString: organisationID),
+            subjectType: "organisation", subjectID: organisationID, source: "operator", details: ["changed": changed]
+        ))
+        return brand
+    }
+
+    static func checked(_ part: BrandPart, _ value: String) throws(BrandProblem) -> String {
+        switch part {
+        case .logo: return try BrandRules.logo(value)
+        case .accentColour: return try BrandRules.accent(value)
+        case .displayName: return try text(value, part, what: "The display name", limit: 200, lines: false)
+        case .shortName: return try text(value, part, what: "The short name", limit: 32, lines: false)
+        case .supportContact: return try text(value, part, what: "The support contact", limit: 200, lines: false)
+        case .mailSignature: return try text(value, part, what: "The mail signature", limit: 500, lines: true)
+        }
+    }
+
+    private static func text(_ value: String, _ part: BrandPart, what: String, limit: Int, lines: Bool) throws(BrandProblem) -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let controls = lines ? trimmed.split(separator: "\n").contains { TextInput.hasControlCharacters(String($0)) } : TextInput.hasControlCharacters(trimmed)
+        guard !trimmed.isEmpty, trimmed.count <= limit, !controls else {
+            throw BrandProblem(field: part.rawValue, message: "\(what) must be 1 to \(limit) characters without control characters\(lines ? "" : " or line breaks").")
+        }
+        return trimmed
+    }
+}

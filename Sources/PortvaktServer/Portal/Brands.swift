@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import PortvaktCore
+import PortvaktDomain
+import PortvaktHTTP
+import PortvaktModels
+import PortvaktStorage
+
+/// What a page shows of the organisation it acts for (issue 62 item 3): its name, its logo and
+/// its accent colour, which a stylesheet of its own sets as the one custom property
+/// (`--accent`) the portal's stylesheet reads. No organisation applies: the neutral service.
+struct BrandView: PageValues, Equatable {
+    let name: String
+    /// The logo's address; nil: none set.
+    let logo: String?
+    /// The brand's stylesheet; nil: no accent colour set.
+    let stylesheet: String?
+}
+
+/// Organisations' brands as the pages show them, and their two files: `GET /brands/{slug}/logo.svg`
+/// and `GET /brands/{slug}/brand.css` (anonymous: a login page shows them before anyone signs in).
+struct Brands: Sendable {
+    let store: PortvaktStore
+
+    /// The brand of the one organisation `slugs` names (a client's `organisations`); nil for none
+    /// or several, or when the brand cannot be read (a page never fails for its brand).
+    func view(organisations slugs: [String]) async -> BrandView? {
+        guard slugs.count == 1 else { return nil }
+        return await view(slug: slugs[0])
+    }
+
+    func view(slug: String) async -> BrandView? {
+        guard let organisation = try? await store.organisation(slug: slug) else { return nil }
+        return await view(organisation)
+    }
+
+    func view(_ organisation: Organisation) async -> BrandView? {
+        guard let brand = try? await store.organisationBrand(organisationID: organisation.id) else { return nil }
+        let version = "?v=\(brand.updatedAt)"
+        return BrandView(
+            name: brand.displayName ?? organisation.name,
+            logo: brand.logoSvg == nil ? nil : "/brands/\(organisation.slug)/logo.svg" + version,
+            stylesheet: brand.accentColour == nil ? nil : "/brands/\(organisation.slug)/brand.css" + version
+        )
+    }
+
+    /// The mail signature and support contact of the organisation with this id, when it has them.
+    func mailBrand(organisationID: String) async -> MailBrand? {
+        guard let organisation = try? await store.organisation(id: organisationID),
+              let brand = try? await store.organisationBrand(organisationID: organisationID) else { return nil }
+        return MailBrand(name: brand.displayName ?? organisation.name, signature: brand.mailSignature, supportContact: brand.supportContact)
+    }
+
+    func register(on routes: DeclaredRoutes) {
+        routes.get("/brands/:slug/logo.svg", .anonymous, surface: .json) { request, context in
+            guard let brand = try await brand(context), let svg = brand.logoSvg else { return Self.notFound }
+            // The logo is also opened on its own: nothing in it may run, load or style the page around it.
+            return Self.file(svg, contentType: "image/svg+xml", extra: [.contentSecurityPolicy: "default-src 'none'; sandbox"])
+        }
+        routes.get("/brands/:slug/brand.css", .anonymous, surface: .json) { request, context in
+            guard let brand = try await brand(context), let accent = brand.accentColour else { return Self.notFound }
+            return Self.file(":root { --accent: \(accent); }\n", contentType: "text/css; charset=utf-8")
+        }
+    }
+
+    private func brand(_ context: some RequestContext) async throws -> OrganisationBrand? {
+        guard let slug = context.parameters.get("slug"), OrganisationSlug.isValid(slug),
+              let organisation = try await store.organisation(slug: slug) else { return nil }
+        return try await store.organisationBrand(organisationID: organisation.id)
+    }
+
+    private static let notFound = Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "No such file.\n")))
+
+    private static func file(_ text: String, contentType: String, extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: contentType, .cacheControl: "public, max-age=3600", HTTPField.Name("X-Content-Type-Options")!: "nosniff"]
+        headers.append(contentsOf: extra)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

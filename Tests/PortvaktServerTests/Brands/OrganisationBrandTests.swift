@@ -1,0 +1,91 @@
+import Foundation
+import PortvaktCore
+import PortvaktDomain
+import PortvaktModels
+import PortvaktStorage
+import PortvaktTestSupport
+import Testing
+@testable import PortvaktServer
+
+/// Issue 62 item 3: each organisation's name, logo, accent colour, mail signature and support
+/// contact, set by the operator and shown wherever that one organisation applies.
+@Suite("Organisation brands")
+struct OrganisationBrandTests {
+    static let logo = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><title>HLF</title><circle cx="20" cy="20" r="18" fill="#7a1f5c"/></svg>"##
+
+    @Test("An unsafe SVG and an unreadable accent colour are refused with a sentence that says why; a plain picture and a dark colour pass")
+    func rules() throws {
+        #expect(try BrandRules.logo(Self.logo) == Self.logo)
+        #expect(try BrandRules.accent(" #7A1F5C ") == "#7a1f5c")
+        let unsafe: [(String, String)] = [
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#, "<script>"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#, "event handler"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><use xlink:href="https://evil.example/a.svg#x"/></svg>"#, "outside the logo"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://evil.example/p)" width="1" height="1"/></svg>"#, "outside the logo"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:red" width="1" height="1"/></svg>"#, "style attribute"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p>x</p></foreignObject></svg>"#, "<foreignObject>"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><image href="data:image/png;base64,AAAA"/></svg>"#, "<image>"),
+            (#"<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>"#, "DOCTYPE"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><rect/></a></svg>"#, "<a>"),
+            ("<html><body/></html>", "<html>"),
+            ("<svg", "well-formed"),
+            ("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 6000) + "</svg>", "larger than 20 kB"),
+        ]
+        for (svg, why) in unsafe {
+            #expect(throws: BrandProblem.self, "\(why)") { try BrandRules.logo(svg) }
+            do { _ = try BrandRules.logo(svg) } catch { #expect(error.message.hasPrefix("The logo is refused: ") && error.message.contains(why), "\(error.message)") }
+        }
+        for (colour, why) in [("#ffcc00", "1.5:1 against white"), ("#777777", "4.4:1 against white"), ("red", "#rrggbb"), ("#+12345", "#rrggbb"), ("#0b4f9", "#rrggbb")] {
+            do {
+                _ = try BrandRules.accent(colour)
+                Issue.record("\(colour) was accepted")
+            } catch { #expect(error.message.contains(why), "\(colour): \(error.message)") }
+        }
+        #expect(try BrandRules.accent("#767676") == "#767676", "4.54:1, the lightest grey that passes")
+    }
+
+    @Test("A client bound to HLF shows HLF's name, logo and colour on its login pages, and a client of every organisation stays neutral; the logo runs nothing when opened on its own; the change is audited", arguments: TestDatabase.kinds)
+    func loginPagesOfABoundClient(kind: DatabaseKind) async throws {
+        try await LiveBroker.run(kind, settings: try RelyingPartyTests.settings()) { broker in
+            let hlf = try await broker.withStore { store in
+                let hlf = try #require(try await store.organisation(slug: "hlf"))
+                _ = try await OrganisationBranding(store: store, now: { Date() }).update(organisationID: hlf.id, changes: [
+                    .displayName: "Hørselshemmedes Landsforbund", .shortName: "HLF", .logo: Self.logo, .accentColour: "#7a1f5c",
+                    .mailSignature: "Hilsen HLF\nwww.hlf.no", .supportContact: "post@hlf.no",
+                ])
+                return hlf
+            }
+            let methods = try await broker.send(RelyingPartyTests.login("hlf-site").authorizeURL(method: nil, extra: [("ui_locales", "nn")]))
+            #expect(methods.status == 200)
+            #expect(methods.body.contains(#"<html lang="nn">"#))
+            #expect(methods.body.contains("Hørselshemmedes Landsforbund") && methods.body.contains("<title>") && methods.body.contains("– Hørselshemmedes Landsforbund</title>"), "\(methods.body.prefix(900))")
+            let logo = try #require(methods.body.firstMatch(of: /<img class="logo" src="(\/brands\/hlf\/logo\.svg\?v=\d+)" alt="">/)).1
+            let stylesheet = try #require(methods.body.firstMatch(of: /<link rel="stylesheet" href="(\/brands\/hlf\/brand\.css\?v=\d+)">/)).1
+            #expect(methods.body.contains("Vel korleis du vil logge inn."), "the Nynorsk catalog")
+
+            let password = try await broker.send(RelyingPartyTests.login("hlf-site").authorizeURL(method: "password"))
+            #expect(password.body.contains("Hørselshemmedes Landsforbund") && password.body.contains(String(logo)))
+
+            let svg = try await broker.send(String(logo))
+            #expect(svg.status == 200 && svg.body == Self.logo)
+            #expect(svg.headers["content-type"]?.hasPrefix("image/svg+xml") == true && svg.headers["content-security-policy"]?.contains("sandbox") == true, "\(svg.headers)")
+            let css = try await broker.send(String(stylesheet))
+            #expect(css.body == ":root { --accent: #7a1f5c; }\n")
+
+            let neutral = try await broker.send(RelyingPartyTests.login("course-site").authorizeURL(method: nil))
+            #expect(neutral.body.contains("– Portvakt</title>") && !neutral.body.contains("/brands/"), "a client of every organisation")
+            #expect(try await broker.send("/brands/nhf/logo.svg").status == 404, "an organisation without a logo")
+            #expect(try await broker.send("/brands/..%2Fetc/logo.svg").status == 404)
+
+            let audit = try await broker.withStore { try await $0.auditEvents(subjectType: "organisation", subjectID: hlf.id) }
+            #expect(audit.map(\.action) == [AuditAction.organisationBrandUpdated.rawValue])
+            #expect(audit.first?.details["changed"] == "accent_colour,display_name,logo,mail_signature,short_name,support_contact")
+
+            // Mail sent for HLF ends with HLF's signature and support contact, not the neutral one.
+            let brand = try #require(try await broker.withStore { await Brands(store: $0).mailBrand(organisationID: hlf.id) })
+            let mail = MailNotice.passwordInvite(link: "https://portvakt.example/invite/x").compose(.nn, accountURL: "https://portvakt.example/account", brand: brand)
+            #expect(mail.body.hasSuffix("Hilsen HLF\nwww.hlf.no\nSpørsmål? Kontakt post@hlf.no."), "\(mail.body)")
+            #expect(!mail.body.contains("innlogginga til likepersonsappen\n") && mail.subject == "Vel passord for likepersonsappen")
+        }
+    }
+}
