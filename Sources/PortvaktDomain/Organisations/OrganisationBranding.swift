@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PortvaktCore
 import PortvaktModels
@@ -46,12 +47,19 @@ public struct OrganisationBranding: Sendable {
             }
         }
         brand.updatedAt = now.millisecondsSince1970
-        let changed = changes.keys.map(\.rawValue).sorted().joined(separator: ",")
+        var details = ["changed": changes.keys.map(\.rawValue).sorted().joined(separator: ",")]
+        if changes[.accentColour] != nil { details["accent_colour"] = brand.accentColour ?? "" }
+        if changes[.logo] != nil { details["logo_sha256"] = brand.logoSvg.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() } ?? "" }
         try await store.saveOrganisationBrand(brand, audit: AuditEvent(
             occurredAt: now, action: .organisationBrandUpdated, outcome: "success", organisationID: UUID(uuidString: organisationID),
-            subjectType: "organisation", subjectID: organisationID, source: "operator", details: ["changed": changed]
+            subjectType: "organisation", subjectID: organisationID, source: "operator", details: details
         ))
         return brand
+    }
+
+    /// Checks every part of `changes` by the brand rules, changing nothing.
+    public static func check(_ changes: [BrandPart: String]) throws(BrandProblem) {
+        for (part, value) in changes where !value.isEmpty { _ = try checked(part, value) }
     }
 
     static func checked(_ part: BrandPart, _ value: String) throws(BrandProblem) -> String {
@@ -67,7 +75,8 @@ public struct OrganisationBranding: Sendable {
 
     private static func text(_ value: String, _ part: BrandPart, what: String, limit: Int, lines: Bool) throws(BrandProblem) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        let controls = lines ? trimmed.split(separator: "\n").contains { TextInput.hasControlCharacters(String($0)) } : TextInput.hasControlCharacters(trimmed)
+        let bidi = trimmed.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+        let controls = bidi || (lines ? trimmed.split(separator: "\n").contains { TextInput.hasControlCharacters(String($0)) } : TextInput.hasControlCharacters(trimmed))
         guard !trimmed.isEmpty, trimmed.count <= limit, !controls else {
             throw BrandProblem(field: part.rawValue, message: "\(what) must be 1 to \(limit) characters without control characters\(lines ? "" : " or line breaks").")
         }

@@ -38,6 +38,12 @@ extension PortvaktApplication {
         }
     }
 
+    /// The brand's parts checked before `organisation create` adds anything.
+    /// - Throws: ``OperatorError`` naming the part refused.
+    public static func checkOrganisationBrand(_ changes: [BrandPart: String]) throws {
+        do { try OrganisationBranding.check(changes) } catch { throw OperatorError.badData(error.message) }
+    }
+
     /// `organisation list`: every organisation, by slug.
     public static func organisations(configuration: ServerConfiguration, logger: Logger) async throws -> [(slug: String, name: String, createdAt: Date)] {
         try await withStore(configuration: configuration, logger: logger) { store, _ in

@@ -36,7 +36,9 @@ struct Brands: Sendable {
     }
 
     func view(_ organisation: Organisation) async -> BrandView? {
-        guard let brand = try? await store.organisationBrand(organisationID: organisation.id) else { return nil }
+        // A brand of only a mail signature or contact leaves the pages neutral.
+        guard let brand = try? await store.organisationBrand(organisationID: organisation.id),
+              brand.displayName != nil || brand.logoSvg != nil || brand.accentColour != nil else { return nil }
         let version = "?v=\(brand.updatedAt)"
         return BrandView(
             name: brand.displayName ?? organisation.name,
@@ -56,7 +58,7 @@ struct Brands: Sendable {
         routes.get("/brands/:slug/logo.svg", .anonymous, surface: .json) { request, context in
             guard let brand = try await brand(context), let svg = brand.logoSvg else { return Self.notFound }
             // The logo is also opened on its own: nothing in it may run, load or style the page around it.
-            return Self.file(svg, contentType: "image/svg+xml", extra: [.contentSecurityPolicy: "default-src 'none'; sandbox"])
+            return Self.file(svg, contentType: "image/svg+xml; charset=utf-8", extra: [.contentSecurityPolicy: "default-src 'none'; sandbox"])
         }
         routes.get("/brands/:slug/brand.css", .anonymous, surface: .json) { request, context in
             guard let brand = try await brand(context), let accent = brand.accentColour else { return Self.notFound }

@@ -28,6 +28,7 @@ struct OrganisationCommand: AsyncParsableCommand {
         func run() async throws {
             let changes = try brand.changes()
             try await withOperatorStartup(options.mode) { configuration, logger in
+                try PortvaktApplication.checkOrganisationBrand(changes)
                 try await PortvaktApplication.createOrganisation(configuration: configuration, logger: logger, slug: slug, name: name)
                 try await PortvaktApplication.updateOrganisationBrand(configuration: configuration, logger: logger, slug: slug, changes: changes)
                 print("Created organisation \(slug).")
@@ -84,6 +85,8 @@ struct OrganisationCommand: AsyncParsableCommand {
                 if logo.isEmpty {
                     changes[.logo] = ""
                 } else {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: logo)[.size] as? Int) ?? nil
+                    guard let size, size <= BrandRules.logoLimit else { throw ValidationError("The logo file \(logo) is missing, not a file, or larger than \(BrandRules.logoLimit / 1000) kB.") }
                     guard let data = FileManager.default.contents(atPath: logo) else { throw ValidationError("Cannot read the logo file \(logo).") }
                     guard let text = String(data: data, encoding: .utf8) else { throw ValidationError("The logo file \(logo) is not UTF-8 text (an SVG).") }
                     changes[.logo] = text

@@ -16,6 +16,9 @@ struct OrganisationBrandTests {
     @Test("An unsafe SVG and an unreadable accent colour are refused with a sentence that says why; a plain picture and a dark colour pass")
     func rules() throws {
         #expect(try BrandRules.logo(Self.logo) == Self.logo)
+        let drawn = ##"<?xml version="1.0" encoding="UTF-8"?><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><defs><linearGradient id="g"><stop offset="0" stop-color="#123456"/></linearGradient></defs><g transform="rotate(45 4 4) translate(1,1)"><rect fill="url(#g)" width="4" height="4"/><use href="#g"/></g></svg>"##
+        #expect(try BrandRules.logo(drawn) == drawn, "a gradient, a transform and a reference inside the logo")
+        #expect(throws: BrandProblem.self, "a right-to-left override in a name") { try OrganisationBranding.check([.displayName: "HLF\u{202E}gnp.exe"]) }
         #expect(try BrandRules.accent(" #7A1F5C ") == "#7a1f5c")
         let unsafe: [(String, String)] = [
             (#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#, "<script>"),
@@ -29,6 +32,12 @@ struct OrganisationBrandTests {
             (#"<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)"><rect/></a></svg>"#, "<a>"),
             ("<html><body/></html>", "<html>"),
             ("<svg", "well-formed"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><rect fill="u\rl(https://evil.example/x)"/></svg>"#, "backslash"),
+            (##"<svg xmlns="http://www.w3.org/2000/svg" xml:base="https://evil.example/"><use href="#x"/></svg>"##, "xml:base attribute"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><rect mask="image-set('https://evil.example/a.png' 1x)"/></svg>"#, "outside the logo"),
+            (#"<?xml version="1.0" encoding="ISO-2022-JP"?><svg xmlns="http://www.w3.org/2000/svg"/>"#, "UTF-8"),
+            ("<svg><rect/></svg>", "SVG namespace"),
+            (#"<svg xmlns="http://www.w3.org/2000/svg"><g id="a"/>"# + String(repeating: ##"<use href="#a"/>"##, count: 9) + "</svg>", "<use>"),
             ("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 6000) + "</svg>", "larger than 20 kB"),
         ]
         for (svg, why) in unsafe {
