@@ -83,3 +83,10 @@ public struct OrganisationBranding: Sendable {
         return trimmed
     }
 }
+
+/// What the pages and mail read of an organisation and its brand.
+public protocol OrganisationBrandReadStore: Sendable {
+    func organisation(slug: String) async throws -> Organisation?
+    func organisation(id: String) async throws -> Organisation?
+    func organisationBrand(organisationID: String) async throws -> OrganisationBrand?
+}

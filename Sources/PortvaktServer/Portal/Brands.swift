@@ -21,7 +21,7 @@ struct BrandView: PageValues, Equatable {
 /// Organisations' brands as the pages show them, and their two files: `GET /brands/{slug}/logo.svg`
 /// and `GET /brands/{slug}/brand.css` (anonymous: a login page shows them before anyone signs in).
 struct Brands: Sendable {
-    let store: PortvaktStore
+    let store: any OrganisationBrandReadStore
 
     /// The brand of the one organisation `slugs` names (a client's `organisations`); nil for none
     /// or several, or when the brand cannot be read (a page never fails for its brand).

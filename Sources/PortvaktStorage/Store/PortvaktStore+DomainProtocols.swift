@@ -29,3 +29,4 @@ extension PortvaktStore: SessionStore {}
 extension PortvaktStore: ThrottleStore {}
 extension PortvaktStore: TokenIssuerStore {}
 extension PortvaktStore: OrganisationBrandStore {}
+extension PortvaktStore: OrganisationBrandReadStore {}
