@@ -96,8 +96,8 @@ public struct MemberAdministration: Sendable {
         }
         if revoked > 0 {
             let brand = await mailer.brand(of: organisation.organisationID)
-            let name = try await store.organisation(id: organisation.organisationID)?.name
-            await mailer.notify(.devicesRemovedByAdmin(organisation: brand?.name ?? name), to: try await store.user(id: userID)?.email, brand: brand, logger: logger)
+            let name = if let brand { brand.name } else { try await store.organisation(id: organisation.organisationID)?.name }
+            await mailer.notify(.devicesRemovedByAdmin(organisation: name), to: try await store.user(id: userID)?.email, brand: brand, logger: logger)
         }
         return revoked
     }

@@ -40,11 +40,11 @@ extension MemberDirectory {
     func tell(_ grants: [Grant], in organisationID: String) async {
         guard !grants.isEmpty else { return }
         let brand = await mailer.brand(of: organisationID)
-        let name = try? await store.organisation(id: organisationID)?.name
+        let name = if let brand { brand.name } else { try? await store.organisation(id: organisationID)?.name }
         for grant in grants {
             let email = try? await store.user(id: grant.userID)?.email
             // Portvakt keeps no language per member: Bokmål, the organisations' own.
-            await mailer.notify(.membershipGranted(organisation: brand?.name ?? name, role: grant.role), to: email ?? nil, brand: brand, logger: logger)
+            await mailer.notify(.membershipGranted(organisation: name, role: grant.role), to: email ?? nil, brand: brand, logger: logger)
         }
     }
 }

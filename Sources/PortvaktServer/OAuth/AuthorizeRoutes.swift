@@ -32,6 +32,10 @@ struct AuthorizeRoutes {
         }
         if request.prompts.contains("none") { return refuse(request, .loginRequired, "the person is not signed in at Portvakt in this browser") }
 
+        if let provider = request.method, provider == .bankid || provider == .vipps, flows.methods.offers(provider) {
+            return try await startUpstream(request, provider: provider)
+        }
+        // Every other answer is a page, with the brand of the client's organisation.
         let brand = await flows.brand(for: request, completion)
         switch request.method {
         case nil:
@@ -46,10 +50,7 @@ struct AuthorizeRoutes {
             return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: false, brand: brand))
         case .bankid, .vipps:
             // A hint for a method this deployment does not have: the ways it does have.
-            guard flows.methods.offers(request.method!) else {
-                return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable, brand: brand))
-            }
-            return try await startUpstream(request, provider: request.method!)
+            return BrokerPage.response(MethodPage.render(request, methods: flows.methods, passkeys: flows.passkeysAvailable, brand: brand))
         }
     }
 

@@ -25,17 +25,20 @@ struct PasswordRoutes {
             return BrokerPage.problem(.invalidLoginRequest, reason: "this login is unknown, finished or expired", language: .nb)
         }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        let brand = await flows.brand(for: login.request, completion)
-        func page(_ message: UserMessage, status: HTTPResponse.Status) -> Response {
+        // The brand is read only when the form is shown again, not for a login that goes through.
+        func page(_ message: UserMessage, status: HTTPResponse.Status) async -> Response {
             BrokerPage.response(
-                PasswordPage.render(login.request, handle: handle, email: email, message: message, passkeys: flows.passkeysAvailable, brand: brand), status: status,
+                PasswordPage.render(
+                    login.request, handle: handle, email: email, message: message, passkeys: flows.passkeysAvailable,
+                    brand: await flows.brand(for: login.request, completion)
+                ), status: status,
                 script: flows.passkeysAvailable
             )
         }
         let user: User
         switch try await passwords.check(email: email, password: fields["password"] ?? "", address: address) {
-        case .throttled: return page(.tooManyAttempts, status: .tooManyRequests)
-        case .refused: return page(.wrongEmailOrPassword, status: .unauthorized)
+        case .throttled: return await page(.tooManyAttempts, status: .tooManyRequests)
+        case .refused: return await page(.wrongEmailOrPassword, status: .unauthorized)
         case .accepted(let accepted): user = accepted
         }
         // Taken only now, so a mistyped password can be corrected on the same page.
