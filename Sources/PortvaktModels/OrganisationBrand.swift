@@ -33,3 +33,16 @@ public struct OrganisationBrand: Sendable, Hashable, Codable {
         self.updatedAt = updatedAt
     }
 }
+
+/// A part of an organisation's brand, as the operator's options name it.
+public enum BrandPart: String, Sendable, CaseIterable {
+    case displayName = "display_name"
+    case shortName = "short_name"
+    case logo
+    case accentColour = "accent_colour"
+    case mailSignature = "mail_signature"
+    case supportContact = "support_contact"
+
+    /// Its column in `organisation_brands`.
+    public var column: String { self == .logo ? "logo_svg" : rawValue }
+}

@@ -12,12 +12,15 @@ public struct ClientPolicy: Sendable, Hashable {
     public var singleSignOn = false
     /// Told over the back channel when one of its sessions ends (`backchannel_logout_uri`).
     public var notifiesLogout = false
+    /// The slug of the organisation whose brand its pages show; nil: the neutral service's.
+    public var brand: String?
 
-    public init(organisations: [String] = [], firstParty: Bool = true, singleSignOn: Bool = false, notifiesLogout: Bool = false) {
+    public init(organisations: [String] = [], firstParty: Bool = true, singleSignOn: Bool = false, notifiesLogout: Bool = false, brand: String? = nil) {
         self.organisations = organisations
         self.firstParty = firstParty
         self.singleSignOn = singleSignOn
         self.notifiesLogout = notifiesLogout
+        self.brand = brand
     }
 
     /// Whether `consent` (nil: none) covers the claims `scope` asks for (``ClaimScopes``). A third

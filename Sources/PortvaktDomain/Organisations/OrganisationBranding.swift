@@ -4,18 +4,10 @@ import PortvaktCore
 import PortvaktModels
 
 public protocol OrganisationBrandStore: Sendable {
-    func organisationBrand(organisationID: String) async throws -> OrganisationBrand?
-    func saveOrganisationBrand(_ brand: OrganisationBrand, audit: AuditEvent) async throws
-}
-
-/// A part of an organisation's brand, as the operator's options name it.
-public enum BrandPart: String, Sendable, CaseIterable {
-    case displayName = "display_name"
-    case shortName = "short_name"
-    case logo
-    case accentColour = "accent_colour"
-    case mailSignature = "mail_signature"
-    case supportContact = "support_contact"
+    /// Sets `parts` (nil unsets one) and leaves the others as they are, in one transaction with
+    /// `audit`: two operators changing different parts at once both keep theirs.
+    /// - Returns: the brand as it is after the change.
+    func updateOrganisationBrand(organisationID: String, parts: [BrandPart: String?], updatedAt: Int64, audit: AuditEvent) async throws -> OrganisationBrand
 }
 
 /// The operator's changes to an organisation's brand, each part checked by ``BrandRules`` and
@@ -33,28 +25,15 @@ public struct OrganisationBranding: Sendable {
     /// - Throws: a ``BrandProblem`` for a part the rules refuse; nothing is changed then.
     public func update(organisationID: String, changes: [BrandPart: String]) async throws -> OrganisationBrand {
         let now = now()
-        var brand = try await store.organisationBrand(organisationID: organisationID)
-            ?? OrganisationBrand(organisationID: organisationID, updatedAt: now.millisecondsSince1970)
-        for (part, value) in changes {
-            let checked = value.isEmpty ? nil : try Self.checked(part, value)
-            switch part {
-            case .displayName: brand.displayName = checked
-            case .shortName: brand.shortName = checked
-            case .logo: brand.logoSvg = checked
-            case .accentColour: brand.accentColour = checked
-            case .mailSignature: brand.mailSignature = checked
-            case .supportContact: brand.supportContact = checked
-            }
-        }
-        brand.updatedAt = now.millisecondsSince1970
+        var parts: [BrandPart: String?] = [:]
+        for (part, value) in changes { parts[part] = value.isEmpty ? nil : try Self.checked(part, value) }
         var details = ["changed": changes.keys.map(\.rawValue).sorted().joined(separator: ",")]
-        if changes[.accentColour] != nil { details["accent_colour"] = brand.accentColour ?? "" }
-        if changes[.logo] != nil { details["logo_sha256"] = brand.logoSvg.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() } ?? "" }
-        try await store.saveOrganisationBrand(brand, audit: AuditEvent(
+        if let accent = parts[.accentColour] { details["accent_colour"] = accent ?? "" }
+        if let logo = parts[.logo] { details["logo_sha256"] = logo.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() } ?? "" }
+        return try await store.updateOrganisationBrand(organisationID: organisationID, parts: parts, updatedAt: now.millisecondsSince1970, audit: AuditEvent(
             occurredAt: now, action: .organisationBrandUpdated, outcome: "success", organisationID: UUID(uuidString: organisationID),
             subjectType: "organisation", subjectID: organisationID, source: "operator", details: details
         ))
-        return brand
     }
 
     /// Checks every part of `changes` by the brand rules, changing nothing.

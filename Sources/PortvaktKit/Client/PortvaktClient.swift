@@ -307,7 +307,7 @@ public struct PortvaktClient: Sendable, TokenRefresher {
     }
 
     /// The body of a 2xx answer; any other is a ``PortvaktError`` with the server's error and message.
-    private static func answer(_ data: Data, status: Int) throws -> Data {
+    static func answer(_ data: Data, status: Int) throws -> Data {
         guard (200..<300).contains(status) else {
             let refusal = try? JSONDecoder().decode(ErrorResponse.self, from: data)
             throw PortvaktError(status: status, error: refusal?.error, messageID: refusal?.messageID)

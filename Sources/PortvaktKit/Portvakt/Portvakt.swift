@@ -194,6 +194,19 @@ public actor Portvakt {
         return try await client.send(request, accessToken: second)
     }
 
+    /// `/v1/me` in the app's language: who is signed in, their organisations and roles, the home
+    /// screen, and the brand the app's own screens show (``MeResponse/brand``, its client's).
+    /// - Throws: as ``authorizedRequest(_:)``; ``PortvaktError`` when the server refused.
+    public func me() async throws -> MeResponse {
+        var components = URLComponents(url: configuration.baseURL.appending(path: "v1/me"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "ui_locales", value: language.rawValue)]
+        guard let url = components?.url else { throw URLError(.badURL) }
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await authorizedRequest(request)
+        return try PortvaktClient.decode(MeResponse.self, from: try PortvaktClient.answer(data, status: response.statusCode))
+    }
+
     /// Replays this user's queued writes now (the queue is replayed by itself when the network returns).
     @discardableResult
     public func sync() async throws -> OfflineQueue.Report {

@@ -1,5 +1,5 @@
 /// `GET /v1/me`: who is signed in, their organisations and roles, how this session was opened,
-/// the home screen the app opens for them, and notices to show once.
+/// the home screen the app opens for them, notices to show once, and the brand of the app's client.
 public struct MeResponse: Codable, Sendable, Hashable {
     public struct User: Codable, Sendable, Hashable {
         public let id: String
@@ -64,22 +64,53 @@ public struct MeResponse: Codable, Sendable, Hashable {
         }
     }
 
+    /// The organisation whose name, logo and colour the app's own screens show: its client's
+    /// `brand` in the clients file. Every part but the slug and name is optional.
+    public struct Brand: Codable, Sendable, Hashable {
+        public let slug: String
+        /// The brand's display name, else the organisation's name.
+        public let name: String
+        public let shortName: String?
+        /// An absolute URL of the logo (SVG); it changes when the logo does.
+        public let logoURI: String?
+        /// `#rrggbb`, at least 4.5:1 against white.
+        public let accentColour: String?
+        /// Whom a member asks, as the organisation wrote it.
+        public let supportContact: String?
+
+        public init(slug: String, name: String, shortName: String?, logoURI: String?, accentColour: String?, supportContact: String?) {
+            self.slug = slug
+            self.name = name
+            self.shortName = shortName
+            self.logoURI = logoURI
+            self.accentColour = accentColour
+            self.supportContact = supportContact
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case slug, name, shortName = "short_name", logoURI = "logo_uri", accentColour = "accent_colour", supportContact = "support_contact"
+        }
+    }
+
     public let user: User
     public let organisations: [Organisation]
     /// A home screen id, such as `peer_mentor_activities`.
     public let homeScreen: String
     public let session: Session
     public let notices: [Notice]
+    /// Nil: the app's client names no brand, or its organisation has none; the app shows its own.
+    public let brand: Brand?
 
-    public init(user: User, organisations: [Organisation], homeScreen: String, session: Session, notices: [Notice]) {
+    public init(user: User, organisations: [Organisation], homeScreen: String, session: Session, notices: [Notice], brand: Brand? = nil) {
         self.user = user
         self.organisations = organisations
         self.homeScreen = homeScreen
         self.session = session
         self.notices = notices
+        self.brand = brand
     }
 
     enum CodingKeys: String, CodingKey {
-        case user, organisations, homeScreen = "home_screen", session, notices
+        case user, organisations, homeScreen = "home_screen", session, notices, brand
     }
 }

@@ -78,7 +78,7 @@ extension PortvaktApplication {
         OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, now: clock).register(on: routes)
         DeviceRoutes(devices: services.devices, callers: services.callers).register(on: routes)
         StepUpRoutes(assertions: services.assertions, devices: services.devices, passwords: services.passwordLogin, tokens: services.tokens).register(on: routes)
-        MeRoutes(profile: services.profile).register(on: routes)
+        MeRoutes(profile: services.profile, clients: services.clients, brands: brands).register(on: routes)
         ActivityRoutes(activities: services.activities).register(on: routes)
         ContactRoutes(contacts: services.contacts).register(on: routes)
         ExpenseRoutes(expenses: services.expenses).register(on: routes)

@@ -14,7 +14,7 @@ enum ClientsFile {
         "client_id", "client_name", "redirect_uris", "post_logout_redirect_uris", "token_endpoint_auth_method", "client_secret",
         "client_secret_file", "client_secret_credential", "jwks", "jwks_uri", "id_token_signed_response_alg", "dpop_bound_access_tokens",
         "require_pushed_authorization_requests", "scope", "bankid_return_url", "portvakt_api", "require_pkce", "first_party",
-        "organisations", "backchannel_logout_uri", "backchannel_logout_session_required",
+        "organisations", "brand", "backchannel_logout_uri", "backchannel_logout_session_required",
     ]
 
     /// The clients of the file at `path`; a relative `client_secret_file` is read beside it, a
@@ -110,6 +110,7 @@ enum ClientsFile {
             if client.portvaktAPI, !client.organisations.isEmpty {
                 throw problem("organisations", "is not for a portvakt_api client (its device unlock signs in without a login to check it against)")
             }
+            client.brand = try brand(of: client)
             client.backchannelLogoutURI = try backchannelLogoutURI()
             if try bool("backchannel_logout_session_required") == false {
                 throw problem("backchannel_logout_session_required", "cannot be false: every logout_token names its session (sid)")
@@ -192,6 +193,23 @@ enum ClientsFile {
                 throw problem("organisations", "has \"\(slug)\": an organisation's slug, like hlf")
             }
             return slugs
+        }
+
+        /// `brand`: an organisation's slug, one of `organisations` when those are named; by default
+        /// the one organisation a client is bound to. A third party never speaks in an
+        /// organisation's name.
+        private func brand(of client: AppClient) throws(ConfigurationError) -> String? {
+            guard let slug = try string("brand") else {
+                return client.firstParty && client.organisations.count == 1 ? client.organisations[0] : nil
+            }
+            guard OrganisationSlug.isValid(slug) else { throw problem("brand", "has \"\(slug)\": an organisation's slug, like hlf") }
+            guard client.firstParty else {
+                throw problem("brand", "is not for a third party (first_party false): its pages never speak in an organisation's name")
+            }
+            guard client.organisations.isEmpty || client.organisations.contains(slug) else {
+                throw problem("brand", "is \(slug), which is not among its organisations (\(client.organisations.joined(separator: ", ")))")
+            }
+            return slug
         }
 
         /// `backchannel_logout_uri`: https, or http on the loopback address in development; no

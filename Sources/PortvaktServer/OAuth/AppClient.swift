@@ -45,6 +45,9 @@ struct AppClient: Sendable, Hashable {
     /// `organisations`: the slugs of the organisations whose members alone may sign in here; empty
     /// for every member.
     var organisations: [String] = []
+    /// `brand` (Portvakt's): the slug of the organisation whose name, logo and colour its login
+    /// pages and, for Portvakt's own app, `/v1/me` show; by default its one `organisations`.
+    var brand: String? = nil
     /// `backchannel_logout_uri` (OIDC Back-Channel Logout 1.0 §2.2): told, with a `logout_token`,
     /// whenever a session that signed this client in ends.
     var backchannelLogoutURI: String? = nil
@@ -90,7 +93,9 @@ struct AppClient: Sendable, Hashable {
     /// What a login does for this client. Portvakt's own app and CLI keep their sessions on the
     /// device: they neither make nor use the browser's single sign-on.
     var policy: ClientPolicy {
-        ClientPolicy(organisations: organisations, firstParty: firstParty, singleSignOn: !portvaktAPI, notifiesLogout: backchannelLogoutURI != nil)
+        ClientPolicy(
+            organisations: organisations, firstParty: firstParty, singleSignOn: !portvaktAPI, notifiesLogout: backchannelLogoutURI != nil, brand: brand
+        )
     }
 
     /// The loopback interface as a redirect URI names it (RFC 8252 §7.3; never `localhost`, §8.3).

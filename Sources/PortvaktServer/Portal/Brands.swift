@@ -5,6 +5,7 @@ import PortvaktCore
 import PortvaktDomain
 import PortvaktHTTP
 import PortvaktModels
+import PortvaktProtocol
 import PortvaktStorage
 
 /// What a page shows of the organisation it acts for (issue 62 item 3): its name, its logo and
@@ -23,28 +24,43 @@ struct BrandView: PageValues, Equatable {
 struct Brands: Sendable {
     let store: any OrganisationBrandReadStore
 
-    /// The brand of the one organisation `slugs` names (a client's `organisations`); nil for none
-    /// or several, or when the brand cannot be read (a page never fails for its brand).
-    func view(organisations slugs: [String]) async -> BrandView? {
-        guard slugs.count == 1 else { return nil }
-        return await view(slug: slugs[0])
-    }
-
+    /// The brand of the organisation with this slug (a client's `brand`); nil when it has none to
+    /// show or it cannot be read (a page never fails for its brand).
     func view(slug: String) async -> BrandView? {
         guard let organisation = try? await store.organisation(slug: slug) else { return nil }
         return await view(organisation)
     }
 
     func view(_ organisation: Organisation) async -> BrandView? {
-        // A brand of only a mail signature or contact leaves the pages neutral.
-        guard let brand = try? await store.organisationBrand(organisationID: organisation.id),
-              brand.displayName != nil || brand.logoSvg != nil || brand.accentColour != nil else { return nil }
-        let version = "?v=\(brand.updatedAt)"
+        guard let brand = await shown(organisation) else { return nil }
         return BrandView(
             name: brand.displayName ?? organisation.name,
-            logo: brand.logoSvg == nil ? nil : "/brands/\(organisation.slug)/logo.svg" + version,
-            stylesheet: brand.accentColour == nil ? nil : "/brands/\(organisation.slug)/brand.css" + version
+            logo: brand.logoSvg == nil ? nil : Self.logoPath(organisation, brand),
+            stylesheet: brand.accentColour == nil ? nil : "/brands/\(organisation.slug)/brand.css?v=\(brand.updatedAt)"
         )
+    }
+
+    /// The brand `/v1/me` gives Portvakt's own app for its screens: its client's `brand`, the logo's
+    /// address under `issuer`; nil as for a page.
+    func app(slug: String, issuer: String) async -> MeResponse.Brand? {
+        guard let organisation = try? await store.organisation(slug: slug), let brand = await shown(organisation) else { return nil }
+        return MeResponse.Brand(
+            slug: organisation.slug, name: brand.displayName ?? organisation.name, shortName: brand.shortName,
+            logoURI: brand.logoSvg == nil ? nil : issuer + Self.logoPath(organisation, brand), accentColour: brand.accentColour,
+            supportContact: brand.supportContact
+        )
+    }
+
+    /// The organisation's brand when it has a part a screen shows: a brand of only a mail
+    /// signature or contact leaves the pages neutral.
+    private func shown(_ organisation: Organisation) async -> OrganisationBrand? {
+        guard let brand = try? await store.organisationBrand(organisationID: organisation.id),
+              brand.displayName != nil || brand.logoSvg != nil || brand.accentColour != nil else { return nil }
+        return brand
+    }
+
+    private static func logoPath(_ organisation: Organisation, _ brand: OrganisationBrand) -> String {
+        "/brands/\(organisation.slug)/logo.svg?v=\(brand.updatedAt)"
     }
 
     /// The mail signature and support contact of the organisation with this id, when it has them.

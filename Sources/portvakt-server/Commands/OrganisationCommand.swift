@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PortvaktDomain
+import PortvaktModels
 import PortvaktServer
 
 struct OrganisationCommand: AsyncParsableCommand {

@@ -97,4 +97,77 @@ struct OrganisationBrandTests {
             #expect(!mail.body.contains("innlogginga til likepersonsappen\n") && mail.subject == "Vel passord for likepersonsappen")
         }
     }
+
+    @Test("The clients file's brand: by default a first-party client's one organisation; one of its organisations when named; never a third party's; any organisation for Portvakt's own app")
+    func clientBrand() throws {
+        func parse(_ fields: String) throws -> AppClient {
+            let entry = #"{"client_id": "w", "redirect_uris": ["https://w.example/cb"], "client_secret": "\#(RelyingPartyTests.secret)", \#(fields)}"#
+            return try #require(try ClientsFile.parse(Data(#"{"clients": [\#(entry)]}"#.utf8), directory: "/tmp", environment: .development).first)
+        }
+        #expect(try parse(#""first_party": true, "organisations": ["hlf"]"#).brand == "hlf")
+        #expect(try parse(#""first_party": true, "organisations": ["hlf", "nhf"]"#).brand == nil, "bound to two: neither speaks")
+        #expect(try parse(#""first_party": true, "organisations": ["hlf", "nhf"], "brand": "nhf""#).brand == "nhf")
+        #expect(try parse(#""first_party": false, "organisations": ["hlf"]"#).brand == nil, "a third party shows no brand")
+        let app = try #require(try ClientsFile.parse(Data(#"{"clients": [{"client_id": "no.hlf.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.hlf.app:/cb"], "portvakt_api": true, "brand": "hlf"}]}"#.utf8), directory: "/tmp", environment: .development).first)
+        #expect(app.brand == "hlf" && app.organisations.isEmpty)
+        for (fields, words) in [
+            (#""first_party": true, "organisations": ["hlf"], "brand": "nhf""#, "not among its organisations"),
+            (#""first_party": false, "brand": "hlf""#, "not for a third party"),
+            (#""first_party": true, "brand": "HLF!""#, "slug"),
+            (#""first_party": true, "brand": ["hlf"]"#, "brand"),
+        ] {
+            let error = #expect(throws: ConfigurationError.self, "\(words)") { try parse(fields) }
+            #expect(error?.description.contains("client w: brand") == true && error?.description.contains(words) == true, "\(error?.description ?? "")")
+        }
+    }
+
+    @Test("Portvakt's own app gets its client's brand in /v1/me for its own screens: HLF's name, short name, logo address, colour and contact; an app whose client names none gets no brand", arguments: TestDatabase.kinds)
+    func appBrandInMe(kind: DatabaseKind) async throws {
+        let file = #"{"clients": [{"client_id": "no.portvakt.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.portvakt.app:/oauth/callback"], "portvakt_api": true, "brand": "hlf"}, {"client_id": "no.other.app", "token_endpoint_auth_method": "none", "redirect_uris": ["no.other.app:/oauth/callback"], "portvakt_api": true}]}"#
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("clients-\(UUID().uuidString).json").path
+        try file.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await LiveBroker.run(kind, settings: ["PORTVAKT_CLIENTS_FILE": path, "PORTVAKT_LEGACY_CLIENTS": ""]) { broker in
+            let access = try #require(try await broker.tokens(provider: "vipps", user: "kari")["access_token"] as? String)
+            #expect(try await broker.api(.GET, "/v1/me", token: access).json["brand"] == nil, "HLF has no brand yet: the app shows its own")
+            try await broker.withStore { store in
+                let hlf = try #require(try await store.organisation(slug: "hlf"))
+                _ = try await OrganisationBranding(store: store, now: { Date() }).update(organisationID: hlf.id, changes: [
+                    .displayName: "Hørselshemmedes Landsforbund", .shortName: "HLF", .logo: Self.logo, .accentColour: "#7a1f5c", .supportContact: "post@hlf.no",
+                ])
+            }
+            let me = try await broker.api(.GET, "/v1/me", token: access)
+            let brand = try #require(me.json["brand"] as? [String: Any], "\(me.body)")
+            #expect(brand["slug"] as? String == "hlf" && brand["name"] as? String == "Hørselshemmedes Landsforbund" && brand["short_name"] as? String == "HLF")
+            #expect(brand["accent_colour"] as? String == "#7a1f5c" && brand["support_contact"] as? String == "post@hlf.no")
+            let logo = try #require(brand["logo_uri"] as? String)
+            #expect(logo.hasPrefix(broker.baseURL + "/brands/hlf/logo.svg?v="), "\(logo)")
+            #expect(try await broker.send(String(logo.dropFirst(broker.baseURL.count))).body == Self.logo, "the address serves the logo")
+
+            var other = AppLogin()
+            other.clientID = "no.other.app"
+            other.redirectURI = "no.other.app:/oauth/callback"
+            let (app, _) = try await broker.providerLogin(other, provider: "vipps", user: "kari")
+            let otherTokens = try await other.redeem(try #require(app.code), at: broker)
+            let otherAccess = try #require(otherTokens.string("access_token"))
+            #expect(try await broker.api(.GET, "/v1/me", token: otherAccess).json["brand"] == nil, "another app's client names no brand")
+        }
+    }
+
+    @Test("Two operators changing different parts of a brand at the same moment both keep theirs, and an empty value unsets only its part", arguments: TestDatabase.kinds)
+    func concurrentUpdates(kind: DatabaseKind) async throws {
+        try await TestDatabase.withStore(kind) { store in
+            let hlf = try await store.createOrganisation(slug: "hlf-brand", name: "Hørselshemmedes Landsforbund")
+            let branding = OrganisationBranding(store: store, now: { Date() })
+            for round in 0..<5 {
+                async let name = branding.update(organisationID: hlf.id, changes: [.displayName: "HLF \(round)"])
+                async let colour = branding.update(organisationID: hlf.id, changes: [.accentColour: round.isMultiple(of: 2) ? "#7a1f5c" : "#0b4f9c"])
+                _ = try await (name, colour)
+                let brand = try #require(try await store.organisationBrand(organisationID: hlf.id))
+                #expect(brand.displayName == "HLF \(round)" && brand.accentColour == (round.isMultiple(of: 2) ? "#7a1f5c" : "#0b4f9c"), "round \(round): \(brand)")
+            }
+            let unset = try await branding.update(organisationID: hlf.id, changes: [.displayName: ""])
+            #expect(unset.displayName == nil && unset.accentColour == "#7a1f5c", "round 4 set #7a1f5c")
+        }
+    }
 }

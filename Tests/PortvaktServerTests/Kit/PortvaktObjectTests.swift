@@ -84,6 +84,8 @@ struct PortvaktObjectTests {
             let (body, me) = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me")))
             #expect(me.statusCode == 200)
             #expect(String(decoding: body, as: UTF8.self).contains("magnus@sandbox.portvakt.test"))
+            let account = try await portvakt.me()
+            #expect(account.user.email == "magnus@sandbox.portvakt.test" && account.brand == nil, "the development app's client names no brand")
 
             // S11: step-up with the device key; the token's expiry is the server's, not a constant.
             let before = Date()
@@ -107,6 +109,7 @@ struct PortvaktObjectTests {
             #expect(await portvakt.machine.isUnlocked == false)
             await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.authorizedRequest(URLRequest(url: base.appendingPathComponent("v1/me"))) }
             await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.stepUp(for: .contactsRead) }
+            await #expect(throws: PortvaktAccessError.locked) { _ = try await portvakt.me() }
             faceRecognised.withLock { $0 = true }
             await portvakt.unlock()
             #expect(await portvakt.machine.isUnlocked)

@@ -65,7 +65,8 @@ struct WireSample {
         let notice = MeResponse.Notice(messageID: "personnummer_not_retrieved", message: "…")
         let me = MeResponse(
             user: user, organisations: [organisation], homeScreen: "peer_mentor_activities",
-            session: .init(amr: ["hwk", "fpt"], authTime: 1_800_000_000, deviceId: "d1"), notices: [notice]
+            session: .init(amr: ["hwk", "fpt"], authTime: 1_800_000_000, deviceId: "d1"), notices: [notice],
+            brand: .init(slug: "hlf", name: "Hørselshemmedes Landsforbund", shortName: "HLF", logoURI: "https://portvakt.example/brands/hlf/logo.svg?v=1", accentColour: "#7a1f5c", supportContact: "post@hlf.no")
         )
         let bareMe = MeResponse(
             user: .init(id: "u1", name: "Kari Nordmann", email: nil), organisations: [organisation], homeScreen: "peer_mentor_activities",
