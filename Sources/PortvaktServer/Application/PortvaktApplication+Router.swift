@@ -75,7 +75,7 @@ extension PortvaktApplication {
         MembersOnlyRoutes(clients: services.clients, organisations: services.clients.store).register(on: routes)
         ConsentRoutes(flows: services.flows, completion: services.completion, clients: services.clients).register(on: routes)
         BankIDOrderRoutes(flow: services.bankIDOrders, clients: services.clients, now: clock).register(on: routes)
-        OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, now: clock).register(on: routes)
+        OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, brands: brands, now: clock).register(on: routes)
         DeviceRoutes(devices: services.devices, callers: services.callers).register(on: routes)
         StepUpRoutes(assertions: services.assertions, devices: services.devices, passwords: services.passwordLogin, tokens: services.tokens).register(on: routes)
         MeRoutes(profile: services.profile, clients: services.clients, brands: brands).register(on: routes)

@@ -13,6 +13,7 @@ import QRCode
 struct OtherDeviceRoutes {
     let requests: AuthorizationRequests
     let flow: BankIDOrderFlow
+    let brands: Brands
     let now: @Sendable () -> Date
     static let path = "/oauth/bankid/other-device"
 
@@ -71,7 +72,7 @@ struct OtherDeviceRoutes {
         let svg = try await flow.qrData(order).map { try QRCode(text: $0.text).bankIDSVG(language: language) } ?? ""
         let html = OtherDevicePage.render(
             sessionID: order.sessionID, qrSVG: svg, message: message, expiresAt: order.record.expiresDate, now: now(), language: language,
-            methodsURL: order.payload.request.authorizeURL(method: nil)
+            methodsURL: order.payload.request.authorizeURL(method: nil), brand: await brands.view(for: flow.completion.policy(of: order.payload.request.clientID))
         )
         return BrokerPage.response(html, script: true)
     }

@@ -5,8 +5,6 @@ extension LoginFlows {
     /// organisation's (client metadata `organisations`); nil for a client of every organisation
     /// or several, and for a third party's, which never speaks in an organisation's name.
     func brand(for request: AppAuthorizationRequest, _ completion: LoginCompletion) async -> BrandView? {
-        let policy = completion.policy(of: request.clientID)
-        guard policy.firstParty, let slug = policy.brand else { return nil }
-        return await Brands(store: store).view(slug: slug)
+        await Brands(store: store).view(for: completion.policy(of: request.clientID))
     }
 }

@@ -85,7 +85,7 @@ struct CallbackRoutes {
                     let location = try await completion.fail(login, error: .accessDenied, message: .notRegistered, reason: "no member record")
                     return Responses.redirect(to: location, status: .seeOther)
                 }
-                var page = ClaimPage.email(handle: handle, language: login.request.language)
+                var page = ClaimPage.email(handle: handle, language: login.request.language, brand: await flows.brand(for: login.request, completion))
                 page.headers[.setCookie] = identities.browserBinding.claimSetting(for: handle)
                 return page
             }

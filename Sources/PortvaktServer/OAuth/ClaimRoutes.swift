@@ -31,17 +31,18 @@ struct ClaimRoutes {
         guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return BrowserBinding.otherBrowser(request) }
         guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
+        let brand = await flows.brand(for: claim.request, completion)
         let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
         // "Send a new code" from a page that named no address: ask for it again.
-        guard !email.isEmpty else { return ClaimPage.email(handle: handle, language: language) }
+        guard !email.isEmpty else { return ClaimPage.email(handle: handle, language: language, brand: brand) }
         switch try await claims.sendCode(handle: handle, email: email) {
         case .sent:
             let address = email.lowercased()
-            return ClaimPage.code(handle: handle, language: language, email: (address: address, signature: binding.signature(ofEmail: address, handle: handle)))
+            return ClaimPage.code(handle: handle, language: language, brand: brand, email: (address: address, signature: binding.signature(ofEmail: address, handle: handle)))
         case .invalidEmail:
-            return ClaimPage.email(handle: handle, language: language, email: email, error: ClaimText.invalidEmail.text(language), status: .badRequest)
+            return ClaimPage.email(handle: handle, language: language, brand: brand, email: email, error: ClaimText.invalidEmail.text(language), status: .badRequest)
         case .tooManyEmails:
-            return ClaimPage.email(handle: handle, language: language, email: email, error: ClaimText.tooManyEmails.text(language), status: .tooManyRequests)
+            return ClaimPage.email(handle: handle, language: language, brand: brand, email: email, error: ClaimText.tooManyEmails.text(language), status: .tooManyRequests)
         case .ended:
             return ended()
         }
@@ -52,6 +53,7 @@ struct ClaimRoutes {
         guard let handle = fields["claim"], binding.isClaimBound(request, to: handle) else { return BrowserBinding.otherBrowser(request) }
         guard let claim = try await claims.claim(handle: handle) else { return ended() }
         let language = claim.request.language
+        let brand = await flows.brand(for: claim.request, completion)
         // Only an address this server signed for this claim is shown again.
         let email = binding.signedEmail(fields["email"], signature: fields["email_signature"], handle: handle).map { (address: $0, signature: fields["email_signature"] ?? "") }
         switch try await claims.confirm(handle: handle, code: String((fields["code"] ?? "").prefix(32))) {
@@ -60,11 +62,11 @@ struct ClaimRoutes {
             response.headers.append(HTTPField(name: .setCookie, value: binding.claimClearing))
             return response
         case .wrongCode(let left):
-            return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.wrongCode(triesLeft: left, language), status: .badRequest)
+            return ClaimPage.code(handle: handle, language: language, brand: brand, email: email, error: ClaimText.wrongCode(triesLeft: left, language), status: .badRequest)
         case .codeExpired:
-            return ClaimPage.code(handle: handle, language: language, email: email, error: ClaimText.codeExpired.text(language), status: .badRequest)
+            return ClaimPage.code(handle: handle, language: language, brand: brand, email: email, error: ClaimText.codeExpired.text(language), status: .badRequest)
         case .throttled:
-            return ClaimPage.code(handle: handle, language: language, email: email, error: UserMessage.tooManyAttempts.text(language), status: .tooManyRequests)
+            return ClaimPage.code(handle: handle, language: language, brand: brand, email: email, error: UserMessage.tooManyAttempts.text(language), status: .tooManyRequests)
         case .ended(let login):
             guard let login else { return ended(language) }
             let location = try await completion.fail(login, error: .accessDenied, message: .membershipClaimEnded, reason: "membership claim ended")

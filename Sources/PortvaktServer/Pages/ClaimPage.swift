@@ -5,19 +5,22 @@ import PortvaktHTTP
 /// The two pages of claiming a membership by an emailed code (S15): the email, then the code.
 /// Neither has a language switch: the claim is one login, in the app's language.
 enum ClaimPage {
-    static func email(handle: String, language: Language, email: String = "", error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+    /// - Parameter brand: the organisation of the client the login is for, when it has one.
+    static func email(handle: String, language: Language, brand: BrandView?, email: String = "", error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
         let values = ClaimEmailView(handle: handle, email: email, error: error)
-        return BrokerPage.response(BrokerPage.render("broker_claim_email", language: language, switchLanguage: nil, values: values), status: status)
+        return BrokerPage.response(BrokerPage.render("broker_claim_email", language: language, switchLanguage: nil, brand: brand, values: values), status: status)
     }
 
     /// - Parameter email: the address the code went to and its signature (``BrowserBinding``);
     ///   nil when the form did not carry one this server signed: the page then names no address.
-    static func code(handle: String, language: Language, email: (address: String, signature: String)?, error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+    static func code(
+        handle: String, language: Language, brand: BrandView?, email: (address: String, signature: String)?, error: String? = nil, status: HTTPResponse.Status = .ok
+    ) -> Response {
         let values = ClaimCodeView(
             handle: handle, sentTo: email.map { ClaimText.sent(to: $0.address, language) } ?? ClaimText.sentToYourAddress.text(language),
             email: email.map { ClaimCodeView.SignedEmail(address: $0.address, signature: $0.signature) }, error: error
         )
-        return BrokerPage.response(BrokerPage.render("broker_claim_code", language: language, switchLanguage: nil, values: values), status: status)
+        return BrokerPage.response(BrokerPage.render("broker_claim_code", language: language, switchLanguage: nil, brand: brand, values: values), status: status)
     }
 }
 

@@ -6,11 +6,15 @@ import PortvaktHTTP
 /// region, the time left and a cancel button. The script (``OtherDeviceScript``) swaps the QR
 /// frame every second and collects every two; without it, a button checks the status.
 enum OtherDevicePage {
-    /// - Parameter methodsURL: the login's method choice, for choosing another way.
-    static func render(sessionID: String, qrSVG: String, message: UserMessage, expiresAt: Date, now: Date, language: Language, methodsURL: String) -> String {
+    /// - Parameters:
+    ///   - methodsURL: the login's method choice, for choosing another way.
+    ///   - brand: the organisation of the client the login is for, when it has one.
+    static func render(
+        sessionID: String, qrSVG: String, message: UserMessage, expiresAt: Date, now: Date, language: Language, methodsURL: String, brand: BrandView?
+    ) -> String {
         let seconds = max(0, Int(expiresAt.timeIntervalSince(now).rounded(.up)))
         // The SVG is the server's own QR rendering (no text from outside), so it is not escaped.
-        return BrokerPage.render("broker_other_device", language: language, switchLanguage: nil, values: OtherDeviceView(
+        return BrokerPage.render("broker_other_device", language: language, switchLanguage: nil, brand: brand, values: OtherDeviceView(
             session: sessionID, expiresAtMilliseconds: String(Int(expiresAt.timeIntervalSince1970 * 1000)), qrSVG: qrSVG,
             orderStatus: message.text(language), timeLeft: Self.clock(seconds), methods: methodsURL
         ))

@@ -24,6 +24,13 @@ struct BrandView: PageValues, Equatable {
 struct Brands: Sendable {
     let store: any OrganisationBrandReadStore
 
+    /// The brand a login page of a client with `policy` shows: its `brand`; nil for a third
+    /// party's, which never speaks in an organisation's name.
+    func view(for policy: ClientPolicy) async -> BrandView? {
+        guard policy.firstParty, let slug = policy.brand else { return nil }
+        return await view(slug: slug)
+    }
+
     /// The brand of the organisation with this slug (a client's `brand`); nil when it has none to
     /// show or it cannot be read (a page never fails for its brand).
     func view(slug: String) async -> BrandView? {

@@ -74,6 +74,13 @@ struct OrganisationBrandTests {
 
             let password = try await broker.send(RelyingPartyTests.login("hlf-site").authorizeURL(method: "password"))
             #expect(password.body.contains("Hørselshemmedes Landsforbund") && password.body.contains(String(logo)))
+            // Every page of that login speaks for HLF: BankID on another device, and claiming a membership by email.
+            let otherDevice = try await broker.send(RelyingPartyTests.login("hlf-site").authorizeURL(method: nil).replacingOccurrences(of: "/oauth/authorize?", with: "/oauth/bankid/other-device?"))
+            #expect(otherDevice.status == 200 && otherDevice.body.contains("– Hørselshemmedes Landsforbund</title>") && otherDevice.body.contains(String(logo)), "\(otherDevice.body.prefix(600))")
+            let start = try await broker.send(RelyingPartyTests.login("hlf-site").authorizeURL(method: "bankid"))
+            let atProvider = try await broker.send(try #require(start.location) + "&sandbox_user=lise&sandbox_action=approve")
+            let claim = try await broker.send(try #require(atProvider.location))
+            #expect(claim.status == 200 && claim.body.contains(#"name="claim""#) && claim.body.contains("– Hørselshemmedes Landsforbund</title>"), "\(claim.body.prefix(600))")
 
             let svg = try await broker.send(String(logo))
             #expect(svg.status == 200 && svg.body == Self.logo)

@@ -84,7 +84,7 @@ struct ErrorAnswerTests {
     func oneStatusRegion() {
         let html = OtherDevicePage.render(
             sessionID: "s", qrSVG: "<svg></svg>", message: .bankIDStartApp, expiresAt: Date(timeIntervalSince1970: 180), now: Date(timeIntervalSince1970: 0),
-            language: .nb, methodsURL: "/oauth/authorize?a=1&b=2"
+            language: .nb, methodsURL: "/oauth/authorize?a=1&b=2", brand: nil
         )
         #expect(html.matches(of: /role="status"/).count == 1)
         #expect(html.contains("a=1&amp;b=2"))
