@@ -113,6 +113,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["Server"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Server"])),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Server"])),
+                .product(name: "Mustache", package: "swift-mustache", condition: .when(traits: ["Server"])),
             ],
             resources: [.embedInCode("Resources")]
         ),

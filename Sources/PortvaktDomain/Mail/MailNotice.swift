@@ -2,7 +2,8 @@ import Foundation
 import PortvaktCore
 import PortvaktModels
 
-/// The emails Portvakt sends, each in Bokmål, Nynorsk and English (`mail.<key>`). None holds a personnummer or a
+/// The emails Portvakt sends, each in Bokmål, Nynorsk and English (subjects `mail.<key>` in the
+/// catalogs, bodies in `Resources/Mail/<language>.mustache`). None holds a personnummer or a
 /// secret besides the invitation's one-time link and the membership code, which are sealed in
 /// the outbox and purged once the message is sent.
 public enum MailNotice: Sendable, Hashable {
@@ -38,81 +39,51 @@ public enum MailNotice: Sendable, Hashable {
         }
     }
 
-    /// The subject and body in `language`. `accountURL` is the portal's account page, where a
-    /// member who did not do this ends sessions and removes phones; `brand` is the organisation's
-    /// the mail is sent for (its signature and support contact), nil: the neutral service's.
+    /// The subject and body in `language`: the subject from the catalog, the body from the
+    /// language's mail template (``MailTemplates``). `accountURL` is the portal's account page,
+    /// where a member who did not do this ends sessions and removes phones; `brand` is the
+    /// organisation's the mail is sent for (its signature and support contact), nil: the neutral service's.
     public func compose(_ language: Language, accountURL: String, brand: MailBrand? = nil) -> (subject: String, body: String) {
-        let l = language
-        let notYou = MailText.wasItNotYouSignIn.text(l, ["account_url": accountURL])
-        let greeting = MailText.hello.text(l)
-        var signature = brand?.signature ?? MailText.portvaktTheSignInOfThe.text(l)
-        if let contact = brand?.supportContact { signature += "\n" + MailText.questionsContact.text(l, ["contact": contact]) }
-        let subject: String
-        let paragraphs: [String]
+        var values: [String: Any] = [kind: true, "account_url": accountURL]
+        if let signature = brand?.signature { values["signature"] = signature }
+        if let contact = brand?.supportContact { values["contact"] = contact }
+        let subject: MailText
         switch self {
         case .passwordInvite(let link):
-            subject = MailText.chooseAPasswordForThePeer.text(l)
-            paragraphs = [
-                MailText.youAreInvitedToSignIn.text(l),
-                link,
-                MailText.theLinkWorksOnceFor24.text(l),
-            ]
+            subject = .chooseAPasswordForThePeer
+            values["link"] = link
         case .passwordChanged:
-            subject = MailText.yourPasswordWasSetOrChanged.text(l)
-            paragraphs = [
-                MailText.thePasswordOfYourAccountIn.text(l),
-                notYou,
-            ]
+            subject = .yourPasswordWasSetOrChanged
         case .deviceAdded(let name):
-            subject = MailText.aNewPhoneCanUnlockYour.text(l)
-            let phone = Self.cleaned(name).map { MailText.thePhoneNamed.text(l, ["name": $0]) } ?? MailText.aNewPhone.text(l)
-            paragraphs = [
-                MailText.phoneCanNowUnlockYourAccount.text(l, ["phone": phone]),
-                notYou,
-            ]
+            subject = .aNewPhoneCanUnlockYour
+            values["name"] = Self.cleaned(name)
         case .devicesRemovedByAdmin(let organisation):
-            subject = MailText.anAdministratorRemovedYourDevices.text(l)
-            let who = Self.cleaned(organisation).map { MailText.anAdministratorOf.text(l, ["organisation": $0]) }
-                ?? MailText.anAdministrator.text(l)
-            paragraphs = [
-                MailText.whoRemovedThePhonesThatCould.text(l, ["who": who]),
-                MailText.nextTimeSignInWithBankid.text(l),
-            ]
+            subject = .anAdministratorRemovedYourDevices
+            values["organisation"] = Self.cleaned(organisation)
         case .membershipCode(let code):
-            subject = MailText.yourCodeForThePeerMentor.text(l)
-            paragraphs = [
-                MailText.someoneSignedInWithBankidOr.text(l),
-                code,
-                MailText.enterItOnThePageWhere.text(l),
-                MailText.whoeverEntersTheCodeGetsYour.text(l),
-            ]
+            subject = .yourCodeForThePeerMentor
+            values["code"] = code
         case .membershipLinked:
-            subject = MailText.yourMembershipWasConnectedToA.text(l)
-            paragraphs = [
-                MailText.theMembershipWithThisEmailAddress.text(l),
-                notYou,
-            ]
+            subject = .yourMembershipWasConnectedToA
         case .passkeyAdded(let name):
-            subject = MailText.aNewPasskeyCanSignIn.text(l)
-            let key = Self.cleaned(name).map { MailText.thePasskeyNamed.text(l, ["name": $0]) } ?? MailText.aNewPasskey.text(l)
-            paragraphs = [
-                MailText.keyCanNowSignInTo.text(l, ["key": key]),
-                notYou,
-            ]
+            subject = .aNewPasskeyCanSignIn
+            values["name"] = Self.cleaned(name)
         case .membershipGranted(let organisation, let role):
-            subject = MailText.youWereGivenAMembershipOr.text(l)
-            let who = Self.cleaned(organisation) ?? MailText.anOrganisation.text(l)
-            let roleName = switch role {
-            case .peerMentor: MailText.peerMentor.text(l)
-            case .coordinator: MailText.coordinator.text(l)
-            case .orgAdmin: MailText.administrator.text(l)
-            }
-            paragraphs = [
-                MailText.whoRegisteredYouAsAsIn.text(l, ["who": who, "role": roleName]),
-                MailText.doYouNotRecogniseThisContact.text(l, ["account_url": accountURL]),
-            ]
+            subject = .youWereGivenAMembershipOr
+            values["organisation"] = Self.cleaned(organisation)
+            values[role.rawValue] = true
         }
-        return (subject, ([greeting] + paragraphs + [signature]).joined(separator: "\n\n"))
+        values["not_you"] = isSecurityNotice
+        return (subject.text(language), MailTemplates.body(language, values))
+    }
+
+    /// A notice of a change to the account that the member may not have made: it ends with what to
+    /// do then (the template's `not_you`).
+    private var isSecurityNotice: Bool {
+        switch self {
+        case .passwordChanged, .deviceAdded, .membershipLinked, .passkeyAdded: true
+        case .passwordInvite, .devicesRemovedByAdmin, .membershipCode, .membershipGranted: false
+        }
     }
 
     /// A name a member or administrator typed, made safe for one line of text: no control

@@ -26,7 +26,7 @@ public struct OrganisationBranding: Sendable {
     public func update(organisationID: String, changes: [BrandPart: String]) async throws -> OrganisationBrand {
         let now = now()
         var parts: [BrandPart: String?] = [:]
-        for (part, value) in changes { parts[part] = value.isEmpty ? nil : try Self.checked(part, value) }
+        for (part, value) in changes { parts.updateValue(value.isEmpty ? nil : try Self.checked(part, value), forKey: part) }
         var details = ["changed": changes.keys.map(\.rawValue).sorted().joined(separator: ",")]
         if let accent = parts[.accentColour] { details["accent_colour"] = accent ?? "" }
         if let logo = parts[.logo] { details["logo_sha256"] = logo.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() } ?? "" }

@@ -195,9 +195,9 @@ enum ClientsFile {
             return slugs
         }
 
-        /// `brand`: an organisation's slug, one of `organisations` when those are named; by default
-        /// the one organisation a client is bound to. A third party never speaks in an
-        /// organisation's name.
+        /// `brand`: an organisation's slug, one of `organisations` (Portvakt's own app, which has
+        /// none, may name any); by default the one organisation a client is bound to. A third
+        /// party never speaks in an organisation's name.
         private func brand(of client: AppClient) throws(ConfigurationError) -> String? {
             guard let slug = try string("brand") else {
                 return client.firstParty && client.organisations.count == 1 ? client.organisations[0] : nil
@@ -206,8 +206,9 @@ enum ClientsFile {
             guard client.firstParty else {
                 throw problem("brand", "is not for a third party (first_party false): its pages never speak in an organisation's name")
             }
-            guard client.organisations.isEmpty || client.organisations.contains(slug) else {
-                throw problem("brand", "is \(slug), which is not among its organisations (\(client.organisations.joined(separator: ", ")))")
+            // A web client of every organisation would show one organisation's name to members of all.
+            guard client.portvaktAPI || client.organisations.contains(slug) else {
+                throw problem("brand", "is \(slug), which is not among its organisations (\(client.organisations.joined(separator: ", ")); a web client shows only the brand of an organisation it is bound to)")
             }
             return slug
         }

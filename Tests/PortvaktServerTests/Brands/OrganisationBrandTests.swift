@@ -105,7 +105,7 @@ struct OrganisationBrandTests {
         }
     }
 
-    @Test("The clients file's brand: by default a first-party client's one organisation; one of its organisations when named; never a third party's; any organisation for Portvakt's own app")
+    @Test("The clients file's brand: by default a first-party client's one organisation; one of its organisations when named (a web client of every organisation has none); never a third party's; any organisation for Portvakt's own app")
     func clientBrand() throws {
         func parse(_ fields: String) throws -> AppClient {
             let entry = #"{"client_id": "w", "redirect_uris": ["https://w.example/cb"], "client_secret": "\#(RelyingPartyTests.secret)", \#(fields)}"#
@@ -121,6 +121,7 @@ struct OrganisationBrandTests {
             (#""first_party": true, "organisations": ["hlf"], "brand": "nhf""#, "not among its organisations"),
             (#""first_party": false, "brand": "hlf""#, "not for a third party"),
             (#""first_party": true, "brand": "HLF!""#, "slug"),
+            (#""first_party": true, "brand": "hlf""#, "a web client shows only the brand of an organisation it is bound to"),
             (#""first_party": true, "brand": ["hlf"]"#, "brand"),
         ] {
             let error = #expect(throws: ConfigurationError.self, "\(words)") { try parse(fields) }
