@@ -195,7 +195,7 @@ public actor Portvakt {
     }
 
     /// `/v1/me` in the app's language: who is signed in, their organisations and roles, the home
-    /// screen, and the brand the app's own screens show (``MeResponse/brand``, its client's).
+    /// screen, and the brand the app's own screens show (`brand`, its client's).
     /// - Throws: as ``authorizedRequest(_:)``; ``PortvaktError`` when the server refused.
     public func me() async throws -> MeResponse {
         var components = URLComponents(url: configuration.baseURL.appending(path: "v1/me"), resolvingAgainstBaseURL: false)
