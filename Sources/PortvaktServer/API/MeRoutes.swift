@@ -26,8 +26,8 @@ struct MeRoutes {
             let language = Language(uiLocales: request.uri.queryParameters.get("ui_locales"))
             let notice = UserMessage.personnummerNotRetrieved
             // The token's client, not anything the request says: an app shows the brand it was registered with.
-            let brand: MeResponse.Brand? = if let client = clients.client(caller.claims.clientID), client.firstParty, let slug = client.brand {
-                await brands.app(slug: slug, issuer: clients.address.current)
+            let brand: MeResponse.Brand? = if let client = clients.client(caller.claims.clientID) {
+                await brands.app(for: client.policy, issuer: clients.address.current)
             } else { nil }
             return try APIResponse.json(MeResponse(
                 user: .init(id: view.user.id, name: view.user.displayName, email: view.user.email),

@@ -47,10 +47,11 @@ struct Brands: Sendable {
         )
     }
 
-    /// The brand `/v1/me` gives Portvakt's own app for its screens: its client's `brand`, the logo's
-    /// address under `issuer`; nil as for a page.
-    func app(slug: String, issuer: String) async -> MeResponse.Brand? {
-        guard let organisation = try? await store.organisation(slug: slug), let brand = await shown(organisation) else { return nil }
+    /// The brand `/v1/me` gives Portvakt's own app for its screens: by the same rule as its pages
+    /// (``view(for:)``), the logo's address under `issuer`.
+    func app(for policy: ClientPolicy, issuer: String) async -> MeResponse.Brand? {
+        guard policy.firstParty, let slug = policy.brand, let organisation = try? await store.organisation(slug: slug),
+              let brand = await shown(organisation) else { return nil }
         return MeResponse.Brand(
             slug: organisation.slug, name: brand.displayName ?? organisation.name, shortName: brand.shortName,
             logoURI: brand.logoSvg == nil ? nil : issuer + Self.logoPath(organisation, brand), accentColour: brand.accentColour,
