@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -43,7 +44,7 @@ struct Brands: Sendable {
         return BrandView(
             name: brand.displayName ?? organisation.name,
             logo: brand.logoSvg == nil ? nil : Self.logoPath(organisation, brand),
-            stylesheet: brand.accentColour == nil ? nil : "/brands/\(organisation.slug)/brand.css?v=\(brand.updatedAt)"
+            stylesheet: brand.accentColour.map { "/brands/\(organisation.slug)/brand.css?v=\(Self.version(of: $0))" }
         )
     }
 
@@ -68,7 +69,13 @@ struct Brands: Sendable {
     }
 
     private static func logoPath(_ organisation: Organisation, _ brand: OrganisationBrand) -> String {
-        "/brands/\(organisation.slug)/logo.svg?v=\(brand.updatedAt)"
+        "/brands/\(organisation.slug)/logo.svg?v=\(version(of: brand.logoSvg ?? ""))"
+    }
+
+    /// A file's cache key: its content's digest, so a changed file is a new address however soon
+    /// after the last change it came (the files are cached for an hour).
+    private static func version(of content: String) -> String {
+        SHA256.hash(data: Data(content.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The mail signature and support contact of the organisation with this id, when it has them.
