@@ -27,6 +27,11 @@ suite() {
   local port; port=$(random_port)
   local token="browser-admin-$RANDOM$RANDOM$RANDOM"
   start_server "$dir" "$port" dev PORTVAKT_PUBLIC_URL="http://$host:$port" PORTVAKT_LEGACY_CLIENTS=no.portvakt.app PORTVAKT_BCRYPT_COST=4 PORTVAKT_OUTBOX_MAX_ATTEMPTS=2 PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" "$@" || exit 1
+  if [ "$script" = portal_suite.py ]; then
+    # HLF's brand, as its operator sets it, for the pages of its own service (relying_party_pages.py).
+    env -C "$dir" "$@" "$binary" organisation update hlf --dev --display-name "Hørselshemmedes Landsforbund" --short-name HLF \
+      --logo "$PWD/scripts/browser/hlf-logo.svg" --accent-colour '#7a1f5c' >/dev/null || { tail -30 "$dir/log" >&2; stop_server || true; exit 1; }
+  fi
   if ! PORTVAKT_SANDBOX_ADMIN_TOKEN="$token" PORTVAKT_CLI="$(dirname "$binary")/portvakt" python3 "scripts/browser/$script" "http://$host:$port" "$PWD/$axe" "$shots/$name" \
       env -C "$dir" "$@" "$binary" set-password --dev; then
     tail -30 "$dir/log" >&2; stop_server || true; exit 1
@@ -47,7 +52,7 @@ if [ -n "${PASSKEYS_ONLY:-}" ]; then passkeys sqlite PORTVAKT_LOG_LEVEL=info; ex
 
 # The portal suite's clients: the development app and CLI as `dev` has them, and two web
 # applications for the relying parties' own pages (relying_party_pages.py): a third party, which
-# asks for consent, and one for HLF's members only. Their redirect is this server's own 404 page.
+# asks for consent, and one for HLF's members only, which wears HLF's brand. Their redirect is this server's own 404 page.
 clients=$(mktemp)
 cat >"$clients" <<'JSON'
 {"clients": [

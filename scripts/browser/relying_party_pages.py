@@ -5,7 +5,8 @@ suite's module for its helpers.
 Kari signs in with Vipps at a third party (kurs-tredjepart): Portvakt asks for her consent, she
 allows it, and the service gets a code. Her single sign-on then signs her in to My account with no
 second login, where "Applications" lists the service and "Take back" withdraws it (announced).
-At a service for HLF's members only (hlf-kurs) her sign-in ends on the members-only page."""
+At a service for HLF's members only (hlf-kurs) the pages speak in HLF's name, with its logo and
+colour (issue 62), and her sign-in ends on the members-only page."""
 import base64, hashlib, secrets, urllib.parse
 
 from selenium.webdriver.common.by import By
@@ -70,6 +71,36 @@ def applications(s, driver):
     s.check_page(driver, "account-application-withdrawn")
 
 
+HLF = "Hørselshemmedes Landsforbund"
+HLF_ACCENT = "rgb(122, 31, 92)"  # #7a1f5c, as browser-test.sh sets it
+
+
+def wears_hlf_brand(s, driver, page):
+    title = driver.title
+    if not title.endswith(f"– {HLF}"):
+        s.fail(f"{page}: the title {title!r} does not name {HLF}")
+    if HLF not in driver.find_element(By.CSS_SELECTOR, "p.site").text:
+        s.fail(f"{page}: the header does not name {HLF}")
+    logo = driver.find_element(By.CSS_SELECTOR, "p.site img.logo")
+    if not driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", logo):
+        s.fail(f"{page}: HLF's logo did not load")
+    if logo.get_attribute("alt") != "":
+        s.fail(f"{page}: the logo beside the name is not marked decorative")
+    colour = driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", driver.find_element(By.CSS_SELECTOR, "main .method.primary, main button"))
+    if colour != HLF_ACCENT:
+        s.fail(f"{page}: the first button is {colour}, not HLF's accent {HLF_ACCENT}")
+
+
+def branded_login(s, driver):
+    driver.delete_all_cookies()
+    driver.get(authorize_url(s, "hlf-kurs", "nn"))
+    if not driver.current_url.startswith(f"{s.BASE}/oauth/authorize?"):
+        s.fail(f"HLF's service did not show the method page: {driver.current_url}")
+    wears_hlf_brand(s, driver, "method-hlf")
+    s.check_page(driver, "method-hlf")
+    wears_hlf_brand(s, driver, "method-hlf (after the language switch)")
+
+
 def members_only(s, driver):
     for language, said in [("nb", "Denne tjenesten er for medlemmer av"), ("en", "This service is for members of")]:
         driver.delete_all_cookies()
@@ -77,6 +108,8 @@ def members_only(s, driver):
         approve_at_vipps(s, driver, "kari")
         if not driver.current_url.startswith(f"{s.BASE}/oauth/members-only?") or said not in driver.find_element(By.TAG_NAME, "main").text:
             s.fail(f"an NHF member at HLF's service did not get the members-only page ({language}): {driver.current_url}")
+        if HLF not in driver.title:
+            s.fail(f"the members-only page of HLF's service does not name {HLF}: {driver.title!r}")
         s.check_languages(driver, "members-only")
         back = s.tab_to(driver, "the way back to the service", s.href_contains("error=access_denied"))
         if "code=" in (back.get_attribute("href") or ""):
@@ -86,4 +119,5 @@ def members_only(s, driver):
 def run(s, driver):
     consent(s, driver)
     applications(s, driver)
+    branded_login(s, driver)
     members_only(s, driver)

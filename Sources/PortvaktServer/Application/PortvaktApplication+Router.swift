@@ -72,7 +72,7 @@ extension PortvaktApplication {
         TokenRoutes(clients: services.clients, dpop: services.dpop, sessions: services.sessions, unlock: services.unlock).register(on: routes)
         PushedRequestRoutes(clients: services.clients, dpop: services.dpop, flows: services.flows).register(on: routes)
         SessionRoutes(profile: services.profile, clients: services.clients, dpop: services.dpop, sessions: services.sessions).register(on: routes)
-        MembersOnlyRoutes(clients: services.clients, organisations: services.clients.store).register(on: routes)
+        MembersOnlyRoutes(clients: services.clients, organisations: services.clients.store, brands: brands).register(on: routes)
         ConsentRoutes(flows: services.flows, completion: services.completion, clients: services.clients).register(on: routes)
         BankIDOrderRoutes(flow: services.bankIDOrders, clients: services.clients, now: clock).register(on: routes)
         OtherDeviceRoutes(requests: services.authorizationRequests, flow: services.bankIDOrders, brands: brands, now: clock).register(on: routes)

@@ -12,6 +12,7 @@ import PortvaktProtocol
 struct MembersOnlyRoutes {
     let clients: AppClients
     let organisations: any AdministrationReadStore
+    let brands: Brands
 
     func register(on routes: DeclaredRoutes) {
         routes.get("/oauth/members-only", .anonymous, surface: .page) { request, _ in
@@ -42,6 +43,7 @@ struct MembersOnlyRoutes {
             heading: BrokerText.notForYou.text(language), message: message,
             action: .init(href: back, label: BrokerText.backToService(client.name, language: language))
         )
-        return BrokerPage.response(BrokerPage.render("broker_notice", language: language, switchLanguage: nil, values: values), status: .forbidden)
+        let page = BrokerPage.render("broker_notice", language: language, switchLanguage: nil, brand: await brands.view(for: client.policy), values: values)
+        return BrokerPage.response(page, status: .forbidden)
     }
 }

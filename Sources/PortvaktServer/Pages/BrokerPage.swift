@@ -26,7 +26,8 @@ enum BrokerPage {
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 // No form-action: the password form's answer redirects to the app's own scheme.
-                .contentSecurityPolicy: "default-src 'none'; style-src 'self';\(scripting) frame-ancestors 'none'; base-uri 'none'",
+                // img-src: an organisation's logo (/brands/{slug}/logo.svg).
+                .contentSecurityPolicy: "default-src 'none'; style-src 'self'; img-src 'self';\(scripting) frame-ancestors 'none'; base-uri 'none'",
                 .init("Referrer-Policy")!: "no-referrer",
             ],
             body: .init(byteBuffer: ByteBuffer(string: html))

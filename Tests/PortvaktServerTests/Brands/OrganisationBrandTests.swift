@@ -71,6 +71,7 @@ struct OrganisationBrandTests {
             let logo = try #require(methods.body.firstMatch(of: /<img class="logo" src="(\/brands\/hlf\/logo\.svg\?v=[0-9a-f]{16})" alt="">/)).1
             let stylesheet = try #require(methods.body.firstMatch(of: /<link rel="stylesheet" href="(\/brands\/hlf\/brand\.css\?v=[0-9a-f]{16})">/)).1
             #expect(methods.body.contains("Vel korleis du vil logge inn."), "the Nynorsk catalog")
+            #expect(methods.headers["content-security-policy"]?.contains("img-src 'self'") == true, "the page may load the logo: \(methods.headers)")
 
             let password = try await broker.send(RelyingPartyTests.login("hlf-site").authorizeURL(method: "password"))
             #expect(password.body.contains("Hørselshemmedes Landsforbund") && password.body.contains(String(logo)))
