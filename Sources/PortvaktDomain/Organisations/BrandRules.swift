@@ -17,6 +17,8 @@ public enum BrandRules {
     /// The largest logo, in bytes of its SVG text.
     public static let logoLimit = 20_000
     public static let accentContrast = 4.5
+    /// The XML declaration a logo may have: UTF-8 or no encoding named.
+    nonisolated(unsafe) static let xmlDeclaration = /<\?xml\s+version\s*=\s*["']1\.[0-9]+["'](\s+encoding\s*=\s*["']utf-8["'])?(\s+standalone\s*=\s*["'](yes|no)["'])?\s*\?>/
 
     /// The accent colour in lowercase `#rrggbb`.
     /// - Throws: a ``BrandProblem`` naming the colour's contrast, when it is not `#rrggbb` or below 4.5:1 against white.
@@ -45,10 +47,13 @@ public enum BrandRules {
         for declaration in ["<!doctype", "<!entity", "<![cdata["] where lowered.contains(declaration) {
             throw refuse("it has a \(declaration.dropFirst(2).uppercased()) declaration; an SVG logo needs none")
         }
-        // One reading: the browser's and the check's (libxml2 decodes by the declaration).
-        if lowered.hasPrefix("<?xml"), let end = lowered.range(of: "?>"), lowered[..<end.lowerBound].contains("encoding"),
-           !lowered[..<end.lowerBound].contains("utf-8") {
-            throw refuse("it is not in UTF-8")
+        // One reading, the browser's and the check's: libxml2 decodes by the declaration, even past
+        // a byte-order mark, and a browser by the mark and the header's UTF-8.
+        guard svg.unicodeScalars.first == "<" else { throw refuse("it must begin with <svg or <?xml, with no byte-order mark or other text before it") }
+        if lowered.hasPrefix("<?xml") {
+            guard let end = lowered.range(of: "?>"), lowered[..<end.upperBound].wholeMatch(of: xmlDeclaration) != nil else {
+                throw refuse("it is not in UTF-8, or its XML declaration is not <?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+            }
         }
         let parser = XMLParser(data: Data(svg.utf8))
         parser.shouldResolveExternalEntities = false

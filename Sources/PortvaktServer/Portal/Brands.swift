@@ -92,7 +92,8 @@ struct Brands: Sendable {
             return Self.file(svg, contentType: "image/svg+xml; charset=utf-8", extra: [.contentSecurityPolicy: "default-src 'none'; sandbox"])
         }
         routes.get("/brands/:slug/brand.css", .anonymous, surface: .json) { request, context in
-            guard let brand = try await brand(context), let accent = brand.accentColour else { return Self.notFound }
+            // Checked again as it leaves: only the rule's #rrggbb may reach a stylesheet, whatever put the row there.
+            guard let brand = try await brand(context), let stored = brand.accentColour, let accent = try? BrandRules.accent(stored) else { return Self.notFound }
             return Self.file(":root { --accent: \(accent); }\n", contentType: "text/css; charset=utf-8")
         }
     }

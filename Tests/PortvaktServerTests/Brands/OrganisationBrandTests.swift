@@ -36,6 +36,11 @@ struct OrganisationBrandTests {
             (##"<svg xmlns="http://www.w3.org/2000/svg" xml:base="https://evil.example/"><use href="#x"/></svg>"##, "xml:base attribute"),
             (#"<svg xmlns="http://www.w3.org/2000/svg"><rect mask="image-set('https://evil.example/a.png' 1x)"/></svg>"#, "outside the logo"),
             (#"<?xml version="1.0" encoding="ISO-2022-JP"?><svg xmlns="http://www.w3.org/2000/svg"/>"#, "UTF-8"),
+            // libxml2 would read UTF-7 past the mark and see a comment where the browser sees a script.
+            ("\u{FEFF}" + #"<?xml version="1.0" encoding="UTF-7"?><svg xmlns="http://www.w3.org/2000/svg"><text>+ADwAIQAtAC0-</text><script>alert(1)</script><text>--></text></svg>"#, "byte-order mark"),
+            (#"<?xml version="1.0" encoding="UTF-7"?><svg xmlns="http://www.w3.org/2000/svg"><text>+ADwAIQAtAC0-</text><script>alert(1)</script><text>--></text></svg>"#, "UTF-8"),
+            (#"<?xml version="1.0" encoding="utf-8x"?><svg xmlns="http://www.w3.org/2000/svg"/>"#, "UTF-8"),
+            ("\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>", "begin with <svg"),
             ("<svg><rect/></svg>", "SVG namespace"),
             (#"<svg xmlns="http://www.w3.org/2000/svg"><g id="a"/>"# + String(repeating: ##"<use href="#a"/>"##, count: 9) + "</svg>", "<use>"),
             ("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g/>", count: 6000) + "</svg>", "larger than 20 kB"),
