@@ -51,7 +51,7 @@ struct SMTPClient: Sendable {
         } catch let error as SMTPError {
             throw error
         } catch is NIOSSLError, is NIOSSLExtraError, is BoringSSLError {
-            throw SMTPError(.tlsFailed, "the TLS handshake with \(settings.host) failed (is its certificate trusted and for this name?)")
+            throw handshakeFailed
         } catch {
             throw SMTPError(.protocolViolation, "the connection to the SMTP server \(settings.host):\(settings.port) failed (\(error))")
         }
@@ -103,8 +103,15 @@ struct SMTPClient: Sendable {
                 try await startTLS(on: channel.channel)
                 try await smtp.expectNothingBeforeTLS()
                 encrypted = true
-                // RFC 3207 §4.2: forget what the server said before TLS and ask again.
-                extensions = try await smtp.hello(from.domain)
+                // RFC 3207 §4.2: forget what the server said before TLS and ask again. A failed handshake
+                // shows in this first exchange: as its error, or as the channel's end when NIO closed it first.
+                smtp.closed = handshakeFailed
+                do {
+                    extensions = try await smtp.hello(from.domain)
+                } catch is ChannelError, is IOError {
+                    throw handshakeFailed
+                }
+                smtp.closed = Conversation.serverClosed
             }
             if let credentials = settings.credentials {
                 guard encrypted || settings.isLoopback else {
@@ -124,6 +131,10 @@ struct SMTPClient: Sendable {
             // The message is the server's now; a failed goodbye changes nothing.
             _ = try? await smtp.command("QUIT", expect: 221, .protocolViolation, "QUIT")
         }
+    }
+
+    private var handshakeFailed: SMTPError {
+        SMTPError(.tlsFailed, "the TLS handshake with \(settings.host) failed (is its certificate trusted and for this name?)")
     }
 
     /// Puts TLS under the conversation, nearest the socket, and marks where it began, in one task
@@ -172,6 +183,10 @@ private struct Conversation {
     let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     var parser = SMTPReplyParser()
     var replies: [SMTPReply] = []
+    /// What the end of the server's bytes means now.
+    var closed = serverClosed
+
+    static let serverClosed = SMTPError(.protocolViolation, "the SMTP server closed the connection")
 
     mutating func reply() async throws -> SMTPReply {
         while replies.isEmpty {
@@ -181,7 +196,7 @@ private struct Conversation {
             case .tlsStarted?:
                 throw SMTPError(.protocolViolation, "TLS started in the middle of a reply")
             case nil:
-                throw SMTPError(.protocolViolation, "the SMTP server closed the connection")
+                throw closed
             }
         }
         return replies.removeFirst()
@@ -201,7 +216,7 @@ private struct Conversation {
         case .bytes?:
             throw injected
         case nil:
-            throw SMTPError(.protocolViolation, "the SMTP server closed the connection")
+            throw closed
         }
     }
 
