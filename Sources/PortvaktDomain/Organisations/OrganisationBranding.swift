@@ -29,7 +29,7 @@ public struct OrganisationBranding: Sendable {
         for (part, value) in changes { parts.updateValue(value.isEmpty ? nil : try Self.checked(part, value), forKey: part) }
         var details = ["changed": changes.keys.map(\.rawValue).sorted().joined(separator: ",")]
         if let accent = parts[.accentColour] { details["accent_colour"] = accent ?? "" }
-        if let logo = parts[.logo] { details["logo_sha256"] = logo.map { SHA256.hash(data: Data($0.utf8)).map { String(format: "%02x", $0) }.joined() } ?? "" }
+        if let logo = parts[.logo] { details["logo_sha256"] = logo.map { SHA256.hash(data: Data($0.utf8)).hexEncoded() } ?? "" }
         return try await store.updateOrganisationBrand(organisationID: organisationID, parts: parts, updatedAt: now.millisecondsSince1970, audit: AuditEvent(
             occurredAt: now, action: .organisationBrandUpdated, outcome: "success", organisationID: UUID(uuidString: organisationID),
             subjectType: "organisation", subjectID: organisationID, source: "operator", details: details

@@ -28,36 +28,41 @@ struct Brands: Sendable {
     /// The brand a login page of a client with `policy` shows: its `brand`; nil for a third
     /// party's, which never speaks in an organisation's name.
     func view(for policy: ClientPolicy) async -> BrandView? {
-        guard policy.firstParty, let slug = policy.brand else { return nil }
-        return await view(slug: slug)
+        guard let (organisation, brand) = await shown(for: policy) else { return nil }
+        return Self.view(organisation, brand)
     }
 
-    /// The brand of the organisation with this slug (a client's `brand`); nil when it has none to
-    /// show or it cannot be read (a page never fails for its brand).
-    func view(slug: String) async -> BrandView? {
-        guard let organisation = try? await store.organisation(slug: slug) else { return nil }
-        return await view(organisation)
-    }
-
+    /// The brand of an organisation's own pages (its administration); nil when it has none to show.
     func view(_ organisation: Organisation) async -> BrandView? {
         guard let brand = await shown(organisation) else { return nil }
-        return BrandView(
-            name: brand.displayName ?? organisation.name,
-            logo: brand.logoSvg == nil ? nil : Self.logoPath(organisation, brand),
-            stylesheet: brand.accentColour.map { "/brands/\(organisation.slug)/brand.css?v=\(Self.version(of: $0))" }
-        )
+        return Self.view(organisation, brand)
     }
 
     /// The brand `/v1/me` gives Portvakt's own app for its screens: by the same rule as its pages
     /// (``view(for:)``), the logo's address under `issuer`.
     func app(for policy: ClientPolicy, issuer: String) async -> MeResponse.Brand? {
-        guard policy.firstParty, let slug = policy.brand, let organisation = try? await store.organisation(slug: slug),
-              let brand = await shown(organisation) else { return nil }
+        guard let (organisation, brand) = await shown(for: policy) else { return nil }
         return MeResponse.Brand(
             slug: organisation.slug, name: brand.displayName ?? organisation.name, shortName: brand.shortName,
             logoURI: brand.logoSvg == nil ? nil : issuer + Self.logoPath(organisation, brand), accentColour: brand.accentColour,
             supportContact: brand.supportContact
         )
+    }
+
+    private static func view(_ organisation: Organisation, _ brand: OrganisationBrand) -> BrandView {
+        BrandView(
+            name: brand.displayName ?? organisation.name,
+            logo: brand.logoSvg == nil ? nil : logoPath(organisation, brand),
+            stylesheet: brand.accentColour.map { "/brands/\(organisation.slug)/brand.css?v=\(version(of: $0))" }
+        )
+    }
+
+    /// The one rule for a client's brand: a first party's `brand`, when that organisation has one
+    /// to show (a brand that cannot be read shows none: a page never fails for its brand).
+    private func shown(for policy: ClientPolicy) async -> (Organisation, OrganisationBrand)? {
+        guard policy.firstParty, let slug = policy.brand, let organisation = try? await store.organisation(slug: slug),
+              let brand = await shown(organisation) else { return nil }
+        return (organisation, brand)
     }
 
     /// The organisation's brand when it has a part a screen shows: a brand of only a mail
@@ -75,7 +80,7 @@ struct Brands: Sendable {
     /// A file's cache key: its content's digest, so a changed file is a new address however soon
     /// after the last change it came (the files are cached for an hour).
     private static func version(of content: String) -> String {
-        SHA256.hash(data: Data(content.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(content.utf8)).prefix(8).hexEncoded()
     }
 
     /// The mail signature and support contact of the organisation with this id, when it has them.
